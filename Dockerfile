@@ -1,0 +1,15 @@
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY config ./config
+COPY kg ./kg
+COPY chat ./chat
+COPY artifacts ./artifacts
+COPY orgmemory ./orgmemory
+COPY manage.py ./
+RUN pip install --no-cache-dir . && python manage.py collectstatic --noinput || true
+RUN useradd --create-home groundwork && mkdir -p /app/var && chown groundwork /app/var
+USER groundwork
+EXPOSE 8000
+CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]

@@ -1,0 +1,51 @@
+# Groundwork — the two commands a fresh machine needs: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+LINT_DIR := tests/kg/cypher_lint
+
+.PHONY: run test install install-test lint format migrate demo services worker bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)  ## install the product and its test tools into .venv
+
+$(LINT_DIR)/node_modules: $(LINT_DIR)/package.json
+	cd $(LINT_DIR) && npm install --no-audit --no-fund --silent
+	touch $(LINT_DIR)/node_modules
+
+install-test: $(STAMP) $(LINT_DIR)/node_modules  ## also Neo4j's Cypher linter (Node.js)
+
+migrate: $(STAMP)
+	$(BIN)/python manage.py migrate --noinput
+
+demo: migrate  ## create the demo organization, project and user
+	$(BIN)/python manage.py seed_demo
+
+run: demo  ## install, migrate, seed and run everything in the foreground on 127.0.0.1:8000
+	$(BIN)/python manage.py run_local
+
+services: $(STAMP)  ## only the embedded graph + broker
+	$(BIN)/python manage.py embedded_services
+
+test: install-test  ## install what the tests need and run the whole suite
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(STAMP)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+bench: $(STAMP)  ## run the benchmarks and record their figures under benchmarks/results/
+	$(BIN)/python -m benchmarks
+
+clean:
+	rm -rf $(VENV) $(LINT_DIR)/node_modules

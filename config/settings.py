@@ -1,0 +1,182 @@
+"""Groundwork settings: every value comes from the environment, with working local defaults.
+
+The defaults run the whole product on one machine: a SQLite file under var/, the embedded
+FalkorDB server (graph over Bolt, broker over the Redis protocol) and the offline LLM engine.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import dj_database_url
+
+from config.env import (
+    checked,
+    env_bool,
+    env_choice,
+    env_int,
+    env_list,
+    env_str,
+    env_url,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(env_str("GROUNDWORK_VAR_DIR", str(BASE_DIR / "var")))
+VAR_DIR.mkdir(parents=True, exist_ok=True)
+
+SECRET_KEY = env_str("SECRET_KEY", "groundwork-local-development-key-change-me-in-production")
+DEBUG = env_bool("DEBUG", True)
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+# --- embedded services (graph + broker in one redis-server with the FalkorDB module) ---
+EMBEDDED_GRAPH_PORT = env_int("EMBEDDED_GRAPH_PORT", 17687, minimum=1)
+EMBEDDED_REDIS_PORT = env_int("EMBEDDED_REDIS_PORT", 16379, minimum=1)
+EMBEDDED_DATA_DIR = Path(env_str("EMBEDDED_DATA_DIR", str(VAR_DIR / "embedded")))
+
+# --- SQL ---
+DATABASE_URL = env_url(
+    "DATABASE_URL",
+    f"sqlite:///{VAR_DIR / 'groundwork.sqlite3'}",
+    {"sqlite", "postgres", "postgresql", "pgsql"},
+)
+DATABASES = {
+    "default": dj_database_url.parse(checked("DATABASE_URL", DATABASE_URL, dj_database_url.parse))
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["OPTIONS"] = {"timeout": 20}
+    DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_SQLITE_NAME", "") or None}
+else:
+    DATABASES["default"]["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 60, maximum=86400)
+
+# --- graph ---
+GRAPH_URI = env_url(
+    "GRAPH_URI", f"bolt://127.0.0.1:{EMBEDDED_GRAPH_PORT}", {"bolt", "neo4j", "bolt+s", "neo4j+s"}
+)
+GRAPH_USER = env_str("GRAPH_USER", "")
+GRAPH_PASSWORD = env_str("GRAPH_PASSWORD", "")
+GRAPH_DATABASE = env_str("GRAPH_DATABASE", "")
+GRAPH_TIMEOUT_SECONDS = env_int("GRAPH_TIMEOUT_SECONDS", 5, minimum=1, maximum=600)
+
+# --- queue ---
+CELERY_BROKER_URL = env_url(
+    "CELERY_BROKER_URL", f"redis://127.0.0.1:{EMBEDDED_REDIS_PORT}/1", {"redis", "rediss", "memory"}
+)
+CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", CELERY_BROKER_URL)
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_TIMEOUT = 3
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 3, "socket_timeout": 10}
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 3
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_BEAT_SCHEDULE = {
+    "org-promotion-sweep": {"task": "orgmemory.sweep_all", "schedule": 3600.0},
+}
+# Redis used for per-project locks; the broker's server by default.
+LOCK_REDIS_URL = env_url(
+    "LOCK_REDIS_URL", f"redis://127.0.0.1:{EMBEDDED_REDIS_PORT}/2", {"redis", "rediss"}
+)
+
+# --- LLM ---
+OPENAI_API_KEY = env_str("OPENAI_API_KEY", "")
+OPENAI_BASE_URL = env_str("OPENAI_BASE_URL", "")
+LLM_ENGINE = env_choice(
+    "LLM_ENGINE",
+    "openai" if (OPENAI_API_KEY or OPENAI_BASE_URL) else "offline",
+    {"offline", "openai"},
+)
+LLM_MODEL = env_str("LLM_MODEL", "gpt-4o-mini")
+LLM_TIMEOUT_SECONDS = env_int("LLM_TIMEOUT_SECONDS", 60, minimum=1, maximum=3600)
+LLM_MAX_RETRIES = env_int("LLM_MAX_RETRIES", 3, maximum=10)
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "kg",
+    "chat",
+    "artifacts",
+    "orgmemory",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ]
+        },
+    }
+]
+WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+]
+LOGIN_URL = "/accounts/login/"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/accounts/login/"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "static"
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Groundwork API",
+    "DESCRIPTION": "Product research with an evidence trail.",
+    "VERSION": "0.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "loggers": {
+        "groundwork": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO").upper()},
+        "neo4j": {"handlers": ["console"], "level": "WARNING"},
+    },
+}

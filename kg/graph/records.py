@@ -1,0 +1,124 @@
+"""Typed records that go in and out of the graph functions."""
+
+from __future__ import annotations
+
+import json
+
+from pydantic import BaseModel, Field
+
+
+class GraphScope(BaseModel):
+    """Every graph function takes one: nothing is read or written outside a project."""
+
+    org: str
+    project: str
+
+    model_config = {"frozen": True}
+
+
+class Evidence(BaseModel):
+    episode_uid: str
+    episode_number: int
+    quote: str
+    start: int
+    end: int
+    valid_at: str  # ISO-8601 UTC
+    author: str = ""
+
+
+class EpisodeStub(BaseModel):
+    uid: str
+    number: int
+    valid_at: str
+
+
+class NodeRecord(BaseModel):
+    uid: str
+    number: int
+    type: str
+    label: str
+    key: str
+    aliases: list[str] = Field(default_factory=list)
+    alias_keys: list[str] = Field(default_factory=list)
+    confidence: int = 0
+    valid_at: str
+    invalid_at: str | None = None
+    subject: str = ""
+    stance: str = ""
+    value: str = ""
+    evidence: list[Evidence] = Field(default_factory=list)
+
+    @property
+    def episode_uids(self) -> list[str]:
+        return sorted({e.episode_uid for e in self.evidence})
+
+    def to_props(self) -> dict:
+        props = self.model_dump(exclude={"evidence"})
+        props["evidence"] = json.dumps([e.model_dump() for e in self.evidence], ensure_ascii=False)
+        props["episode_uids"] = self.episode_uids
+        return props
+
+    @classmethod
+    def from_props(cls, props: dict) -> NodeRecord:
+        data = {k: v for k, v in props.items() if k in cls.model_fields}
+        data["evidence"] = json.loads(props.get("evidence") or "[]")
+        return cls.model_validate(data)
+
+    def valid_as_of(self, moment: str | None) -> bool:
+        if moment is None:
+            return self.invalid_at is None
+        return self.valid_at <= moment and (self.invalid_at is None or self.invalid_at > moment)
+
+
+class EdgeRecord(BaseModel):
+    uid: str
+    relation: str
+    source: str  # node uid
+    target: str  # node uid
+    confidence: int = 0
+    valid_at: str
+    invalid_at: str | None = None
+    evidence: list[Evidence] = Field(default_factory=list)
+
+    def to_props(self) -> dict:
+        props = self.model_dump(exclude={"evidence", "source", "target", "relation"})
+        props["evidence"] = json.dumps([e.model_dump() for e in self.evidence], ensure_ascii=False)
+        return props
+
+    @classmethod
+    def from_row(cls, relation: str, source: str, target: str, props: dict) -> EdgeRecord:
+        data = {k: v for k, v in props.items() if k in cls.model_fields}
+        data.update(relation=relation, source=source, target=target)
+        data["evidence"] = json.loads(props.get("evidence") or "[]")
+        return cls.model_validate(data)
+
+    def valid_as_of(self, moment: str | None) -> bool:
+        if moment is None:
+            return self.invalid_at is None
+        return self.valid_at <= moment and (self.invalid_at is None or self.invalid_at > moment)
+
+
+class ContradictionRecord(BaseModel):
+    uid: str
+    a: str  # node uid
+    b: str  # node uid
+    subject: str
+    status: str = "open"  # open | resolved
+    quote_a: str
+    quote_b: str
+    opened_at: str
+    resolved_at: str | None = None
+    resolution: str = ""
+
+
+class SupersessionRecord(BaseModel):
+    old: str  # node uid
+    new: str  # node uid
+    relation: str
+    at: str
+
+
+class ServerInfo(BaseModel):
+    agent: str
+    protocol: str
+    address: str

@@ -1,0 +1,209 @@
+"""Typed graph functions. Each takes the project scope; records in, records out."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from kg.graph import cypher
+from kg.graph.client import GraphClient, get_client
+from kg.graph.records import (
+    ContradictionRecord,
+    EdgeRecord,
+    EpisodeStub,
+    GraphScope,
+    NodeRecord,
+    ServerInfo,
+    SupersessionRecord,
+)
+from kg.ontology import RELATIONS, OntologyError
+
+
+def _client(client: GraphClient | None) -> GraphClient:
+    return client or get_client()
+
+
+def _scope_params(scope: GraphScope) -> dict[str, str]:
+    return {"project": scope.project, "org": scope.org}
+
+
+def ensure_indexes(client: GraphClient | None = None) -> None:
+    """Create the indexes; safe to call any number of times."""
+    c = _client(client)
+    for statement in cypher.INDEXES:
+        c.run_schema(statement)
+
+
+def ping(client: GraphClient | None = None) -> ServerInfo:
+    c = _client(client)
+    c.run(cypher.PING)
+    return c.server_info()
+
+
+def upsert_episode_stub(scope: GraphScope, stub: EpisodeStub, client: GraphClient | None = None):
+    _client(client).run(cypher.EPISODE_UPSERT, **_scope_params(scope), **stub.model_dump())
+
+
+def mark_episode_processed(scope: GraphScope, uid: str, client: GraphClient | None = None) -> None:
+    _client(client).run(cypher.EPISODE_MARK_PROCESSED, project=scope.project, uid=uid)
+
+
+def episode_processed(scope: GraphScope, uid: str, client: GraphClient | None = None) -> bool:
+    rows = _client(client).run(cypher.EPISODE_PROCESSED, project=scope.project, uid=uid)
+    return bool(rows and rows[0]["processed"])
+
+
+def max_node_number(scope: GraphScope, client: GraphClient | None = None) -> int:
+    rows = _client(client).run(cypher.NODE_MAX_NUMBER, project=scope.project)
+    return int(rows[0]["number"]) if rows else 0
+
+
+def write_nodes(
+    scope: GraphScope, nodes: Iterable[NodeRecord], client: GraphClient | None = None
+) -> int:
+    c = _client(client)
+    nodes = list(nodes)
+    if not nodes:
+        return 0
+    rows = [{"uid": n.uid, "props": n.to_props()} for n in nodes]
+    written = c.run(cypher.NODES_UPSERT, rows=rows, **_scope_params(scope))
+    mentions = [
+        {"node": n.uid, "episode": e.episode_uid, "quote": e.quote, "start": e.start, "end": e.end}
+        for n in nodes
+        for e in n.evidence
+    ]
+    if mentions:
+        c.run(cypher.NODE_MENTIONS_LINK, rows=mentions, project=scope.project)
+    return int(written[0]["written"]) if written else 0
+
+
+def list_nodes(
+    scope: GraphScope, node_type: str | None = None, client: GraphClient | None = None
+) -> list[NodeRecord]:
+    c = _client(client)
+    if node_type:
+        rows = c.run(cypher.NODES_BY_TYPE, project=scope.project, type=node_type)
+    else:
+        rows = c.run(cypher.NODES_BY_PROJECT, project=scope.project)
+    return [NodeRecord.from_props(r["props"]) for r in rows]
+
+
+def nodes_by_uids(
+    scope: GraphScope, uids: Iterable[str], client: GraphClient | None = None
+) -> list[NodeRecord]:
+    rows = _client(client).run(cypher.NODES_BY_UIDS, project=scope.project, uids=list(uids))
+    return [NodeRecord.from_props(r["props"]) for r in rows]
+
+
+def node_by_number(
+    scope: GraphScope, number: int, client: GraphClient | None = None
+) -> NodeRecord | None:
+    rows = _client(client).run(cypher.NODE_BY_NUMBER, project=scope.project, number=number)
+    return NodeRecord.from_props(rows[0]["props"]) if rows else None
+
+
+def nodes_for_episode(
+    scope: GraphScope, episode_uid: str, client: GraphClient | None = None
+) -> list[NodeRecord]:
+    rows = _client(client).run(cypher.NODES_BY_EPISODE, project=scope.project, episode=episode_uid)
+    return [NodeRecord.from_props(r["props"]) for r in rows]
+
+
+def count_nodes(scope: GraphScope, client: GraphClient | None = None) -> int:
+    rows = _client(client).run(cypher.NODE_COUNT, project=scope.project)
+    return int(rows[0]["count"]) if rows else 0
+
+
+def write_edges(
+    scope: GraphScope, edges: Iterable[EdgeRecord], client: GraphClient | None = None
+) -> int:
+    c = _client(client)
+    by_relation: dict[str, list[dict]] = {}
+    for edge in edges:
+        if edge.relation not in RELATIONS:
+            raise OntologyError(f"relation {edge.relation!r} is not in the ontology")
+        props = edge.to_props() | {"relation": edge.relation}
+        by_relation.setdefault(edge.relation, []).append(
+            {"uid": edge.uid, "source": edge.source, "target": edge.target, "props": props}
+        )
+    written = 0
+    for relation, rows in by_relation.items():
+        result = c.run(cypher.EDGE_UPSERT[relation], rows=rows, **_scope_params(scope))
+        written += int(result[0]["written"]) if result else 0
+    return written
+
+
+def list_edges(scope: GraphScope, client: GraphClient | None = None) -> list[EdgeRecord]:
+    rows = _client(client).run(cypher.EDGES_BY_PROJECT, project=scope.project)
+    return [EdgeRecord.from_row(r["relation"], r["source"], r["target"], r["props"]) for r in rows]
+
+
+def edges_of_node(
+    scope: GraphScope, uid: str, client: GraphClient | None = None
+) -> list[EdgeRecord]:
+    rows = _client(client).run(cypher.EDGES_BY_NODE, project=scope.project, uid=uid)
+    return [EdgeRecord.from_row(r["relation"], r["source"], r["target"], r["props"]) for r in rows]
+
+
+def write_contradiction(
+    scope: GraphScope, record: ContradictionRecord, client: GraphClient | None = None
+) -> None:
+    props = record.model_dump(exclude={"uid", "a", "b"})
+    _client(client).run(
+        cypher.CONTRADICTION_UPSERT,
+        uid=record.uid,
+        a=record.a,
+        b=record.b,
+        props=props,
+        **_scope_params(scope),
+    )
+
+
+def list_contradictions(
+    scope: GraphScope, client: GraphClient | None = None
+) -> list[ContradictionRecord]:
+    rows = _client(client).run(cypher.CONTRADICTIONS_BY_PROJECT, project=scope.project)
+    return [
+        ContradictionRecord.model_validate(r["props"] | {"a": r["a"], "b": r["b"]}) for r in rows
+    ]
+
+
+def resolve_contradiction(
+    scope: GraphScope,
+    uid: str,
+    resolved_at: str,
+    resolution: str,
+    client: GraphClient | None = None,
+) -> bool:
+    rows = _client(client).run(
+        cypher.CONTRADICTION_RESOLVE,
+        project=scope.project,
+        uid=uid,
+        resolved_at=resolved_at,
+        resolution=resolution,
+    )
+    return bool(rows)
+
+
+def write_supersession(
+    scope: GraphScope, record: SupersessionRecord, client: GraphClient | None = None
+) -> None:
+    _client(client).run(cypher.SUPERSEDED_UPSERT, **record.model_dump(), **_scope_params(scope))
+
+
+def list_supersessions(
+    scope: GraphScope, client: GraphClient | None = None
+) -> list[SupersessionRecord]:
+    rows = _client(client).run(cypher.SUPERSESSIONS_BY_PROJECT, project=scope.project)
+    return [SupersessionRecord.model_validate(r) for r in rows]
+
+
+def delete_project_graph(scope: GraphScope, client: GraphClient | None = None) -> None:
+    _client(client).run(cypher.PROJECT_DELETE, project=scope.project)
+
+
+def org_nodes_of_type(
+    org: str, projects: list[str], node_type: str, client: GraphClient | None = None
+) -> list[tuple[str, NodeRecord]]:
+    """Nodes of one type across the given projects of one organization: (project, node)."""
+    rows = _client(client).run(cypher.ORG_NODES_BY_TYPE, org=org, projects=projects, type=node_type)
+    return [(r["props"]["project"], NodeRecord.from_props(r["props"])) for r in rows]

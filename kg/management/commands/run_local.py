@@ -1,0 +1,85 @@
+"""Run the whole product in the foreground: embedded graph + broker, a worker, the web server."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from kg.embedded import EmbeddedServer, EmbeddedServiceError, port_answers
+
+
+class Command(BaseCommand):
+    help = "Start the embedded services, a Celery worker and the web server; Ctrl-C stops all."
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+        parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+
+    def handle(self, *args, port: int, host: str, **options) -> None:
+        server = EmbeddedServer(
+            redis_port=settings.EMBEDDED_REDIS_PORT,
+            graph_port=settings.EMBEDDED_GRAPH_PORT,
+            data_dir=settings.EMBEDDED_DATA_DIR,
+        )
+        children: list[subprocess.Popen] = []
+        embedded_needed = not port_answers(settings.EMBEDDED_GRAPH_PORT)
+        try:
+            if embedded_needed:
+                server.start()
+                self.stdout.write(f"embedded graph {server.graph_uri}, broker {server.redis_url()}")
+            python = sys.executable
+            children.append(
+                subprocess.Popen(
+                    [
+                        python,
+                        "-m",
+                        "celery",
+                        "-A",
+                        "config",
+                        "worker",
+                        "--beat",
+                        "-l",
+                        "info",
+                        "--concurrency",
+                        "2",
+                        "-s",
+                        str(settings.VAR_DIR / "celerybeat-schedule"),
+                    ]
+                )
+            )
+            children.append(
+                subprocess.Popen([python, "manage.py", "runserver", "--noreload", f"{host}:{port}"])
+            )
+            self.stdout.write(f"Groundwork is starting on http://{host}:{port}/  (Ctrl-C stops)")
+            stopping = False
+
+            def stop(signum, frame) -> None:
+                nonlocal stopping
+                stopping = True
+
+            signal.signal(signal.SIGINT, stop)
+            signal.signal(signal.SIGTERM, stop)
+            while not stopping:
+                if any(child.poll() is not None for child in children):
+                    self.stderr.write("a component stopped; shutting down the rest")
+                    break
+                time.sleep(0.5)
+        except EmbeddedServiceError as exc:
+            raise CommandError(str(exc)) from exc
+        finally:
+            for child in children:
+                if child.poll() is None:
+                    child.terminate()
+            for child in children:
+                try:
+                    child.wait(15)
+                except subprocess.TimeoutExpired:
+                    child.kill()
+            server.stop()
+            self.stdout.write("stopped")

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class OrgmemoryConfig(AppConfig):
+    name = "orgmemory"
+    default_auto_field = "django.db.models.BigAutoField"

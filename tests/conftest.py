@@ -1,0 +1,35 @@
+"""Shared fixtures: real embedded services, the ledger lock for flushed databases, sample data."""
+
+from __future__ import annotations
+
+import pytest
+
+from kg.ledger_lock import set_ledger_unlocked
+from tests.fixtures.services import embedded_server, graph  # noqa: F401
+
+pytest_plugins: list[str] = []
+
+
+@pytest.fixture(autouse=True)
+def _ledger_open_for_flush(request):
+    """Transactional tests end with a flush that deletes every row, episodes included.
+
+    The database trigger refuses that unless the ledger is in maintenance, so the flush (which
+    runs in transactional_db's teardown, after this fixture's) is wrapped here.
+    """
+    set_ledger_unlocked(False)
+    transactional = bool({"transactional_db", "live_server"} & set(request.fixturenames))
+    if transactional:
+        request.getfixturevalue("transactional_db")
+    yield
+    if transactional:
+        set_ledger_unlocked(True)
+
+
+@pytest.fixture
+def org_project(db):
+    from kg.models import Organization, Project
+
+    org = Organization.objects.create(slug="acme", name="Acme")
+    project = Project.objects.create(organization=org, slug="couriers", name="Couriers app")
+    return project
