@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+from dataclasses import asdict
 
 from celery import shared_task
 
@@ -13,3 +14,17 @@ def worker_probe() -> dict:
     from kg.health import _graph, _sql
 
     return {"host": socket.gethostname(), "sql": _sql().ok, "graph": _graph().ok}
+
+
+@shared_task(
+    name="kg.episode_ingest",
+    bind=True,
+    autoretry_for=(ConnectionError, TimeoutError),
+    retry_backoff=True,
+    max_retries=5,
+)
+def episode_ingest_task(self, episode_id: int) -> dict:
+    """Run the pipeline for one episode; safe to retry (the pipeline is idempotent)."""
+    from kg.pipeline.ingest import episode_ingest
+
+    return asdict(episode_ingest(episode_id))

@@ -1,0 +1,119 @@
+"""call_llm: build the prompt, answer from the record if this exact prompt was seen, else call
+the engine; validate into the operation's pydantic model; record everything.
+
+Cached by (model, prompt hash): a replay (kg_rebuild) never pays twice and gets the same
+answers, including the broken ones, so a rebuild reproduces the original graph.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import time
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from django.db import IntegrityError, transaction
+from pydantic import BaseModel, ValidationError
+
+from kg.llm.engines import OfflineEngine, OpenAIEngine, RawCompletion, current_engine
+from kg.llm.operation import LLMOperation, Messages
+from kg.models import Episode, LLMCall, Project
+
+logger = logging.getLogger("groundwork.llm")
+ResponseT = TypeVar("ResponseT", bound=BaseModel)
+
+
+class LLMOutputError(ValueError):
+    """The model's answer was not valid JSON for the operation's schema."""
+
+    def __init__(self, message: str, call: LLMCall) -> None:
+        super().__init__(message)
+        self.call = call
+
+
+@dataclass(frozen=True)
+class LLMResult(Generic[ResponseT]):
+    value: ResponseT
+    call: LLMCall
+    cached: bool
+
+
+def prompt_hash(operation: str, messages: Messages) -> str:
+    payload = json.dumps({"operation": operation, "messages": messages}, sort_keys=True)
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+def _parse(operation: LLMOperation, text: str) -> BaseModel:
+    cleaned = text.strip()
+    if cleaned.startswith("```"):  # some endpoints wrap JSON in a fence despite JSON mode
+        cleaned = cleaned.strip("`").removeprefix("json").strip()
+    return operation.response_model.model_validate_json(cleaned)
+
+
+def call_llm(
+    operation: LLMOperation,
+    request: BaseModel,
+    *,
+    project: Project | None = None,
+    episode: Episode | None = None,
+    extra_messages: Messages | None = None,
+    engine: OpenAIEngine | OfflineEngine | None = None,
+) -> LLMResult:
+    engine = engine or current_engine()
+    messages = operation.build_messages(request) + list(extra_messages or [])
+    digest = prompt_hash(operation.name, messages)
+
+    call = LLMCall.objects.filter(model=engine.model, prompt_hash=digest).first()
+    cached = call is not None
+    if call is None:
+        if isinstance(engine, OfflineEngine):
+            started = time.monotonic()
+            answer = operation.offline_answer(request)
+            raw = RawCompletion(
+                text=answer.model_dump_json(),
+                latency_ms=int((time.monotonic() - started) * 1000),
+            )
+        else:
+            raw = engine.complete(messages)
+        call = _record(operation, engine, digest, messages, raw, project, episode)
+
+    if not call.parsed_ok:
+        raise LLMOutputError(call.error, call)
+    return LLMResult(value=_parse(operation, call.raw_output), call=call, cached=cached)
+
+
+def _record(
+    operation: LLMOperation,
+    engine: OpenAIEngine | OfflineEngine,
+    digest: str,
+    messages: Messages,
+    raw: RawCompletion,
+    project: Project | None,
+    episode: Episode | None,
+) -> LLMCall:
+    error = ""
+    try:
+        _parse(operation, raw.text)
+    except (ValidationError, ValueError) as exc:
+        error = f"answer is not valid {operation.response_model.__name__} JSON: {exc}"[:2000]
+    try:
+        with transaction.atomic():
+            return LLMCall.objects.create(
+                operation=operation.name,
+                engine=engine.name,
+                model=engine.model,
+                prompt_hash=digest,
+                prompt=messages,
+                raw_output=raw.text,
+                parsed_ok=not error,
+                error=error,
+                prompt_tokens=raw.prompt_tokens,
+                completion_tokens=raw.completion_tokens,
+                latency_ms=raw.latency_ms,
+                project=project,
+                episode=episode,
+            )
+    except IntegrityError:  # a parallel worker recorded the same prompt first: use theirs
+        return LLMCall.objects.get(model=engine.model, prompt_hash=digest)

@@ -1,0 +1,100 @@
+"""Operation `resolution`: is a new mention the same thing as an existing node?
+
+Asked only when the fuzzy score falls between the merge and the create thresholds.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel, Field
+
+from kg.llm.operation import LLMOperation
+
+
+class ResolutionRequest(BaseModel):
+    node_type: str
+    mention: str
+    mention_quote: str
+    existing_label: str
+    existing_quotes: list[str] = Field(default_factory=list)
+    language: str = "en"
+
+
+class ResolutionResponse(BaseModel):
+    same: bool
+    reason: str = ""
+
+
+SYSTEM = (
+    "You decide whether two mentions in product research name the same {node_type}. "
+    'Answer with one JSON object: {{"same": true|false, "reason": "<short>"}}. '
+    "Say true only when they describe the same thing in different words."
+)
+
+
+def build_messages(request: ResolutionRequest) -> list[dict[str, str]]:
+    quotes = "\n".join(f'- "{q}"' for q in request.existing_quotes[:3])
+    return [
+        {"role": "system", "content": SYSTEM.format(node_type=request.node_type)},
+        {
+            "role": "user",
+            "content": f'New mention: "{request.mention}" (said as: "{request.mention_quote}")\n'
+            f'Existing {request.node_type}: "{request.existing_label}", said as:\n{quotes}',
+        },
+    ]
+
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+STOPWORDS = {
+    "the",
+    "a",
+    "an",
+    "of",
+    "on",
+    "in",
+    "to",
+    "and",
+    "or",
+    "is",
+    "are",
+    "with",
+    "for",
+    "at",
+    "it",
+    "их",
+    "и",
+    "в",
+    "на",
+    "с",
+    "не",
+    "по",
+    "для",
+    "что",
+    "это",
+    "у",
+    "из",
+    "при",
+}
+
+
+def stems(text: str) -> set[str]:
+    """Crude language-neutral stems: content words cut to five characters."""
+    return {w[:5] for w in _WORD.findall(text.lower()) if w not in STOPWORDS and len(w) > 1}
+
+
+def offline_answer(request: ResolutionRequest) -> ResolutionResponse:
+    mention, existing = stems(request.mention), stems(request.existing_label)
+    if not mention or not existing:
+        return ResolutionResponse(same=False, reason="nothing to compare")
+    overlap = len(mention & existing) / min(len(mention), len(existing))
+    same = overlap >= 0.5
+    return ResolutionResponse(same=same, reason=f"content-word overlap {overlap:.2f}")
+
+
+OPERATION: LLMOperation[ResolutionRequest, ResolutionResponse] = LLMOperation(
+    name="resolution",
+    response_model=ResolutionResponse,
+    build_messages=build_messages,
+    offline_answer=offline_answer,
+)

@@ -1,0 +1,48 @@
+"""Step 6, contradictions: opposing active statements on the same subject.
+
+Two active nodes of one type with the same subject and opposite stances (e.g. "price is the
+main factor" vs "price does not matter") become a CONTRADICTS link, open until a user answers.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from kg.graph import ContradictionRecord, GraphScope, NodeRecord
+
+NAMESPACE = uuid.UUID("5b0c1b52-7f0e-4a51-9a55-2f1b8f3f0c11")
+
+
+def contradiction_uid(scope: GraphScope, a: str, b: str) -> str:
+    first, second = sorted((a, b))
+    return str(uuid.uuid5(NAMESPACE, f"{scope.project}:contradicts:{first}:{second}"))
+
+
+def find_contradictions(
+    scope: GraphScope, touched: list[NodeRecord], active: list[NodeRecord], at: str
+) -> list[ContradictionRecord]:
+    found: dict[str, ContradictionRecord] = {}
+    for node in touched:
+        if not node.subject or node.stance not in {"positive", "negative"}:
+            continue
+        for other in active:
+            if (
+                other.uid != node.uid
+                and other.type == node.type
+                and other.invalid_at is None
+                and other.subject == node.subject
+                and other.stance
+                and other.stance != node.stance
+            ):
+                a, b = sorted((node, other), key=lambda n: n.number)
+                uid = contradiction_uid(scope, a.uid, b.uid)
+                found[uid] = ContradictionRecord(
+                    uid=uid,
+                    a=a.uid,
+                    b=b.uid,
+                    subject=node.subject,
+                    quote_a=a.evidence[0].quote if a.evidence else "",
+                    quote_b=b.evidence[0].quote if b.evidence else "",
+                    opened_at=at,
+                )
+    return list(found.values())

@@ -1,0 +1,212 @@
+"""Step 1, extract: one model call per episode, every item checked at write time.
+
+Rejected items go back to the model once with their reasons; what still fails is dropped and
+recorded (ExtractionRejection) with the reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kg.llm import LLMOutputError, call_llm
+from kg.llm.prompts import extraction
+from kg.llm.prompts.extraction import CandidateNode, ExtractionRequest, ExtractionResponse
+from kg.models import Episode, ExtractionRejection, LLMCall
+from kg.ontology import OntologyError, check_node_type, check_relation
+from kg.pipeline.evidence import Span, locate_quote, normalise, numbers_missing
+
+BROKEN_JSON_REPAIR = (
+    "Your answer was not a valid JSON object of the requested shape ({error}). "
+    "Answer again with only that JSON object."
+)
+
+
+class ExtractionFailed(RuntimeError):
+    """The model gave no usable answer, even after one repair request."""
+
+
+@dataclass(frozen=True)
+class AcceptedNode:
+    candidate: CandidateNode
+    span: Span
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.candidate.type, normalise(self.candidate.label).lower())
+
+
+@dataclass(frozen=True)
+class AcceptedRelation:
+    relation: str
+    source: tuple[str, str]  # AcceptedNode.key
+    target: tuple[str, str]
+    span: Span
+
+
+@dataclass(frozen=True)
+class Rejection:
+    kind: str  # node | relation
+    item: dict
+    reason: str
+
+
+@dataclass
+class CheckedAnswer:
+    nodes: list[AcceptedNode] = field(default_factory=list)
+    relations: list[AcceptedRelation] = field(default_factory=list)
+    rejections: list[Rejection] = field(default_factory=list)
+
+
+@dataclass
+class ExtractionOutcome:
+    nodes: list[AcceptedNode]
+    relations: list[AcceptedRelation]
+    dropped: list[Rejection]
+    calls: list[LLMCall]
+
+
+def check_answer(text: str, answer: ExtractionResponse) -> CheckedAnswer:
+    """Accept what the episode supports; reject the rest with a reason the model can act on."""
+    checked = CheckedAnswer()
+    by_ref: dict[str, AcceptedNode] = {}
+    seen: set[tuple[str, str]] = set()
+    for node in answer.nodes:
+        reason = _node_problem(node, text)
+        if reason:
+            checked.rejections.append(Rejection("node", node.model_dump(), reason))
+            continue
+        accepted = AcceptedNode(candidate=node, span=locate_quote(node.quote, text))  # type: ignore[arg-type]
+        by_ref[node.ref] = accepted
+        if accepted.key not in seen:
+            seen.add(accepted.key)
+            checked.nodes.append(accepted)
+    for relation in answer.relations:
+        source, target = by_ref.get(relation.source), by_ref.get(relation.target)
+        reason = ""
+        if source is None or target is None:
+            missing = relation.source if source is None else relation.target
+            reason = f"relation {relation.relation}: node {missing!r} is missing or was rejected"
+        else:
+            try:
+                check_relation(relation.relation, source.candidate.type, target.candidate.type)
+            except OntologyError as exc:
+                reason = str(exc)
+        span = locate_quote(relation.quote, text)
+        if not reason and span is None:
+            reason = f"relation quote not in episode: copy it word for word ({relation.quote!r})"
+        if reason:
+            checked.rejections.append(Rejection("relation", relation.model_dump(), reason))
+            continue
+        checked.relations.append(
+            AcceptedRelation(relation.relation, source.key, target.key, span)  # type: ignore[union-attr,arg-type]
+        )
+    return checked
+
+
+def _node_problem(node: CandidateNode, text: str) -> str:
+    try:
+        check_node_type(node.type)
+    except OntologyError as exc:
+        return str(exc)
+    if not node.label.strip():
+        return "node has no label"
+    if locate_quote(node.quote, text) is None:
+        return f"quote not in episode: copy it word for word ({node.quote!r})"
+    missing = numbers_missing(f"{node.label} {node.value}", node.quote)
+    if missing:
+        return (
+            f"{node.type} {node.label!r}: the number(s) {', '.join(missing)} are not in its quote"
+        )
+    return ""
+
+
+def _merge(first: CheckedAnswer, second: CheckedAnswer) -> CheckedAnswer:
+    """Items accepted in either round; the repair answer cannot take back good items."""
+    merged = CheckedAnswer(rejections=second.rejections)
+    keys: set[tuple[str, str]] = set()
+    for node in first.nodes + second.nodes:
+        if node.key not in keys:
+            keys.add(node.key)
+            merged.nodes.append(node)
+    relation_keys: set[tuple] = set()
+    for relation in first.relations + second.relations:
+        key = (relation.relation, relation.source, relation.target)
+        if key not in relation_keys:
+            relation_keys.add(key)
+            merged.relations.append(relation)
+    return merged
+
+
+def _ask(
+    episode: Episode, request: ExtractionRequest, extra: list[dict[str, str]], calls: list[LLMCall]
+) -> ExtractionResponse:
+    try:
+        result = call_llm(
+            extraction.OPERATION,
+            request,
+            project=episode.project,
+            episode=episode,
+            extra_messages=extra,
+        )
+    except LLMOutputError as first_error:
+        calls.append(first_error.call)
+        repair = extra + [
+            {"role": "assistant", "content": first_error.call.raw_output},
+            {"role": "user", "content": BROKEN_JSON_REPAIR.format(error=str(first_error)[:300])},
+        ]
+        try:
+            result = call_llm(
+                extraction.OPERATION,
+                request,
+                project=episode.project,
+                episode=episode,
+                extra_messages=repair,
+            )
+        except LLMOutputError as second_error:
+            calls.append(second_error.call)
+            raise ExtractionFailed(
+                f"the model's answer was not valid JSON twice: {second_error}"
+            ) from None
+    calls.append(result.call)
+    return result.value
+
+
+def extract_episode(episode: Episode) -> ExtractionOutcome:
+    project = episode.project
+    request = ExtractionRequest(
+        text=episode.content, language=project.language, product=project.name
+    )
+    calls: list[LLMCall] = []
+    first = check_answer(episode.content, _ask(episode, request, [], calls))
+    outcome = first
+    if first.rejections:
+        _record(episode, calls[-1], 1, first.rejections, final=False)
+        repair = [
+            {"role": "assistant", "content": calls[-1].raw_output},
+            extraction.repair_message([r.reason for r in first.rejections]),
+        ]
+        second = check_answer(episode.content, _ask(episode, request, repair, calls))
+        outcome = _merge(first, second)
+        _record(episode, calls[-1], 2, second.rejections, final=True)
+    return ExtractionOutcome(
+        nodes=outcome.nodes, relations=outcome.relations, dropped=outcome.rejections, calls=calls
+    )
+
+
+def _record(
+    episode: Episode, call: LLMCall, round_number: int, rejections: list[Rejection], *, final: bool
+) -> None:
+    # Idempotent: a retried episode replaces its own rejection records for this round.
+    ExtractionRejection.objects.filter(episode=episode, round=round_number).delete()
+    ExtractionRejection.objects.bulk_create(
+        ExtractionRejection(
+            episode=episode,
+            llm_call=call,
+            round=round_number,
+            item_kind=r.kind,
+            item=r.item,
+            reason=r.reason,
+            final=final,
+        )
+        for r in rejections
+    )
