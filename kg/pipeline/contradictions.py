@@ -46,3 +46,33 @@ def find_contradictions(
                     opened_at=at,
                 )
     return list(found.values())
+
+
+def resolve_with_answer(project, contradiction_uid: str, answer: str, author: str):
+    """Record a user's answer as an episode and mark the contradiction resolved by it.
+
+    Returns the new episode. The answer goes through the pipeline like any message, so what it
+    says becomes evidence too; the contradiction's resolution cites the episode number.
+    """
+    from kg.episodes import EpisodeInput, record_episode
+    from kg.graph import store
+    from kg.pipeline.ingest import iso, refresh_contradiction_confidence
+
+    scope = project.graph_scope
+    known = {c.uid: c for c in store.list_contradictions(scope)}
+    if contradiction_uid not in known:
+        raise LookupError(
+            f"contradiction {contradiction_uid!r} not found in project {project.slug}"
+        )
+    episode = record_episode(
+        project,
+        EpisodeInput(content=answer, author=author, source_ref={"resolves": contradiction_uid}),
+    )
+    store.resolve_contradiction(
+        scope,
+        contradiction_uid,
+        iso(episode.valid_at),
+        f"episode #{episode.number}: {answer[:500]}",
+    )
+    refresh_contradiction_confidence(scope)
+    return episode

@@ -1,0 +1,308 @@
+"""ContextBuilder: what the project knows that is relevant to an artifact, with evidence.
+
+artifact_context(project, kind, as_of) returns the nodes (each with its evidence: episode
+number, date, author, quote, file/page), the edges between them, the research gaps (rules over
+the ontology, each with a plain question), the open contradictions and the average confidence.
+With as_of, everything is as it stood then: validity windows and evidence are cut at that time.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+
+from pydantic import BaseModel, Field
+
+from kg.graph import EdgeRecord, NodeRecord, store
+from kg.models import Episode, Project
+from kg.ontology import NODE_TYPES
+
+KIND_NODE_TYPES: dict[str, tuple[str, ...]] = {"prd": NODE_TYPES}
+
+
+class EvidenceView(BaseModel):
+    episode_uid: str
+    episode_number: int
+    date: str
+    author: str = ""
+    quote: str
+    start: int
+    end: int
+    file: str = ""
+    page: str = ""
+
+
+class ContextNode(BaseModel):
+    uid: str
+    number: int
+    type: str
+    label: str
+    aliases: list[str] = Field(default_factory=list)
+    confidence: int
+    valid_at: str
+    invalid_at: str | None = None
+    value: str = ""
+    subject: str = ""
+    stance: str = ""
+    evidence: list[EvidenceView]
+
+    @property
+    def episode_numbers(self) -> list[int]:
+        return sorted({e.episode_number for e in self.evidence})
+
+
+class ContextEdge(BaseModel):
+    uid: str
+    relation: str
+    source: int  # node number
+    target: int
+    confidence: int
+    valid_at: str
+    invalid_at: str | None = None
+    quotes: list[str] = Field(default_factory=list)
+
+
+class Gap(BaseModel):
+    rule: str
+    node: int | None = None
+    question: str
+
+
+class ContextContradiction(BaseModel):
+    uid: str
+    a: int
+    b: int
+    subject: str
+    quote_a: str
+    quote_b: str
+    status: str
+    question: str
+
+
+class ArtifactContext(BaseModel):
+    project: str
+    kind: str
+    language: str
+    as_of: str | None = None
+    nodes: list[ContextNode]
+    edges: list[ContextEdge]
+    gaps: list[Gap]
+    contradictions: list[ContextContradiction]
+    average_confidence: float
+
+    def node(self, number: int) -> ContextNode | None:
+        return next((n for n in self.nodes if n.number == number), None)
+
+    def of_type(self, node_type: str) -> list[ContextNode]:
+        return [n for n in self.nodes if n.type == node_type]
+
+
+def _iso(moment: dt.datetime) -> str:
+    return moment.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def artifact_context(
+    project: Project, kind: str = "prd", as_of: dt.datetime | None = None
+) -> ArtifactContext:
+    if kind not in KIND_NODE_TYPES:
+        raise ValueError(f"unknown artifact kind {kind!r}")
+    scope = project.graph_scope
+    moment = _iso(as_of) if as_of else None
+    wanted = set(KIND_NODE_TYPES[kind])
+    raw_nodes = [
+        _cut_evidence(n, moment)
+        for n in store.list_nodes(scope)
+        if n.type in wanted and n.valid_as_of(moment)
+    ]
+    raw_nodes = [n for n in raw_nodes if n.evidence]
+    episodes = _episodes_for(project, raw_nodes)
+    nodes = [_node_view(n, episodes) for n in raw_nodes]
+    by_uid = {n.uid: n for n in nodes}
+    edges = [
+        _edge_view(e, by_uid)
+        for e in store.list_edges(scope)
+        if e.valid_as_of(moment) and e.source in by_uid and e.target in by_uid
+    ]
+    contradictions = [
+        ContextContradiction(
+            uid=c.uid,
+            a=by_uid[c.a].number,
+            b=by_uid[c.b].number,
+            subject=c.subject,
+            quote_a=c.quote_a,
+            quote_b=c.quote_b,
+            status=c.status,
+            question=_text(project.language, "contradiction").format(
+                a=by_uid[c.a].label, b=by_uid[c.b].label
+            ),
+        )
+        for c in store.list_contradictions(scope)
+        if c.a in by_uid
+        and c.b in by_uid
+        and (moment is None or c.opened_at <= moment)
+        and (c.status == "open" or (moment is not None and (c.resolved_at or "") > moment))
+    ]
+    average = round(sum(n.confidence for n in nodes) / len(nodes), 1) if nodes else 0.0
+    return ArtifactContext(
+        project=project.slug,
+        kind=kind,
+        language=project.language,
+        as_of=moment,
+        nodes=nodes,
+        edges=edges,
+        gaps=research_gaps(nodes, edges, project.language),
+        contradictions=contradictions,
+        average_confidence=average,
+    )
+
+
+def _cut_evidence(node: NodeRecord, moment: str | None) -> NodeRecord:
+    if moment is None:
+        return node
+    return node.model_copy(update={"evidence": [e for e in node.evidence if e.valid_at <= moment]})
+
+
+def _episodes_for(project: Project, nodes: list[NodeRecord]) -> dict[str, Episode]:
+    uids = {e.episode_uid for n in nodes for e in n.evidence}
+    return {str(e.uid): e for e in Episode.objects.filter(project=project, uid__in=uids)}
+
+
+def _node_view(node: NodeRecord, episodes: dict[str, Episode]) -> ContextNode:
+    evidence = []
+    for e in node.evidence:
+        episode = episodes.get(e.episode_uid)
+        ref = episode.source_ref if episode else {}
+        evidence.append(
+            EvidenceView(
+                episode_uid=e.episode_uid,
+                episode_number=e.episode_number,
+                date=e.valid_at,
+                author=episode.author if episode else e.author,
+                quote=e.quote,
+                start=e.start,
+                end=e.end,
+                file=str(ref.get("file", "")),
+                page=str(ref.get("page", "")),
+            )
+        )
+    return ContextNode(
+        uid=node.uid,
+        number=node.number,
+        type=node.type,
+        label=node.label,
+        aliases=node.aliases,
+        confidence=node.confidence,
+        valid_at=node.valid_at,
+        invalid_at=node.invalid_at,
+        value=node.value,
+        subject=node.subject,
+        stance=node.stance,
+        evidence=evidence,
+    )
+
+
+def _edge_view(edge: EdgeRecord, by_uid: dict[str, ContextNode]) -> ContextEdge:
+    return ContextEdge(
+        uid=edge.uid,
+        relation=edge.relation,
+        source=by_uid[edge.source].number,
+        target=by_uid[edge.target].number,
+        confidence=edge.confidence,
+        valid_at=edge.valid_at,
+        invalid_at=edge.invalid_at,
+        quotes=[e.quote for e in edge.evidence],
+    )
+
+
+QUESTIONS = {
+    "en": {
+        "segment_without_pains": "What problems do {label} have? Nothing in the research says yet.",
+        "segment_without_triggers": "What makes {label} look for a solution?",
+        "pain_without_alternatives": (
+            "How do people cope with “{label}” today (tools, workarounds, competitors)?"
+        ),
+        "pain_without_segment": "Who experiences “{label}”? No segment is linked to it.",
+        "feature_without_evidence": "Which evidenced pain or job does the feature “{label}” solve?",
+        "goal_without_metric": "How will we measure the goal “{label}”?",
+        "competitor_without_features": "What does {label} offer? No features of it are known.",
+        "contradiction": "The research disagrees: “{a}” vs “{b}”. Which holds now?",
+    },
+    "ru": {
+        "segment_without_pains": (
+            "Какие проблемы у сегмента «{label}»? В исследовании пока ничего нет."
+        ),
+        "segment_without_triggers": "Что заставляет «{label}» искать решение?",
+        "pain_without_alternatives": (
+            "Как сейчас справляются с проблемой «{label}» (инструменты, обходные пути, конкуренты)?"
+        ),
+        "pain_without_segment": (
+            "Кто испытывает проблему «{label}»? Ни один сегмент с ней не связан."
+        ),
+        "feature_without_evidence": (
+            "Какую подтверждённую боль или задачу решает функция «{label}»?"
+        ),
+        "goal_without_metric": "Как мы измерим цель «{label}»?",
+        "competitor_without_features": "Что предлагает {label}? Функции конкурента неизвестны.",
+        "contradiction": "Данные противоречат друг другу: «{a}» и «{b}». Что верно сейчас?",
+    },
+}
+
+
+def _text(language: str, rule: str) -> str:
+    return QUESTIONS.get(language, QUESTIONS["en"])[rule]
+
+
+GapRule = tuple[str, str, Callable[[ContextNode, dict[tuple[int, str], set[str]]], bool]]
+
+# (rule, node type, test on the node's links) — each says what is missing.
+GAP_RULES: list[GapRule] = [
+    (
+        "segment_without_pains",
+        "segment",
+        lambda n, links: "experiences" not in links[(n.number, "out")],
+    ),
+    (
+        "segment_without_triggers",
+        "segment",
+        lambda n, links: "triggered_by" not in links[(n.number, "out")],
+    ),
+    (
+        "pain_without_alternatives",
+        "pain",
+        lambda n, links: "addresses" not in links[(n.number, "in")],
+    ),
+    ("pain_without_segment", "pain", lambda n, links: "experiences" not in links[(n.number, "in")]),
+    (
+        "feature_without_evidence",
+        "feature",
+        lambda n, links: not ({"solves", "supports"} & links[(n.number, "out")]),
+    ),
+    ("goal_without_metric", "goal", lambda n, links: "measured_by" not in links[(n.number, "out")]),
+    (
+        "competitor_without_features",
+        "competitor",
+        lambda n, links: "offers" not in links[(n.number, "out")],
+    ),
+]
+
+
+def research_gaps(nodes: list[ContextNode], edges: list[ContextEdge], language: str) -> list[Gap]:
+    links: dict[tuple[int, str], set[str]] = {}
+    for node in nodes:
+        links[(node.number, "out")] = set()
+        links[(node.number, "in")] = set()
+    for edge in edges:
+        links.setdefault((edge.source, "out"), set()).add(edge.relation)
+        links.setdefault((edge.target, "in"), set()).add(edge.relation)
+    gaps = []
+    for rule, node_type, missing in GAP_RULES:
+        for node in nodes:
+            if node.type == node_type and missing(node, links):
+                gaps.append(
+                    Gap(
+                        rule=rule,
+                        node=node.number,
+                        question=_text(language, rule).format(label=node.label),
+                    )
+                )
+    return gaps
