@@ -1,0 +1,154 @@
+"""The pipeline's pure steps: resolution ladder, time, confidence, contradictions."""
+
+from __future__ import annotations
+
+from kg.graph import EdgeRecord, Evidence, GraphScope, NodeRecord
+from kg.pipeline.confidence import confidence_from
+from kg.pipeline.contradictions import find_contradictions
+from kg.pipeline.resolve import Mention, node_key, resolve_candidate
+from kg.pipeline.temporal import place_functional_edge
+
+SCOPE = GraphScope(org="o", project="p")
+
+
+def _evidence(episode: str, quote: str = "q") -> Evidence:
+    return Evidence(
+        episode_uid=episode,
+        episode_number=1,
+        quote=quote,
+        start=0,
+        end=len(quote),
+        valid_at="2026-03-01T00:00:00.000000Z",
+    )
+
+
+def _node(number: int, label: str, node_type: str = "pain", **extra) -> NodeRecord:
+    return NodeRecord(
+        uid=f"u{number}",
+        number=number,
+        type=node_type,
+        label=label,
+        key=node_key(label),
+        valid_at="2026-03-01T00:00:00.000000Z",
+        evidence=[_evidence(f"e{number}", label)],
+        **extra,
+    )
+
+
+def _never(mention, node) -> bool:
+    raise AssertionError("the model must not be asked outside the ambiguous band")
+
+
+def test_exact_key_and_alias_merge_without_model():
+    existing = [_node(1, "The app lags on weak internet", alias_keys=["map freezes"])]
+    assert (
+        resolve_candidate(
+            Mention("pain", "app lags on weak internet!", "q"), existing, _never
+        ).method
+        == "exact"
+    )
+    assert resolve_candidate(Mention("pain", "Map freezes", "q"), existing, _never).node.number == 1
+
+
+def test_fuzzy_merge_above_threshold_and_new_below():
+    existing = [_node(1, "app lags on weak internet")]
+    close = resolve_candidate(
+        Mention("pain", "the app lags on a weak internet", "q"), existing, _never
+    )
+    assert close.method == "fuzzy" and close.node.number == 1
+    far = resolve_candidate(Mention("pain", "pricing is confusing", "q"), existing, _never)
+    assert far.method == "new" and far.node is None
+
+
+def test_model_is_asked_only_in_the_band():
+    existing = [_node(1, "app lags on weak internet")]
+    asked = []
+
+    def confirm(mention, node) -> bool:
+        asked.append((mention.label, node.number))
+        return True
+
+    decision = resolve_candidate(
+        Mention("pain", "app is slow on bad internet", "q"), existing, confirm
+    )
+    assert asked == [("app is slow on bad internet", 1)]
+    assert decision.method == "llm" and decision.node.number == 1
+
+
+def test_type_numbers_and_stance_keep_facts_apart():
+    existing = [
+        _node(1, "40% of orders are late", "metric"),
+        _node(2, "price matters", "insight", subject="price", stance="positive"),
+    ]
+    assert (
+        resolve_candidate(Mention("metric", "30% of orders are late", "q"), existing, _never).node
+        is None
+    )
+    assert (
+        resolve_candidate(Mention("pain", "40% of orders are late", "q"), existing, _never).node
+        is None
+    )
+    opposite = Mention("insight", "price matters", "q", stance="negative")
+    assert resolve_candidate(opposite, existing, _never).node is None
+
+
+def _market_edge(uid: str, target: str, at: str) -> EdgeRecord:
+    return EdgeRecord(
+        uid=uid, relation="targets_market", source="product", target=target, valid_at=at
+    )
+
+
+def test_newer_value_closes_functional_relation():
+    old = _market_edge("e1", "b2b", "2026-03-01T00:00:00Z")
+    new = _market_edge("e2", "b2c", "2026-04-01T00:00:00Z")
+    change = place_functional_edge(new, [old, new])
+    assert old.invalid_at == "2026-04-01T00:00:00Z"
+    assert new.invalid_at is None
+    assert [(s.old, s.new, s.at) for s in change.supersessions] == [
+        ("b2b", "b2c", "2026-04-01T00:00:00Z")
+    ]
+
+
+def test_late_older_value_goes_into_history():
+    newer = _market_edge("e2", "b2c", "2026-04-01T00:00:00Z")
+    late = _market_edge("e1", "b2b", "2026-03-01T00:00:00Z")
+    place_functional_edge(late, [newer, late])
+    assert newer.invalid_at is None  # an older fact never closes a newer one
+    assert late.invalid_at == "2026-04-01T00:00:00Z"
+
+
+def test_non_functional_relation_is_untouched():
+    a = EdgeRecord(
+        uid="a", relation="serves", source="p", target="s1", valid_at="2026-03-01T00:00:00Z"
+    )
+    b = EdgeRecord(
+        uid="b", relation="serves", source="p", target="s2", valid_at="2026-04-01T00:00:00Z"
+    )
+    place_functional_edge(b, [a, b])
+    assert a.invalid_at is None and b.invalid_at is None
+
+
+def test_confidence_rules():
+    one = [_evidence("e1")]
+    two = [_evidence("e1"), _evidence("e2")]
+    same_episode_twice = [_evidence("e1"), _evidence("e1", "other words")]
+    many = [_evidence(f"e{i}") for i in range(8)]
+    assert 60 <= confidence_from(one) <= 70
+    assert 80 <= confidence_from(two) <= 90
+    assert confidence_from(same_episode_twice) == confidence_from(one)
+    assert confidence_from(many) == 90
+    assert confidence_from(two, open_contradictions=1) < confidence_from(two)
+    assert confidence_from([]) == 0
+
+
+def test_opposite_stances_on_one_subject_contradict():
+    matters = _node(1, "price is the main factor", "insight", subject="price", stance="positive")
+    irrelevant = _node(2, "price does not matter", "insight", subject="price", stance="negative")
+    speed = _node(3, "speed matters", "insight", subject="speed", stance="positive")
+    found = find_contradictions(
+        SCOPE, [irrelevant], [matters, irrelevant, speed], "2026-04-01T00:00:00Z"
+    )
+    assert [(c.a, c.b, c.status) for c in found] == [("u1", "u2", "open")]
+    assert found[0].quote_a == "price is the main factor"
+    again = find_contradictions(SCOPE, [matters], [matters, irrelevant], "2026-04-02T00:00:00Z")
+    assert again[0].uid == found[0].uid  # the same pair always gets the same link
