@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kg.ledger_lock import set_ledger_unlocked
+from tests.fixtures.llm_server import llm_server, openai_mode  # noqa: F401
 from tests.fixtures.services import embedded_server, graph  # noqa: F401
 
 pytest_plugins: list[str] = []

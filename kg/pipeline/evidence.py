@@ -12,7 +12,10 @@ from dataclasses import dataclass
 _QUOTE_MARKS = str.maketrans(
     {"“": '"', "”": '"', "„": '"', "«": '"', "»": '"', "‘": "'", "’": "'", "‚": "'", "`": "'"}
 )
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+# Grouped thousands ("1,200", "1 200", "1.200.000") or a plain number with an optional decimal
+# part ("2.5", "2,5"). A separator followed by exactly three digits is a thousands separator.
+_NUMBER = re.compile(r"\d{1,3}(?:[,.\u00a0\u202f ]\d{3})+(?![\d])|\d+(?:[.,]\d+)?")
+_GROUP_SEPARATORS = re.compile(r"[,.\u00a0\u202f ]")
 
 
 @dataclass(frozen=True)
@@ -58,15 +61,20 @@ def locate_quote(quote: str, text: str) -> Span | None:
     return Span(start=start, end=end, text=text[start:end])
 
 
+def _canonical(number: str) -> str:
+    parts = _GROUP_SEPARATORS.split(number)
+    grouped = len(parts) > 1 and all(len(p) == 3 for p in parts[1:])
+    if grouped and (len(parts) > 2 or not re.search(r"[.]", number)):
+        return "".join(parts)  # 1,200 / 1 200 / 1.200.000 → thousands
+    return number.replace(",", ".")  # 2,5 → decimal comma; 1.200 stays a decimal
+
+
 def numbers_in(text: str) -> list[str]:
-    """Numbers as written, with thousands/decimal separators unified (1,5 == 1.5)."""
-    return [n.replace(",", ".") for n in _NUMBER.findall(text)]
+    """Numbers in canonical form: thousands separators dropped, decimal comma as a dot."""
+    return [_canonical(n) for n in _NUMBER.findall(text)]
 
 
 def numbers_missing(claimed: str, quote: str) -> list[str]:
-    """Numbers in `claimed` that do not appear in `quote`."""
+    """Numbers in `claimed` that do not appear in `quote` (2.5 is not 25; 1,200 is 1200)."""
     present = set(numbers_in(quote))
-    present |= {p.replace(".", "") for p in present}  # "1,200" written as "1200"
-    return [
-        n for n in numbers_in(claimed) if n not in present and n.replace(".", "") not in present
-    ]
+    return [n for n in numbers_in(claimed) if n not in present]

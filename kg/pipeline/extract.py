@@ -178,23 +178,41 @@ def extract_episode(episode: Episode) -> ExtractionOutcome:
     )
     calls: list[LLMCall] = []
     first = check_answer(episode.content, _ask(episode, request, [], calls))
-    outcome = first
-    if first.rejections:
-        _record(episode, calls[-1], 1, first.rejections, final=False)
-        repair = [
-            {"role": "assistant", "content": calls[-1].raw_output},
-            extraction.repair_message([r.reason for r in first.rejections]),
-        ]
+    if not first.rejections:
+        return ExtractionOutcome(first.nodes, first.relations, [], calls)
+    first_call = calls[-1]
+    repair = [
+        {"role": "assistant", "content": first_call.raw_output},
+        extraction.repair_message([r.reason for r in first.rejections]),
+    ]
+    try:
         second = check_answer(episode.content, _ask(episode, request, repair, calls))
-        outcome = _merge(first, second)
-        _record(episode, calls[-1], 2, second.rejections, final=True)
-    return ExtractionOutcome(
-        nodes=outcome.nodes, relations=outcome.relations, dropped=outcome.rejections, calls=calls
-    )
+    except ExtractionFailed:
+        second = CheckedAnswer()  # a broken repair answer keeps what round one got right
+    merged = _merge(first, second)
+    recovered = {_item_key(n.candidate.model_dump(), "node") for n in merged.nodes}
+    recovered |= {("relation", r.relation, normalise(r.span.text)) for r in merged.relations}
+    retried = {_item_key(r.item, r.kind) for r in second.rejections}
+    # Left out of the repair answer and not recovered: round one's record is the final one.
+    omitted = [r for r in first.rejections if _item_key(r.item, r.kind) not in recovered | retried]
+    _record(episode, first_call, 1, first.rejections, final_when=omitted)
+    _record(episode, calls[-1], 2, second.rejections, final_when=second.rejections)
+    return ExtractionOutcome(merged.nodes, merged.relations, omitted + second.rejections, calls)
+
+
+def _item_key(item: dict, kind: str) -> tuple[str, str, str]:
+    if kind == "node":
+        return ("node", item.get("type", ""), normalise(item.get("label", "")).lower())
+    return ("relation", item.get("relation", ""), normalise(item.get("quote", "")))
 
 
 def _record(
-    episode: Episode, call: LLMCall, round_number: int, rejections: list[Rejection], *, final: bool
+    episode: Episode,
+    call: LLMCall,
+    round_number: int,
+    rejections: list[Rejection],
+    *,
+    final_when: list[Rejection],
 ) -> None:
     # Idempotent: a retried episode replaces its own rejection records for this round.
     ExtractionRejection.objects.filter(episode=episode, round=round_number).delete()
@@ -206,7 +224,7 @@ def _record(
             item_kind=r.kind,
             item=r.item,
             reason=r.reason,
-            final=final,
+            final=r in final_when,
         )
         for r in rejections
     )
