@@ -92,6 +92,7 @@ LLM_ENGINE = env_choice(
 LLM_MODEL = env_str("LLM_MODEL", "gpt-4o-mini")
 LLM_TIMEOUT_SECONDS = env_int("LLM_TIMEOUT_SECONDS", 60, minimum=1, maximum=3600)
 LLM_MAX_RETRIES = env_int("LLM_MAX_RETRIES", 3, maximum=10)
+LLM_MAX_INPUT_CHARS = env_int("LLM_MAX_INPUT_CHARS", 100_000, minimum=1000, maximum=10_000_000)
 
 INSTALLED_APPS = [
     "django.contrib.admin",

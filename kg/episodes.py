@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from kg.models import Episode, EpisodeKind, EpisodeProcessing, Project
 
-MAX_EPISODE_CHARS = 200_000
+MAX_EPISODE_CHARS = 2_000_000  # about 2 MB of text in one message
 
 
 class EpisodeRejected(ValueError):

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.conf import settings
+
 from kg.llm import LLMOutputError, call_llm
 from kg.llm.prompts import extraction
 from kg.llm.prompts.extraction import CandidateNode, ExtractionRequest, ExtractionResponse
@@ -177,6 +179,11 @@ def extract_episode(episode: Episode) -> ExtractionOutcome:
         text=episode.content, language=project.language, product=project.name
     )
     calls: list[LLMCall] = []
+    if settings.LLM_ENGINE == "openai" and len(episode.content) > settings.LLM_MAX_INPUT_CHARS:
+        raise ExtractionFailed(
+            f"the message has {len(episode.content):,} characters, more than one model call "
+            f"takes (LLM_MAX_INPUT_CHARS={settings.LLM_MAX_INPUT_CHARS:,}); split it"
+        )
     first = check_answer(episode.content, _ask(episode, request, [], calls))
     if not first.rejections:
         return ExtractionOutcome(first.nodes, first.relations, [], calls)

@@ -1,0 +1,42 @@
+"""A throwaway environment for benchmarks: temp SQLite, an embedded FalkorDB on free ports.
+
+Call `bench_environment()` before importing anything that touches Django models.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import tempfile
+from pathlib import Path
+
+RESULTS = Path(__file__).parent / "results"
+
+
+def bench_environment() -> None:
+    workdir = Path(tempfile.mkdtemp(prefix="groundwork-bench-"))
+    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    os.environ["DATABASE_URL"] = f"sqlite:///{workdir / 'bench.sqlite3'}"
+    os.environ["LLM_ENGINE"] = "offline"
+    os.environ.pop("OPENAI_API_KEY", None)
+    os.environ.pop("OPENAI_BASE_URL", None)
+
+    from kg.embedded import EmbeddedServer, free_port
+
+    server = EmbeddedServer(
+        redis_port=free_port(), graph_port=free_port(), data_dir=workdir / "embedded", persist=False
+    )
+    server.start()
+    atexit.register(server.stop)
+    os.environ["GRAPH_URI"] = server.graph_uri
+    os.environ["CELERY_BROKER_URL"] = server.redis_url(1)
+    os.environ["LOCK_REDIS_URL"] = server.redis_url(2)
+
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+    from kg.graph.store import ensure_indexes
+
+    ensure_indexes()

@@ -1,0 +1,110 @@
+"""The commands users script: kg_ingest, kg_export, kg_rebuild — including bad input."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from kg.models import Episode, EpisodeProcessing, Project
+
+pytestmark = pytest.mark.django_db
+
+
+def run(*args: str) -> tuple[str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    call_command(*args, stdout=out, stderr=err)
+    return out.getvalue(), err.getvalue()
+
+
+def test_jsonl_with_bad_lines_reports_them_and_ingests_the_rest(tmp_path, graph):
+    lines = [
+        json.dumps({"author": "pm", "at": "2026-03-01T10:00:00Z", "text": "Our market is B2B."}),
+        "{not json",
+        json.dumps({"author": "pm", "at": "yesterday", "text": "Couriers hate paper maps."}),
+        json.dumps({"author": "pm", "at": "2026-03-02T10:00:00Z", "text": "   "}),
+        json.dumps(
+            {"author": "pm", "at": "2026-03-03T10:00:00Z", "text": "Couriers hate paper maps."}
+        ),
+        json.dumps(["a list"]),
+    ]
+    path = tmp_path / "notes.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    out, err = run(
+        "kg_ingest", "--project", "couriers", "--create", "--org", "acme", "--sync", str(path)
+    )
+
+    assert "2 episodes recorded" in out
+    assert "line 2: not valid JSON" in err
+    assert "line 3: 'at' is not ISO-8601" in err
+    assert "line 4: the message is empty" in err
+    assert "line 6: expected an object" in err
+    project = Project.objects.get(slug="couriers")
+    assert project.organization.slug == "acme" and project.language == "en"
+    episodes = list(Episode.objects.filter(project=project))
+    assert [e.number for e in episodes] == [1, 2]
+    assert episodes[0].source_ref == {"file": "notes.jsonl", "line": 1}
+    assert {p.status for p in EpisodeProcessing.objects.filter(episode__project=project)} == {
+        "done"
+    }
+
+
+def test_plain_text_creates_a_russian_project(tmp_path, graph):
+    path = tmp_path / "notes.txt"
+    path.write_text(
+        "Наш рынок — B2B.\n\nКурьеры жалуются, что приложение тормозит.\n", encoding="utf-8"
+    )
+    out, _ = run("kg_ingest", "--project", "kurery", "--create", "--sync", str(path))
+    project = Project.objects.get(slug="kurery")
+    assert project.language == "ru"
+    assert Episode.objects.filter(project=project).count() == 2
+    exported = json.loads(run("kg_export", "--project", "kurery")[0])
+    assert [e["number"] for e in exported["episodes"]] == [1, 2]
+    assert exported["nodes"] and all(n["evidence"] for n in exported["nodes"])
+
+
+def test_invalid_utf8_is_a_clear_error(tmp_path):
+    path = tmp_path / "broken.txt"
+    path.write_bytes("first line\nsecond \xff line\n".encode("latin-1"))
+    with pytest.raises(CommandError, match="not valid UTF-8 .*line 2"):
+        run("kg_ingest", "--project", "x", "--create", str(path))
+    assert not Episode.objects.exists()
+
+
+def test_unknown_project_is_a_clear_error(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("hello\n", encoding="utf-8")
+    with pytest.raises(CommandError, match="project 'nope' does not exist"):
+        run("kg_ingest", "--project", "nope", str(path))
+    with pytest.raises(CommandError, match="does not exist"):
+        run("kg_export", "--project", "nope")
+    with pytest.raises(CommandError, match="does not exist"):
+        run("kg_rebuild", "--project", "nope")
+
+
+def test_a_one_megabyte_message_is_kept_and_processed(tmp_path, graph):
+    sentence = "Couriers say the app lags on weak internet in basements. "
+    big = sentence * (1_048_576 // len(sentence) + 1)
+    path = tmp_path / "big.jsonl"
+    path.write_text(json.dumps({"author": "pm", "at": "2026-03-01T10:00:00Z", "text": big}) + "\n")
+    run("kg_ingest", "--project", "big", "--create", "--sync", str(path))
+    [episode] = Episode.objects.filter(project__slug="big")
+    assert len(episode.content) > 1_048_576
+    assert episode.processing.status == "done"
+
+
+def test_export_and_rebuild_round_trip(tmp_path, graph):
+    path = tmp_path / "notes.txt"
+    path.write_text(
+        "Our market is B2B.\nCouriers hate paper maps.\nDispatchers use Excel to plan routes.\n",
+        encoding="utf-8",
+    )
+    run("kg_ingest", "--project", "trip", "--create", "--sync", str(path))
+    before = json.loads(run("kg_export", "--project", "trip")[0])
+    out, _ = run("kg_rebuild", "--project", "trip")
+    assert "rebuilt trip from 3 episodes" in out
+    assert json.loads(run("kg_export", "--project", "trip")[0]) == before
+    assert before["ontology"]["relations"] and before["nodes"]
