@@ -50,8 +50,12 @@ else:
     DATABASES["default"]["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 60, maximum=86400)
 
 # --- graph ---
+# falkordb://host:port speaks FalkorDB's native protocol (the embedded default: its Bolt
+# listener is experimental and fails on large requests); bolt:// or neo4j:// for Neo4j 5.
 GRAPH_URI = env_url(
-    "GRAPH_URI", f"bolt://127.0.0.1:{EMBEDDED_GRAPH_PORT}", {"bolt", "neo4j", "bolt+s", "neo4j+s"}
+    "GRAPH_URI",
+    f"falkordb://127.0.0.1:{EMBEDDED_REDIS_PORT}",
+    {"bolt", "neo4j", "bolt+s", "neo4j+s", "falkordb", "falkordbs", "redis"},
 )
 GRAPH_USER = env_str("GRAPH_USER", "")
 GRAPH_PASSWORD = env_str("GRAPH_PASSWORD", "")
@@ -104,6 +108,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI / Redoc assets served locally, no CDN
     "kg",
     "chat",
     "artifacts",
@@ -155,20 +160,33 @@ STATIC_ROOT = VAR_DIR / "static"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REST_FRAMEWORK = {
+    # Token first: an unauthenticated API call then answers 401 with WWW-Authenticate: Token
+    # (DRF takes the challenge from the first class; session auth has none, which gives 403).
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "kg.api.exceptions.api_exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Groundwork API",
     "DESCRIPTION": "Product research with an evidence trail.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "kg.api.schema.add_error_responses",
+    ],
+    # <num:...> (kg.api.converters): at most nine digits, documented as a bounded integer.
+    "PATH_CONVERTER_OVERRIDES": {"num": {"type": "integer", "minimum": 0, "maximum": 999999999}},
 }
 
 LOGGING = {

@@ -1,9 +1,29 @@
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.authtoken.views import obtain_auth_token
 
+import orgmemory.api
 from kg.views import health
+
+api = [
+    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("", include("kg.api.urls")),
+    path("", include("chat.api")),
+    # TODO(integration): path("", include(artifacts.api.router_urls)),
+    path("", include(orgmemory.api.router_urls)),
+]
 
 urlpatterns = [
     path("health", health, name="health"),
     path("admin/", admin.site.urls),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("api/", include(api)),
+    path("", include("chat.urls")),
+    path("", include("artifacts.urls")),
 ]
+
+# JSON under /api/ (when DEBUG is off; DEBUG shows Django's technical page instead).
+handler404 = "kg.api.exceptions.not_found"

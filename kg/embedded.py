@@ -63,6 +63,11 @@ class EmbeddedServer:
 
     @property
     def graph_uri(self) -> str:
+        """FalkorDB over its native (Redis) protocol: the adapter the product uses."""
+        return f"falkordb://127.0.0.1:{self.redis_port}"
+
+    @property
+    def bolt_uri(self) -> str:
         return f"bolt://127.0.0.1:{self.graph_port}"
 
     def redis_url(self, db: int = 0) -> str:

@@ -6,7 +6,12 @@ import pytest
 
 from kg.ledger_lock import set_ledger_unlocked
 from tests.fixtures.llm_server import llm_server, openai_mode  # noqa: F401
-from tests.fixtures.services import embedded_server, graph  # noqa: F401
+from tests.fixtures.services import (  # noqa: F401
+    _adapter_clients,
+    any_graph_client,
+    embedded_server,
+    graph,
+)
 
 pytest_plugins: list[str] = []
 

@@ -1,6 +1,14 @@
-"""The graph layer. Only kg/graph/ imports the neo4j driver; all Cypher is in cypher.py."""
+"""The graph layer. Only kg/graph/ talks to graph servers; all Cypher is in cypher.py."""
 
-from kg.graph.client import GraphClient, GraphUnavailable, get_client, reset_client
+from kg.graph.client import (
+    BoltGraphClient,
+    FalkorGraphClient,
+    GraphClient,
+    GraphUnavailable,
+    get_client,
+    make_client,
+    reset_client,
+)
 from kg.graph.records import (
     ContradictionRecord,
     EdgeRecord,
@@ -13,6 +21,9 @@ from kg.graph.records import (
 )
 
 __all__ = [
+    "BoltGraphClient",
+    "FalkorGraphClient",
+    "make_client",
     "ContradictionRecord",
     "EdgeRecord",
     "EpisodeStub",

@@ -1,59 +1,81 @@
-"""The Bolt connection: the only module that imports the neo4j driver.
+"""Graph connections: the only module that talks to a graph server.
 
-One driver serves Neo4j 5 and FalkorDB. Every connection has a timeout so that a stopped
-server is reported as down instead of hanging a request.
+Two adapters behind one small interface (`run`, `run_schema`, `server_info`, `close`):
+- `BoltGraphClient` (the neo4j driver): Neo4j 5, or any Bolt server;
+- `FalkorGraphClient` (FalkorDB's Redis protocol): the embedded default. FalkorDB's Bolt
+  listener is experimental and crashes the whole server on a request larger than about 4 KB
+  (a single evidence quote list can exceed that), so the native protocol is used for FalkorDB.
+The same Cypher (kg/graph/cypher.py) runs on both; the contract tests run against both.
+Every connection has a timeout so that a stopped server is reported as down, not a hang.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from typing import Any
-
-import neo4j
-from neo4j import GraphDatabase
-from neo4j.exceptions import ClientError, DatabaseError, Neo4jError, ServiceUnavailable
+from typing import Any, Protocol
+from urllib.parse import urlparse
 
 from kg.graph.records import ServerInfo
 
 logger = logging.getLogger("groundwork.graph")
 
+DEFAULT_GRAPH_NAME = "groundwork"
+
 
 class GraphUnavailable(RuntimeError):
-    """The graph server could not be reached or answered with an error."""
+    """The graph server could not be reached."""
 
 
-class GraphClient:
+class GraphClient(Protocol):
+    uri: str
+
+    def run(self, statement: str, **params: Any) -> list[dict[str, Any]]: ...
+
+    def run_schema(self, statement: str) -> bool: ...
+
+    def server_info(self) -> ServerInfo: ...
+
+    def close(self) -> None: ...
+
+
+class BoltGraphClient:
     def __init__(
         self, uri: str, user: str = "", password: str = "", database: str = "", timeout: float = 5
     ) -> None:
+        import neo4j  # imported here: only the Bolt adapter needs the driver
+
+        self._neo4j = neo4j
         self.uri = uri
         self.database = database or None
-        auth = (user, password) if user else None
-        self._driver = GraphDatabase.driver(
+        self._timeout = timeout
+        self._driver = neo4j.GraphDatabase.driver(
             uri,
-            auth=auth,
+            auth=(user, password) if user else None,
             connection_timeout=timeout,
             connection_acquisition_timeout=timeout,
             max_transaction_retry_time=timeout,
             liveness_check_timeout=timeout,
             max_connection_lifetime=300,
         )
-        self._timeout = timeout
 
     def close(self) -> None:
         self._driver.close()
 
     def run(self, statement: str, **params: Any) -> list[dict[str, Any]]:
+        from neo4j.exceptions import ServiceUnavailable
+
         try:
             with self._driver.session(database=self.database) as session:
-                result = session.run(neo4j.Query(statement, timeout=max(self._timeout, 30)), params)
-                return result.data()
+                query = self._neo4j.Query(statement, timeout=max(self._timeout, 30))
+                return session.run(query, params).data()
         except (ServiceUnavailable, OSError) as exc:
             raise GraphUnavailable(f"graph server at {self.uri} is unavailable: {exc}") from exc
 
     def run_schema(self, statement: str) -> bool:
         """Run a schema statement; an "already exists" answer counts as success."""
+        from neo4j.exceptions import ClientError, DatabaseError
+
         try:
             self.run(statement)
             return True
@@ -62,15 +84,95 @@ class GraphClient:
             return False
 
     def server_info(self) -> ServerInfo:
+        from neo4j.exceptions import Neo4jError, ServiceUnavailable
+
         try:
             info = self._driver.get_server_info()
         except (ServiceUnavailable, OSError, Neo4jError) as exc:
             raise GraphUnavailable(f"graph server at {self.uri} is unavailable: {exc}") from exc
         return ServerInfo(
             agent=str(info.agent),
-            protocol=".".join(map(str, info.protocol_version)),
+            protocol="bolt " + ".".join(map(str, info.protocol_version)),
             address=str(info.address),
         )
+
+
+class FalkorGraphClient:
+    def __init__(self, uri: str, password: str = "", database: str = "", timeout: float = 5):
+        import redis
+        from falkordb import FalkorDB
+
+        parsed = urlparse(uri)
+        self.uri = uri
+        self._redis_errors = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+        self._response_error = redis.exceptions.ResponseError
+        self._db = FalkorDB(
+            host=parsed.hostname or "127.0.0.1",
+            port=parsed.port or 6379,
+            password=password or parsed.password or None,
+            socket_timeout=max(timeout, 30),
+            socket_connect_timeout=timeout,
+        )
+        self._graph = self._db.select_graph(database or DEFAULT_GRAPH_NAME)
+
+    def close(self) -> None:
+        self._db.connection.close()
+
+    def run(self, statement: str, **params: Any) -> list[dict[str, Any]]:
+        try:
+            result = self._graph.query(statement, params or None)
+        except self._redis_errors as exc:
+            raise GraphUnavailable(f"graph server at {self.uri} is unavailable: {exc}") from exc
+        names = [column[1] for column in result.header]
+        return [
+            dict(zip(names, (_plain(v) for v in row), strict=True)) for row in result.result_set
+        ]
+
+    def run_schema(self, statement: str) -> bool:
+        try:
+            self.run(statement)
+            return True
+        except self._response_error as exc:  # "already indexed"
+            logger.debug("schema statement skipped (%s): %s", exc, statement)
+            return False
+
+    def server_info(self) -> ServerInfo:
+        try:
+            modules = self._db.connection.execute_command("MODULE", "LIST")
+        except self._redis_errors as exc:
+            raise GraphUnavailable(f"graph server at {self.uri} is unavailable: {exc}") from exc
+        version = ""
+        for module in modules:
+            fields = dict(zip(module[::2], module[1::2], strict=False))
+            name = fields.get("name", fields.get(b"name"))
+            if name in ("graph", b"graph"):
+                number = int(fields.get("ver", fields.get(b"ver", 0)))
+                version = f"{number // 10000}.{number // 100 % 100}.{number % 100}"
+        parsed = urlparse(self.uri)
+        return ServerInfo(
+            agent=f"FalkorDB/{version}",
+            protocol="redis",
+            address=f"{parsed.hostname}:{parsed.port}",
+        )
+
+
+def _plain(value: Any) -> Any:
+    """FalkorDB returns ordered dicts for maps; hand out plain data like the Bolt driver."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def make_client(
+    uri: str, user: str = "", password: str = "", database: str = "", timeout: float = 5
+) -> GraphClient:
+    """Pick the adapter from the URI scheme: falkordb:// (native) or bolt:// / neo4j://."""
+    scheme = urlparse(uri).scheme
+    if scheme in {"falkordb", "falkordbs", "redis"}:
+        return FalkorGraphClient(uri, password=password, database=database, timeout=timeout)
+    return BoltGraphClient(uri, user, password, database, timeout)
 
 
 _client: GraphClient | None = None
@@ -84,7 +186,7 @@ def get_client() -> GraphClient:
         if _client is None:
             from django.conf import settings
 
-            _client = GraphClient(
+            _client = make_client(
                 settings.GRAPH_URI,
                 settings.GRAPH_USER,
                 settings.GRAPH_PASSWORD,

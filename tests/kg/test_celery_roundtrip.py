@@ -16,3 +16,67 @@ def test_task_round_trip_through_real_broker(embedded_server, transactional_db):
         result = worker_probe.delay().get(timeout=30)
     assert result["sql"] is True
     assert result["graph"] is True
+
+
+@pytest.mark.worker
+def test_a_recorded_episode_is_processed_by_the_worker(embedded_server, graph, transactional_db):
+    import time
+
+    from django.db import transaction
+
+    from kg.episodes import EpisodeInput, record_episode
+    from kg.graph import store
+    from kg.models import EpisodeProcessing
+    from tests.kg.pipeline_helpers import make_project
+
+    project = make_project("worker", name="Shop")
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=10):
+        with transaction.atomic():  # the task is queued only when this commits
+            episode = record_episode(project, EpisodeInput(content="Couriers hate paper maps."))
+        deadline = time.monotonic() + 60
+        status = ""
+        while time.monotonic() < deadline and status not in {"done", "failed"}:
+            status = EpisodeProcessing.objects.get(episode=episode).status
+            time.sleep(0.2)
+    assert status == "done"
+    assert {n.type for n in store.list_nodes(project.graph_scope)} >= {"segment", "pain"}
+
+
+def test_parallel_workers_never_create_twins(embedded_server, graph, transactional_db):
+    import threading
+
+    from django.db import connection
+
+    from kg.graph import store
+    from kg.pipeline.ingest import episode_ingest
+    from tests.kg.pipeline_helpers import make_project, record_messages
+
+    project = make_project("twins", name="Shop")
+    episodes = record_messages(
+        project,
+        [
+            {"at": "2026-03-01T10:00:00Z", "text": "Couriers hate paper maps."},
+            {"at": "2026-03-01T10:00:01Z", "text": "Couriers hate paper maps!"},
+        ],
+    )
+    barrier = threading.Barrier(2)
+    errors: list[BaseException] = []
+
+    def work(episode_id: int) -> None:
+        try:
+            barrier.wait()
+            episode_ingest(episode_id)
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=work, args=(e.pk,)) for e in episodes]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert errors == []
+    pains = store.list_nodes(project.graph_scope, "pain")
+    assert len(pains) == 1
+    assert {e.episode_number for e in pains[0].evidence} == {1, 2}

@@ -1,12 +1,15 @@
-"""Graph functions against the real embedded FalkorDB over Bolt."""
+"""Graph functions against the real embedded FalkorDB, through both adapters (native, Bolt)."""
 
 from __future__ import annotations
+
+import pytest
 
 from kg.graph import EdgeRecord, Evidence, GraphScope, NodeRecord, store
 from kg.graph.records import EpisodeStub
 
 A = GraphScope(org="acme", project="alpha")
 B = GraphScope(org="acme", project="beta")
+STUB = EpisodeStub(uid="ep-1", number=1, valid_at="2026-03-05T10:00:00Z")
 
 
 def _node(uid: str, number: int, label: str, node_type: str = "pain") -> NodeRecord:
@@ -31,20 +34,24 @@ def _node(uid: str, number: int, label: str, node_type: str = "pain") -> NodeRec
     )
 
 
-def test_node_create_and_read_back(graph):
-    store.upsert_episode_stub(A, EpisodeStub(uid="ep-1", number=1, valid_at="2026-03-05T10:00:00Z"))
-    store.write_nodes(A, [_node("n1", 1, "App lags on weak internet")])
+@pytest.fixture
+def c(any_graph_client):
+    return any_graph_client
 
-    [node] = store.list_nodes(A)
+
+def test_node_create_and_read_back(c):
+    store.upsert_episode_stub(A, STUB, client=c)
+    store.write_nodes(A, [_node("n1", 1, "App lags on weak internet")], client=c)
+
+    [node] = store.list_nodes(A, client=c)
     assert node.uid == "n1"
     assert node.label == "App lags on weak internet"
     assert node.evidence[0].quote == "App lags on weak internet"
-    assert store.node_by_number(A, 1) == node
-    assert [n.uid for n in store.nodes_for_episode(A, "ep-1")] == ["n1"]
+    assert store.node_by_number(A, 1, client=c) == node
+    assert [n.uid for n in store.nodes_for_episode(A, "ep-1", client=c)] == ["n1"]
 
 
-def test_merge_is_idempotent(graph):
-    store.upsert_episode_stub(A, EpisodeStub(uid="ep-1", number=1, valid_at="2026-03-05T10:00:00Z"))
+def test_merge_is_idempotent(c):
     nodes = [_node("n1", 1, "Slow sync"), _node("n2", 2, "Couriers", "segment")]
     edge = EdgeRecord(
         uid="e1",
@@ -56,50 +63,71 @@ def test_merge_is_idempotent(graph):
         evidence=nodes[0].evidence,
     )
     for _ in range(2):
-        store.write_nodes(A, nodes)
-        store.write_edges(A, [edge])
-        store.upsert_episode_stub(
-            A, EpisodeStub(uid="ep-1", number=1, valid_at="2026-03-05T10:00:00Z")
-        )
+        store.upsert_episode_stub(A, STUB, client=c)
+        store.write_nodes(A, nodes, client=c)
+        store.write_edges(A, [edge], client=c)
 
-    assert store.count_nodes(A) == 2
-    assert [(e.uid, e.relation, e.source, e.target) for e in store.list_edges(A)] == [
+    assert store.count_nodes(A, client=c) == 2
+    assert [(e.uid, e.relation, e.source, e.target) for e in store.list_edges(A, client=c)] == [
         ("e1", "experiences", "n2", "n1")
     ]
-    rows = graph.run("MATCH (:Entity)-[m:MENTIONED_IN]->(:Episode) RETURN count(m) AS c")
-    assert rows[0]["c"] == 2
-    rows = graph.run("MATCH (e:Episode) RETURN count(e) AS c")
-    assert rows[0]["c"] == 1
+    assert c.run("MATCH (:Entity)-[m:MENTIONED_IN]->(:Episode) RETURN count(m) AS c")[0]["c"] == 2
+    assert c.run("MATCH (e:Episode) RETURN count(e) AS c")[0]["c"] == 1
 
 
-def test_project_isolation(graph):
-    store.write_nodes(A, [_node("a1", 1, "Pain in alpha")])
-    store.write_nodes(B, [_node("b1", 1, "Pain in beta")])
+def test_project_isolation(c):
+    store.write_nodes(A, [_node("a1", 1, "Pain in alpha")], client=c)
+    store.write_nodes(B, [_node("b1", 1, "Pain in beta")], client=c)
 
-    assert [n.uid for n in store.list_nodes(A)] == ["a1"]
-    assert [n.uid for n in store.list_nodes(B)] == ["b1"]
-    assert [n.uid for n in store.list_nodes(A, "pain")] == ["a1"]
-    assert store.node_by_number(A, 1).uid == "a1"
-    assert store.nodes_by_uids(A, ["a1", "b1"])[0].uid == "a1"
-    assert len(store.nodes_by_uids(A, ["a1", "b1"])) == 1
+    assert [n.uid for n in store.list_nodes(A, client=c)] == ["a1"]
+    assert [n.uid for n in store.list_nodes(B, client=c)] == ["b1"]
+    assert [n.uid for n in store.list_nodes(A, "pain", client=c)] == ["a1"]
+    assert store.node_by_number(A, 1, client=c).uid == "a1"
+    assert [n.uid for n in store.nodes_by_uids(A, ["a1", "b1"], client=c)] == ["a1"]
 
-    store.delete_project_graph(A)
-    assert store.list_nodes(A) == []
-    assert [n.uid for n in store.list_nodes(B)] == ["b1"]
+    store.delete_project_graph(A, client=c)
+    assert store.list_nodes(A, client=c) == []
+    assert [n.uid for n in store.list_nodes(B, client=c)] == ["b1"]
 
 
-def test_edge_between_projects_is_never_written(graph):
-    store.write_nodes(A, [_node("a1", 1, "Pain in alpha")])
-    store.write_nodes(B, [_node("b2", 1, "Couriers", "segment")])
+def test_edge_between_projects_is_never_written(c):
+    store.write_nodes(A, [_node("a1", 1, "Pain in alpha")], client=c)
+    store.write_nodes(B, [_node("b2", 1, "Couriers", "segment")], client=c)
     edge = EdgeRecord(
         uid="x", relation="experiences", source="b2", target="a1", valid_at="2026-03-05T10:00:00Z"
     )
-    assert store.write_edges(A, [edge]) == 0
-    assert store.list_edges(A) == [] and store.list_edges(B) == []
+    assert store.write_edges(A, [edge], client=c) == 0
+    assert store.list_edges(A, client=c) == [] and store.list_edges(B, client=c) == []
 
 
-def test_indexes_can_be_created_again(graph):
-    store.ensure_indexes(graph)
-    store.ensure_indexes(graph)
-    info = store.ping(graph)
-    assert info.agent
+def test_indexes_can_be_created_again(c):
+    store.ensure_indexes(c)
+    store.ensure_indexes(c)
+    info = store.ping(c)
+    assert info.agent.startswith("FalkorDB/") or "bolt" in info.protocol
+
+
+def test_large_unicode_evidence_round_trips_on_the_native_adapter(embedded_server):
+    # The reason for the native adapter: FalkorDB's Bolt listener dies on requests over ~4 KB.
+    from kg.graph import make_client
+
+    client = make_client(embedded_server.graph_uri)
+    quote = "приложение тормозит при слабом интернете в подвалах; " * 400
+    node = _node("big", 1, "тормозит").model_copy(
+        update={
+            "evidence": [
+                Evidence(
+                    episode_uid="e",
+                    episode_number=1,
+                    quote=quote,
+                    start=0,
+                    end=len(quote),
+                    valid_at="2026-03-05T10:00:00Z",
+                )
+            ]
+        }
+    )
+    store.write_nodes(GraphScope(org="o", project="big"), [node], client=client)
+    [back] = store.list_nodes(GraphScope(org="o", project="big"), client=client)
+    assert back.evidence[0].quote == quote
+    store.delete_project_graph(GraphScope(org="o", project="big"), client=client)

@@ -27,7 +27,8 @@ class Command(BaseCommand):
         except EmbeddedServiceError as exc:
             raise CommandError(str(exc)) from exc
         self.stdout.write(
-            f"graph: {server.graph_uri}  broker: {server.redis_url()}  data: {data}\n"
+            f"graph: {server.graph_uri} (Bolt: {server.bolt_uri})  broker: {server.redis_url()}"
+            f"  data: {data}\n"
             "Ctrl-C stops both."
         )
         stopping = False

@@ -1,0 +1,51 @@
+"""OpenAPI post-processing: document the error answers every endpoint can give.
+
+drf-spectacular documents the success answers it can see in the views; the error shape comes
+from kg.api.exceptions and applies everywhere, so it is added here once instead of repeated
+on every view.
+"""
+
+from __future__ import annotations
+
+ERROR_SCHEMA = {
+    "type": "object",
+    "description": "Every API error.",
+    "properties": {
+        "status": {"type": "integer"},
+        "code": {"type": "string"},
+        "message": {"type": "string"},
+        "errors": {"type": "object", "additionalProperties": {}},
+    },
+    "required": ["status", "code", "message"],
+}
+
+ERRORS = {
+    "400": "The request is not valid; `errors` names the fields.",
+    "401": "Not authenticated (send `Authorization: Token <key>` or log in).",
+    "403": "Authenticated, but not allowed (e.g. a missing CSRF token with session auth).",
+    "404": "Not found, or in an organization you do not belong to.",
+    "503": "The knowledge graph or the task backend is unavailable; try again shortly.",
+}
+METHODS = {"get", "post", "put", "patch", "delete"}
+
+
+def add_error_responses(result: dict, generator, request, public) -> dict:
+    components = result.setdefault("components", {}).setdefault("schemas", {})
+    components.setdefault("Error", ERROR_SCHEMA)
+    reference = {"$ref": "#/components/schemas/Error"}
+    for path, operations in result.get("paths", {}).items():
+        if not path.startswith("/api/"):
+            continue
+        for method, operation in operations.items():
+            if method not in METHODS:
+                continue
+            responses = operation.setdefault("responses", {})
+            for code, description in ERRORS.items():
+                responses.setdefault(
+                    code,
+                    {
+                        "description": description,
+                        "content": {"application/json": {"schema": reference}},
+                    },
+                )
+    return result

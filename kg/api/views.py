@@ -1,0 +1,231 @@
+"""API views for kg resources: parse the request, call one service function, present.
+
+Every project-scoped view finds its project through kg.tenancy, so a project of another
+organization answers 404 exactly like one that does not exist. Graph lists are Python lists;
+the default PageNumberPagination pages them like querysets.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Count, QuerySet
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import generics, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from kg.api import serializers as s
+from kg.api import services
+from kg.graph import store
+from kg.models import Episode, Organization, Project
+from kg.tenancy import project_for_user, projects_for_user
+
+
+class ProjectScoped:
+    # Mixin: the project named by the URL's slug, if the user belongs to its organization.
+    # (A comment, not a docstring: drf-spectacular would show it on every operation.)
+
+    request: Request
+    kwargs: dict
+
+    def get_project(self) -> Project:
+        if not hasattr(self, "_project"):
+            self._project = project_for_user(self.request.user, self.kwargs["slug"])
+        return self._project
+
+    def query(self, serializer_class) -> dict:
+        """The validated query parameters (400 with the reasons when they are not valid)."""
+        # A plain dict: given a QueryDict, DRF reads a missing boolean as an unticked checkbox
+        # (False), which would silently filter ?valid=false on every request.
+        serializer = serializer_class(data=self.request.query_params.dict())
+        serializer.is_valid(raise_exception=True)
+        return serializer.validated_data
+
+
+# --- tenancy ---------------------------------------------------------------------------------
+
+
+@extend_schema(tags=["tenancy"], summary="Organizations you belong to")
+class OrganizationList(generics.ListAPIView):
+    serializer_class = s.OrganizationSerializer
+
+    def get_queryset(self) -> QuerySet[Organization]:
+        return Organization.objects.filter(memberships__user=self.request.user).distinct()
+
+
+@extend_schema(tags=["tenancy"], summary="One of your organizations")
+class OrganizationDetail(generics.RetrieveAPIView):
+    serializer_class = s.OrganizationSerializer
+    lookup_field = "slug"
+
+    def get_queryset(self) -> QuerySet[Organization]:
+        return Organization.objects.filter(memberships__user=self.request.user).distinct()
+
+
+def _projects(user) -> QuerySet[Project]:
+    counted = projects_for_user(user).annotate(episode_count=Count("episodes", distinct=True))
+    return counted.order_by("slug")  # an aggregate drops Meta.ordering; pages need an order
+
+
+@extend_schema(tags=["tenancy"], summary="Projects of your organizations")
+class ProjectList(generics.ListAPIView):
+    serializer_class = s.ProjectSerializer
+
+    def get_queryset(self) -> QuerySet[Project]:
+        return _projects(self.request.user)
+
+
+@extend_schema(tags=["tenancy"], summary="One of your projects")
+class ProjectDetail(generics.RetrieveAPIView):
+    serializer_class = s.ProjectSerializer
+    lookup_field = "slug"
+
+    def get_queryset(self) -> QuerySet[Project]:
+        return _projects(self.request.user)
+
+
+# --- episodes ---------------------------------------------------------------------------------
+
+
+@extend_schema(
+    tags=["episodes"],
+    summary="The project's episodes (read-only), with their processing status",
+    parameters=[s.EpisodeQuerySerializer],
+)
+class EpisodeList(ProjectScoped, generics.ListAPIView):
+    serializer_class = s.EpisodeSerializer
+
+    def get_queryset(self) -> QuerySet[Episode]:
+        query = self.query(s.EpisodeQuerySerializer)
+        episodes = Episode.objects.filter(project=self.get_project()).select_related("processing")
+        if "status" in query:
+            episodes = episodes.filter(processing__status=query["status"])
+        if "kind" in query:
+            episodes = episodes.filter(kind=query["kind"])
+        return episodes.order_by("number")
+
+
+@extend_schema(
+    tags=["episodes"],
+    summary="One episode, with the nodes extracted from it",
+    responses=s.EpisodeDetailSerializer,
+)
+class EpisodeDetail(ProjectScoped, generics.GenericAPIView):
+    serializer_class = s.EpisodeDetailSerializer
+
+    def get(self, request: Request, slug: str, number: int) -> Response:
+        project = self.get_project()
+        episode = generics.get_object_or_404(
+            Episode.objects.select_related("processing"), project=project, number=number
+        )
+        episode.extracted_nodes = store.nodes_for_episode(project.graph_scope, str(episode.uid))
+        return Response(self.get_serializer(episode).data)
+
+
+# --- the graph --------------------------------------------------------------------------------
+
+
+@extend_schema(
+    tags=["graph"],
+    summary="Nodes: pains, segments, jobs, competitors, metrics…",
+    parameters=[s.NodeQuerySerializer],
+)
+class NodeList(ProjectScoped, generics.ListAPIView):
+    serializer_class = s.NodeSerializer
+
+    def get_queryset(self) -> list:
+        query = self.query(s.NodeQuerySerializer)
+        return services.list_project_nodes(
+            self.get_project(),
+            node_type=query.get("type"),
+            valid=query.get("valid"),
+            min_confidence=query.get("min_confidence"),
+        )
+
+
+@extend_schema(
+    tags=["graph"],
+    summary="One node with its evidence trail, confidence explanation and edges",
+    responses=s.NodeDetailSerializer,
+)
+class NodeDetail(ProjectScoped, generics.GenericAPIView):
+    serializer_class = s.NodeDetailSerializer
+
+    def get(self, request: Request, slug: str, number: int) -> Response:
+        trail = services.node_trail(self.get_project(), number)
+        return Response(self.get_serializer(trail).data)
+
+
+@extend_schema(tags=["graph"], summary="Edges between nodes", parameters=[s.EdgeQuerySerializer])
+class EdgeList(ProjectScoped, generics.ListAPIView):
+    serializer_class = s.EdgeSerializer
+
+    def get_queryset(self) -> list:
+        query = self.query(s.EdgeQuerySerializer)
+        return services.list_project_edges(
+            self.get_project(), relation=query.get("relation"), valid=query.get("valid")
+        )
+
+
+@extend_schema(tags=["graph"], summary="Research gaps, each with the question that fills it")
+class GapList(ProjectScoped, generics.ListAPIView):
+    serializer_class = s.GapSerializer
+
+    def get_queryset(self) -> list:
+        return services.project_gaps(self.get_project())
+
+
+@extend_schema(
+    tags=["graph"],
+    summary="Contradictions (open ones are questions)",
+    parameters=[s.ContradictionQuerySerializer],
+)
+class ContradictionList(ProjectScoped, generics.ListAPIView):
+    serializer_class = s.ContradictionSerializer
+
+    def get_queryset(self) -> list:
+        query = self.query(s.ContradictionQuerySerializer)
+        return services.list_project_contradictions(self.get_project(), status=query.get("status"))
+
+
+@extend_schema(tags=["graph"], summary="One contradiction", responses=s.ContradictionSerializer)
+class ContradictionDetail(ProjectScoped, generics.GenericAPIView):
+    serializer_class = s.ContradictionSerializer
+
+    def get(self, request: Request, slug: str, uid) -> Response:
+        view = services.contradiction(self.get_project(), str(uid))
+        return Response(self.get_serializer(view).data)
+
+
+@extend_schema_view(
+    post=extend_schema(
+        tags=["graph"],
+        summary="Answer an open contradiction; the answer is recorded as an episode",
+        request=s.ResolveSerializer,
+        responses={201: s.ResolvedSerializer, 409: s.ErrorSerializer},
+    )
+)
+class ContradictionResolve(ProjectScoped, generics.GenericAPIView):
+    serializer_class = s.ResolveSerializer
+
+    def post(self, request: Request, slug: str, uid) -> Response:
+        body = self.get_serializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        project = self.get_project()
+        episode = services.resolve_contradiction(
+            project, str(uid), body.validated_data["answer"], services.author_name(request.user)
+        )
+        result = {"contradiction": services.contradiction(project, str(uid)), "episode": episode}
+        return Response(s.ResolvedSerializer(result).data, status=status.HTTP_201_CREATED)
+
+
+# --- tasks ------------------------------------------------------------------------------------
+
+
+@extend_schema(
+    tags=["tasks"], summary="The state of a background task", responses=s.TaskStatusSerializer
+)
+class TaskStatusView(generics.GenericAPIView):
+    serializer_class = s.TaskStatusSerializer
+
+    def get(self, request: Request, task_id) -> Response:
+        return Response(self.get_serializer(services.task_status(str(task_id))).data)

@@ -1,0 +1,845 @@
+"""Rule-based extraction for the offline engine, in English and Russian.
+
+The message is split into sentences and clauses; word lists and patterns (lexicon_en,
+lexicon_ru) find candidate nodes in each sentence, and relations are drawn only between nodes
+of one sentence (or a sentence opening with "they" and the one before it). Every quote is a
+slice of the original text, so the write-time check that quotes are verbatim always holds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from types import ModuleType
+
+from kg.llm.offline import lexicon_en, lexicon_ru
+from kg.llm.prompts.extraction import (
+    CandidateNode,
+    CandidateRelation,
+    ExtractionRequest,
+    ExtractionResponse,
+)
+from kg.ontology import OntologyError, check_relation
+
+Span = tuple[int, int]
+
+_CYRILLIC = re.compile(r"[А-Яа-яЁё]")
+_LATIN = re.compile(r"[A-Za-z]")
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?…])[\"»)]*\s+(?=[\"«(]?[A-ZА-ЯЁ0-9])|\s*\n\s*")
+_ABBREVIATION = re.compile(
+    r"(?:\b(?:e\.g|i\.e|vs|etc|approx|Mr|Mrs|Ms|Dr|St|т\.е|т\.к|т\.д|т\.п|др|напр|см|г)\.)$", re.I
+)
+_TOKEN = re.compile(r"\S+")
+_EDGE_PUNCTUATION = ".,;:!?…\"'«»()[]—–-"
+_WORD = re.compile(r"[^\s,.;:!?()\"«»—–]+(?:\.[^\s,.;:!?()\"«»—–]+)*")
+_DIGITS = re.compile(r"\d+")
+_BULLET = re.compile(r"(?:[-•*–—]|\d{1,2}[.)])\s+")
+_SENTENCE_OPENERS = ("", ":", ";", "(", '"', "«", "—", "–")
+
+
+@dataclass
+class Sentence:
+    start: int
+    end: int
+    clauses: list[Span]
+    lex: ModuleType
+
+
+@dataclass
+class Finding:
+    type: str
+    label: str
+    quote: Span
+    at: int  # where the thing itself starts, for ordering
+    value: str = ""
+    subject: str = ""
+    stance: str = ""
+    origin: str = ""  # how it was found, where linking depends on it ("offered" features)
+    focus: Span | None = None  # for triggers: the clause that says who is triggered
+    named: Span | None = None  # for alternatives: the words that name it
+
+
+@dataclass(frozen=True)
+class _Referent:
+    """What a following "they" may point back to: the previous sentence's findings."""
+
+    start: int
+    found: list[Finding]
+    carried: tuple[int, Finding] | None
+
+
+@dataclass
+class _Answer:
+    """Nodes and relations being assembled, without duplicates."""
+
+    text: str
+    nodes: list[CandidateNode] = field(default_factory=list)
+    relations: list[CandidateRelation] = field(default_factory=list)
+    _refs: dict[tuple[str, str], str] = field(default_factory=dict)
+    _links: set[tuple[str, str, str]] = field(default_factory=set)
+    _quoted_in_link: set[str] = field(default_factory=set)
+
+    def node(self, found: Finding) -> str:
+        key = (found.type, found.label.casefold())
+        if key not in self._refs:
+            ref = f"n{len(self.nodes) + 1}"
+            self._refs[key] = ref
+            self.nodes.append(
+                CandidateNode(
+                    ref=ref,
+                    type=found.type,
+                    label=found.label,
+                    quote=self.text[found.quote[0] : found.quote[1]],
+                    value=found.value,
+                    subject=found.subject,
+                    stance=found.stance,
+                )
+            )
+        return self._refs[key]
+
+    def link(self, relation: str, source: Finding, target: Finding, quote: Span) -> None:
+        try:
+            check_relation(relation, source.type, target.type)
+        except OntologyError:
+            return  # the table below only names allowed pairs; this guards against edits
+        source_ref, target_ref = self.node(source), self.node(target)
+        key = (relation, source_ref, target_ref)
+        if source_ref == target_ref or key in self._links:
+            return
+        self._links.add(key)
+        self._prefer_quote(source_ref, source)
+        self._prefer_quote(target_ref, target)
+        self.relations.append(
+            CandidateRelation(
+                relation=relation,
+                source=source_ref,
+                target=target_ref,
+                quote=self.text[quote[0] : quote[1]],
+            )
+        )
+
+    def _prefer_quote(self, ref: str, found: Finding) -> None:
+        """A node said several times keeps the mention that backs its first relation."""
+        if ref in self._quoted_in_link:
+            return
+        self._quoted_in_link.add(ref)
+        node = self.nodes[int(ref[1:]) - 1]
+        node.quote = self.text[found.quote[0] : found.quote[1]]
+        node.value = found.value  # a metric's numbers must stay inside its quote
+
+
+def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
+    """Candidate nodes and relations for one message, by rules only."""
+    text = request.text
+    if not text.strip():
+        return ExtractionResponse()
+    answer = _Answer(text)
+    referent: _Referent | None = None
+    for sentence in _sentences(text, request.language):
+        found = _find_all(text, sentence, request.product.strip())
+        for item in found:
+            answer.node(item)
+        carried = _carried_segment(text, sentence, referent)
+        _link_sentence(answer, text, sentence, found, carried)
+        referent = _Referent(sentence.start, found, carried)
+    return ExtractionResponse(nodes=answer.nodes, relations=answer.relations)
+
+
+# ----------------------------------------------------------------------------- splitting
+
+
+def _sentences(text: str, language: str) -> Iterator[Sentence]:
+    start = 0
+    for boundary in _SENTENCE_BREAK.finditer(text):
+        if _ABBREVIATION.search(text[start : boundary.start()]):
+            continue  # "e.g. Excel" does not end a sentence
+        yield from _sentence(text, start, boundary.start(), language)
+        start = boundary.end()
+    yield from _sentence(text, start, len(text), language)
+
+
+def _sentence(text: str, start: int, end: int, language: str) -> Iterator[Sentence]:
+    start, end = _trim(text, start, end)
+    bullet = _BULLET.match(text, start, end)
+    if bullet is not None:
+        start = bullet.end()  # list markers are layout, not words
+    if end <= start:
+        return
+    lex = _lexicon(text[start:end], language)
+    yield Sentence(start, end, _clauses(text, start, end, lex), lex)
+
+
+def _lexicon(sentence: str, language: str) -> ModuleType:
+    """Russian rules for Cyrillic sentences: PM notes mix languages within one message."""
+    cyrillic, latin = len(_CYRILLIC.findall(sentence)), len(_LATIN.findall(sentence))
+    if cyrillic and cyrillic >= 0.3 * latin:
+        return lexicon_ru
+    if latin:
+        return lexicon_en
+    return lexicon_ru if language.lower().startswith("ru") else lexicon_en
+
+
+def _clauses(text: str, start: int, end: int, lex: ModuleType) -> list[Span]:
+    spans: list[Span] = []
+    cursor = start
+    for separator in lex.CLAUSE_SEPARATOR.finditer(text, start, end):
+        spans.append(_trim(text, cursor, separator.start()))
+        cursor = separator.end()
+    spans.append(_trim(text, cursor, end))
+    return [span for span in spans if span[1] > span[0]] or [(start, end)]
+
+
+def _trim(text: str, start: int, end: int) -> Span:
+    """Drop surrounding spaces and closing punctuation, keeping the span a slice of text."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and (text[end - 1].isspace() or text[end - 1] in ".,;:!?…"):
+        end -= 1
+    return start, end
+
+
+def _cover(sentence: Sentence, start: int, end: int) -> Span:
+    """The clauses a span touches: the smallest quote that still reads as a statement."""
+    first = next((c for c in sentence.clauses if c[1] > start), sentence.clauses[-1])
+    last = next((c for c in reversed(sentence.clauses) if c[0] < end), sentence.clauses[0])
+    return (min(first[0], last[0]), max(first[1], last[1]))
+
+
+def _clause_end(sentence: Sentence, position: int) -> int:
+    return next((c[1] for c in sentence.clauses if c[1] > position), sentence.end)
+
+
+# ----------------------------------------------------------------------------- labels
+
+
+def _phrase(
+    text: str,
+    start: int,
+    end: int,
+    lex: ModuleType,
+    cutter: re.Pattern[str] | None = None,
+    max_words: int = 8,
+) -> Span:
+    """A short span for a label: cut at the first cutter, without leading or trailing filler."""
+    if cutter is not None:
+        cut = next((m for m in cutter.finditer(text, start, end) if m.start() > start), None)
+        if cut is not None:
+            end = cut.start()
+    tokens = [(m.start() + start, m.end() + start) for m in _TOKEN.finditer(text[start:end])]
+    while tokens and _bare(text, tokens[0]) in lex.LEADING_STOPWORDS:
+        tokens.pop(0)
+    tokens = tokens[:max_words]
+    while tokens and _bare(text, tokens[-1]) in lex.TRAILING_STOPWORDS:
+        tokens.pop()
+    if not tokens:
+        return start, start
+    start, end = tokens[0][0], tokens[-1][1]
+    while start < end and text[start] in _EDGE_PUNCTUATION:
+        start += 1
+    while end > start and text[end - 1] in _EDGE_PUNCTUATION:
+        end -= 1
+    return start, end
+
+
+def _bare(text: str, span: Span) -> str:
+    return text[span[0] : span[1]].strip(_EDGE_PUNCTUATION).lower()
+
+
+def _label(text: str, span: Span, sentence: Sentence) -> str:
+    """Whitespace collapsed; a capital that is only there because a sentence starts is dropped."""
+    words = text[span[0] : span[1]].split()
+    if not words:
+        return ""
+    first = words[0]
+    opener = text[sentence.start : span[0]].strip()[-1:] if span[0] > sentence.start else ""
+    at_start = span[0] == sentence.start or opener in _SENTENCE_OPENERS
+    if at_start and first[:1].isupper() and first[1:] == first[1:].lower():
+        words[0] = first.lower()
+    return " ".join(words)
+
+
+def _words_before(text: str, position: int, floor: int, lex: ModuleType, limit: int) -> int:
+    """Start of the noun phrase that ends at position (the subject of "the app lags")."""
+    start = position
+    taken: list[int] = []
+    for token in reversed(list(_TOKEN.finditer(text, floor, position))):
+        word = token.group()
+        bare = word.strip(_EDGE_PUNCTUATION).lower()
+        if bare in lex.SUBJECT_PREPOSITIONS and taken:
+            return taken[0]  # only the noun right before the cue is the subject
+        if word[-1] in ",;:—–" or bare in lex.SUBJECT_BOUNDARY:
+            break
+        start = token.start()
+        taken.append(start)
+        if len(taken) == limit or word[0] in '("«':
+            break
+    return start
+
+
+# ----------------------------------------------------------------------------- detectors
+
+
+def _find_all(text: str, sentence: Sentence, product: str) -> list[Finding]:
+    goals = _goals(text, sentence)
+    goal_spans = [g.quote for g in goals]
+    alternatives = _alternatives(text, sentence)
+    competitors = _competitors(text, sentence, product, alternatives)
+    found = [
+        *_markets(text, sentence, product),
+        *_insights(text, sentence),
+        *_segments(text, sentence),
+        *_pains(text, sentence, goal_spans),
+        *_jobs(text, sentence),
+        *_triggers(text, sentence),
+        *alternatives,
+        *competitors,
+        *_features(text, sentence, competitors),
+        *_metrics(text, sentence, goal_spans),
+        *goals,
+        *_risks(text, sentence),
+    ]
+    if product and found and any(f.type in ("risk", "competitor") for f in found):
+        found.extend(_product_mention(text, sentence, product, found))
+    return sorted(found, key=lambda f: f.at)
+
+
+def _product_mention(
+    text: str, sentence: Sentence, product: str, found: list[Finding]
+) -> list[Finding]:
+    """The product itself, when a risk or competitor sentence names it."""
+    if any(f.type == "product" for f in found):
+        return []
+    position = text.casefold().find(product.casefold(), sentence.start, sentence.end)
+    if position < 0 or not _numbers_quoted(product, text[sentence.start : sentence.end]):
+        return []
+    return [Finding("product", product, (sentence.start, sentence.end), position)]
+
+
+def _markets(text: str, sentence: Sentence, product: str) -> list[Finding]:
+    lex = sentence.lex
+    found: list[Finding] = []
+    for pattern in lex.MARKET_PATTERNS:
+        for match in pattern.finditer(text, sentence.start, sentence.end):
+            label = _market_label(match["m"], lex)
+            if not label or any(f.label == label for f in found):
+                continue
+            quote = (sentence.start, sentence.end)
+            found.append(Finding("market", label, quote, match.start("m")))
+    if found and product and _numbers_quoted(product, text[sentence.start : sentence.end]):
+        found.append(Finding("product", product, (sentence.start, sentence.end), sentence.start))
+    return found
+
+
+def _numbers_quoted(label: str, quote: str) -> bool:
+    """A label's numbers must be in its quote ("Route66" needs a sentence that says 66)."""
+    return all(number in quote for number in _DIGITS.findall(label))
+
+
+def _market_label(raw: str, lex: ModuleType) -> str:
+    token = re.match(lex.MARKET_NAME, raw, re.I)
+    if token is not None:
+        name = token.group()
+        if re.fullmatch(r"[A-Z0-9]+s", name):
+            name = name[:-1]  # "SMBs" is the market "SMB"
+        name = name.upper() if re.fullmatch(r"[a-z0-9]+", name, re.I) and len(name) <= 5 else name
+        name = name.lower() if name.lower() in ("enterprise", "mid-market") else name
+        tail = raw[token.end() :].split()
+        if tail and tail[0].lower() not in lex.MARKET_TAIL_STOP:
+            return f"{name} {tail[0].lower()}"
+        return name
+    words = raw.lower().split()
+    while words and words[-1] in lex.MARKET_TAIL_STOP:
+        words.pop()
+    return " ".join(words[:3])
+
+
+@cache
+def _insight_patterns(lex: ModuleType) -> list[tuple[re.Pattern[str], str]]:
+    return [
+        (re.compile(rf"(?<![\w-]){subject}(?![\w-])", re.I), key) for subject, key in lex.CRITERIA
+    ]
+
+
+@cache
+def _verdict_after(lex: ModuleType, pattern: re.Pattern[str]) -> re.Pattern[str]:
+    return re.compile(rf"(?P<gap>{lex.INSIGHT_GAP}){pattern.pattern}", re.I)
+
+
+def _insights(text: str, sentence: Sentence) -> list[Finding]:
+    """Opinions about a buying criterion: the subject key and stance find contradictions later."""
+    lex = sentence.lex
+    found: list[Finding] = []
+    for subject_pattern, key in _insight_patterns(lex):
+        for subject in subject_pattern.finditer(text, sentence.start, sentence.end):
+            verdict = _verdict(text, sentence, subject, lex)
+            if verdict is None:
+                continue
+            label, stance, span = verdict
+            found.append(
+                Finding(
+                    "insight",
+                    label,
+                    _cover(sentence, *span),
+                    subject.start(),
+                    subject=key,
+                    stance=stance,
+                )
+            )
+    return found
+
+
+def _verdict(
+    text: str, sentence: Sentence, subject: re.Match[str], lex: ModuleType
+) -> tuple[str, str, Span] | None:
+    name = re.sub(r"^(?:the)\s+", "", subject.group().lower())
+    # Negative first: "not the main factor" contains "the main factor".
+    for pattern, stance in (
+        (lex.INSIGHT_NEGATIVE_AFTER, "negative"),
+        (lex.INSIGHT_POSITIVE_AFTER, "positive"),
+    ):
+        verdict = _verdict_after(lex, pattern).match(text, subject.end(), sentence.end)
+        if verdict is not None:
+            said = " ".join(text[verdict.end("gap") : verdict.end("p")].split())
+            return f"{name} {said}".lower(), stance, (subject.start(), verdict.end("p"))
+    before = text[sentence.start : subject.start()]
+    for pattern, stance in (
+        (lex.INSIGHT_NEGATIVE_BEFORE, "negative"),
+        (lex.INSIGHT_POSITIVE_BEFORE, "positive"),
+    ):
+        verdict = pattern.search(before)
+        if verdict is not None:
+            start = sentence.start + verdict.start("p")
+            said = " ".join(verdict["p"].split())
+            return f"{said} {name}".lower(), stance, (start, subject.end())
+    return None
+
+
+def _segments(text: str, sentence: Sentence) -> list[Finding]:
+    lex = sentence.lex
+    heads = list(lex.SEGMENT_HEAD.finditer(text, sentence.start, sentence.end))
+    found: list[Finding] = []
+    consumed_until = sentence.start
+    for index, head in enumerate(heads):
+        if head.start() < consumed_until:
+            continue
+        described = lex.segment_head(head)
+        if described is None:
+            continue
+        label, needs_modifier = described
+        following = heads[index + 1] if index + 1 < len(heads) else None
+        if (
+            lex.NOUN_COMPOUNDS
+            and following is not None
+            and not text[head.end() : following.start()].strip()
+        ):
+            continue  # "shop owners": this head is the next one's modifier
+        start, modifiers = _modifiers(text, sentence, head.start(), lex)
+        if needs_modifier and not modifiers:
+            continue
+        before = _word_before(text, sentence.start, start)
+        if before in lex.NOT_SEGMENT_AFTER:
+            continue
+        end = head.end()
+        tail = lex.segment_tail(label, text[end : sentence.end])
+        if tail is not None:
+            label = f"{label} {tail.group(1).lower()}"
+            end += tail.end()
+            consumed_until = end
+        full = " ".join([*modifiers, label])
+        role = "oblique" if before in lex.OBLIQUE_BEFORE else ""
+        found.append(Finding("segment", full, _cover(sentence, start, end), start, origin=role))
+    specific = [f for f in found if f.label not in lex.GENERIC_SEGMENTS]
+    return specific if specific else found
+
+
+def _word_before(text: str, floor: int, position: int) -> str:
+    """The word right before position, lower-cased; empty across punctuation."""
+    words = list(_WORD.finditer(text, floor, position))
+    if not words or text[words[-1].end() : position].strip():
+        return ""
+    return words[-1].group().lower()
+
+
+def _modifiers(
+    text: str, sentence: Sentence, head_start: int, lex: ModuleType
+) -> tuple[int, list[str]]:
+    """Words before a head that name the segment ("small shop", "частным")."""
+    words = list(_WORD.finditer(text, sentence.start, head_start))
+    modifiers: list[str] = []
+    start = head_start
+    cursor = head_start
+    index = len(words) - 1
+    while index >= 0 and len(modifiers) < lex.MAX_MODIFIERS:
+        word = words[index]
+        if text[word.end() : cursor].strip():
+            break  # punctuation between words ends the phrase
+        initial = not text[sentence.start : word.start()].strip()
+        label = lex.modifier_label(word.group(), initial)
+        joiner = word.group().lower() == lex.MODIFIER_JOINER
+        if label is None and joiner and modifiers and index > 0:
+            before = words[index - 1]
+            initial = not text[sentence.start : before.start()].strip()
+            joined = lex.modifier_label(before.group(), initial)
+            if joined is None or text[before.end() : word.start()].strip():
+                break
+            modifiers[:0] = [joined, word.group().lower()]
+            start = cursor = before.start()
+            index -= 2
+            continue
+        if label is None:
+            break
+        modifiers.insert(0, label)
+        start = cursor = word.start()
+        index -= 1
+    return start, modifiers
+
+
+def _pains(text: str, sentence: Sentence, goal_spans: list[Span]) -> list[Finding]:
+    """At most one pain per clause, taking the cue whose wording makes the best label."""
+    lex = sentence.lex
+    found: list[Finding] = []
+    for clause in sentence.clauses:
+        span = _pain_in_clause(text, clause, lex)
+        if span is None or any(g[0] <= span[0] < g[1] for g in goal_spans):
+            continue
+        phrase = _phrase(text, *span, lex, lex.PAIN_CUTTER, lex.PAIN_MAX_WORDS)
+        label = _label(text, phrase, sentence)
+        if label:
+            found.append(Finding("pain", label, clause, phrase[0]))
+    return found
+
+
+def _pain_in_clause(text: str, clause: Span, lex: ModuleType) -> Span | None:
+    start, end = clause
+    complement = lex.PAIN_COMPLEMENT.search(text, start, end)
+    if complement is not None and complement.end() < end:
+        return complement.end(), end
+    spans: list[Span] = []
+    predicate = lex.PAIN_PREDICATE.search(text, start, end)
+    if predicate is not None:
+        subject = _words_before(text, predicate.start(), start, lex, lex.SUBJECT_MAX_WORDS)
+        spans.append((subject, end))
+    verbal = lex.PAIN_VERBAL.search(text, start, end)
+    if verbal is not None:
+        spans.append((verbal.start(), end))
+    if spans:
+        return min(spans)  # the earlier wording carries the clause ("loses the route when …")
+    manual = lex.PAIN_MANUAL.search(text, start, end)
+    if manual is not None:
+        subject = _words_before(text, manual.start(), start, lex, lex.SUBJECT_MAX_WORDS)
+        if subject < manual.start():
+            return subject, manual.end()
+    noun = lex.PAIN_NOUN.search(text, start, end)
+    if noun is not None:
+        return noun.start(), noun.end()
+    return None
+
+
+def _jobs(text: str, sentence: Sentence) -> list[Finding]:
+    lex = sentence.lex
+    found: list[Finding] = []
+    for pattern in lex.JOB_PATTERNS:
+        for match in pattern.finditer(text, sentence.start, sentence.end):
+            if lex.JOB_EXCLUDED_BEFORE.search(text, sentence.start, match.start()):
+                continue  # "we want to", "нам нужно": the team's plan, not the customer's job
+            first_verb = match["j"].split()[0].lower()
+            if first_verb in lex.JOB_EXCLUDED_VERBS:
+                continue
+            end = _clause_end(sentence, match.start("j"))
+            phrase = _phrase(text, match.start("j"), end, lex, lex.JOB_CUTTER, lex.JOB_MAX_WORDS)
+            label = _label(text, phrase, sentence)
+            if label:
+                quote = _cover(sentence, match.start(), phrase[1])
+                found.append(Finding("job", label, quote, match.start()))
+    return found
+
+
+def _triggers(text: str, sentence: Sentence) -> list[Finding]:
+    lex = sentence.lex
+    # Matched on the sentence alone: the patterns anchor at its start ("When …, they …").
+    own = text[sentence.start : sentence.end]
+    offset = sentence.start
+    for pattern in lex.TRIGGER_PATTERNS:
+        match = pattern.search(own)
+        if match is None:
+            continue
+        main = (match.start("main") + offset, match.end("main") + offset)
+        if main[1] > main[0] and not lex.TRIGGER_MAIN_CUE.search(text, *main):
+            continue  # "when ..." without anyone starting to look is just a condition
+        trigger = (match.start("t") + offset, match.end("t") + offset)
+        phrase = _phrase(text, *trigger, lex, lex.TRIGGER_CUTTER, 10)
+        label = _label(text, phrase, sentence)
+        if label:
+            quote = (sentence.start, sentence.end)
+            focus = main if main[1] > main[0] else None
+            return [Finding("trigger", label, quote, trigger[0], focus=focus)]
+    return []
+
+
+def _alternatives(text: str, sentence: Sentence) -> list[Finding]:
+    lex = sentence.lex
+    has_cue = lex.USAGE_CUE.search(text, sentence.start, sentence.end) is not None
+    taken: list[Span] = []
+    found: list[Finding] = []
+    for pattern, label, needs_cue in lex.ALTERNATIVES:
+        if needs_cue and not has_cue:
+            continue
+        for match in pattern.finditer(text, sentence.start, sentence.end):
+            if any(s < match.end() and match.start() < e for s, e in taken):
+                continue  # "Google Таблицы" already covers "таблицы"
+            taken.append(match.span())
+            name = label or " ".join(match.group().lower().split())
+            name = re.sub(r"^(?:on|pen and)\s+", "", name)
+            quote = _cover(sentence, *match.span())
+            found.append(Finding("alternative", name, quote, match.start(), named=match.span()))
+    return found
+
+
+def _competitors(
+    text: str, sentence: Sentence, product: str, alternatives: list[Finding]
+) -> list[Finding]:
+    lex = sentence.lex
+    workarounds = [a.named for a in alternatives if a.named is not None]
+    found: list[Finding] = []
+    for pattern in lex.COMPETITOR_PATTERNS:
+        for match in pattern.finditer(text, sentence.start, sentence.end):
+            for start, end in _names(text, match.span("names"), lex):
+                name = text[start:end]
+                if not _is_competitor_name(name, product, lex):
+                    continue
+                if any(s <= start < e for s, e in workarounds):
+                    continue  # "Google" of "Google Таблицы" is the spreadsheet, not a rival
+                if any(f.label == name for f in found):
+                    continue
+                found.append(Finding("competitor", name, _cover(sentence, start, end), start))
+    return found
+
+
+def _names(text: str, span: Span, lex: ModuleType) -> Iterator[Span]:
+    cursor = span[0]
+    for separator in lex.NAME_SPLIT.finditer(text, span[0], span[1]):
+        yield _name_span(text, cursor, separator.start())
+        cursor = separator.end()
+    yield _name_span(text, cursor, span[1])
+
+
+def _name_span(text: str, start: int, end: int) -> Span:
+    if text[start:end].endswith(("'s", "’s")):
+        end -= 2
+    return _trim(text, start, end)
+
+
+def _is_competitor_name(name: str, product: str, lex: ModuleType) -> bool:
+    if len(name) < 2 or name.split()[0] in lex.NOT_NAMES:
+        return False
+    if product and name.casefold() == product.casefold():
+        return False
+    # Spreadsheets, paper and messengers are workarounds, not competitors.
+    return not any(pattern.search(name) for pattern, _, _ in lex.ALTERNATIVES)
+
+
+def _features(text: str, sentence: Sentence, competitors: list[Finding]) -> list[Finding]:
+    lex = sentence.lex
+    found: list[Finding] = []
+    candidates: list[tuple[int, int, str]] = []
+    for pattern in lex.FEATURE_PATTERNS:
+        for match in pattern.finditer(text, sentence.start, sentence.end):
+            candidates.append((match.start(), match.start("f"), "planned"))
+    for competitor in competitors:
+        name_end = text.find(competitor.label, competitor.at) + len(competitor.label)
+        offered = lex.FEATURE_OFFERED.match(text[name_end : sentence.end])
+        if offered is not None:
+            candidates.append((competitor.at, name_end + offered.start("f"), "offered"))
+    for cue_start, start, origin in candidates:
+        end = _clause_end(sentence, start)
+        phrase = _phrase(text, start, end, lex, lex.FEATURE_CUTTER, lex.FEATURE_MAX_WORDS)
+        label = _label(text, phrase, sentence)
+        if label and not any(f.label == label for f in found):
+            quote = _cover(sentence, cue_start, phrase[1])
+            found.append(Finding("feature", label, quote, phrase[0], origin=origin))
+    return found
+
+
+def _metrics(text: str, sentence: Sentence, goal_spans: list[Span]) -> list[Finding]:
+    """One metric per clause with numbers; the value lists the number phrases as written."""
+    lex = sentence.lex
+    found: list[Finding] = []
+    for clause in sentence.clauses:
+        numbers = list(lex.METRIC_NUMBER.finditer(text, *clause))
+        numbers = [n for n in numbers if not any(g[0] <= n.start() < g[1] for g in goal_spans)]
+        if not numbers:
+            continue
+        value = ", ".join(n.group() for n in numbers)
+        label = _metric_label(text, sentence, clause, numbers[0], lex)
+        found.append(Finding("metric", label, clause, numbers[0].start(), value=value))
+    return found
+
+
+def _metric_label(
+    text: str, sentence: Sentence, clause: Span, number: re.Match[str], lex: ModuleType
+) -> str:
+    # Start after any lead-in ("According to the survey, 20% ...").
+    lead = max(
+        text.rfind(",", clause[0], number.start()), text.rfind(":", clause[0], number.start())
+    )
+    start = lead + 1 if lead >= 0 else clause[0]
+    end = clause[1]
+    cut = next((m for m in lex.METRIC_CUTTER.finditer(text, number.end(), end)), None)
+    if cut is not None:
+        end = cut.start()
+    phrase = _phrase(text, start, end, lex, None, lex.METRIC_MAX_WORDS)
+    if phrase[1] < number.end():
+        # The number sits beyond the word limit: centre the label on it instead.
+        start = _words_before(text, number.start(), start, lex, 3)
+        phrase = _phrase(text, start, end, lex, None, lex.METRIC_MAX_WORDS)
+    return _label(text, phrase, sentence)
+
+
+def _goals(text: str, sentence: Sentence) -> list[Finding]:
+    lex = sentence.lex
+    for pattern in lex.GOAL_PATTERNS:
+        match = pattern.search(text, sentence.start, sentence.end)
+        if match is None:
+            continue
+        phrase = _phrase(
+            text, match.start("g"), sentence.end, lex, lex.GOAL_CUTTER, lex.GOAL_MAX_WORDS
+        )
+        label = _label(text, phrase, sentence)
+        if label:
+            quote = _trim(text, match.start(), match.end("g"))
+            return [Finding("goal", label, quote, match.start())]
+    return []
+
+
+def _risks(text: str, sentence: Sentence) -> list[Finding]:
+    lex = sentence.lex
+    for pattern in lex.RISK_PATTERNS:
+        match = pattern.search(text, sentence.start, sentence.end)
+        if match is None:
+            continue
+        phrase = _phrase(
+            text, match.start("r"), sentence.end, lex, lex.RISK_CUTTER, lex.RISK_MAX_WORDS
+        )
+        label = _label(text, phrase, sentence)
+        if label:
+            quote = _trim(
+                text, match.start(), match.end("r")
+            )  # the whole risk, with its "and then"
+            return [Finding("risk", label, quote, match.start())]
+    return []
+
+
+# ----------------------------------------------------------------------------- relations
+
+
+@dataclass(frozen=True)
+class _Scope:
+    """What a linking condition may look at: one sentence and everything found in it."""
+
+    text: str
+    sentence: Sentence
+    found: list[Finding]
+
+
+Condition = Callable[[_Scope, Finding, Finding], bool]
+
+
+def _always(scope: _Scope, source: Finding, target: Finding) -> bool:
+    return True
+
+
+def _uses_competitor(scope: _Scope, source: Finding, target: Finding) -> bool:
+    """A competitor named near a segment is only 'used' when the sentence says so."""
+    cue = scope.sentence.lex.COMPETITOR_USAGE_CUE
+    return cue.search(scope.text, scope.sentence.start, scope.sentence.end) is not None
+
+
+def _offered(scope: _Scope, source: Finding, target: Finding) -> bool:
+    return target.origin == "offered"
+
+
+def _planned(scope: _Scope, source: Finding, target: Finding) -> bool:
+    """Our own feature answers a pain or job; a rival's feature is only recorded as offered."""
+    return source.origin != "offered"
+
+
+def _triggered(scope: _Scope, source: Finding, target: Finding) -> bool:
+    """The segment in the 'they start looking' clause, else any segment of the sentence."""
+    focus = target.focus
+    if focus is None or focus[0] <= source.at < focus[1]:
+        return True
+    return not any(f.type == "segment" and focus[0] <= f.at < focus[1] for f in scope.found)
+
+
+# (relation, source type, target type, condition); only pairs the ontology allows.
+_LINKS: tuple[tuple[str, str, str, Condition], ...] = (
+    ("targets_market", "product", "market", _always),
+    ("experiences", "segment", "pain", _always),
+    ("has_job", "segment", "job", _always),
+    ("triggered_by", "segment", "trigger", _triggered),
+    ("uses", "segment", "alternative", _always),
+    ("uses", "segment", "competitor", _uses_competitor),
+    ("values", "segment", "insight", _always),
+    ("solves", "feature", "pain", _planned),
+    ("supports", "feature", "job", _planned),
+    ("offers", "competitor", "feature", _offered),
+    ("measured_by", "pain", "metric", _always),
+    ("measured_by", "goal", "metric", _always),
+    ("threatens", "risk", "feature", _always),
+    ("threatens", "risk", "goal", _always),
+    ("threatens", "risk", "product", _always),
+    ("competes_with", "competitor", "product", _always),
+)
+
+
+def _link_sentence(
+    answer: _Answer,
+    text: str,
+    sentence: Sentence,
+    found: list[Finding],
+    carried: tuple[int, Finding] | None,
+) -> None:
+    scope = _Scope(text, sentence, found)
+    whole = (sentence.start, sentence.end)
+    for relation, source_type, target_type, condition in _LINKS:
+        for target in (f for f in found if f.type == target_type):
+            if source_type == "segment" and relation != "triggered_by":
+                pairs = _actors(found, target, whole, carried)
+            else:
+                pairs = [(f, whole) for f in found if f.type == source_type]
+            for source, quote in pairs:
+                if condition(scope, source, target):
+                    answer.link(relation, source, target, quote)
+
+
+def _actors(
+    found: list[Finding], target: Finding, whole: Span, carried: tuple[int, Finding] | None
+) -> list[tuple[Finding, Span]]:
+    """The segments that feel, use or value the target: named before it, and not as an object
+    ("we sell to couriers"); failing that, the segment a leading "they" refers to; failing that,
+    one named after it in the same clause ("price does not matter to enterprise buyers")."""
+    segments = [f for f in found if f.type == "segment"]
+    before = [f for f in segments if f.at <= target.at]
+    acting = [f for f in before if f.origin != "oblique"] or before
+    if acting:
+        return [(f, whole) for f in acting]
+    if carried is not None:
+        return [(carried[1], (carried[0], whole[1]))]  # quote both: the pronoun and its referent
+    return [(f, whole) for f in segments if target.quote[0] <= f.at < target.quote[1]]
+
+
+def _carried_segment(
+    text: str, sentence: Sentence, referent: _Referent | None
+) -> tuple[int, Finding] | None:
+    """'They said …' after a sentence about exactly one segment is about that segment; a run of
+    such sentences keeps pointing at it. Returns where the referent's sentence starts, too."""
+    if referent is None:
+        return None
+    if not sentence.lex.PRONOUN_START.match(text, sentence.start, sentence.end):
+        return None
+    earlier = [f for f in referent.found if f.type == "segment"]
+    if len(earlier) == 1:
+        return referent.start, earlier[0]
+    return referent.carried if not earlier else None

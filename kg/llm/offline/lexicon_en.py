@@ -1,0 +1,516 @@
+"""English word lists and patterns for the offline extractor.
+
+Every pattern runs on one sentence of the original message; the extractor maps match offsets
+back to the message, so nothing here ever rewrites text that becomes a quote.
+"""
+
+from __future__ import annotations
+
+import re
+
+LANG = "en"
+
+_I = re.IGNORECASE
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+# Clause boundaries inside a sentence: quotes are cut to the clauses a finding covers.
+CLAUSE_SEPARATOR = re.compile(
+    r";\s*|:\s+|\s[—–]\s|,\s+(?:but|and|so|while|because|although|though|whereas|yet|then)\b\s*",
+    _I,
+)
+
+# Dropped from the start / end of a label; labels are names, not sentences.
+LEADING_STOPWORDS = _words(
+    "the a an our their his her its my your this that these those some most many all also "
+    "still just only really even both every each any several other such there it's it"
+)
+TRAILING_STOPWORDS = _words(
+    "the a an and or but of in on at for with to from by as than that which who when so "
+    "is are was were be their our his her its very more has have had can will would"
+)
+
+# A sentence that opens with one of these refers back to the previous sentence's segment.
+PRONOUN_START = re.compile(
+    r"(?:they|them|he|she|for\s+them|to\s+them|(?:all|most|many|some|several|two|three|four|five)"
+    r"\s+of\s+them)\b",
+    _I,
+)
+
+# ----------------------------------------------------------------------------- markets
+MARKET_NAME = (
+    r"B2B2C|B2B|B2C|B2G|D2C|DTC|C2C|SMBs?|SMEs?|mid-market|enterprise|consumers?|prosumers?"
+)
+_MARKET_PHRASE = (
+    rf"(?P<m>(?:{MARKET_NAME})(?:\s+[a-z][a-z-]{{2,}})?|[a-z][a-z-]+(?:\s+[a-z][a-z-]+){{0,2}})"
+)
+MARKET_PATTERNS = (
+    re.compile(
+        rf"\b(?:our|the)\s+(?:target\s+|primary\s+|main\s+|core\s+|new\s+)?market\s*"
+        rf"(?:is|are|will be|:|—|-)\s*(?:now\s+|still\s+)?(?:the\s+)?{_MARKET_PHRASE}",
+        _I,
+    ),
+    re.compile(rf"\btarget\s+market\s*(?:is|:|—|-)\s*(?:the\s+)?{_MARKET_PHRASE}", _I),
+    re.compile(
+        r"\bwe(?:'re|\s+are|\s+will|'ll)?\s+(?:now\s+|officially\s+)?"
+        r"(?:pivot(?:ing)?|switch(?:ing)?|mov(?:e|ing)|shift(?:ing)?|transition(?:ing)?|"
+        r"go(?:ing)?|focus(?:ing)?|expand(?:ing)?|head(?:ing)?)"
+        r"(?:\s+our\s+(?:focus|business|product))?\s+(?:back\s+)?(?:to|towards|into|on)\s+"
+        rf"(?:the\s+)?(?P<m>(?:{MARKET_NAME})(?:\s+[a-z][a-z-]{{2,}})?)",
+        _I,
+    ),
+    re.compile(
+        rf"\bpivot(?:ing|ed)?\s+(?:to|into|towards)\s+(?:the\s+)?(?P<m>(?:{MARKET_NAME}))",
+        _I,
+    ),
+    re.compile(
+        rf"\bwe(?:'re|\s+are)\s+(?:a|an|now\s+a|now\s+an)\s+(?P<m>{MARKET_NAME})\s+"
+        r"(?:product|company|startup|business|tool|play)\b",
+        _I,
+    ),
+)
+# Words that may not end a market name ("B2C for now" is the market "B2C").
+MARKET_TAIL_STOP = _words(
+    "for and or but with from now only first mostly market segment space too as then "
+    "will we who which that where when is are was were this these those because so"
+)
+
+# ----------------------------------------------------------------------------- insights
+CRITERIA: tuple[tuple[str, str], ...] = (
+    (r"(?:the\s+)?(?:price|prices|pricing|cost|costs|subscription\s+price|monthly\s+fee)", "price"),
+    (r"(?:speed|performance)", "speed"),
+    (r"(?:ease\s+of\s+use|simplicity|usability)", "ease of use"),
+    (r"(?:integrations?)", "integration"),
+    (r"(?:customer\s+support|support)", "support"),
+    (r"(?:security|privacy)", "security"),
+    (r"(?:reliability|uptime)", "reliability"),
+    (r"(?:design|the\s+UI|UI|the\s+interface)", "design"),
+)
+# Up to three words may sit between the criterion and its verdict ("price for them is").
+INSIGHT_GAP = r"(?:\s+(?!is\b|isn't\b|was\b|does\b|doesn't\b|did\b|didn't\b)[\w']+){0,3}?"
+INSIGHT_NEGATIVE_AFTER = re.compile(
+    r"\s+(?P<p>(?:does\s+not|doesn't|did\s+not|didn't|do\s+not|don't|will\s+not|won't)\s+"
+    r"(?:really\s+|much\s+|actually\s+)?matter(?:\s+(?:much|at\s+all))?"
+    r"|(?:is|was|are)\s+(?:not|no\s+longer)\s+(?:really\s+|that\s+|very\s+)?"
+    r"(?:(?:the|a|an|their|our)\s+)?(?:main\s+|key\s+|big\s+|major\s+|deciding\s+|primary\s+)?"
+    r"(?:important|critical|crucial|key|an?\s+issue|issue|problem|factor|concern|priority|"
+    r"deal|blocker|obstacle|decisive)"
+    r"|(?:isn't|wasn't|aren't)\s+(?:really\s+|that\s+|very\s+)?"
+    r"(?:(?:the|a|an|their|our)\s+)?(?:main\s+|key\s+|big\s+|major\s+|deciding\s+|primary\s+)?"
+    r"(?:important|critical|crucial|key|issue|problem|factor|concern|priority|deal|blocker|"
+    r"obstacle|decisive)"
+    r"|(?:is|was)\s+(?:secondary|irrelevant|unimportant|not\s+an\s+issue)"
+    r"|matters?\s+(?:less|little))\b",
+    _I,
+)
+INSIGHT_POSITIVE_AFTER = re.compile(
+    r"\s*(?P<p>(?:is|was|remains|'s)\s+(?:still\s+|always\s+)?"
+    r"(?:(?:the|their|our|a|his|her)\s+)?(?:single\s+)?"
+    r"(?:main|key|primary|biggest|top|number\s+one|#1|deciding|decisive|most\s+important|major|"
+    r"critical|crucial|first|big|important|determining|dominant)"
+    r"(?:\s+(?:factor|criterion|driver|concern|thing|consideration|reason|issue|priority|"
+    r"decision\s+factor))?"
+    r"|(?:really\s+|definitely\s+)?matters(?:\s+(?:most|a\s+lot|the\s+most|more\s+than\s+"
+    r"anything))?)\b",
+    _I,
+)
+INSIGHT_POSITIVE_BEFORE = re.compile(
+    r"\b(?P<p>(?:care|cares|cared)\s+(?:most\s+|mostly\s+|a\s+lot\s+)?about"
+    r"|(?:the\s+)?(?:main|key|deciding|biggest|decisive|first)\s+(?:factor|criterion|concern)"
+    r"\s+(?:is|was))\s+$",
+    _I,
+)
+INSIGHT_NEGATIVE_BEFORE = re.compile(
+    r"\b(?P<p>(?:don't|do\s+not|doesn't|does\s+not|didn't|did\s+not)\s+(?:really\s+)?care\s+"
+    r"(?:much\s+)?about)\s+$",
+    _I,
+)
+
+# ----------------------------------------------------------------------------- segments
+# Singular heads; plurals are derived. Organisation heads need a modifier ("courier companies").
+PERSON_HEADS = _words(
+    "courier driver dispatcher owner manager technician cashier user customer client seller "
+    "merchant tutor teacher parent student admin administrator operator freelancer accountant "
+    "doctor nurse patient developer designer marketer recruiter founder contractor baker "
+    "barista engineer buyer shopper landlord tenant farmer plumber electrician coach trainer "
+    "therapist lawyer analyst planner retailer receptionist stylist rider "
+    "picker packer supervisor dentist clinician caregiver instructor agent volunteer"
+)
+IRREGULAR_PLURALS = {
+    "handyman": "handymen",
+    "handymen": "handymen",
+    "person": "people",
+    "people": "people",
+    "salesperson": "salespeople",
+    "staff": "staff",
+    "team": "teams",
+}
+ORG_HEADS = _words(
+    "company business firm agency clinic salon restaurant cafe cafes team fleet chain store "
+    "shop startup school pharmacy studio bakery"
+)
+SEGMENT_HEAD = re.compile(
+    r"(?<![\w-])(?P<head>handym[ae]n|people|person|salespeople|salesperson|staff|"
+    r"(?:"
+    + "|".join(sorted(PERSON_HEADS | ORG_HEADS, key=len, reverse=True))
+    + r")(?:s|es)?|compan(?:y|ies)|business(?:es)?|pharmac(?:y|ies)|baker(?:y|ies)|cafes?)"
+    + r"(?![\w-])",
+    _I,
+)
+# Words that cannot be part of a segment's modifiers.
+NOT_MODIFIERS = _words(
+    "a an the our their his her its my your this that these those some most many all few "
+    "several other both each every any no with of to for from by at in on and or but as than "
+    "like about into is are was were be been say says said tell told interview interviews "
+    "interviewed visited visit call called asked ask met meet survey surveyed talked talk "
+    "shadowed help helps sell sold serve serves pay pays give gives also still just only even "
+    "more less one two three four five six seven eight nine ten dozen another who which "
+    "whom when if we they them he she it i you me us not via per among between across over "
+    "under after before during while whether then so do does did have has had get gets got "
+    "same different number percent run runs own owns manage manages hire hires employ employs "
+    "need needs want wants use uses love loves hate hates work works build builds reach target "
+    "targets onboard support supports charge charges let lets make makes"
+)
+MAX_MODIFIERS = 3
+MODIFIER_JOINER = "and"  # "plumbing and HVAC contractors"
+# A segment right after these is an object ("we sell to couriers"), not who acts or feels.
+OBLIQUE_BEFORE = _words("with to from about for at")
+# A head after these is a unit, not a segment ("per driver").
+NOT_SEGMENT_AFTER = _words("per")
+
+# ----------------------------------------------------------------------------- pains
+# "X complains that <pain>": the pain is what follows the cue.
+PAIN_COMPLEMENT = re.compile(
+    r"\b(?:complain(?:s|ed|ing)?(?:\s+(?:that|about|of))?"
+    r"|(?:are|is|were|was|get|gets|got|feel|feels)\s+(?:really\s+|very\s+|so\s+)?"
+    r"(?:frustrated|annoyed|upset|angry|irritated|fed\s+up|unhappy)"
+    r"(?:\s+(?:that|with|by|about|when|because))?"
+    r"|hate[sd]?|dislike[sd]?|struggl(?:e|es|ed|ing)\s+(?:to|with)"
+    r"|(?:are|is|were|was|get|gets|got)\s+(?:tired|sick)\s+of"
+    r"|(?:have|has|had)\s+(?:a\s+hard\s+time|trouble|problems?|difficulty|issues?)(?:\s+with)?"
+    r"|(?:find|finds|found)\s+it\s+(?:hard|difficult|annoying|painful|confusing)\s+to"
+    r"|the\s+(?:main\s+|biggest\s+|top\s+|real\s+)?(?:problem|pain(?:\s+point)?|issue|"
+    r"complaint)\s+(?:is|was)(?:\s+that)?)\s+",
+    _I,
+)
+# Cues that are themselves part of the pain's wording ("forget to attach photos").
+PAIN_VERBAL = re.compile(
+    r"\b(?:can(?:no|')t|cannot|could\s+not|couldn't|(?:forget|forgets|forgot)\s+to"
+    r"|(?:lose|loses|lost|waste|wastes|wasted)\s+(?!weight)"
+    r"|(?:keep|keeps|kept)\s+(?:forgetting|losing|missing)"
+    r"|(?:have|has|had)\s+to\s+(?:guess|redo|retype|re-enter|call|chase|wait|copy))\b",
+    _I,
+)
+# Cues that describe a subject ("the app lags"): the pain is the subject plus the cue.
+PAIN_PREDICATE = re.compile(
+    r"\b(?:(?:is|are|was|were|gets?|got|seems?|feels?|became|becomes)\s+"
+    r"(?:too\s+|very\s+|painfully\s+|really\s+|so\s+|extremely\s+|quite\s+|super\s+|way\s+too\s+)?"
+    r"(?:slow|buggy|confusing|clunky|expensive|complicated|complex|unreliable|hard\s+to\s+use|"
+    r"difficult|annoying|broken|laggy|unusable|overkill|cumbersome|tedious|time-consuming|"
+    r"error-prone|outdated|inaccurate|unstable|useless|messy|overwhelming)"
+    r"|lags|lagging|freezes|freezing|crashes|crashing|hangs|hanging|stalls|glitches"
+    r"|times?\s+out|drops?\s+out|(?:signal|connection|internet|network)\s+drops|keeps?\s+(?:crashing|freezing|failing|dropping)"
+    r"|(?:does\s+not|doesn't|did\s+not|didn't|won't|will\s+not)\s+(?:work|load|sync|open|save)"
+    r"|stops?\s+working|loads?\s+slowly|(?:is|goes)\s+down"
+    r"|takes?\s+(?:forever|ages|too\s+long|hours|all\s+day|a\s+full\s+\w+|the\s+whole\s+\w+)"
+    r"|eats?\s+(?:up\s+)?(?:her|his|their|my|our|the)\s+whole\s+\w+)\b",
+    _I,
+)
+# Pains named as a noun ("the lag in basements").
+PAIN_NOUN = re.compile(
+    r"\b(?:lag|lags|delays?|errors|mistakes|confusion|mess|chaos|bugs|crashes|downtime|"
+    r"slowness|double\s+bookings?|no-shows)\b(?:\s+(?:in|on|with|of|at|during|when)\s+"
+    r"(?:the\s+)?[\w-]+)?",
+    _I,
+)
+# Work done by hand is a pain in itself; the label is the few words before the cue.
+PAIN_MANUAL = re.compile(r"\b(?:by\s+hand|manually)\b", _I)
+# A subject noun phrase never reaches back past these words.
+SUBJECT_BOUNDARY = _words(
+    "is are was were that say says said told tells think thinks because when whenever if so "
+    "and but which who still reason problem complaint means mean meant me us them him her "
+    "also often always sometimes with complain complains complained"
+)
+SUBJECT_MAX_WORDS = 5
+# A preposition here means the words after it were an adverbial, not the subject.
+SUBJECT_PREPOSITIONS: frozenset[str] = frozenset()
+PAIN_CUTTER = re.compile(
+    r"\s+(?:so|because|but|which|and\s+then|and\s+(?:they|he|she|we)|and\s+(?:has|have|had)\s+to|"
+    r"until|after|during|"
+    r"at\s+the\s+end|on\s+average)\b|,|\s+\(",
+    _I,
+)
+PAIN_MAX_WORDS = 10
+
+# ----------------------------------------------------------------------------- jobs
+JOB_PATTERNS = (
+    re.compile(
+        r"\b(?:need|needs|needed|want|wants|wanted|would\s+like|'d\s+like|try|tries|trying|"
+        r"tried|expect|expects|hope|hopes)\s+to\s+(?P<j>[a-z][\w'-]*\b.*)",
+        _I,
+    ),
+    re.compile(
+        r"\b(?:look(?:s|ing)?|search(?:es|ing)?)\s+for\s+(?:a\s+way|ways|a\s+tool|an\s+app|"
+        r"something|a\s+simple\s+way)\s+to\s+(?P<j>[a-z][\w'-]*\b.*)",
+        _I,
+    ),
+    re.compile(r"\b(?:job|task)\s+is\s+to\s+(?P<j>[a-z][\w'-]*\b.*)", _I),
+)
+# Our own intentions are goals or features, not the customer's job.
+JOB_EXCLUDED_BEFORE = re.compile(
+    r"\b(?:we|we'd|i|i'd|you|us|goal\s+is|plan|plans|planning)\s*$", _I
+)
+JOB_EXCLUDED_VERBS = _words("add build ship launch release implement develop be have")
+JOB_CUTTER = re.compile(
+    r"\s+(?:so|because|but|while|since|until|if|once)\b|,|\s+and\s+some\b|\s+\(", _I
+)
+JOB_MAX_WORDS = 9
+
+# ----------------------------------------------------------------------------- triggers
+TRIGGER_PATTERNS = (
+    re.compile(
+        r"^\W*(?:when|whenever|once|after|as\s+soon\s+as|every\s+time|each\s+time)\s+"
+        r"(?P<t>[^,;]+?),\s*(?P<main>.+)$",
+        _I,
+    ),
+    re.compile(
+        r"(?P<main>.*\b(?:start|starts|started|begin|begins|began)\s+(?:looking|searching|"
+        r"to\s+look|to\s+search|shopping).*?)\s+(?:when|whenever|once|after|as\s+soon\s+as)\s+"
+        r"(?P<t>[^,;]+)",
+        _I,
+    ),
+    re.compile(
+        r"\b(?:triggered\s+by|the\s+trigger\s+(?:is|was)(?:\s+that)?)\s+(?P<t>[^,;]+)(?P<main>)",
+        _I,
+    ),
+)
+TRIGGER_MAIN_CUE = re.compile(
+    r"\b(?:start(?:s|ed)?\s+(?:looking|searching|to\s+look|to\s+search|shopping|asking)"
+    r"|begin(?:s)?\s+(?:looking|searching)|look(?:s|ed)?\s+for|search(?:es|ed)?\s+for"
+    r"|switch(?:es|ed)?|sign(?:s|ed)?\s+up|ask(?:s|ed)?\s+(?:for|about)|reach(?:es|ed)?\s+out"
+    r"|buy(?:s)?|bought|evaluat\w+|tr(?:y|ies|ied)\s+(?:a|an|new|other)|google(?:s|d)?)\b",
+    _I,
+)
+TRIGGER_CUTTER = re.compile(r"\s+(?:so|because|but)\b|,", _I)
+
+# ----------------------------------------------------------------------------- alternatives
+# (pattern, label, needs a usage cue in the sentence)
+ALTERNATIVES: tuple[tuple[re.Pattern[str], str, bool], ...] = (
+    (re.compile(r"\bExcel\b"), "Excel", False),
+    (re.compile(r"\bGoogle\s+(?:Sheets?|Docs)\b"), "Google Sheets", False),
+    (re.compile(r"\bspreadsheets?\b", _I), "spreadsheets", False),
+    (
+        re.compile(
+            r"\b(?:pen\s+and\s+)?paper(?:\s+(?:job\s+)?(?:notebooks?|forms?|sheets?|logs?|lists?|"
+            r"journals?|calendars?|notes|records|tickets|invoices|diaries|diary))?\b",
+            _I,
+        ),
+        "",
+        False,
+    ),
+    (re.compile(r"\bnotebooks?\b", _I), "notebooks", False),
+    (re.compile(r"\bWhatsApp\b", _I), "WhatsApp", False),
+    (re.compile(r"\bTelegram\b"), "Telegram", False),
+    (re.compile(r"\bwhiteboards?\b", _I), "whiteboard", False),
+    (re.compile(r"\bsticky\s+notes\b", _I), "sticky notes", False),
+    (re.compile(r"\b(?:phone\s+calls?|by\s+phone|over\s+the\s+phone)\b", _I), "phone calls", True),
+    (re.compile(r"\b(?:e-?mail|emails)\b", _I), "email", True),
+    (re.compile(r"\b(?:SMS|text\s+messages)\b"), "SMS", True),
+    (re.compile(r"\bSlack\b"), "Slack", True),
+    (re.compile(r"\bTrello\b"), "Trello", True),
+    (re.compile(r"\bNotion\b"), "Notion", True),
+)
+USAGE_CUE = re.compile(
+    r"\b(?:use|uses|used|using|rely|relies|relied|keep|keeps|kept|track|tracks|tracked|manage|"
+    r"manages|managed|send|sends|sent|reorder|reorders|handle|handles|via|over|through|"
+    r"stick\s+to|work\s+in|do\s+it\s+in|coordinate|coordinates|schedule|schedules|count|counts|"
+    r"log|logs|write|writes)\b",
+    _I,
+)
+# Evidence that a segment in the sentence actually uses a named competitor.
+COMPETITOR_USAGE_CUE = re.compile(
+    r"\b(?:use|uses|used|using|pay|pays|paid|switch\w*|mov(?:e|ed|ing)|migrat\w+|left|leave|"
+    r"tried|try|churn\w*|subscrib\w+|rely|relies|relied|came|come)\b",
+    _I,
+)
+
+# ----------------------------------------------------------------------------- competitors
+NAME = (
+    r"(?:[A-Z][A-Za-z0-9&+'.-]*[A-Za-z0-9+]|[a-z]+[A-Z][A-Za-z0-9]*)"
+    r"(?:\s+(?:for\s+)?[A-Z][A-Za-z0-9&+.-]*[A-Za-z0-9+]){0,2}"
+)
+NAMES = rf"(?P<names>{NAME}(?:\s*,\s*{NAME}|\s+(?:and|or|&)\s+{NAME})*)"
+NAME_SPLIT = re.compile(r"\s*,\s*|\s+(?:and|or|&)\s+")
+COMPETITOR_PATTERNS = (
+    re.compile(
+        rf"\b[Cc]ompetitors?\b(?:\s+(?:are|is|include|includes|like|such\s+as|here\s+are))?"
+        rf"\s*[:—-]?\s*{NAMES}"
+    ),
+    re.compile(rf"\b(?:like|such\s+as|e\.g\.|including|vs\.?|versus)\s+{NAMES}"),
+    re.compile(rf"\binstead\s+of\s+{NAMES}"),
+    re.compile(
+        rf"\b(?:switch(?:ed|es|ing)?|mov(?:e|ed|es|ing)|migrat(?:e|ed|es|ing)|churn(?:ed)?|came|"
+        rf"left|leaving)\s+(?:away\s+)?(?:from\s+)?{NAMES}(?=\s+(?:to|for|because|after|last)\b|"
+        rf"[,.;]|$)",
+    ),
+    re.compile(
+        rf"\b(?:switch(?:ed|es|ing)?|mov(?:e|ed|es|ing)|churn(?:ed)?)\s+(?:away\s+)?from\s+{NAMES}"
+    ),
+    re.compile(rf"\bcompar\w*\s+(?:\w+\s+){{0,3}}?(?:to|with|against)\s+{NAMES}"),
+    re.compile(
+        rf"(?<![\w-])(?P<names>{NAME})\s+(?:already\s+)?(?:offers?|provides?|launched|"
+        rf"charges?|supports?|ships?)\b"
+    ),
+    re.compile(rf"\b(?:pay(?:s|ing)?\s+for|tried|use|uses|using|subscribe\s+to)\s+{NAMES}"),
+)
+NOT_NAMES = _words(
+    "I We They The A An Our Their He She It This That These Those When After Before Most Some "
+    "Many All Every Each Also Still Just Only Then If But And Or So Another One Two Three Four "
+    "Five Six Seven Eight Nine Ten Monday Tuesday Wednesday Thursday Friday Saturday Sunday "
+    "January February March April May June July August September October November December Q1 "
+    "Q2 Q3 Q4 B2B B2C SMB SME MVP PM CEO CTO COO GPS SMS API ERP CRM UI UX OK AI MB GB KB "
+    "iOS Android Wi-Fi Competitors Competitor Risk Goal Survey Interview Call Support Week "
+    "Day Decision Big New Pilot"
+)
+
+# ----------------------------------------------------------------------------- features
+FEATURE_PATTERNS = (
+    re.compile(
+        r"\b(?:ask|asks|asked|asking|request|requests|requested|beg|begged)\s+(?:us\s+)?to\s+"
+        r"(?:add|build|support|make|ship)\s+(?P<f>.+)",
+        _I,
+    ),
+    re.compile(
+        r"\b(?:plan|plans|planning|going|decided|intend|intends|want|wants|would\s+like|need|"
+        r"needs|should|about|hope|aim|agreed)\s+to\s+(?:add|build|ship|launch|introduce|release|"
+        r"implement|develop|create|offer|roll\s+out|prototype|test|try|make)\s+(?P<f>.+)",
+        _I,
+    ),
+    re.compile(
+        r"\bwe(?:'ll|'re|\s+will|\s+are|\s+shall|\s+can|\s+could|\s+might)?\s+(?:now\s+|also\s+|"
+        r"soon\s+|then\s+)?(?:add|build|ship|launch|introduce|release|implement|develop|"
+        r"prototype|roll\s+out|adding|building|shipping|launching|introducing|releasing|"
+        r"prototyping|rolling\s+out)\s+(?P<f>.+)",
+        _I,
+    ),
+    re.compile(r"\bfeature(?:\s+request)?s?\s*[:—-]\s*(?P<f>.+)", _I),
+    re.compile(r"\b(?:roadmap|backlog)\s*[:—-]\s*(?P<f>.+)", _I),
+)
+# What a named competitor offers.
+FEATURE_OFFERED = re.compile(
+    r"^\s+(?:already\s+)?(?:offers?|provides?|has|have|launched|supports?|ships?)\s+(?P<f>.+)",
+    _I,
+)
+FEATURE_CUTTER = re.compile(
+    r"\s+(?:that|which|so|to|for|because|once|while|when|where|who|before|after|but|if|"
+    r"and\s+(?:some|they|it|we|he|she))\b|,|\s+\(",
+    _I,
+)
+FEATURE_MAX_WORDS = 6
+
+# ----------------------------------------------------------------------------- metrics
+METRIC_NUMBER = re.compile(
+    r"(?:[$€£]\s?\d+(?:[.,]\d+)?(?:\s?[kKmM]\b)?(?:\s+(?:a|per|each|every)\s+\w+)?"
+    r"|\b\d+(?:[.,]\d+)?\s?(?:%|percent\b|per\s?cent\b|"
+    r"(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|seconds?|secs?|ms|MB|GB|KB|km|"
+    r"miles?|x|times|stars?|USD|EUR|dollars?|euros?)\b(?:\s+(?:a|per|each|every)\s+\w+)?))",
+)
+METRIC_CUTTER = re.compile(
+    r"\s+(?:during|on\s+average|at\s+least|last\s+month|every|each|for\s+a|for\s+the|in\s+the|"
+    r"after|because|so|but)\b",
+    _I,
+)
+METRIC_MAX_WORDS = 10
+
+# ----------------------------------------------------------------------------- goals
+GOAL_PATTERNS = (
+    re.compile(
+        r"\b(?:(?:our|the|main|primary|key|top|north[- ]star)\s+)*(?:goal|objective|aim|okr)s?\b"
+        r"(?:\s+(?:for|this|in|of)\s+(?:[\w-]+\s+){0,3}?)?\s*(?:is|are|:|—|-)\s*(?:to\s+)?"
+        r"(?P<g>.+)",
+        _I,
+    ),
+    re.compile(
+        r"\bwe\s+(?:want|need|aim|hope|plan|'d\s+like|would\s+like|intend|have)\s+to\s+"
+        r"(?P<g>(?:reduce|cut|increase|grow|raise|lower|double|halve|triple|improve|reach|get|"
+        r"bring|decrease|boost|hit|achieve|shorten|minimi[sz]e|maximi[sz]e)\b.+)",
+        _I,
+    ),
+    re.compile(r"\b(?:aim(?:s|ing)?|target(?:s|ing)?)\s+to\s+(?P<g>.+)", _I),
+)
+GOAL_CUTTER = re.compile(
+    r"\s+(?:by\s+the\s+end|by\s+(?:Q\d|end|next|the)|this\s+(?:quarter|year|month)|next\s+"
+    r"(?:quarter|year)|so\s+that|because)\b|,|;",
+    _I,
+)
+GOAL_MAX_WORDS = 12
+
+# ----------------------------------------------------------------------------- risks
+RISK_PATTERNS = (
+    re.compile(
+        r"\b(?:(?:the|a|one|our)\s+)?(?:main\s+|biggest\s+|key\s+|big\s+|major\s+|real\s+)?risks?"
+        r"\b(?:\s+(?:here|for\s+us))?\s*(?:is\s+that|is|are|:|—|-)\s*(?P<r>.+)",
+        _I,
+    ),
+    re.compile(r"\bwe\s+risk\s+(?P<r>.+)", _I),
+    re.compile(r"\bthere(?:'s|\s+is)\s+a\s+risk\s+(?:that\s+)?(?P<r>.+)", _I),
+    re.compile(r"\b(?:the\s+)?(?:concern|danger|threat)\s+is\s+that\s+(?P<r>.+)", _I),
+)
+RISK_CUTTER = re.compile(r"\s+(?:before|so|because|unless|during)\b|,|;", _I)
+RISK_MAX_WORDS = 12
+
+# ----------------------------------------------------------------------------- segment helpers
+NOUN_COMPOUNDS = True  # "shop owners": a head directly before another head is a modifier
+GENERIC_SEGMENTS = frozenset({"users", "customers", "clients", "people"})
+_MODIFIER_WORD = re.compile(r"[A-Za-z][A-Za-z-]*")
+
+
+def _plural(singular: str) -> str:
+    if singular.endswith("y") and singular[-2:-1] not in ("a", "e", "o", "u"):
+        return singular[:-1] + "ies"
+    if singular.endswith(("ss", "sh", "ch", "x")):
+        return singular + "es"
+    return singular + "s"
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith("sses") or word.endswith(("shes", "ches", "xes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def segment_head(found: re.Match[str]) -> tuple[str, bool] | None:
+    """The plural label of a matched head, and whether it needs a modifier to mean a segment."""
+    word = found["head"].lower()
+    if word in IRREGULAR_PLURALS:
+        return IRREGULAR_PLURALS[word], False
+    singular = _singular(word)
+    if singular not in PERSON_HEADS and singular not in ORG_HEADS:
+        return None
+    return _plural(singular), singular in ORG_HEADS
+
+
+def modifier_label(word: str, sentence_initial: bool) -> str | None:
+    """The word as a segment modifier ('Independent' → 'independent'), or None if it is not one."""
+    low = word.lower()
+    if low in NOT_MODIFIERS or not _MODIFIER_WORD.fullmatch(word):
+        return None
+    if (low.endswith("ed") and "-" not in low) or low.endswith("ly"):
+        return None  # verbs and adverbs ("interviewed", "directly") are not part of a name
+    if word.isupper() and len(word) > 1:
+        return word
+    if word[0].isupper() and not sentence_initial:
+        return word  # a proper name inside the sentence ("Etsy sellers")
+    return low
+
+
+def segment_tail(label: str, rest: str) -> re.Match[str] | None:
+    """English segments take no words after the head."""
+    return None
