@@ -4,3 +4,17 @@ from django.apps import AppConfig
 class OrgmemoryConfig(AppConfig):
     name = "orgmemory"
     default_auto_field = "django.db.models.BigAutoField"
+    verbose_name = "Organization memory"
+
+    def ready(self) -> None:
+        from kg.node_references import register_node_reference_provider
+        from kg.signals import project_graph_changed
+        from orgmemory.services import org_insights_citing_node
+        from orgmemory.signals import project_graph_changed_receiver
+
+        project_graph_changed.connect(
+            project_graph_changed_receiver, dispatch_uid="orgmemory.project_graph_changed"
+        )
+        register_node_reference_provider(
+            org_insights_citing_node, section="Organization insights resting on this node"
+        )

@@ -21,6 +21,7 @@ from kg.graph import (
     Evidence,
     GraphScope,
     NodeRecord,
+    SupersessionRecord,
     store,
 )
 from kg.llm import call_llm
@@ -67,6 +68,7 @@ class _ProjectState:
         self.next_number = max((n.number for n in self.nodes.values()), default=0) + 1
         self.touched_nodes: set[str] = set()
         self.touched_edges: set[str] = set()
+        self.supersessions: list[SupersessionRecord] = []
 
     def of_type(self, node_type: str) -> list[NodeRecord]:
         return [n for n in self.nodes.values() if n.type == node_type]
@@ -225,6 +227,8 @@ def _integrate(episode: Episode, scope: GraphScope, outcome: ExtractionOutcome) 
     store.write_edges(scope, [state.edges[u] for u in sorted(state.touched_edges)])
     for contradiction in new_contradictions:
         store.write_contradiction(scope, contradiction)
+    for supersession in state.supersessions:  # after the nodes: both ends must exist
+        store.write_supersession(scope, supersession)
     return report
 
 
@@ -257,8 +261,7 @@ def _add_edge(
     for changed in change.edges:
         state.touched_edges.add(changed.uid)
         _close_superseded_target(state, changed)
-    for supersession in change.supersessions:
-        store.write_supersession(state.scope, supersession)
+    state.supersessions.extend(change.supersessions)
 
 
 def _close_superseded_target(state: _ProjectState, edge: EdgeRecord) -> None:

@@ -1,8 +1,10 @@
 """Step 2, resolve: is a candidate an existing node (within project and type) or a new one?
 
 The ladder: exact normalised key or alias → rapidfuzz score above MERGE_AT merges, below
-CREATE_BELOW creates → the model confirms only in between. Candidates with different numbers
-(metrics) or opposite stances (opinions) are never merged: they are different facts.
+CREATE_BELOW creates → the model confirms only in between, for at most CONFIRM_AT_MOST of the
+best-scoring nodes (the same thing said in other words often scores only 35-55).
+Metrics or goals with different numbers, or opposite stances (opinions) are never merged:
+they are different facts.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from kg.graph import NodeRecord
 from kg.pipeline.evidence import normalise, numbers_in
 
 MERGE_AT = 88.0
-CREATE_BELOW = 55.0
+CREATE_BELOW = 30.0
+CONFIRM_AT_MOST = 3
 
 _LEADING = re.compile(r"^(the|a|an|our|their|its)\s+")
 _PUNCT = re.compile(r"[^\w\s%]+", re.UNICODE)
@@ -54,9 +57,14 @@ class Resolution:
 Confirm = Callable[[Mention, NodeRecord], bool]
 
 
+NUMERIC_TYPES = {"metric", "goal"}  # for these, a different number is a different fact
+
+
 def _compatible(mention: Mention, node: NodeRecord) -> bool:
     if mention.stance and node.stance and mention.stance != node.stance:
         return False
+    if mention.node_type not in NUMERIC_TYPES:
+        return True
     return sorted(numbers_in(f"{mention.label} {mention.value}")) == sorted(
         numbers_in(f"{node.label} {node.value}")
     )
@@ -81,15 +89,20 @@ def resolve_candidate(mention: Mention, existing: list[NodeRecord], confirm: Con
             owners.append(node)
     if not choices:
         return Resolution("new", None)
-    best = process.extractOne(key, choices, scorer=fuzz.token_sort_ratio)
-    if best is None:
-        return Resolution("new", None)
-    _, score, index = best
-    node = owners[index]
-    if score >= MERGE_AT:
-        return Resolution("fuzzy", node, score, node.label)
-    if score < CREATE_BELOW:
-        return Resolution("new", None, score, node.label)
-    if confirm(mention, node):
-        return Resolution("llm", node, score, node.label)
-    return Resolution("new", None, score, node.label)
+    ranked = process.extract(key, choices, scorer=fuzz.token_sort_ratio, limit=20)
+    seen: set[str] = set()
+    asked = 0
+    for _, score, index in ranked:
+        node = owners[index]
+        if node.uid in seen:
+            continue  # a node's best alias already decided for it
+        seen.add(node.uid)
+        if score >= MERGE_AT:
+            return Resolution("fuzzy", node, score, node.label)
+        if score < CREATE_BELOW or asked >= CONFIRM_AT_MOST:
+            break
+        asked += 1
+        if confirm(mention, node):
+            return Resolution("llm", node, score, node.label)
+    best = ranked[0]
+    return Resolution("new", None, best[1], owners[best[2]].label)

@@ -5,8 +5,6 @@ Asked only when the fuzzy score falls between the merge and the create threshold
 
 from __future__ import annotations
 
-import re
-
 from pydantic import BaseModel, Field
 
 from kg.llm.operation import LLMOperation
@@ -45,51 +43,11 @@ def build_messages(request: ResolutionRequest) -> list[dict[str, str]]:
     ]
 
 
-_WORD = re.compile(r"\w+", re.UNICODE)
-STOPWORDS = {
-    "the",
-    "a",
-    "an",
-    "of",
-    "on",
-    "in",
-    "to",
-    "and",
-    "or",
-    "is",
-    "are",
-    "with",
-    "for",
-    "at",
-    "it",
-    "их",
-    "и",
-    "в",
-    "на",
-    "с",
-    "не",
-    "по",
-    "для",
-    "что",
-    "это",
-    "у",
-    "из",
-    "при",
-}
-
-
-def stems(text: str) -> set[str]:
-    """Crude language-neutral stems: content words cut to five characters."""
-    return {w[:5] for w in _WORD.findall(text.lower()) if w not in STOPWORDS and len(w) > 1}
-
-
 def offline_answer(request: ResolutionRequest) -> ResolutionResponse:
-    mention, existing = stems(request.mention), stems(request.existing_label)
-    if not mention or not existing:
-        return ResolutionResponse(same=False, reason="nothing to compare")
-    overlap = len(mention & existing) / min(len(mention), len(existing))
-    same = overlap >= 0.5
-    return ResolutionResponse(same=same, reason=f"content-word overlap {overlap:.2f}")
+    from kg.llm.offline.similarity import same_thing
+
+    same, overlap = same_thing(request.mention, request.existing_label)
+    return ResolutionResponse(same=same, reason=f"concept overlap {overlap:.2f}")
 
 
 OPERATION: LLMOperation[ResolutionRequest, ResolutionResponse] = LLMOperation(

@@ -1,0 +1,35 @@
+"""Celery tasks of orgmemory. Tasks take ids, call one function, and are idempotent."""
+
+from __future__ import annotations
+
+import redis
+from celery import shared_task
+
+from kg.graph import GraphUnavailable
+
+
+@shared_task(
+    name="orgmemory.promote_org",
+    autoretry_for=(
+        ConnectionError,
+        TimeoutError,
+        GraphUnavailable,
+        redis.exceptions.ConnectionError,
+    ),
+    retry_backoff=True,
+    max_retries=5,
+)
+def promote_org(org_id: int) -> dict | None:
+    """Promote shared project insights to the organization; safe to retry."""
+    from orgmemory.services import promote_org_by_id
+
+    report = promote_org_by_id(org_id)
+    return report.model_dump() if report is not None else None
+
+
+@shared_task(name="orgmemory.sweep_all")
+def sweep_all() -> int:
+    """Hourly (CELERY_BEAT_SCHEDULE): queue promotion for every organization that needs it."""
+    from orgmemory.services import sweep_all as queue_all
+
+    return queue_all()

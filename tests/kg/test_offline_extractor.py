@@ -1,0 +1,295 @@
+"""The offline (rule-based) extractor: verbatim quotes, ontology-only output, and recall on the
+annotated conversations in tests/kg/gold (tuned against) and tests/kg/unseen (held out)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from kg.llm.offline.extractor import extract_offline
+from kg.llm.prompts.extraction import ExtractionRequest, ExtractionResponse
+from kg.ontology import check_node_type, check_relation
+
+HERE = Path(__file__).parent
+GOLD = sorted((HERE / "gold").glob("*.json"))
+UNSEEN = sorted((HERE / "unseen").glob("*.json"))
+NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+
+# Measured: gold 0.99, unseen 0.98 (146/147 and 64/65 mentions). The floors leave room for
+# rule changes that trade a little recall for precision.
+GOLD_RECALL_FLOOR = 0.9
+UNSEEN_RECALL_FLOOR = 0.8
+
+
+def _load(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _extract(text: str, language: str = "en", product: str = "RouteMate") -> ExtractionResponse:
+    return extract_offline(ExtractionRequest(text=text, language=language, product=product))
+
+
+def _conversation_answers(path: Path) -> tuple[dict, list[ExtractionResponse]]:
+    conversation = _load(path)
+    answers = [
+        _extract(m["text"], conversation["language"], conversation["product"])
+        for m in conversation["messages"]
+    ]
+    return conversation, answers
+
+
+def _by_label(answer: ExtractionResponse, node_type: str) -> dict[str, object]:
+    return {n.label: n for n in answer.nodes if n.type == node_type}
+
+
+def _relations(answer: ExtractionResponse) -> set[tuple[str, str, str]]:
+    nodes = {n.ref: n for n in answer.nodes}
+    return {(r.relation, nodes[r.source].label, nodes[r.target].label) for r in answer.relations}
+
+
+def _overlaps(expected: str, extracted: str) -> bool:
+    expected, extracted = expected.lower(), extracted.lower()
+    return expected in extracted or extracted in expected
+
+
+def _recall(paths: list[Path]) -> tuple[int, int]:
+    """Expected mentions matched by an extracted node of the same type whose quote overlaps."""
+    found = total = 0
+    for path in paths:
+        conversation, answers = _conversation_answers(path)
+        for node in conversation["expected"]["nodes"]:
+            for mention in node["mentions"]:
+                answer = answers[mention["message"] - 1]
+                total += 1
+                found += any(
+                    n.type == node["type"] and _overlaps(mention["quote"], n.quote)
+                    for n in answer.nodes
+                )
+    return found, total
+
+
+# ----------------------------------------------------------------------------- data files
+
+
+def test_there_are_gold_and_unseen_conversations():
+    assert len(GOLD) >= 3 and len(UNSEEN) >= 2
+    languages = {_load(p)["language"] for p in GOLD}
+    assert languages == {"en", "ru"}
+
+
+@pytest.mark.parametrize("path", GOLD + UNSEEN, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_annotations_are_consistent(path: Path):
+    conversation = _load(path)
+    messages = conversation["messages"]
+    assert 8 <= len(messages) <= 15
+    stamps = [m["at"] for m in messages]
+    assert stamps == sorted(stamps) and len(set(stamps)) == len(stamps)
+    types = {n["label"]: n["type"] for n in conversation["expected"]["nodes"]}
+    for node in conversation["expected"]["nodes"]:
+        check_node_type(node["type"])
+        for mention in node["mentions"]:
+            assert mention["quote"] in messages[mention["message"] - 1]["text"], mention
+    for edge in conversation["expected"]["edges"]:
+        check_relation(edge["relation"], types[edge["source"]], types[edge["target"]])
+    assert conversation["expected"]["invalidations"]
+    assert conversation["expected"]["contradictions"]
+
+
+# ----------------------------------------------------------------------------- every answer
+
+
+@pytest.mark.parametrize("path", GOLD + UNSEEN, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_quotes_are_verbatim_and_types_are_in_the_ontology(path: Path):
+    conversation, answers = _conversation_answers(path)
+    for message, answer in zip(conversation["messages"], answers, strict=True):
+        text = message["text"]
+        refs = [n.ref for n in answer.nodes]
+        assert len(refs) == len(set(refs))
+        keys = [(n.type, n.label.casefold()) for n in answer.nodes]
+        assert len(keys) == len(set(keys)), "duplicate nodes"
+        types = {n.ref: n.type for n in answer.nodes}
+        for node in answer.nodes:
+            assert node.quote and node.quote in text, node
+            assert node.label.strip() == node.label and node.label
+            check_node_type(node.type)
+        for relation in answer.relations:
+            assert relation.quote and relation.quote in text, relation
+            check_relation(relation.relation, types[relation.source], types[relation.target])
+
+
+@pytest.mark.parametrize("path", GOLD + UNSEEN, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_metric_numbers_are_in_their_quotes(path: Path):
+    _, answers = _conversation_answers(path)
+    metrics = [n for answer in answers for n in answer.nodes if n.type == "metric"]
+    assert metrics
+    for metric in metrics:
+        numbers = NUMBER.findall(metric.value)
+        assert numbers, metric
+        assert all(number in metric.quote for number in numbers), metric
+
+
+@pytest.mark.parametrize("path", GOLD + UNSEEN, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_numbers_in_any_label_are_in_its_quote(path: Path):
+    _, answers = _conversation_answers(path)
+    for node in (n for answer in answers for n in answer.nodes):
+        assert all(number in node.quote for number in NUMBER.findall(node.label)), node
+
+
+def test_market_sentence_without_the_product_number_gives_no_product_node():
+    answer = _extract("Our market is B2B.", product="Route66")
+    assert "B2B" in _by_label(answer, "market")
+    assert not _by_label(answer, "product")
+
+
+@pytest.mark.parametrize("path", GOLD, ids=lambda p: p.stem)
+def test_extraction_is_deterministic(path: Path):
+    conversation = _load(path)
+    for message in conversation["messages"]:
+        first = _extract(message["text"], conversation["language"], conversation["product"])
+        second = _extract(message["text"], conversation["language"], conversation["product"])
+        assert first.model_dump() == second.model_dump()
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\n\t \n"])
+def test_empty_text_gives_nothing(text: str):
+    assert _extract(text) == ExtractionResponse()
+
+
+# ----------------------------------------------------------------------------- behaviour
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "market"),
+    [
+        ("Our market is B2B: we sell to courier companies.", "en", "B2B"),
+        ("After the board meeting we are pivoting to B2C.", "en", "B2C"),
+        ("Наш рынок — B2B: продаём салонам красоты.", "ru", "B2B"),
+        ("Решили: переходим на B2C и будем продавать мастерам.", "ru", "B2C"),
+    ],
+)
+def test_market_statement_gives_market_product_and_targets_market(text, language, market):
+    answer = _extract(text, language, product="Slotik")
+    markets = _by_label(answer, "market")
+    products = _by_label(answer, "product")
+    assert market in markets and "Slotik" in products
+    assert products["Slotik"].quote == markets[market].quote
+    assert products["Slotik"].quote in text
+    assert ("targets_market", "Slotik", market) in _relations(answer)
+
+
+@pytest.mark.parametrize(
+    ("matters", "does_not", "language"),
+    [
+        ("Price is the main factor for them.", "For them price does not matter.", "en"),
+        ("Cost is the deciding factor.", "Price isn't important to them.", "en"),
+        ("Цена — главный фактор.", "Цена не важна.", "ru"),
+        ("Для них стоимость — решающий фактор.", "Цена для них не главное.", "ru"),
+    ],
+)
+def test_price_opinions_share_a_subject_with_opposite_stances(matters, does_not, language):
+    positive = [n for n in _extract(matters, language).nodes if n.type == "insight"]
+    negative = [n for n in _extract(does_not, language).nodes if n.type == "insight"]
+    assert len(positive) == 1 and len(negative) == 1
+    assert positive[0].subject == negative[0].subject == "price"
+    assert (positive[0].stance, negative[0].stance) == ("positive", "negative")
+
+
+def test_price_subject_is_the_same_key_in_both_languages():
+    english = _extract("Price does not matter.", "en").nodes[0]
+    russian = _extract("Цена — главный фактор.", "ru").nodes[0]
+    assert english.subject == russian.subject == "price"
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "segment"),
+    [
+        ("Couriers say the app lags on weak internet in basements.", "en", "couriers"),
+        ("Small shop owners hate counting stock by hand.", "en", "small shop owners"),
+        ("Курьеры жалуются, что приложение тормозит в подвалах.", "ru", "курьеры"),
+        ("Мастерам неудобно смотреть расписание с телефона.", "ru", "мастера"),
+    ],
+)
+def test_segment_and_pain_in_one_sentence_are_linked(text, language, segment):
+    answer = _extract(text, language)
+    pains = _by_label(answer, "pain")
+    assert segment in _by_label(answer, "segment") and len(pains) == 1
+    (pain,) = pains
+    assert ("experiences", segment, pain) in _relations(answer)
+
+
+def test_english_patterns():
+    answer = _extract(
+        "Dispatchers use Excel and WhatsApp to plan routes. "
+        "A few fleets switched from Onfleet because it was too expensive. "
+        "When a new client signs a contract, the dispatcher starts looking for a tool. "
+        "Dispatchers need to rebuild routes when an order is cancelled. "
+        "We plan to add an offline mode, so the lag in basements goes away. "
+        "40% of orders are late. "
+        "Our goal is to cut failed deliveries to under 5% by the end of Q2. "
+        "The risk is that drivers will not install a 200 MB app."
+    )
+    types = {n.type for n in answer.nodes}
+    assert {"alternative", "competitor", "trigger", "job", "feature", "pain"} <= types
+    assert {"metric", "goal", "risk", "segment"} <= types
+    assert {"Excel", "WhatsApp"} <= set(_by_label(answer, "alternative"))
+    assert "Onfleet" in _by_label(answer, "competitor")
+    assert _by_label(answer, "metric")["40% of orders are late"].value == "40%"
+    relations = _relations(answer)
+    assert ("uses", "dispatchers", "Excel") in relations
+    assert ("triggered_by", "dispatchers", "new client signs a contract") in relations
+    assert ("solves", "offline mode", "lag in basements") in relations
+
+
+def test_russian_patterns():
+    answer = _extract(
+        "Большинство салонов пользуются Excel и бумажным журналом. "
+        "Конкуренты — YCLIENTS и DIKIDI. У YCLIENTS есть онлайн-предоплата. "
+        "Когда салон открывает второй филиал, владелец начинает искать новую систему. "
+        "Частным мастерам нужно вести запись и оплату в одном приложении. "
+        "Планируем добавить SMS-напоминания, чтобы клиенты не забывали о визите. "
+        "30% записей отменяются в последний день. "
+        "Цель — снизить долю неявок до 10% к лету. "
+        "Риск: клиенты могут отписаться от SMS.",
+        "ru",
+    )
+    assert {"Excel", "бумажный журнал"} <= set(_by_label(answer, "alternative"))
+    assert {"YCLIENTS", "DIKIDI"} <= set(_by_label(answer, "competitor"))
+    assert "частные мастера" in _by_label(answer, "segment")
+    assert _by_label(answer, "metric")["30% записей отменяются в последний день"].value == "30%"
+    assert {"trigger", "job", "feature", "goal", "risk"} <= {n.type for n in answer.nodes}
+    relations = _relations(answer)
+    assert ("uses", "салоны", "Excel") in relations
+    assert ("offers", "YCLIENTS", "онлайн-предоплата") in relations
+    assert ("has_job", "частные мастера", "вести запись и оплату в одном приложении") in relations
+
+
+def test_they_refers_to_the_segment_of_the_previous_sentence():
+    answer = _extract("Five interviews with independent couriers. They said price does not matter.")
+    relation = next(r for r in answer.relations if r.relation == "values")
+    assert relation.quote.startswith("Five interviews") and relation.quote.endswith("matter")
+
+
+def test_quotes_are_slices_even_with_odd_spacing_and_bullets():
+    text = "- Couriers   hate\twaiting at the depot.\n\n2) Our market is  B2B ."
+    answer = _extract(text)
+    assert answer.nodes
+    assert all(n.quote in text for n in answer.nodes)
+    assert all(r.quote in text for r in answer.relations)
+
+
+# ----------------------------------------------------------------------------- recall
+
+
+def test_recall_on_gold_conversations():
+    found, total = _recall(GOLD)
+    print(f"offline extractor recall on gold: {found}/{total} = {found / total:.3f}")
+    assert found / total >= GOLD_RECALL_FLOOR
+
+
+def test_recall_on_unseen_conversations():
+    found, total = _recall(UNSEEN)
+    print(f"offline extractor recall on unseen: {found}/{total} = {found / total:.3f}")
+    assert found / total >= UNSEEN_RECALL_FLOOR

@@ -1,0 +1,35 @@
+"""End to end: two conversations go through the real pipeline; the shared pain is promoted."""
+
+from __future__ import annotations
+
+from kg.episodes import EpisodeInput, record_episode
+from kg.pipeline.ingest import episode_ingest
+from orgmemory.models import OrgInsight
+from orgmemory.services import insights_for_user, promote_for_org
+
+
+def test_pipeline_ingest_then_promotion(world):
+    conversations = {
+        world.couriers: "Couriers say the app lags on weak internet in basements.",
+        world.warehouse: "Warehouse pickers complain that the app is slow when internet is weak.",
+        world.rival: "Drivers say the app lags on weak internet in basements.",
+    }
+    for project, text in conversations.items():
+        episode = record_episode(project, EpisodeInput(content=text), enqueue=False)
+        episode_ingest(episode.pk)
+
+    report = promote_for_org(world.acme)
+
+    assert len(report.created) == 1
+    insight = OrgInsight.objects.get(pk=report.created[0])
+    assert insight.node_type == "pain"
+    [view] = insights_for_user(world.member, world.acme)
+    quotes = {s.project_slug: [e.quote for e in s.evidence] for s in view.sources}
+    assert quotes == {
+        "couriers": ["Couriers say the app lags on weak internet in basements"],
+        "warehouse": ["Warehouse pickers complain that the app is slow when internet is weak"],
+    }
+    assert all(e.episode_number == 1 for s in view.sources for e in s.evidence)
+    # The segments (couriers, warehouse pickers) differ: nothing else is shared.
+    assert OrgInsight.objects.filter(organization=world.acme).count() == 1
+    assert promote_for_org(world.globex).created == []
