@@ -14,6 +14,7 @@ only parse the request and render.
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 from dataclasses import dataclass, field
 
 from django.contrib import admin
@@ -134,10 +135,17 @@ def quote_span(content: str, evidence: Evidence) -> tuple[tuple[int, int] | None
 
 
 def _episodes_by_uid(project: Project, uids: set[str]) -> dict[str, Episode]:
-    """Every episode the page needs, in one query."""
-    if not uids:
+    """Every episode the page needs, in one query. A uid that is not a UUID cannot be in the
+    ledger; it is left out of the query (which would refuse it) and shows as missing."""
+    wanted = set()
+    for uid in uids:
+        try:
+            wanted.add(uuid.UUID(uid))
+        except ValueError:
+            continue
+    if not wanted:
         return {}
-    episodes = Episode.objects.filter(project=project, uid__in=uids)
+    episodes = Episode.objects.filter(project=project, uid__in=wanted)
     return {str(e.uid): e for e in episodes}
 
 

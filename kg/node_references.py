@@ -57,6 +57,12 @@ def unregister_node_reference_provider(provider: NodeReferenceProvider) -> None:
         _providers.pop(provider, None)
 
 
+def node_reference_providers() -> dict[NodeReferenceProvider, str]:
+    """What is registered (provider → section title), e.g. for a test that adds its own."""
+    with _lock:
+        return dict(_providers)
+
+
 def node_reference_sections(
     project: Project, node_uid: str, node_number: int
 ) -> list[NodeReferenceSection]:

@@ -40,12 +40,23 @@ def add_error_responses(result: dict, generator, request, public) -> dict:
             if method not in METHODS:
                 continue
             responses = operation.setdefault("responses", {})
+            content = {"application/json": {"schema": reference}}
+            # DRF renders an error with the view's negotiated renderer, so an endpoint that
+            # answers e.g. text/markdown can answer its errors that way too (as plain text).
+            for media_type in _success_media_types(responses):
+                content.setdefault(media_type, {"schema": {"type": "string"}})
             for code, description in ERRORS.items():
-                responses.setdefault(
-                    code,
-                    {
-                        "description": description,
-                        "content": {"application/json": {"schema": reference}},
-                    },
-                )
+                responses.setdefault(code, {"description": description, "content": content})
     return result
+
+
+def _success_media_types(responses: dict) -> list[str]:
+    return sorted(
+        {
+            media_type
+            for code, response in responses.items()
+            if str(code).startswith("2")
+            for media_type in (response.get("content") or {})
+            if "json" not in media_type
+        }
+    )

@@ -106,13 +106,16 @@ class FalkorGraphClient:
         self.uri = uri
         self._redis_errors = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
         self._response_error = redis.exceptions.ResponseError
-        self._db = FalkorDB(
-            host=parsed.hostname or "127.0.0.1",
-            port=parsed.port or 6379,
-            password=password or parsed.password or None,
-            socket_timeout=max(timeout, 30),
-            socket_connect_timeout=timeout,
-        )
+        try:  # the client connects at once; a down server must read as GraphUnavailable
+            self._db = FalkorDB(
+                host=parsed.hostname or "127.0.0.1",
+                port=parsed.port or 6379,
+                password=password or parsed.password or None,
+                socket_timeout=max(timeout, 30),
+                socket_connect_timeout=timeout,
+            )
+        except self._redis_errors as exc:
+            raise GraphUnavailable(f"graph server at {uri} is unavailable: {exc}") from exc
         self._graph = self._db.select_graph(database or DEFAULT_GRAPH_NAME)
 
     def close(self) -> None:

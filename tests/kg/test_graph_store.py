@@ -131,3 +131,16 @@ def test_large_unicode_evidence_round_trips_on_the_native_adapter(embedded_serve
     [back] = store.list_nodes(GraphScope(org="o", project="big"), client=client)
     assert back.evidence[0].quote == quote
     store.delete_project_graph(GraphScope(org="o", project="big"), client=client)
+
+
+def test_quotes_and_backslashes_are_data_not_cypher(request, c):
+    if request.node.callspec.params["any_graph_client"] == "bolt":
+        # FalkorDB's Bolt listener pastes parameter values into the query text unescaped
+        # (upstream, experimental); Neo4j's Bolt does not. Recorded, not hidden.
+        request.applymarker(pytest.mark.xfail(strict=True, reason="FalkorDB Bolt escaping"))
+    label = "couriers don't \\\\ trust 'it' \"at all\" } MATCH (n) DETACH DELETE n //"
+    store.write_nodes(A, [_node("q1", 1, label)], client=c)
+    store.write_nodes(B, [_node("q2", 1, "untouched")], client=c)
+    [node] = store.list_nodes(A, client=c)
+    assert node.label == label
+    assert [n.label for n in store.list_nodes(B, client=c)] == ["untouched"]

@@ -24,8 +24,9 @@ def test_health_reports_every_component(client, embedded_server):
 
 
 @pytest.mark.django_db
-def test_stopped_graph_is_reported_down_quickly(client, embedded_server, settings):
-    settings.GRAPH_URI = f"bolt://127.0.0.1:{free_port()}"  # nothing listens there
+@pytest.mark.parametrize("scheme", ["falkordb", "bolt"])
+def test_stopped_graph_is_reported_down_quickly(client, embedded_server, settings, scheme):
+    settings.GRAPH_URI = f"{scheme}://127.0.0.1:{free_port()}"  # nothing listens there
     settings.GRAPH_TIMEOUT_SECONDS = 2
     reset_client()
     try:

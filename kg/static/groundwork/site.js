@@ -55,6 +55,13 @@
   });
 
   document.addEventListener("DOMContentLoaded", function () {
+    // A link to #message-N of a message in another conversation: ask the server where it is.
+    var wanted = window.location.hash.match(/^#message-(\d+)$/);
+    var list = document.getElementById("messages");
+    if (wanted && list && list.dataset.messageLink && !document.getElementById("message-" + wanted[1])) {
+      window.location.replace(list.dataset.messageLink.replace(/\d+\/$/, wanted[1] + "/"));
+      return;
+    }
     var marked = document.querySelector(".message.highlight");
     if (marked && !window.location.hash) marked.scrollIntoView({ block: "center" });
     else if (!marked) scrollToEnd();
