@@ -19,13 +19,11 @@ import contextlib
 import datetime as dt
 import functools
 import logging
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
 import redis
-from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.urls import reverse
@@ -37,6 +35,7 @@ from kg.llm import LLMOutputError, call_llm
 from kg.llm.prompts import resolution
 from kg.models import Membership, Organization, Project
 from kg.node_references import NodeReference
+from kg.pipeline.locks import lock_redis, named_lock
 from kg.pipeline.resolve import Mention, node_key, resolve_candidate
 from kg.tenancy import projects_for_user
 from orgmemory.models import InsightSource, InsightStatus, OrgInsight
@@ -411,28 +410,16 @@ def _demotion_reason(slugs: list[str], lost: list[InsightSource]) -> str:
 
 
 def _redis() -> redis.Redis:
-    return redis.Redis.from_url(settings.LOCK_REDIS_URL, socket_connect_timeout=3)
+    return lock_redis()
 
 
 def _pending_key(org_id: int) -> str:
     return f"groundwork:org-promotion-pending:{org_id}"
 
 
-@contextmanager
-def _org_lock(org_id: int) -> Iterator[None]:
+def _org_lock(org_id: int) -> contextlib.AbstractContextManager[None]:
     """One promotion per organization at a time, so two runs cannot create twin insights."""
-    lock = _redis().lock(
-        f"groundwork:org-promotion-lock:{org_id}",
-        timeout=LOCK_TIMEOUT_SECONDS,
-        blocking_timeout=LOCK_TIMEOUT_SECONDS,
-    )
-    if not lock.acquire():
-        raise TimeoutError(f"organization {org_id} stayed locked for {LOCK_TIMEOUT_SECONDS}s")
-    try:
-        yield
-    finally:
-        with contextlib.suppress(redis.exceptions.LockError):
-            lock.release()
+    return named_lock(f"org-promotion-lock:{org_id}", LOCK_TIMEOUT_SECONDS)
 
 
 def _promotable_orgs() -> QuerySet[Organization]:
