@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, PrivateAttr
 
 from kg.graph import EdgeRecord, NodeRecord, store
 from kg.models import Episode, Project
@@ -89,9 +89,12 @@ class ArtifactContext(BaseModel):
     gaps: list[Gap]
     contradictions: list[ContextContradiction]
     average_confidence: float
+    _by_number: dict[int, ContextNode] | None = PrivateAttr(default=None)
 
     def node(self, number: int) -> ContextNode | None:
-        return next((n for n in self.nodes if n.number == number), None)
+        if self._by_number is None or len(self._by_number) != len(self.nodes):
+            self._by_number = {n.number: n for n in self.nodes}
+        return self._by_number.get(number)
 
     def of_type(self, node_type: str) -> list[ContextNode]:
         return [n for n in self.nodes if n.type == node_type]
@@ -162,9 +165,16 @@ def _cut_evidence(node: NodeRecord, moment: str | None) -> NodeRecord:
     return node.model_copy(update={"evidence": [e for e in node.evidence if e.valid_at <= moment]})
 
 
+EPISODE_BATCH = 500  # bounded IN lists: SQLite and PostgreSQL cap bind parameters
+
+
 def _episodes_for(project: Project, nodes: list[NodeRecord]) -> dict[str, Episode]:
-    uids = {e.episode_uid for n in nodes for e in n.evidence}
-    return {str(e.uid): e for e in Episode.objects.filter(project=project, uid__in=uids)}
+    uids = sorted({e.episode_uid for n in nodes for e in n.evidence})
+    found: dict[str, Episode] = {}
+    for i in range(0, len(uids), EPISODE_BATCH):
+        batch = Episode.objects.filter(project=project, uid__in=uids[i : i + EPISODE_BATCH])
+        found.update((str(e.uid), e) for e in batch.only("uid", "author", "source_ref"))
+    return found
 
 
 def _node_view(node: NodeRecord, episodes: dict[str, Episode]) -> ContextNode:

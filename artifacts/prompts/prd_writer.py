@@ -1,0 +1,325 @@
+"""Operation `prd_writer`: write a PRD's claims, each citing the node numbers it rests on.
+
+The request is the project's context rendered as numbered nodes (type, label, confidence,
+quotes) and edges, plus the sections to fill. The answer is claims per section; the system
+checks every claim (artifacts.checks) and renders every citation itself (artifacts.rendering).
+
+The offline answer is a deterministic template engine (EN and RU): one claim per relevant node
+or edge, built only from the template's own words and the nodes' labels/values, citing the
+nodes it names. It never writes a number that no quote of a cited node contains.
+"""
+
+from __future__ import annotations
+
+import json
+
+from pydantic import BaseModel, Field
+
+from artifacts.checks import uncovered_numbers
+from kg.llm.operation import LLMOperation
+
+# Quotes per node sent to the writer: enough to write from, bounded to keep prompts small.
+MAX_QUOTES_PER_NODE = 3
+PROBLEM_TOP_PAINS = 3
+
+
+class NodeLine(BaseModel):
+    number: int
+    type: str
+    label: str
+    confidence: int
+    value: str = ""
+    evidence_count: int = Field(description="How many episodes support the node.")
+    quotes: list[str]
+
+
+class EdgeLine(BaseModel):
+    relation: str
+    source: int
+    target: int
+
+
+class SectionSpec(BaseModel):
+    key: str
+    title: str
+    instruction: str
+
+
+class WriterRequest(BaseModel):
+    product: str
+    language: str = "en"
+    as_of: str | None = None
+    sections: list[SectionSpec]
+    nodes: list[NodeLine]
+    edges: list[EdgeLine] = Field(default_factory=list)
+
+
+class DraftClaim(BaseModel):
+    text: str
+    nodes: list[int] = Field(default_factory=list)
+
+
+class SectionDraft(BaseModel):
+    key: str
+    claims: list[DraftClaim] = Field(default_factory=list)
+
+
+class WriterResponse(BaseModel):
+    sections: list[SectionDraft] = Field(default_factory=list)
+
+
+SYSTEM = """You write a product requirements document (PRD) from product research.
+You receive numbered research nodes (type, label, confidence 0-100, how many messages support
+it, verbatim quotes) and the relations between them. Answer with one JSON object:
+{"sections": [{"key": <section key>,
+               "claims": [{"text": <one sentence>, "nodes": [<node numbers>]}]}]}
+Rules:
+- Every claim cites, in "nodes", the numbers of the nodes it rests on. A sentence that no node
+  supports must not be written.
+- Use only the node numbers listed. Never write node numbers or "#" references in the text;
+  the system adds the citations.
+- Write a number (a percentage, count, price, duration) only if it appears in a quote of a node
+  the claim cites, exactly as quoted.
+- Do not add facts that the labels and quotes do not state.
+- Fill only the section keys given; in "requirements" put the most evidenced features first.
+- Write in the language given ("en" English, "ru" Russian).
+"""
+
+
+def _node_line(node: NodeLine) -> str:
+    quotes = " | ".join(json.dumps(q, ensure_ascii=False) for q in node.quotes)
+    value = f" value={json.dumps(node.value, ensure_ascii=False)}" if node.value else ""
+    return (
+        f"#{node.number} [{node.type}] {json.dumps(node.label, ensure_ascii=False)}{value} "
+        f"confidence={node.confidence} messages={node.evidence_count} quotes: {quotes}"
+    )
+
+
+def build_messages(request: WriterRequest) -> list[dict[str, str]]:
+    sections = "\n".join(f"- {s.key}: {s.title} — {s.instruction}" for s in request.sections)
+    nodes = "\n".join(_node_line(n) for n in request.nodes)
+    edges = "\n".join(f"#{e.source} -{e.relation}-> #{e.target}" for e in request.edges)
+    as_of = f"\nAs of: {request.as_of}" if request.as_of else ""
+    return [
+        {"role": "system", "content": SYSTEM},
+        {
+            "role": "user",
+            "content": f"Product: {request.product}\nLanguage: {request.language}{as_of}\n"
+            f"Sections:\n{sections}\nNodes:\n{nodes}\nRelations:\n{edges or '(none)'}",
+        },
+    ]
+
+
+def repair_message(failures: list[tuple[str, str, list[int], str]]) -> dict[str, str]:
+    """Sent once after the first answer: (section, text, nodes, reason) per failing claim."""
+    listed = "\n".join(
+        f"- section {section}: {json.dumps(text, ensure_ascii=False)} nodes={nodes} "
+        f"→ rejected: {reason}"
+        for section, text, nodes, reason in failures
+    )
+    return {
+        "role": "user",
+        "content": "These claims were rejected by the checks:\n" + listed + "\nAnswer with a "
+        'JSON object {"sections": [...]} holding only these claims, corrected, in the same '
+        "sections and the same order. To give a claim up, return it with an empty text. "
+        "Cite only listed node numbers; write only numbers found in the cited quotes.",
+    }
+
+
+# --- the offline engine --------------------------------------------------------------------
+
+NODE_SECTION = {
+    "product": "problem",
+    "insight": "problem",
+    "market": "segments",
+    "segment": "segments",
+    "job": "jobs",
+    "trigger": "jobs",
+    "pain": "pains",
+    "alternative": "alternatives",
+    "competitor": "alternatives",
+    "goal": "goals",
+    "metric": "goals",
+    "feature": "requirements",
+    "risk": "risks",
+}
+EDGE_SECTION = {
+    "targets_market": "segments",
+    "serves": "segments",
+    "values": "segments",
+    "has_job": "jobs",
+    "triggered_by": "jobs",
+    "blocks": "jobs",
+    "caused_by": "jobs",
+    "experiences": "pains",
+    "uses": "alternatives",
+    "addresses": "alternatives",
+    "offers": "alternatives",
+    "competes_with": "alternatives",
+    "targets": "alternatives",
+    "has_feature": "requirements",
+    "solves": "requirements",
+    "supports": "requirements",
+    "threatens": "risks",
+}
+
+NODE_TEMPLATES = {
+    "en": {
+        "product": "Product: {a}.",
+        "insight": "Insight: {a}.",
+        "problem": "Problem: {a}.",
+        "market": "Target market: {a}.",
+        "segment": "Target segment: {a}.",
+        "job": "Job to be done: {a}.",
+        "trigger": "Trigger: {a}.",
+        "pain": "Pain: {a}.",
+        "alternative": "Current alternative: {a}.",
+        "competitor": "Competitor: {a}.",
+        "goal": "Goal: {a}.",
+        "metric": "Metric: {a}.",
+        "metric_value": "Metric: {a} — {v}.",
+        "feature": "Requirement: {a}.",
+        "risk": "Risk: {a}.",
+    },
+    "ru": {
+        "product": "Продукт: {a}.",
+        "insight": "Инсайт: {a}.",
+        "problem": "Проблема: {a}.",
+        "market": "Целевой рынок: {a}.",
+        "segment": "Целевой сегмент: {a}.",
+        "job": "Задача пользователя: {a}.",
+        "trigger": "Триггер: {a}.",
+        "pain": "Боль: {a}.",
+        "alternative": "Текущая альтернатива: {a}.",
+        "competitor": "Конкурент: {a}.",
+        "goal": "Цель: {a}.",
+        "metric": "Метрика: {a}.",
+        "metric_value": "Метрика: {a} — {v}.",
+        "feature": "Требование: {a}.",
+        "risk": "Риск: {a}.",
+    },
+}
+EDGE_TEMPLATES = {
+    "en": {
+        "targets_market": "{s} targets the market: {t}.",
+        "serves": "{s} serves the segment: {t}.",
+        "values": "Segment {s} values: {t}.",
+        "has_feature": "{s} has the feature: {t}.",
+        "experiences": "Segment {s} experiences the pain: {t}.",
+        "has_job": "Segment {s} has the job: {t}.",
+        "triggered_by": "Segment {s} starts looking for a solution when: {t}.",
+        "uses": "Segment {s} currently uses: {t}.",
+        "blocks": "The pain {s} blocks the job: {t}.",
+        "caused_by": "The trigger {s} comes with the pain: {t}.",
+        "addresses": "{s} addresses the pain: {t}.",
+        "offers": "Competitor {s} offers: {t}.",
+        "competes_with": "Competitor {s} competes with {t}.",
+        "targets": "Competitor {s} targets the segment: {t}.",
+        "solves": "Requirement: {s} — solves the pain: {t}.",
+        "supports": "Requirement: {s} — supports the job: {t}.",
+        "measured_by": "{s} is measured by the metric: {t}.",
+        "threatens": "Risk: {s} — threatens: {t}.",
+    },
+    "ru": {
+        "targets_market": "{s} ориентирован на рынок: {t}.",
+        "serves": "{s} обслуживает сегмент: {t}.",
+        "values": "Сегмент {s} ценит: {t}.",
+        "has_feature": "{s} включает функцию: {t}.",
+        "experiences": "Сегмент {s} испытывает боль: {t}.",
+        "has_job": "Сегмент {s} решает задачу: {t}.",
+        "triggered_by": "Сегмент {s} начинает искать решение, когда: {t}.",
+        "uses": "Сегмент {s} сейчас использует: {t}.",
+        "blocks": "Боль {s} мешает задаче: {t}.",
+        "caused_by": "Триггер {s} связан с болью: {t}.",
+        "addresses": "{s} решает проблему: {t}.",
+        "offers": "Конкурент {s} предлагает: {t}.",
+        "competes_with": "Конкурент {s} конкурирует с {t}.",
+        "targets": "Конкурент {s} ориентирован на сегмент: {t}.",
+        "solves": "Требование: {s} — решает боль: {t}.",
+        "supports": "Требование: {s} — помогает в задаче: {t}.",
+        "measured_by": "{s} измеряется метрикой: {t}.",
+        "threatens": "Риск: {s} — угрожает: {t}.",
+    },
+}
+
+
+def _bare(label: str) -> str:
+    return " ".join(label.split()).rstrip(" .;:")
+
+
+def _edge_section(edge: EdgeLine, by_number: dict[int, NodeLine]) -> str:
+    if edge.relation == "measured_by":
+        return "goals" if by_number[edge.source].type == "goal" else "pains"
+    return EDGE_SECTION.get(edge.relation, "")
+
+
+def _rank(node: NodeLine) -> tuple[int, int]:
+    """Most evidenced first, then the oldest node."""
+    return (-node.evidence_count, node.number)
+
+
+def offline_answer(request: WriterRequest) -> WriterResponse:
+    language = request.language if request.language in NODE_TEMPLATES else "en"
+    node_text, edge_text = NODE_TEMPLATES[language], EDGE_TEMPLATES[language]
+    by_number = {n.number: n for n in request.nodes}
+    wanted = {s.key for s in request.sections}
+    # Each claim is filed under an anchor node of the section, so a section reads node by node.
+    filed: dict[str, dict[int, list[DraftClaim]]] = {key: {} for key in wanted}
+
+    def add(section: str, anchor: int, text: str, nodes: list[int]) -> bool:
+        quotes = [q for n in nodes for q in by_number[n].quotes]
+        if section not in filed or uncovered_numbers(text, quotes):
+            return False
+        filed[section].setdefault(anchor, []).append(DraftClaim(text=text, nodes=nodes))
+        return True
+
+    mentioned: dict[str, set[int]] = {key: set() for key in wanted}
+    edges = sorted(
+        (e for e in request.edges if e.source in by_number and e.target in by_number),
+        key=lambda e: (e.relation, e.source, e.target),
+    )
+    for edge in edges:
+        section = _edge_section(edge, by_number)
+        template = edge_text.get(edge.relation)
+        if not section or template is None or section not in filed:
+            continue
+        source, target = by_number[edge.source], by_number[edge.target]
+        own = {t for t, s in NODE_SECTION.items() if s == section}
+        anchor = target if target.type in own and source.type not in own else source
+        text = template.format(s=_bare(source.label), t=_bare(target.label))
+        if add(section, anchor.number, text, [source.number, target.number]):
+            mentioned[section].update({source.number, target.number})
+
+    for node in sorted(request.nodes, key=_rank):
+        section = NODE_SECTION.get(node.type, "")
+        if section not in filed or node.number in mentioned[section]:
+            continue
+        if node.type == "metric" and node.value and node.value not in node.label:
+            text = node_text["metric_value"].format(a=_bare(node.label), v=_bare(node.value))
+        else:
+            text = node_text[node.type].format(a=_bare(node.label))
+        if uncovered_numbers(text, node.quotes):
+            continue
+        # A node's own claim opens its group, before the relations filed under it.
+        claim = DraftClaim(text=text, nodes=[node.number])
+        filed[section].setdefault(node.number, []).insert(0, claim)
+
+    pains = sorted((n for n in request.nodes if n.type == "pain"), key=_rank)
+    for pain in pains[:PROBLEM_TOP_PAINS]:
+        add("problem", pain.number, node_text["problem"].format(a=_bare(pain.label)), [pain.number])
+
+    sections = []
+    for spec in request.sections:
+        groups = filed[spec.key]
+        anchors = sorted(groups, key=lambda number: _rank(by_number[number]))
+        claims = [claim for anchor in anchors for claim in groups[anchor]]
+        sections.append(SectionDraft(key=spec.key, claims=claims))
+    return WriterResponse(sections=sections)
+
+
+OPERATION: LLMOperation[WriterRequest, WriterResponse] = LLMOperation(
+    name="prd_writer",
+    response_model=WriterResponse,
+    build_messages=build_messages,
+    offline_answer=offline_answer,
+)

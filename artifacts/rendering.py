@@ -1,0 +1,496 @@
+"""The renderer: the system, not the model, writes every citation.
+
+A citation reads *(pain #12, confidence 82; message #3, 5 March: "the app lags on weak
+internet"; confirmed in messages #8, #18)*: node type and number, the node's confidence, the
+episode number ("message #N" is episode N), its date and the verbatim quote, then the node's
+other supporting episodes. Three outputs from one loaded document: the JSON shape (command and
+API), Markdown, and HTML where everything user-written is escaped by Django and each citation
+is a footnote marker linking to the chat message, with a tooltip (node, confidence, date, quote).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+
+from artifacts.models import ArtifactVersion, Citation, ClaimKind, Section
+from artifacts.sections import MONTHS, WRITER_SECTIONS, title, type_name, words
+
+
+@dataclass(frozen=True)
+class CitationView:
+    node: int
+    node_type: str
+    node_label: str
+    confidence: int
+    episode_uid: str
+    episode: int  # the episode number, shown as "message #N"
+    date: dt.datetime
+    author: str
+    quote: str
+    file: str
+    page: str
+    confirmed_in: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ClaimView:
+    text: str
+    kind: str
+    nodes: tuple[int, ...]
+    citations: tuple[CitationView, ...]
+
+    def by_node(self) -> list[tuple[int, list[CitationView]]]:
+        """Citations grouped per node, in citation order."""
+        groups: dict[int, list[CitationView]] = {}
+        for c in self.citations:
+            groups.setdefault(c.node, []).append(c)
+        return list(groups.items())
+
+
+@dataclass(frozen=True)
+class SectionView:
+    key: str
+    title: str
+    claims: tuple[ClaimView, ...]
+
+
+@dataclass
+class Document:
+    project_name: str
+    project_slug: str
+    language: str
+    version: int | None
+    created_at: dt.datetime
+    as_of: dt.datetime | None
+    engine: str
+    writer_model: str
+    sections: list[SectionView]
+    open_questions: list[ClaimView]
+    appendix: list[ClaimView]
+    dropped: list[dict] = field(default_factory=list)
+    reviewer: dict = field(default_factory=dict)
+    average_confidence: float = 0.0
+
+    @property
+    def reference_year(self) -> int:
+        return (self.as_of or self.created_at).year
+
+
+# Citation columns in CitationView's field order.
+_CITATION_FIELDS = (
+    "node_number",
+    "node_type",
+    "node_label",
+    "confidence",
+    "episode_uid",
+    "episode_number",
+    "date",
+    "author",
+    "quote",
+    "file",
+    "page",
+    "confirmed_in",
+)
+
+
+def load_document(version: ArtifactVersion) -> Document:
+    project = version.artifact.project
+    # Two queries, grouped here: a prefetch would send every claim id as a bind parameter, and
+    # plain tuples skip model instantiation (tens of thousands of citations on large graphs).
+    by_claim: dict[int, list[CitationView]] = {}
+    rows = (
+        Citation.objects.filter(claim__version=version)
+        .order_by("claim_id", "order")
+        .values_list("claim_id", *_CITATION_FIELDS)
+    )
+    for claim_id, *values in rows:
+        view = CitationView(*values[:-1], confirmed_in=tuple(values[-1] or ()))
+        by_claim.setdefault(claim_id, []).append(view)
+    grouped: dict[str, list[ClaimView]] = {}
+    claims = version.claims.order_by("section", "order").values_list(
+        "pk", "section", "text", "kind", "nodes"
+    )
+    for pk, section, text, kind, nodes in claims:
+        grouped.setdefault(section, []).append(
+            ClaimView(text, kind, tuple(nodes or ()), tuple(by_claim.get(pk, ())))
+        )
+    report = version.report or {}
+    return Document(
+        project_name=project.name or project.slug,
+        project_slug=project.slug,
+        language=version.language or project.language,
+        version=version.number,
+        created_at=version.created_at,
+        as_of=version.as_of,
+        engine=version.engine,
+        writer_model=version.writer_model,
+        sections=[
+            SectionView(key, title(key, version.language), tuple(grouped.get(key, ())))
+            for key in WRITER_SECTIONS
+        ],
+        open_questions=grouped.get(Section.OPEN_QUESTIONS, []),
+        appendix=grouped.get(Section.APPENDIX, []),
+        dropped=list(report.get("dropped", [])),
+        reviewer=dict(report.get("reviewer", {})),
+        average_confidence=float(report.get("context", {}).get("average_confidence", 0.0)),
+    )
+
+
+# --- shared wording -------------------------------------------------------------------------
+
+
+def format_date(moment: dt.datetime, language: str, reference_year: int) -> str:
+    """'5 March' within the document's year, '5 March 2025' otherwise (RU: '5 марта')."""
+    moment = moment.astimezone(dt.UTC)
+    months = MONTHS.get(language, MONTHS["en"])
+    text = f"{moment.day} {months[moment.month - 1]}"
+    return text if moment.year == reference_year else f"{text} {moment.year}"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _node_ref(c: CitationView, language: str) -> str:
+    return f"{type_name(c.node_type, language)} #{c.node}"
+
+
+def _source(c: CitationView, language: str) -> str:
+    w = words(language)
+    where = []
+    if c.file:
+        where.append(f"{w['file']} {c.file}")
+    if c.page:
+        where.append(f"{w['page']} {c.page}")
+    return f" ({', '.join(where)})" if where else ""
+
+
+def _confirmed_words(numbers: tuple[int, ...], language: str) -> str:
+    w = words(language)
+    lead = w["confirmed_one"] if len(numbers) == 1 else w["confirmed_many"]
+    return lead + " " + ", ".join(f"#{n}" for n in numbers)
+
+
+def citation_text(group: list[CitationView], language: str, reference_year: int) -> str:
+    """Plain text of one node's citation, e.g. 'pain #12, confidence 82; message #3, ...'."""
+    w = words(language)
+    first = group[0]
+    parts = [f"{_node_ref(first, language)}, {w['confidence']} {first.confidence}"]
+    for c in group:
+        parts.append(
+            f"{w['message']} #{c.episode}{_source(c, language)}, "
+            f"{format_date(c.date, language, reference_year)}: "
+            f"{w['quote_open']}{_one_line(c.quote)}{w['quote_close']}"
+        )
+    if first.confirmed_in:
+        parts.append(_confirmed_words(first.confirmed_in, language))
+    return "; ".join(parts)
+
+
+def message_url(slug: str, episode: int) -> str:
+    """The chat message; `highlight` lets the chat page open the conversation that holds it
+    (the fragment alone never reaches the server)."""
+    return f"/projects/{slug}/chat/?highlight={episode}#message-{episode}"
+
+
+# --- JSON -----------------------------------------------------------------------------------
+
+
+def _citation_json(c: CitationView) -> dict:
+    return {
+        "node": c.node,
+        "node_type": c.node_type,
+        "node_label": c.node_label,
+        "confidence": c.confidence,
+        "episode": c.episode_uid,
+        "message_number": c.episode,
+        "date": c.date.astimezone(dt.UTC).isoformat().replace("+00:00", "Z"),
+        "quote": c.quote,
+        "file": c.file,
+        "page": c.page,
+        "confirmed_in": list(c.confirmed_in),
+    }
+
+
+def to_json(doc: Document) -> dict:
+    """The shape shared by the command and the API."""
+    return {
+        "version": doc.version,
+        "language": doc.language,
+        "project": doc.project_slug,
+        "as_of": doc.as_of.isoformat() if doc.as_of else None,
+        "created_at": doc.created_at.isoformat(),
+        "engine": doc.engine,
+        "writer_model": doc.writer_model,
+        "sections": [
+            {
+                "key": s.key,
+                "title": s.title,
+                "claims": [
+                    {
+                        "text": c.text,
+                        "kind": c.kind,
+                        "nodes": list(c.nodes),
+                        "citations": [_citation_json(x) for x in c.citations],
+                    }
+                    for c in s.claims
+                ],
+            }
+            for s in doc.sections
+        ],
+        "open_questions": [
+            {
+                "text": q.text,
+                "kind": q.kind,
+                "nodes": list(q.nodes),
+                "citations": [_citation_json(x) for x in q.citations],
+            }
+            for q in doc.open_questions
+        ],
+        "appendix": [
+            {
+                "node": e.nodes[0],
+                "node_type": e.citations[0].node_type if e.citations else "",
+                "label": e.text,
+                "confidence": e.citations[0].confidence if e.citations else 0,
+                "quotes": [_citation_json(x) for x in e.citations],
+            }
+            for e in doc.appendix
+        ],
+        "dropped": [
+            {
+                "text": d.get("text", ""),
+                "reason": d.get("reason", ""),
+                "section": d.get("section", ""),
+                "nodes": d.get("nodes", []),
+            }
+            for d in doc.dropped
+        ],
+        "reviewer": doc.reviewer,
+    }
+
+
+# --- Markdown -------------------------------------------------------------------------------
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>])")
+
+
+def md_escape(text: str) -> str:
+    """User-written text inside Markdown: one line, and no markup of its own."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", _one_line(text))
+
+
+def _md_citations(claim: ClaimView, language: str, year: int) -> str:
+    return " ".join(
+        f"*({md_escape(citation_text(group, language, year))})*" for _, group in claim.by_node()
+    )
+
+
+def _md_badge(kind: str, language: str) -> str:
+    w = words(language)
+    badge = {
+        ClaimKind.HYPOTHESIS: w["hypothesis"],
+        ClaimKind.GAP: w["gap"],
+        ClaimKind.CONTRADICTION: w["contradiction"],
+    }.get(kind)
+    return f"**{badge}:** " if badge else ""
+
+
+def _md_header(doc: Document) -> list[str]:
+    w = words(doc.language)
+    bits = []
+    if doc.version:
+        bits.append(f"{w['version']} {doc.version}")
+    bits.append(format_date(doc.created_at, doc.language, 0))
+    if doc.as_of:
+        bits.append(f"{w['as_of']} {format_date(doc.as_of, doc.language, 0)}")
+    if doc.engine == "offline":
+        bits.append(f"{w['offline']} ({doc.writer_model})")
+    elif doc.writer_model:
+        bits.append(f"{w['model']} {doc.writer_model}")
+    bits.append(f"{w['average_confidence']} {doc.average_confidence:g}")
+    return [f"# {w['prd']} — {md_escape(doc.project_name)}", "", " · ".join(bits), ""]
+
+
+def render_markdown(doc: Document) -> str:
+    w = words(doc.language)
+    year = doc.reference_year
+    lines = _md_header(doc)
+    for section in doc.sections:
+        lines += [f"## {section.title}", ""]
+        if not section.claims:
+            lines += [f"_{w['empty']}_", ""]
+            continue
+        for claim in section.claims:
+            lines.append(
+                f"- {_md_badge(claim.kind, doc.language)}{md_escape(claim.text)} "
+                f"{_md_citations(claim, doc.language, year)}".rstrip()
+            )
+        lines.append("")
+    lines += [f"## {title(Section.OPEN_QUESTIONS, doc.language)}", ""]
+    if not doc.open_questions:
+        lines += [f"_{w['no_questions']}_", ""]
+    for question in doc.open_questions:
+        lines.append(
+            f"- {_md_badge(question.kind, doc.language)}{md_escape(question.text)} "
+            f"{_md_citations(question, doc.language, year)}".rstrip()
+        )
+    if doc.open_questions:
+        lines.append("")
+    lines += [f"## {title(Section.APPENDIX, doc.language)}", ""]
+    for entry in doc.appendix:
+        if not entry.citations:
+            continue
+        first = entry.citations[0]
+        lines.append(
+            f"- **{_node_ref(first, doc.language)} — {md_escape(entry.text)}** "
+            f"({w['confidence']} {first.confidence})"
+        )
+        for c in entry.citations:
+            quote = f"{w['quote_open']}{md_escape(c.quote)}{w['quote_close']}"
+            lines.append(
+                f"  - {w['message']} #{c.episode}{md_escape(_source(c, doc.language))}, "
+                f"{format_date(c.date, doc.language, year)}: {quote}"
+            )
+    return "\n".join(lines).rstrip() + "\n"
+
+
+# --- HTML -----------------------------------------------------------------------------------
+# Every value interpolated into markup goes through _e (Django's escape), system words included;
+# only fragments this module built itself (named *_html) are inserted as they are. format_html
+# does the same per call but costs ~3x at tens of thousands of citations.
+
+
+def _e(value: object) -> str:
+    return escape(str(value))
+
+
+@dataclass
+class _Footnotes:
+    """Numbers citation markers across the document and collects the footnote texts."""
+
+    slug: str
+    language: str
+    year: int
+    items: list[str] = field(default_factory=list)
+
+    def marker(self, c: CitationView, group: list[CitationView]) -> str:
+        number = len(self.items) + 1
+        w = words(self.language)
+        tip = (
+            f"{_node_ref(c, self.language)} · {c.node_label} · {w['confidence']} "
+            f"{c.confidence} · {format_date(c.date, self.language, self.year)} · "
+            f"{w['quote_open']}{_one_line(c.quote)}{w['quote_close']}"
+        )
+        self.items.append(self._footnote(number, c, group))
+        return (
+            f'<sup class="cite"><a id="ref-{number}" href="{_e(message_url(self.slug, c.episode))}"'
+            f' data-episode="{_e(c.episode)}" data-node="{_e(c.node)}" data-footnote="fn-{number}"'
+            f' title="{_e(tip)}">[{number}]</a></sup>'
+        )
+
+    def _footnote(self, number: int, c: CitationView, group: list[CitationView]) -> str:
+        w = words(self.language)
+        confirmed_html = ""
+        if c is group[-1] and c.confirmed_in:
+            lead = w["confirmed_one"] if len(c.confirmed_in) == 1 else w["confirmed_many"]
+            links_html = ", ".join(
+                f'<a href="{_e(message_url(self.slug, n))}" data-episode="{_e(n)}">#{_e(n)}</a>'
+                for n in c.confirmed_in
+            )
+            confirmed_html = f"; {_e(lead)} {links_html}"
+        label = f"{w['quote_open']}{c.node_label}{w['quote_close']}"
+        return (
+            f'<li id="fn-{number}"><a href="#node-{_e(c.node)}">{_e(_node_ref(c, self.language))}'
+            f"</a> {_e(label)}, {_e(w['confidence'])} {_e(c.confidence)}; "
+            f'<a href="{_e(message_url(self.slug, c.episode))}" data-episode="{_e(c.episode)}">'
+            f"{_e(w['message'])} #{_e(c.episode)}</a>{_e(_source(c, self.language))}, "
+            f"{_e(format_date(c.date, self.language, self.year))}: <q>{_e(_one_line(c.quote))}</q>"
+            f'{confirmed_html} <a href="#ref-{number}" class="back">↩</a></li>'
+        )
+
+
+def _html_claim(claim: ClaimView, notes: _Footnotes) -> str:
+    w = words(notes.language)
+    badge_html = ""
+    if claim.kind in (ClaimKind.HYPOTHESIS, ClaimKind.GAP, ClaimKind.CONTRADICTION):
+        badge_html = f'<span class="badge badge-{_e(claim.kind)}">{_e(w[claim.kind])}</span> '
+    markers_html = "".join(notes.marker(c, group) for _, group in claim.by_node() for c in group)
+    nodes = " ".join(str(n) for n in claim.nodes)
+    return (
+        f'<li class="claim claim-{_e(claim.kind)}" data-nodes="{_e(nodes)}">{badge_html}'
+        f'<span class="claim-text">{_e(claim.text)}</span>{markers_html}</li>'
+    )
+
+
+def _html_list(claims: list[ClaimView] | tuple[ClaimView, ...], notes: _Footnotes) -> str:
+    items_html = "".join(_html_claim(c, notes) for c in claims)
+    return f'<ul class="claims">{items_html}</ul>'
+
+
+def _html_section(key: str, heading: str, body_html: str) -> str:
+    return (
+        f'<section class="prd-section" id="section-{_e(key)}"><h2>{_e(heading)}</h2>'
+        f"{body_html}</section>"
+    )
+
+
+def render_html(doc: Document) -> SafeString:
+    """The document body: user text escaped, citations as footnote markers to chat messages."""
+    w = words(doc.language)
+    notes = _Footnotes(slug=doc.project_slug, language=doc.language, year=doc.reference_year)
+    parts_html: list[str] = []
+    for section in doc.sections:
+        body_html = (
+            _html_list(section.claims, notes)
+            if section.claims
+            else f'<p class="empty">{_e(w["empty"])}</p>'
+        )
+        parts_html.append(_html_section(section.key, section.title, body_html))
+    questions_html = (
+        _html_list(doc.open_questions, notes)
+        if doc.open_questions
+        else f'<p class="empty">{_e(w["no_questions"])}</p>'
+    )
+    parts_html.append(
+        _html_section(
+            Section.OPEN_QUESTIONS, title(Section.OPEN_QUESTIONS, doc.language), questions_html
+        )
+    )
+    parts_html.append(_html_appendix(doc))
+    parts_html.append(f'<section class="footnotes"><ol>{"".join(notes.items)}</ol></section>')
+    body_html = "".join(parts_html)
+    # Safe: every value above went through _e; only this module's own markup is unescaped.
+    return mark_safe(f'<article class="prd" lang="{_e(doc.language)}">{body_html}</article>')  # noqa: S308
+
+
+def _html_appendix(doc: Document) -> str:
+    w = words(doc.language)
+    entries_html = []
+    for entry in doc.appendix:
+        if not entry.citations:
+            continue
+        first = entry.citations[0]
+        quotes_html = "".join(
+            f'<li><a href="{_e(message_url(doc.project_slug, c.episode))}" '
+            f'data-episode="{_e(c.episode)}" data-node="{_e(c.node)}">{_e(w["message"])} '
+            f"#{_e(c.episode)}</a>{_e(_source(c, doc.language))}, "
+            f"{_e(format_date(c.date, doc.language, doc.reference_year))}: "
+            f"<q>{_e(_one_line(c.quote))}</q></li>"
+            for c in entry.citations
+        )
+        entries_html.append(
+            f'<li id="node-{_e(first.node)}" class="evidence-node"><strong>'
+            f"{_e(_node_ref(first, doc.language))} — {_e(entry.text)}</strong> "
+            f"({_e(w['confidence'])} {_e(first.confidence)})<ul>{quotes_html}</ul></li>"
+        )
+    return _html_section(
+        Section.APPENDIX,
+        title(Section.APPENDIX, doc.language),
+        f'<ul class="appendix">{"".join(entries_html)}</ul>',
+    )

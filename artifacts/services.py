@@ -1,0 +1,827 @@
+"""PRD generation: context → writer → system checks → one repair round → (reviewer) → version.
+
+generate_prd is the one entry point (command, task, API, pages all call it). The model, or the
+offline template engine, only proposes claims that cite node numbers; the system checks each
+claim (artifacts.checks), builds every citation from the context itself, generates the open
+questions and the evidence appendix, and freezes the result as a new version.
+
+A version is keyed by a hash of the context (sorted JSON) plus the writer model: when the latest
+complete version has the same hash, it is returned and no model is called.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import logging
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from artifacts.checks import (
+    CheckedClaim,
+    ContextIndex,
+    Draft,
+    FailedClaim,
+    check_claim,
+    claim_key,
+)
+from artifacts.models import (
+    Artifact,
+    ArtifactKind,
+    ArtifactVersion,
+    Citation,
+    Claim,
+    ClaimKind,
+    Section,
+    Stage,
+    VersionStatus,
+)
+from artifacts.prompts import prd_reviewer, prd_writer
+from artifacts.sections import INSTRUCTIONS, WRITER_SECTIONS, title
+from kg.context import ArtifactContext, ContextNode, EvidenceView, artifact_context
+from kg.llm import LLMOutputError, call_llm
+from kg.llm.engines import OfflineEngine, OpenAIEngine, current_engine
+from kg.models import Project
+from kg.pipeline.evidence import locate_quote, normalise, numbers_in, numbers_missing
+
+logger = logging.getLogger("groundwork.artifacts")
+
+# Part of the context hash: bump when the prompt, the checks or the offline engine change, so
+# an unchanged graph still gets a new version written by the new code.
+WRITER_REVISION = "prd-writer-1"
+
+ProgressCallback = Callable[[str], None]
+
+BROKEN_JSON_REPAIR = (
+    "Your answer was not a valid JSON object of the requested shape ({error}). "
+    "Answer again with only that JSON object."
+)
+
+
+class GenerationError(RuntimeError):
+    """The writer gave no usable answer, even after one repair request."""
+
+
+# --- inputs ---------------------------------------------------------------------------------
+
+
+def parse_as_of(text: str | None) -> dt.datetime | None:
+    """ISO-8601 date or time; a date alone means the end of that day (UTC)."""
+    if text is None or not str(text).strip():
+        return None
+    value = str(text).strip()
+    try:
+        if len(value) == 10:
+            day = dt.date.fromisoformat(value)
+            return dt.datetime.combine(day, dt.time.max, tzinfo=dt.UTC)
+        moment = dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        raise ValueError(
+            f"{value!r} is not an ISO-8601 date or time (e.g. 2026-03-05 or 2026-03-05T12:00:00Z)"
+        ) from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
+
+
+def context_hash(context: ArtifactContext, writer_model: str, review: bool) -> str:
+    """Stable over list order: nodes, evidence, edges, gaps and contradictions are sorted."""
+    data = context.model_dump(mode="json")
+    for node in data["nodes"]:
+        node["aliases"] = sorted(node["aliases"])
+        node["evidence"] = sorted(
+            node["evidence"], key=lambda e: (e["date"], e["episode_number"], e["start"])
+        )
+    data["nodes"] = sorted(data["nodes"], key=lambda n: n["number"])
+    for edge in data["edges"]:
+        edge["quotes"] = sorted(edge["quotes"])
+    data["edges"] = sorted(data["edges"], key=lambda e: e["uid"])
+    data["gaps"] = sorted(data["gaps"], key=lambda g: (g["rule"], g["node"] or 0))
+    data["contradictions"] = sorted(data["contradictions"], key=lambda c: c["uid"])
+    payload = {
+        "context": data,
+        "writer_model": writer_model,
+        "revision": WRITER_REVISION,
+        "review": review,
+    }
+    encoded = json.dumps(payload, sort_keys=True, ensure_ascii=False).encode("utf-8")
+    return hashlib.sha256(encoded).hexdigest()
+
+
+# --- queries --------------------------------------------------------------------------------
+
+
+def prd_artifact(project: Project) -> Artifact:
+    artifact, _ = Artifact.objects.get_or_create(project=project, kind=ArtifactKind.PRD)
+    return artifact
+
+
+def complete_versions(project: Project):
+    return (
+        ArtifactVersion.objects.complete()
+        .filter(artifact__project=project, artifact__kind=ArtifactKind.PRD)
+        .order_by("-number")
+    )
+
+
+def latest_version(project: Project) -> ArtifactVersion | None:
+    return complete_versions(project).first()
+
+
+def version_by_number(project: Project, number: int) -> ArtifactVersion:
+    """Raises ArtifactVersion.DoesNotExist."""
+    return complete_versions(project).get(number=number)
+
+
+def run_for_project(project: Project, run_id: int) -> ArtifactVersion:
+    """A generation run (any status) of this project; raises ArtifactVersion.DoesNotExist."""
+    return ArtifactVersion.objects.select_related("same_as").get(
+        pk=run_id, artifact__project=project
+    )
+
+
+@dataclass(frozen=True)
+class PrdPage:
+    """What the PRD page shows: one version, the others to choose from, runs in progress."""
+
+    version: ArtifactVersion | None
+    versions: list[ArtifactVersion]
+    runs: list[ArtifactVersion]
+
+
+def prd_page(project: Project, number: int | None = None) -> PrdPage:
+    """Raises ArtifactVersion.DoesNotExist for a version number the project does not have."""
+    versions = list(complete_versions(project).defer("markdown", "report"))
+    version = latest_version(project) if number is None else version_by_number(project, number)
+    runs = list(
+        ArtifactVersion.objects.filter(
+            artifact__project=project,
+            status__in=[VersionStatus.PENDING, VersionStatus.RUNNING],
+        )
+        .defer("markdown", "report")
+        .order_by("-created_at")[:5]
+    )
+    return PrdPage(version=version, versions=versions, runs=runs)
+
+
+def shown_version(run: ArtifactVersion) -> ArtifactVersion | None:
+    """The complete version a run ended in (itself, or the one it reused)."""
+    if run.status == VersionStatus.COMPLETE:
+        return run
+    if run.status == VersionStatus.REUSED:
+        return run.same_as
+    return None
+
+
+# --- starting a run in the background -------------------------------------------------------
+
+
+def start_prd_generation(project: Project, as_of: dt.datetime | None = None) -> ArtifactVersion:
+    """Record a pending run and queue the task once the transaction commits."""
+    from artifacts.tasks import generate_prd_task
+
+    task_id = str(uuid.uuid4())
+    run = ArtifactVersion.objects.create(
+        artifact=prd_artifact(project),
+        language=project.language,
+        as_of=as_of,
+        status=VersionStatus.PENDING,
+        stage=Stage.QUEUED,
+        task_id=task_id,
+    )
+    kwargs = {
+        "project_id": project.pk,
+        "as_of_iso": as_of.isoformat() if as_of else None,
+        "version_id": run.pk,
+    }
+    transaction.on_commit(lambda: generate_prd_task.apply_async(kwargs=kwargs, task_id=task_id))
+    return run
+
+
+# --- the generation pipeline ----------------------------------------------------------------
+
+
+@dataclass
+class _Slot:
+    """One claim position: the writer's draft and what the checks made of it."""
+
+    draft: Draft
+    result: CheckedClaim | FailedClaim
+
+
+@dataclass
+class _Outcome:
+    claims: list[CheckedClaim] = field(default_factory=list)
+    dropped: list[dict] = field(default_factory=list)
+    repaired: int = 0
+    reviewer: dict = field(default_factory=dict)
+
+
+class _Progress:
+    """Reports the stage to the caller and, once the run has a row, stores it there."""
+
+    def __init__(self, callback: ProgressCallback | None) -> None:
+        self.callback = callback
+        self.run: ArtifactVersion | None = None
+
+    def __call__(self, stage: str) -> None:
+        if self.run is not None:
+            self.run.stage = stage
+            ArtifactVersion.objects.filter(pk=self.run.pk).update(
+                stage=stage, status=VersionStatus.RUNNING
+            )
+        if self.callback is not None:
+            self.callback(stage)
+
+
+def _review_enabled(review: bool | None, engine: OpenAIEngine | OfflineEngine) -> bool:
+    if engine.name != "openai":
+        return False  # the offline engine has nothing to add to its own templates
+    return getattr(settings, "PRD_REVIEW", True) if review is None else review
+
+
+def generate_prd(
+    project: Project,
+    as_of: dt.datetime | None = None,
+    progress: ProgressCallback | None = None,
+    *,
+    version: ArtifactVersion | None = None,
+    review: bool | None = None,
+) -> ArtifactVersion:
+    """Generate (or reuse) the project's PRD and return the complete version.
+
+    `version` is a pending run made by start_prd_generation; without it a run row is created
+    only when something new has to be written. `review` defaults to settings.PRD_REVIEW (on)
+    and applies with a real model only.
+    """
+    if version is not None and version.status in (VersionStatus.COMPLETE, VersionStatus.REUSED):
+        return shown_version(version) or version  # a retried task: the work is done
+    report = _Progress(progress)
+    report.run = version
+    try:
+        return _generate(project, as_of, report, version, review)
+    except Exception as exc:
+        if report.run is not None:
+            ArtifactVersion.objects.filter(pk=report.run.pk).exclude(
+                status=VersionStatus.COMPLETE
+            ).update(status=VersionStatus.FAILED, error=f"{type(exc).__name__}: {exc}"[:4000])
+        raise
+
+
+def _generate(
+    project: Project,
+    as_of: dt.datetime | None,
+    progress: _Progress,
+    run: ArtifactVersion | None,
+    review: bool | None,
+) -> ArtifactVersion:
+    started = time.monotonic()
+    progress(Stage.CONTEXT)
+    context = artifact_context(project, ArtifactKind.PRD, as_of)
+    engine = current_engine()
+    reviewing = _review_enabled(review, engine)
+    digest = context_hash(context, engine.model, reviewing)
+    artifact = prd_artifact(project)
+    latest = artifact.versions.complete().order_by("-number").first()
+    if latest is not None and latest.context_hash == digest:
+        if run is not None:
+            ArtifactVersion.objects.filter(pk=run.pk).update(
+                status=VersionStatus.REUSED, stage=Stage.DONE, same_as=latest
+            )
+        if progress.callback is not None:
+            progress.callback(Stage.DONE)
+        return latest
+
+    if run is None:
+        run = ArtifactVersion.objects.create(artifact=artifact, language=project.language)
+    run.language = context.language
+    run.as_of = as_of
+    run.context_hash = digest
+    run.engine = engine.name
+    run.writer_model = engine.model
+    run.status = VersionStatus.RUNNING
+    run.error = ""
+    run.save()
+    progress.run = run
+    timings = {"context_ms": _ms(started)}
+
+    index = ContextIndex.of(context)
+    outcome = _Outcome()
+    if context.nodes:
+        request = writer_request(project, context)
+        outcome = _write_and_check(project, request, index, progress, engine, reviewing)
+    timings["writing_ms"] = _ms(started) - timings["context_ms"]
+
+    progress(Stage.RENDERING)
+    plan = _plan_claims(context, index, outcome.claims)
+    report = {
+        "engine": engine.name,
+        "writer_model": engine.model,
+        "dropped": outcome.dropped,
+        "repaired": outcome.repaired,
+        "reviewer": outcome.reviewer,
+        "context": {
+            "nodes": len(context.nodes),
+            "edges": len(context.edges),
+            "gaps": len(context.gaps),
+            "contradictions": len(context.contradictions),
+            "average_confidence": context.average_confidence,
+        },
+        "counts": _counts(plan),
+    }
+    _persist(run, plan, report, timings, started)
+    progress.run = None  # frozen now: the stage was stored with the version
+    progress(Stage.DONE)
+    return run
+
+
+def _ms(started: float) -> int:
+    return int((time.monotonic() - started) * 1000)
+
+
+def writer_request(project: Project, context: ArtifactContext) -> prd_writer.WriterRequest:
+    nodes = [
+        prd_writer.NodeLine(
+            number=n.number,
+            type=n.type,
+            label=n.label,
+            confidence=n.confidence,
+            value=n.value,
+            evidence_count=len(n.episode_numbers),
+            quotes=[e.quote for e in n.evidence[: prd_writer.MAX_QUOTES_PER_NODE]],
+        )
+        for n in sorted(context.nodes, key=lambda n: n.number)
+    ]
+    edges = [
+        prd_writer.EdgeLine(relation=e.relation, source=e.source, target=e.target)
+        for e in sorted(context.edges, key=lambda e: (e.source, e.relation, e.target))
+    ]
+    sections = [
+        prd_writer.SectionSpec(
+            key=key, title=title(key, context.language), instruction=INSTRUCTIONS[key]
+        )
+        for key in WRITER_SECTIONS
+    ]
+    return prd_writer.WriterRequest(
+        product=project.name or project.slug,
+        language=context.language,
+        as_of=context.as_of,
+        sections=sections,
+        nodes=nodes,
+        edges=edges,
+    )
+
+
+def _ask_writer(
+    project: Project,
+    request: prd_writer.WriterRequest,
+    extra: list[dict[str, str]],
+    engine: OpenAIEngine | OfflineEngine,
+) -> tuple[prd_writer.WriterResponse, str]:
+    """The writer's answer and its raw text; a broken answer is sent back once."""
+    try:
+        result = call_llm(
+            prd_writer.OPERATION, request, project=project, extra_messages=extra, engine=engine
+        )
+        return result.value, result.call.raw_output
+    except LLMOutputError as first:
+        retry = [
+            {"role": "assistant", "content": first.call.raw_output},
+            {"role": "user", "content": BROKEN_JSON_REPAIR.format(error=first.call.error[:300])},
+        ]
+        try:
+            result = call_llm(
+                prd_writer.OPERATION,
+                request,
+                project=project,
+                extra_messages=extra + retry,
+                engine=engine,
+            )
+        except LLMOutputError as second:
+            raise GenerationError(f"the writer gave no usable answer: {second}") from None
+        return result.value, result.call.raw_output
+
+
+def _drafts(answer: prd_writer.WriterResponse) -> list[Draft]:
+    return [
+        Draft(section=s.key, text=c.text, nodes=tuple(c.nodes))
+        for s in answer.sections
+        for c in s.claims
+    ]
+
+
+def _dropped(draft: Draft, reason: str) -> dict:
+    return {
+        "section": draft.section,
+        "text": draft.text,
+        "nodes": list(draft.nodes),
+        "reason": reason,
+    }
+
+
+def _positional(
+    pending: list[int], slots: list[_Slot], answer: prd_writer.WriterResponse
+) -> dict[int, Draft]:
+    """Match an answer's claims to the slots sent back: i-th claim of a section ↔ i-th slot."""
+    by_section: dict[str, list[int]] = {}
+    for i in pending:
+        by_section.setdefault(slots[i].draft.section, []).append(i)
+    matched: dict[int, Draft] = {}
+    for section in answer.sections:
+        targets = by_section.get(section.key, [])
+        for i, claim in zip(targets, section.claims, strict=False):
+            matched[i] = Draft(section=section.key, text=claim.text, nodes=tuple(claim.nodes))
+    return matched
+
+
+def _write_and_check(
+    project: Project,
+    request: prd_writer.WriterRequest,
+    index: ContextIndex,
+    progress: _Progress,
+    engine: OpenAIEngine | OfflineEngine,
+    reviewing: bool,
+) -> _Outcome:
+    outcome = _Outcome()
+    progress(Stage.WRITING)
+    answer, raw = _ask_writer(project, request, [], engine)
+
+    progress(Stage.CHECKING)
+    known = set(WRITER_SECTIONS)
+    slots: list[_Slot] = []
+    for draft in _drafts(answer):
+        if draft.section not in known:
+            outcome.dropped.append(_dropped(draft, f"unknown section {draft.section!r}"))
+            continue
+        slots.append(_Slot(draft=draft, result=check_claim(draft, index)))
+
+    failing = {i: s.result for i, s in enumerate(slots) if isinstance(s.result, FailedClaim)}
+    if failing:
+        progress(Stage.REPAIR)
+        message = prd_writer.repair_message(
+            [
+                (slots[i].draft.section, slots[i].draft.text, list(slots[i].draft.nodes), f.reason)
+                for i, f in failing.items()
+            ]
+        )
+        extra = [{"role": "assistant", "content": raw}, message]
+        repair_answer, _ = _ask_writer(project, request, extra, engine)
+        matched = _positional(list(failing), slots, repair_answer)
+        for i, failed in failing.items():
+            fix = matched.get(i)
+            if fix is None:
+                outcome.dropped.append(_dropped(slots[i].draft, failed.reason + " (not repaired)"))
+            elif not fix.text.strip():
+                outcome.dropped.append(_dropped(slots[i].draft, failed.reason + " (given up)"))
+            else:
+                result = check_claim(fix, index)
+                if isinstance(result, FailedClaim):
+                    outcome.dropped.append(_dropped(fix, "after repair: " + result.reason))
+                else:
+                    slots[i] = _Slot(draft=fix, result=result)
+                    outcome.repaired += 1
+
+    accepted = [i for i, s in enumerate(slots) if isinstance(s.result, CheckedClaim)]
+    if reviewing and accepted:
+        progress(Stage.REVIEW)
+        outcome.reviewer = _review(project, request, raw, slots, accepted, index, engine, outcome)
+
+    seen: set[tuple[str, str]] = set()
+    for slot in slots:
+        if not isinstance(slot.result, CheckedClaim):
+            continue
+        key = claim_key(slot.result.section, slot.result.text)
+        if key in seen:
+            outcome.dropped.append(_dropped(slot.draft, "duplicate of an earlier claim"))
+            continue
+        seen.add(key)
+        outcome.claims.append(slot.result)
+    return outcome
+
+
+def _review(
+    project: Project,
+    request: prd_writer.WriterRequest,
+    raw: str,
+    slots: list[_Slot],
+    accepted: list[int],
+    index: ContextIndex,
+    engine: OpenAIEngine | OfflineEngine,
+    outcome: _Outcome,
+) -> dict:
+    """Reviewer remarks → validated → one writer round for the claims remarked on."""
+    claims = [c for c in (slots[i].result for i in accepted) if isinstance(c, CheckedClaim)]
+    cited = sorted({n for c in claims for n in c.nodes})
+    review_request = prd_reviewer.ReviewRequest(
+        language=request.language,
+        claims=[
+            prd_reviewer.ReviewedClaim(section=c.section, text=c.text, nodes=list(c.nodes))
+            for c in claims
+        ],
+        nodes=[
+            prd_reviewer.ReviewedNode(
+                number=n,
+                type=index.nodes[n].type,
+                label=index.nodes[n].label,
+                confidence=index.nodes[n].confidence,
+                quotes=[e.quote for e in index.nodes[n].evidence[: prd_writer.MAX_QUOTES_PER_NODE]],
+            )
+            for n in cited
+        ],
+    )
+    try:
+        answer = call_llm(
+            prd_reviewer.OPERATION, review_request, project=project, engine=engine
+        ).value
+    except LLMOutputError as exc:
+        return {"remarks": [], "ignored": [], "error": f"reviewer answer unusable: {exc}"[:500]}
+
+    remarks: list[dict] = []
+    ignored: list[dict] = []
+    remarked: dict[int, list[str]] = {}
+    for remark in answer.remarks:
+        entry = {"quote": remark.quote, "nodes": remark.nodes, "remark": remark.remark}
+        targets = [
+            i
+            for i in accepted
+            if remark.quote.strip() and locate_quote(remark.quote, slots[i].draft.text)
+        ]
+        unknown = [n for n in remark.nodes if n not in index.nodes]
+        if not targets:
+            ignored.append(entry | {"reason": "the quote is not in the PRD"})
+        elif not remark.nodes or unknown:
+            reason = (
+                "names no node"
+                if not remark.nodes
+                else "names nodes that do not exist: " + ", ".join(f"#{n}" for n in unknown)
+            )
+            ignored.append(entry | {"reason": reason})
+        else:
+            remarks.append(entry | {"claims": [slots[i].draft.text for i in targets]})
+            for i in targets:
+                remarked.setdefault(i, []).append(remark.remark)
+    if not remarked:
+        return {"remarks": remarks, "ignored": ignored}
+
+    pending = sorted(remarked)
+    message = prd_reviewer.review_repair_message(
+        [
+            (
+                slots[i].draft.section,
+                slots[i].draft.text,
+                list(slots[i].draft.nodes),
+                " / ".join(remarked[i]),
+            )
+            for i in pending
+        ]
+    )
+    extra = [{"role": "assistant", "content": raw}, message]
+    rewrite, _ = _ask_writer(project, request, extra, engine)
+    matched = _positional(pending, slots, rewrite)
+    outcomes: dict[str, str] = {}
+    for i in pending:
+        original = slots[i]
+        fix = matched.get(i)
+        if fix is None:
+            outcomes[original.draft.text] = "kept: the writer did not rewrite it"
+        elif not fix.text.strip():
+            outcome.dropped.append(
+                _dropped(original.draft, "withdrawn after a reviewer remark: " + remarked[i][0])
+            )
+            slots[i] = _Slot(
+                draft=original.draft, result=FailedClaim(original.draft, ("withdrawn",))
+            )
+            outcomes[original.draft.text] = "withdrawn"
+        else:
+            result = check_claim(fix, index)
+            if isinstance(result, FailedClaim):
+                outcomes[original.draft.text] = "kept: the rewrite failed the checks: " + (
+                    result.reason
+                )
+            else:
+                slots[i] = _Slot(draft=fix, result=result)
+                outcomes[original.draft.text] = "rewritten"
+    for entry in remarks:
+        entry["outcome"] = "; ".join(sorted({outcomes.get(t, "") for t in entry["claims"]}))
+    return {"remarks": remarks, "ignored": ignored}
+
+
+# --- from checked claims to rows ------------------------------------------------------------
+
+
+@dataclass
+class _CitationPlan:
+    node: ContextNode
+    evidence: EvidenceView
+    confirmed_in: list[int]
+
+
+@dataclass
+class _ClaimPlan:
+    section: str
+    text: str
+    kind: str
+    nodes: list[int]
+    citations: list[_CitationPlan]
+
+
+def _evidence_order(node: ContextNode) -> list[EvidenceView]:
+    return sorted(node.evidence, key=lambda e: (e.date, e.episode_number, e.start))
+
+
+def _covered(text_numbers: list[str], text: str, quote: str) -> set[str]:
+    missing = set(numbers_missing(text, quote))
+    return {n for n in text_numbers if n not in missing}
+
+
+def cite(node: ContextNode, text: str = "", prefer_quote: str = "") -> list[_CitationPlan]:
+    """Which quotes of a node to show for a claim; the node's other episodes are 'confirmed in'.
+
+    The first quote shown is the one holding most of the claim's numbers (else `prefer_quote`,
+    else the earliest); further quotes are added only for numbers still not shown.
+    """
+    evidence = _evidence_order(node)
+    if not evidence:
+        return []
+    wanted = numbers_in(text)
+    shown: list[EvidenceView] = []
+    remaining = set(wanted)
+    preferred = normalise(prefer_quote) if prefer_quote else ""
+    while True:
+        best, best_cover = None, set()
+        for e in evidence:
+            if e in shown:
+                continue
+            cover = _covered(sorted(remaining), text, e.quote) if remaining else set()
+            if len(cover) > len(best_cover):
+                best, best_cover = e, cover
+        if best is None:
+            break
+        shown.append(best)
+        remaining -= best_cover
+        if not remaining:
+            break
+    if not shown:
+        match = next((e for e in evidence if preferred and normalise(e.quote) == preferred), None)
+        shown.append(match or evidence[0])
+    shown_episodes = {e.episode_number for e in shown}
+    confirmed = sorted({e.episode_number for e in evidence} - shown_episodes)
+    return [_CitationPlan(node=node, evidence=e, confirmed_in=confirmed) for e in shown]
+
+
+def _plan_claims(
+    context: ArtifactContext, index: ContextIndex, claims: list[CheckedClaim]
+) -> list[_ClaimPlan]:
+    plans: list[_ClaimPlan] = []
+    for claim in _ordered(claims, index):
+        citations = [c for n in claim.nodes for c in cite(index.nodes[n], claim.text)]
+        plans.append(
+            _ClaimPlan(claim.section, claim.text, claim.kind, list(claim.nodes), citations)
+        )
+    plans.extend(_open_questions(context, index))
+    cited = sorted({n for p in plans for n in p.nodes})
+    for number in cited:
+        node = index.nodes[number]
+        text = node.label
+        if node.value and node.value not in node.label:
+            text = f"{node.label} — {node.value}"
+        citations = [
+            _CitationPlan(node=node, evidence=e, confirmed_in=[]) for e in _evidence_order(node)
+        ]
+        plans.append(_ClaimPlan(Section.APPENDIX, text, ClaimKind.EVIDENCE, [number], citations))
+    return plans
+
+
+def _ordered(claims: list[CheckedClaim], index: ContextIndex) -> list[CheckedClaim]:
+    """Sections in document order; requirements by the evidence count of their features."""
+    by_section: dict[str, list[CheckedClaim]] = {key: [] for key in WRITER_SECTIONS}
+    for claim in claims:
+        by_section[claim.section].append(claim)
+
+    def feature_weight(claim: CheckedClaim) -> tuple[int, int]:
+        counts = [
+            len(index.nodes[n].episode_numbers)
+            for n in claim.nodes
+            if index.nodes[n].type == "feature"
+        ]
+        return (0, -max(counts)) if counts else (1, 0)
+
+    # Stable: the writer's order stands among requirements of equally evidenced features.
+    by_section[Section.REQUIREMENTS].sort(key=feature_weight)
+    return [c for key in WRITER_SECTIONS for c in by_section[key]]
+
+
+def _open_questions(context: ArtifactContext, index: ContextIndex) -> list[_ClaimPlan]:
+    plans = []
+    for c in sorted(context.contradictions, key=lambda c: (c.a, c.b, c.uid)):
+        citations = (
+            cite(index.nodes[c.a], prefer_quote=c.quote_a)[:1]
+            + cite(index.nodes[c.b], prefer_quote=c.quote_b)[:1]
+        )
+        plans.append(
+            _ClaimPlan(
+                Section.OPEN_QUESTIONS, c.question, ClaimKind.CONTRADICTION, [c.a, c.b], citations
+            )
+        )
+    for gap in context.gaps:
+        nodes = [gap.node] if gap.node is not None and gap.node in index.nodes else []
+        citations = [c for n in nodes for c in cite(index.nodes[n])]
+        plans.append(
+            _ClaimPlan(Section.OPEN_QUESTIONS, gap.question, ClaimKind.GAP, nodes, citations)
+        )
+    return plans
+
+
+def _counts(plans: list[_ClaimPlan]) -> dict[str, int]:
+    written = [p for p in plans if p.section in WRITER_SECTIONS]
+    return {
+        "claims": len(written),
+        "facts": sum(p.kind == ClaimKind.FACT for p in written),
+        "hypotheses": sum(p.kind == ClaimKind.HYPOTHESIS for p in written),
+        "open_questions": sum(p.section == Section.OPEN_QUESTIONS for p in plans),
+        "cited_nodes": sum(p.section == Section.APPENDIX for p in plans),
+        "citations": sum(len(p.citations) for p in plans if p.section != Section.APPENDIX),
+    }
+
+
+def _date(value: str) -> dt.datetime:
+    return dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+
+
+def _persist(
+    run: ArtifactVersion,
+    plans: list[_ClaimPlan],
+    report: dict,
+    timings: dict[str, int],
+    started: float,
+) -> None:
+    """Claims, citations, number and Markdown in one transaction; then the version is frozen."""
+    from artifacts.rendering import load_document, render_markdown
+
+    for _attempt in range(5):
+        try:
+            with transaction.atomic():
+                _write_rows(run, plans)
+                last = run.artifact.versions.aggregate(n=Max("number"))["n"]
+                run.number = (last or 0) + 1
+                timings["total_ms"] = _ms(started)
+                run.report = report | {"timings_ms": timings}
+                run.markdown = render_markdown(load_document(run))
+                run.status = VersionStatus.COMPLETE
+                run.stage = Stage.DONE
+                run.completed_at = timezone.now()
+                run.save()
+                return
+        except IntegrityError:
+            run.number = None
+            continue  # another run took the number; take the next one
+    raise GenerationError("could not allocate a version number; try again")
+
+
+def _write_rows(run: ArtifactVersion, plans: list[_ClaimPlan]) -> None:
+    order: dict[str, int] = {}
+    claims = []
+    for plan in plans:
+        position = order.get(plan.section, 0)
+        order[plan.section] = position + 1
+        claims.append(
+            Claim(
+                version=run,
+                section=plan.section,
+                order=position,
+                text=plan.text,
+                kind=plan.kind,
+                nodes=plan.nodes,
+            )
+        )
+    created = Claim.objects.bulk_create(claims, batch_size=2000)
+    citations = [
+        Citation(
+            claim=claim,
+            order=position,
+            node_number=c.node.number,
+            node_uid=c.node.uid,
+            node_type=c.node.type,
+            node_label=c.node.label,
+            confidence=c.node.confidence,
+            episode_number=c.evidence.episode_number,
+            episode_uid=c.evidence.episode_uid,
+            date=_date(c.evidence.date),
+            author=c.evidence.author[:200],
+            quote=c.evidence.quote,
+            start=c.evidence.start,
+            end=c.evidence.end,
+            file=c.evidence.file[:300],
+            page=c.evidence.page[:50],
+            confirmed_in=c.confirmed_in,
+        )
+        for claim, plan in zip(created, plans, strict=True)
+        for position, c in enumerate(plan.citations)
+    ]
+    Citation.objects.bulk_create(citations, batch_size=2000)

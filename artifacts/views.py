@@ -1,0 +1,138 @@
+"""PRD pages: server-rendered, login and organization membership required (else 404)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from artifacts.models import ArtifactVersion, Stage
+from artifacts.rendering import load_document, render_html
+from artifacts.services import (
+    parse_as_of,
+    prd_page,
+    run_for_project,
+    shown_version,
+    start_prd_generation,
+    version_by_number,
+)
+from kg.models import Project
+from kg.tenancy import ProjectNotFound, project_for_user
+
+
+def _project(request: HttpRequest, slug: str) -> Project:
+    try:
+        return project_for_user(request.user, slug)
+    except ProjectNotFound:
+        raise Http404("project not found") from None
+
+
+def _page(
+    request: HttpRequest,
+    project: Project,
+    number: int | None,
+    *,
+    error: str = "",
+    as_of: str = "",
+    status: int = 200,
+) -> HttpResponse:
+    try:
+        page = prd_page(project, number)
+    except ArtifactVersion.DoesNotExist:
+        raise Http404("no such version") from None
+    document = load_document(page.version) if page.version else None
+    context = {
+        "project": project,
+        "page": page,
+        "document": document,
+        "document_html": render_html(document) if document else "",
+        "error": error,
+        "as_of": as_of,
+    }
+    return render(request, "artifacts/prd.html", context, status=status)
+
+
+@login_required
+@require_GET
+def prd_view(request: HttpRequest, slug: str) -> HttpResponse:
+    project = _project(request, slug)
+    raw = request.GET.get("version")
+    if raw is not None and not raw.isdigit():
+        raise Http404("no such version")
+    return _page(request, project, int(raw) if raw else None)
+
+
+@login_required
+@require_GET
+def prd_markdown(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    project = _project(request, slug)
+    try:
+        version = version_by_number(project, number)
+    except ArtifactVersion.DoesNotExist:
+        raise Http404("no such version") from None
+    response = HttpResponse(version.markdown, content_type="text/markdown; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{project.slug}-prd-v{number}.md"'
+    return response
+
+
+@login_required
+@require_POST
+def prd_generate(request: HttpRequest, slug: str) -> HttpResponse:
+    project = _project(request, slug)
+    raw = request.POST.get("as_of", "")
+    try:
+        as_of = parse_as_of(raw)
+    except ValueError as exc:
+        return _page(request, project, None, error=f"As of: {exc}", as_of=raw, status=400)
+    run = start_prd_generation(project, as_of)
+    return redirect("artifacts:prd-progress", slug=project.slug, run_id=run.pk)
+
+
+@login_required
+@require_GET
+def prd_progress(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
+    project = _project(request, slug)
+    run = _run(project, run_id)
+    done = shown_version(run)
+    if done is not None:
+        return redirect(_version_url(project, done))
+    context = {
+        "project": project,
+        "run": run,
+        "stages": [s for s in Stage if s not in (Stage.QUEUED,)],
+        "status_url": reverse("artifacts:prd-status", args=[project.slug, run.pk]),
+    }
+    return render(request, "artifacts/prd_progress.html", context)
+
+
+@login_required
+@require_GET
+def prd_status(request: HttpRequest, slug: str, run_id: int) -> JsonResponse:
+    project = _project(request, slug)
+    run = _run(project, run_id)
+    done = shown_version(run)
+    return JsonResponse(
+        {
+            "id": run.pk,
+            "task_id": run.task_id,
+            "status": run.status,
+            "stage": run.stage,
+            "stage_label": Stage(run.stage).label,
+            "error": run.error,
+            "version": done.number if done else None,
+            "url": _version_url(project, done) if done else None,
+        }
+    )
+
+
+def _run(project: Project, run_id: int) -> ArtifactVersion:
+    try:
+        return run_for_project(project, run_id)
+    except ArtifactVersion.DoesNotExist:
+        raise Http404("no such run") from None
+
+
+def _version_url(project: Project, version: ArtifactVersion) -> str:
+    return f"{reverse('artifacts:prd', args=[project.slug])}?version={version.number}"

@@ -1,0 +1,245 @@
+"""PRD generation time (offline engine) on synthetic graphs of 1k and 10k nodes with evidence.
+
+Each size gets its own project: episodes in the throwaway SQLite ledger, nodes/edges/
+contradictions in the embedded FalkorDB, every quote a verbatim slice of its episode. Measured:
+a cold generation (context → writer → checks → rows → Markdown), the regeneration that finds
+nothing changed (context + hash only), and loading + rendering the version as HTML.
+Run: python -m benchmarks.prd_generation
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import random
+import time
+
+from benchmarks.environment import RESULTS, bench_environment
+
+SIZES = (1_000, 10_000)
+NODES_PER_EPISODE = 5
+# Type mix of a mature project's graph (fractions of the nodes).
+TYPE_MIX = {
+    "segment": 0.04,
+    "pain": 0.24,
+    "job": 0.10,
+    "trigger": 0.05,
+    "alternative": 0.07,
+    "competitor": 0.04,
+    "feature": 0.20,
+    "metric": 0.07,
+    "goal": 0.05,
+    "risk": 0.05,
+    "insight": 0.09,
+}
+WORDS = (
+    *("slow", "sync", "offline", "photo", "upload", "invoice", "route", "courier", "dispatcher"),
+    *("report", "schedule", "price", "queue", "signal", "basement", "portal", "export"),
+    *("reminder", "payment", "receipt", "driver", "warehouse", "stock", "order", "delay"),
+    *("refund", "login", "voice", "map", "chat", "rating", "shift", "bonus", "fuel", "tablet"),
+    *("battery", "camera", "barcode"),
+)
+
+
+def _label(rng: random.Random, node_type: str, index: int) -> str:
+    words = " ".join(rng.sample(WORDS, 3))
+    if node_type == "metric":
+        return f"{words} rate at {rng.randint(2, 95)}%"
+    return f"{node_type} {words} {index}"
+
+
+def build_project(size: int, seed: int = 7):
+    """A project whose graph holds `size` nodes (plus product and markets) with evidence."""
+    import datetime as dt
+    import uuid
+
+    from kg.graph import ContradictionRecord, EdgeRecord, Evidence, NodeRecord, store
+    from kg.models import Episode, EpisodeKind, Organization, Project
+    from kg.models.episodes import content_sha256
+    from kg.pipeline.confidence import confidence_from
+
+    rng = random.Random(seed)
+    org = Organization.objects.create(slug=f"bench-{size}", name=f"bench {size}")
+    project = Project.objects.create(
+        organization=org, slug=f"bench-{size}", name=f"Bench {size}", language="en"
+    )
+    scope = project.graph_scope
+    start = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+
+    types = ["product", "market", "market"]
+    for node_type, share in TYPE_MIX.items():
+        types += [node_type] * int(size * share)
+    types += ["pain"] * (size + 3 - len(types))
+    labels = [_label(rng, t, i) for i, t in enumerate(types)]
+
+    # Each episode states NODES_PER_EPISODE labels; a third of the nodes are said again later.
+    sentences: list[list[int]] = [
+        list(range(i, min(i + NODES_PER_EPISODE, len(types))))
+        for i in range(0, len(types), NODES_PER_EPISODE)
+    ]
+    again = rng.sample(range(len(types)), len(types) // 3)
+    sentences += [again[i : i + NODES_PER_EPISODE] for i in range(0, len(again), NODES_PER_EPISODE)]
+    episodes, mentions = [], []
+    for number, members in enumerate(sentences, start=1):
+        content, spans = "", []
+        for node in members:
+            content += "Interview note: "
+            spans.append((node, len(content), len(content) + len(labels[node])))
+            content += labels[node] + ". "
+        moment = start + dt.timedelta(hours=number)
+        episodes.append(
+            Episode(
+                uid=uuid.uuid4(),
+                project=project,
+                number=number,
+                kind=EpisodeKind.IMPORT,
+                content=content,
+                author="bench",
+                valid_at=moment,
+                content_sha256=content_sha256(content),
+            )
+        )
+        mentions.append(spans)
+    Episode.objects.bulk_create(episodes, batch_size=500)
+
+    evidence: dict[int, list[Evidence]] = {i: [] for i in range(len(types))}
+    for episode, spans in zip(episodes, mentions, strict=True):
+        at = episode.valid_at.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        for node, s, e in spans:
+            evidence[node].append(
+                Evidence(
+                    episode_uid=str(episode.uid),
+                    episode_number=episode.number,
+                    quote=episode.content[s:e],
+                    start=s,
+                    end=e,
+                    valid_at=at,
+                    author="bench",
+                )
+            )
+    pivot = episodes[len(episodes) // 2].valid_at.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    nodes = [
+        NodeRecord(
+            uid=f"{size}-n{i}",
+            number=i + 1,
+            type=t,
+            label=labels[i],
+            key=labels[i].lower(),
+            confidence=confidence_from(evidence[i]),
+            valid_at=min(e.valid_at for e in evidence[i]),
+            invalid_at=pivot if i == 1 else None,  # the first market was left at a pivot
+            value=labels[i].rsplit(" at ", 1)[-1] if t == "metric" else "",
+            evidence=evidence[i],
+        )
+        for i, t in enumerate(types)
+    ]
+    for i in range(0, len(nodes), 500):
+        store.write_nodes(scope, nodes[i : i + 500])
+
+    by_type: dict[str, list[NodeRecord]] = {}
+    for node in nodes:
+        by_type.setdefault(node.type, []).append(node)
+
+    def edge(relation: str, source: NodeRecord, target: NodeRecord, invalid_at=None):
+        return EdgeRecord(
+            uid=f"{relation}:{source.uid}:{target.uid}",
+            relation=relation,
+            source=source.uid,
+            target=target.uid,
+            confidence=65,
+            valid_at=max(source.valid_at, target.valid_at),
+            invalid_at=invalid_at,
+            evidence=[source.evidence[0]],
+        )
+
+    product, old_market, new_market = nodes[0], nodes[1], nodes[2]
+    edges = [
+        edge("targets_market", product, old_market, invalid_at=pivot),
+        edge("targets_market", product, new_market),
+    ]
+    pick = rng.choice
+    segments = by_type["segment"]
+    edges += [edge("serves", product, s) for s in segments]
+    edges += [edge("experiences", pick(segments), p) for p in by_type["pain"]]
+    edges += [edge("has_job", pick(segments), j) for j in by_type["job"]]
+    edges += [edge("triggered_by", pick(segments), t) for t in by_type["trigger"]]
+    edges += [edge("addresses", a, pick(by_type["pain"])) for a in by_type["alternative"]]
+    edges += [edge("offers", c, pick(by_type["feature"])) for c in by_type["competitor"]]
+    edges += [edge("solves", f, pick(by_type["pain"])) for f in by_type["feature"][::2]]
+    edges += [edge("measured_by", g, pick(by_type["metric"])) for g in by_type["goal"]]
+    edges += [edge("threatens", r, pick(by_type["feature"])) for r in by_type["risk"]]
+    unique = list({e.uid: e for e in edges}.values())
+    for i in range(0, len(unique), 500):
+        store.write_edges(scope, unique[i : i + 500])
+
+    insights = by_type["insight"]
+    for i in range(0, len(insights) - 1, 20):
+        a, b = insights[i], insights[i + 1]
+        store.write_contradiction(
+            scope,
+            ContradictionRecord(
+                uid=f"{size}-c{i}",
+                a=a.uid,
+                b=b.uid,
+                subject="price",
+                quote_a=a.evidence[0].quote,
+                quote_b=b.evidence[0].quote,
+                opened_at=max(a.valid_at, b.valid_at),
+            ),
+        )
+    return project, {"nodes": len(nodes), "edges": len(unique), "episodes": len(episodes)}
+
+
+def measure(size: int) -> dict:
+    from artifacts.rendering import load_document, render_html
+    from artifacts.services import generate_prd
+    from kg.models import LLMCall
+
+    started = time.perf_counter()
+    project, shape = build_project(size)
+    setup_s = time.perf_counter() - started
+
+    started = time.perf_counter()
+    version = generate_prd(project)
+    cold_s = time.perf_counter() - started
+
+    calls = LLMCall.objects.count()
+    started = time.perf_counter()
+    again = generate_prd(project)
+    reuse_s = time.perf_counter() - started
+    assert again.pk == version.pk and LLMCall.objects.count() == calls
+
+    started = time.perf_counter()
+    html = render_html(load_document(version))
+    render_s = time.perf_counter() - started
+
+    report = version.report
+    return {
+        "graph": shape,
+        "setup_seconds": round(setup_s, 2),
+        "generate_cold_seconds": round(cold_s, 2),
+        "generate_phases_ms": report["timings_ms"],
+        "regenerate_unchanged_seconds": round(reuse_s, 2),
+        "load_and_render_html_seconds": round(render_s, 2),
+        "claims": report["counts"],
+        "dropped": len(report["dropped"]),
+        "context": report["context"],
+        "markdown_kb": round(len(version.markdown.encode()) / 1024, 1),
+        "html_kb": round(len(str(html).encode()) / 1024, 1),
+    }
+
+
+def main() -> None:
+    bench_environment()
+    figures = {
+        "machine": f"{platform.machine()} {platform.python_version()}",
+        "engine": "offline",
+        "by_nodes": {str(size): measure(size) for size in SIZES},
+    }
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "prd_generation.json").write_text(json.dumps(figures, indent=2) + "\n")
+    print(json.dumps(figures, indent=2))
+
+
+if __name__ == "__main__":
+    main()
