@@ -45,7 +45,11 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {"timeout": 20}
-    DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_SQLITE_NAME", "") or None}
+    # A file, not shared memory: there a concurrent writer (a worker thread, the live server)
+    # fails at once with "table is locked" instead of waiting for the lock.
+    DATABASES["default"]["TEST"] = {
+        "NAME": env_str("TEST_SQLITE_NAME", str(VAR_DIR / "test-groundwork.sqlite3"))
+    }
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 60, maximum=86400)
 
@@ -96,6 +100,7 @@ LLM_ENGINE = env_choice(
 LLM_MODEL = env_str("LLM_MODEL", "gpt-4o-mini")
 LLM_TIMEOUT_SECONDS = env_int("LLM_TIMEOUT_SECONDS", 60, minimum=1, maximum=3600)
 LLM_MAX_RETRIES = env_int("LLM_MAX_RETRIES", 3, maximum=10)
+PRD_REVIEW = env_bool("PRD_REVIEW", True)  # the reviewer pass; runs only with a real model
 LLM_MAX_INPUT_CHARS = env_int("LLM_MAX_INPUT_CHARS", 100_000, minimum=1000, maximum=10_000_000)
 
 INSTALLED_APPS = [
@@ -117,6 +122,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",  # gunicorn serves no static files itself
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -3,6 +3,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 
+import artifacts.api
 import orgmemory.api
 from kg.views import health
 
@@ -12,7 +13,7 @@ api = [
     path("auth/token/", obtain_auth_token, name="api-token"),
     path("", include("kg.api.urls")),
     path("", include("chat.api")),
-    # TODO(integration): path("", include(artifacts.api.router_urls)),
+    path("", include(artifacts.api.router_urls)),
     path("", include(orgmemory.api.router_urls)),
 ]
 
@@ -23,6 +24,7 @@ urlpatterns = [
     path("api/", include(api)),
     path("", include("chat.urls")),
     path("", include("artifacts.urls")),
+    path("", include("orgmemory.urls")),
 ]
 
 # JSON under /api/ (when DEBUG is off; DEBUG shows Django's technical page instead).

@@ -7,6 +7,8 @@ from dataclasses import asdict
 
 from celery import shared_task
 
+from kg.graph import GraphUnavailable
+
 
 @shared_task(name="kg.worker_probe")
 def worker_probe() -> dict:
@@ -19,7 +21,7 @@ def worker_probe() -> dict:
 @shared_task(
     name="kg.episode_ingest",
     bind=True,
-    autoretry_for=(ConnectionError, TimeoutError),
+    autoretry_for=(ConnectionError, TimeoutError, GraphUnavailable),
     retry_backoff=True,
     max_retries=5,
 )

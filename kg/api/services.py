@@ -275,23 +275,26 @@ def contradiction(project: Project, uid: str) -> ContradictionView:
     raise ContradictionNotFound(f"contradiction {uid!r} not found in project {project.slug!r}")
 
 
-def resolve_contradiction(project: Project, uid: str, answer: str, author: str) -> Episode:
+def resolve_contradiction(
+    project: Project, uid: str, answer: str, author: str, *, enqueue: bool = True
+) -> Episode:
     """Record the answer as an episode that resolves an open contradiction.
 
-    Resolving twice would write a second answer over the first one's resolution, so an already
-    resolved contradiction is refused instead.
+    A resolved contradiction keeps its first answer: a second one is refused.
     """
     from kg.episodes import EpisodeInput, validate_episode_input
-    from kg.pipeline.contradictions import resolve_with_answer
+    from kg.pipeline.contradictions import ContradictionClosed, resolve_with_answer
 
-    current = contradiction(project, uid)
-    if current.status != "open":
-        raise ContradictionAlreadyResolved(
-            f"contradiction {uid!r} was already resolved ({current.resolution})"
-        )
     # Checked before anything is written, so an empty answer leaves no trace.
     validate_episode_input(EpisodeInput(content=answer, author=author))
-    return resolve_with_answer(project, uid, answer, author)
+    try:
+        return resolve_with_answer(project, uid, answer, author, enqueue=enqueue)
+    except ContradictionClosed as exc:
+        raise ContradictionAlreadyResolved(str(exc)) from None
+    except LookupError:
+        raise ContradictionNotFound(
+            f"contradiction {uid!r} not found in project {project.slug!r}"
+        ) from None
 
 
 def project_gaps(project: Project) -> list[Gap]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import uuid
 
 from kg.graph import ContradictionRecord, GraphScope, NodeRecord
+from kg.signals import project_graph_changed
 
 NAMESPACE = uuid.UUID("5b0c1b52-7f0e-4a51-9a55-2f1b8f3f0c11")
 
@@ -48,7 +49,13 @@ def find_contradictions(
     return list(found.values())
 
 
-def resolve_with_answer(project, contradiction_uid: str, answer: str, author: str):
+class ContradictionClosed(ValueError):
+    """The contradiction was already resolved; its first answer stands."""
+
+
+def resolve_with_answer(
+    project, contradiction_uid: str, answer: str, author: str, *, enqueue: bool = True
+):
     """Record a user's answer as an episode and mark the contradiction resolved by it.
 
     Returns the new episode. The answer goes through the pipeline like any message, so what it
@@ -64,9 +71,15 @@ def resolve_with_answer(project, contradiction_uid: str, answer: str, author: st
         raise LookupError(
             f"contradiction {contradiction_uid!r} not found in project {project.slug}"
         )
+    if known[contradiction_uid].status != "open":
+        resolution = known[contradiction_uid].resolution
+        raise ContradictionClosed(
+            f"contradiction {contradiction_uid!r} was already resolved ({resolution})"
+        )
     episode = record_episode(
         project,
         EpisodeInput(content=answer, author=author, source_ref={"resolves": contradiction_uid}),
+        enqueue=enqueue,
     )
     store.resolve_contradiction(
         scope,
@@ -75,4 +88,5 @@ def resolve_with_answer(project, contradiction_uid: str, answer: str, author: st
         f"episode #{episode.number}: {answer[:500]}",
     )
     refresh_contradiction_confidence(scope)
+    project_graph_changed.send(sender=type(project), project_id=project.pk)
     return episode

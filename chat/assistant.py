@@ -1,0 +1,393 @@
+"""The assistant's reply to a user message.
+
+reply_to_message runs the message's episode through the pipeline (idempotent: a no-op when it
+already ran), reads what the research holds now, asks the engine for a reply and checks it:
+every node number the reply mentions must be a node the project holds, and a statement that
+cites anything else is dropped before the reply is saved. The offline engine writes the reply
+deterministically from the same request the model would see.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+
+from chat.models import Message, Role
+from chat.prompts import assistant_reply
+from chat.prompts.assistant_reply import (
+    AssistantReplyRequest,
+    AssistantReplyResponse,
+    NodeBrief,
+    Question,
+)
+from kg.context import ArtifactContext, artifact_context
+from kg.graph import GraphUnavailable
+from kg.llm import call_llm
+from kg.models import Episode, Project
+from kg.ontology import NODE_TYPES
+
+logger = logging.getLogger("groundwork.chat")
+
+# Failures worth a retry of the whole task (the pipeline is idempotent); anything else is a
+# property of the message and is reported in the reply instead.
+TRANSIENT_ERRORS: tuple[type[Exception], ...] = (GraphUnavailable, ConnectionError, TimeoutError)
+
+MAX_BRIEF_NODES = 30
+MAX_QUESTIONS = 5
+BEST_SUPPORTED = 3
+
+
+@dataclass(frozen=True)
+class ReplyDraft:
+    text: str
+    cited_nodes: list[int]
+    engine: str
+    dropped: int = 0
+
+
+def reply_to_message(message_id: int, *, unavailable: str = "") -> Message:
+    """Write (once) the assistant's reply to a user message and return it.
+
+    `unavailable` is set by the task after its retries ran out: the reply then only says why
+    the message could not be analysed. Transient errors propagate so that the task retries.
+    """
+    message = Message.objects.select_related("conversation__project__organization", "episode").get(
+        pk=message_id
+    )
+    if message.role != Role.USER:
+        raise ValueError(f"message {message_id} is an assistant message; only users get replies")
+    existing = Message.objects.filter(reply_to=message, role=Role.ASSISTANT).first()
+    if existing:
+        return existing
+    project = message.conversation.project
+    if unavailable:
+        text = _texts(project.language)["failed"].format(error=unavailable.rstrip("."))
+        draft = ReplyDraft(text, [], "system")
+    else:
+        failure = _analyse(message.episode) if message.episode_id else ""
+        draft = compose_reply(project, message, failure)
+    try:
+        with transaction.atomic():
+            return Message.objects.create(
+                conversation=message.conversation,
+                role=Role.ASSISTANT,
+                text=draft.text,
+                reply_to=message,
+                cited_nodes=draft.cited_nodes,
+                engine=draft.engine,
+            )
+    except IntegrityError:  # a parallel run of the task saved its reply first
+        return Message.objects.get(reply_to=message, role=Role.ASSISTANT)
+
+
+def _analyse(episode: Episode) -> str:
+    """Run the pipeline for the episode; the reason it failed, or "" when it ran."""
+    from kg.pipeline.ingest import episode_ingest
+
+    try:
+        episode_ingest(episode.pk)
+    except TRANSIENT_ERRORS:
+        raise
+    except Exception as exc:
+        logger.exception("pipeline failed for episode %s", episode.pk)
+        return f"{type(exc).__name__}: {exc}"[:300]
+    return ""
+
+
+def compose_reply(project: Project, message: Message, failure: str = "") -> ReplyDraft:
+    context = artifact_context(project)
+    recent = list(
+        Message.objects.filter(conversation=message.conversation, role=Role.ASSISTANT)
+        .order_by("-id")
+        .values_list("text", flat=True)[:2]
+    )
+    request = build_request(project, message, context, failure, recent)
+    known = {n.number for n in context.nodes}
+    try:
+        result = call_llm(
+            assistant_reply.OPERATION, request, project=project, episode=message.episode
+        )
+        answer, engine = result.value, f"{result.call.engine}:{result.call.model}"
+    except Exception:
+        # A broken or unreachable model must not leave the user without an answer.
+        logger.exception("assistant_reply: model failed; using the offline reply")
+        answer, engine = offline_reply(request), "offline:fallback"
+    draft = checked_reply(answer, known, project, engine)
+    if not draft.text:
+        logger.warning("assistant_reply: nothing survived the checks; using the offline reply")
+        draft = checked_reply(offline_reply(request), known, project, "offline:fallback")
+    return draft
+
+
+def build_request(
+    project: Project,
+    message: Message,
+    context: ArtifactContext,
+    failure: str = "",
+    recently_asked: list[str] | None = None,
+) -> AssistantReplyRequest:
+    number = message.episode.number if message.episode_id else None
+    from_message = sorted(
+        n.number for n in context.nodes if number is not None and number in n.episode_numbers
+    )
+    ranked = sorted(
+        context.nodes,
+        key=lambda n: (n.number not in from_message, -n.confidence, -len(n.episode_numbers)),
+    )
+    briefs = [
+        NodeBrief(
+            number=n.number,
+            type=n.type,
+            label=n.label,
+            confidence=n.confidence,
+            sources=len(n.episode_numbers),
+            quote=n.evidence[0].quote if n.evidence else "",
+            value=n.value,
+        )
+        for n in ranked[:MAX_BRIEF_NODES]
+    ]
+    return AssistantReplyRequest(
+        language=project.language,
+        product=project.name or project.slug,
+        message=message.text,
+        failure=failure,
+        from_message=from_message,
+        node_count=len(context.nodes),
+        average_confidence=context.average_confidence,
+        type_counts=dict(Counter(n.type for n in context.nodes)),
+        nodes=briefs,
+        questions=ranked_questions(context, set(from_message), recently_asked or []),
+    )
+
+
+def ranked_questions(
+    context: ArtifactContext, from_message: set[int], recently_asked: list[str]
+) -> list[Question]:
+    """Contradictions first, then gaps about what this message touched, then other gaps.
+
+    A question the assistant asked in its last replies goes to the back, so it does not repeat
+    itself while other questions are open.
+    """
+    texts = _texts(context.language)
+    by_number = {n.number: n for n in context.nodes}
+    questions = [
+        Question(
+            kind="contradiction",
+            text=texts["contradiction"].format(
+                subject=c.subject or "?",
+                a=c.a,
+                b=c.b,
+                label_a=by_number[c.a].label,
+                label_b=by_number[c.b].label,
+            ),
+            nodes=[c.a, c.b],
+        )
+        for c in context.contradictions
+        if c.status == "open" and c.a in by_number and c.b in by_number
+    ]
+    gaps = sorted(context.gaps, key=lambda g: g.node not in from_message)  # stable: rule order
+    questions += [
+        Question(
+            kind="gap",
+            text=f"{g.question} (#{g.node})" if g.node is not None else g.question,
+            nodes=[g.node] if g.node is not None else [],
+        )
+        for g in gaps
+    ]
+    if not questions:
+        key = "follow_up" if context.nodes else "opening"
+        questions = [Question(kind="opening", text=texts[key])]
+    fresh = [q for q in questions if not any(q.text in previous for previous in recently_asked)]
+    repeated = [q for q in questions if q not in fresh]
+    return (fresh + repeated)[:MAX_QUESTIONS]
+
+
+# --- the offline (deterministic) reply ------------------------------------------------------
+
+TEXTS = {
+    "en": {
+        "nothing": "Nothing in the research yet.",
+        "failed": "I could not analyse this message: {error}.",
+        "nothing_new": "I found nothing new in this message.",
+        "from_message": "From this message: {items}.",
+        "holds": "The research now holds {count} {facts}: {breakdown} "
+        "(average confidence {average}).",
+        "best": "Best supported: {items}.",
+        "best_item": "{kind} #{number} “{label}” (confidence {confidence}, {sources})",
+        "sources": "{n} source",
+        "sources_plural": "{n} sources",
+        "fact": "fact",
+        "facts": "facts",
+        "contradiction": "The research disagrees about {subject}: #{a} “{label_a}” vs "
+        "#{b} “{label_b}”. Which holds now?",
+        "opening": "Who is the product for, and what problem does it solve for them today?",
+        "follow_up": "What else did you hear from customers?",
+    },
+    "ru": {
+        "nothing": "В исследовании пока ничего нет.",
+        "failed": "Не удалось разобрать это сообщение: {error}.",
+        "nothing_new": "В этом сообщении я не нашёл ничего нового.",
+        "from_message": "Из этого сообщения: {items}.",
+        "holds": "Сейчас в исследовании {count} {facts}: {breakdown} "
+        "(средняя уверенность {average}).",
+        "best": "Лучше всего подтверждено: {items}.",
+        "best_item": "{kind} #{number} «{label}» (уверенность {confidence}, {sources})",
+        "sources": "источников: {n}",
+        "sources_plural": "источников: {n}",
+        "fact": "фактов",
+        "facts": "фактов",
+        "contradiction": "Данные расходятся ({subject}): #{a} «{label_a}» и #{b} «{label_b}». "
+        "Что верно сейчас?",
+        "opening": "Для кого этот продукт и какую проблему он решает для них сегодня?",
+        "follow_up": "Что ещё вы слышали от клиентов?",
+    },
+}
+
+TYPE_NAMES = {
+    "en": {t: t for t in NODE_TYPES},
+    "ru": {
+        "product": "продукт",
+        "market": "рынок",
+        "segment": "сегмент",
+        "pain": "боль",
+        "job": "задача",
+        "trigger": "триггер",
+        "alternative": "альтернатива",
+        "competitor": "конкурент",
+        "feature": "функция",
+        "metric": "метрика",
+        "goal": "цель",
+        "risk": "риск",
+        "insight": "инсайт",
+    },
+}
+
+
+def _texts(language: str) -> dict[str, str]:
+    return TEXTS.get(language, TEXTS["en"])
+
+
+def _type_name(language: str, node_type: str) -> str:
+    return TYPE_NAMES.get(language, TYPE_NAMES["en"]).get(node_type, node_type)
+
+
+def _breakdown(language: str, counts: dict[str, int]) -> str:
+    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    if language == "ru":
+        return ", ".join(f"{_type_name(language, t)} — {n}" for t, n in ordered)
+    return ", ".join(f"{n} {t}{'' if n == 1 else 's'}" for t, n in ordered)
+
+
+def offline_reply(request: AssistantReplyRequest) -> AssistantReplyResponse:
+    """Acknowledge what the research knows now, citing node numbers; then ask one question."""
+    language = request.language if request.language in TEXTS else "en"
+    texts = TEXTS[language]
+    lines: list[str] = []
+    cited: list[int] = []
+    if request.failure:
+        lines.append(texts["failed"].format(error=request.failure.rstrip(".")))
+    if not request.node_count:
+        lines.append(texts["nothing"])
+    else:
+        by_number = {n.number: n for n in request.nodes}
+        new = [by_number[n] for n in request.from_message if n in by_number]
+        if new:
+            items = ", ".join(
+                f"{_type_name(language, n.type)} #{n.number} “{n.label}”" for n in new
+            )
+            lines.append(texts["from_message"].format(items=items))
+            cited += [n.number for n in new]
+        elif not request.failure:
+            lines.append(texts["nothing_new"])
+        lines.append(
+            texts["holds"].format(
+                count=request.node_count,
+                facts=texts["fact"] if request.node_count == 1 else texts["facts"],
+                breakdown=_breakdown(language, request.type_counts),
+                average=f"{request.average_confidence:.0f}",
+            )
+        )
+        best = sorted(
+            (n for n in request.nodes if n.number not in request.from_message),
+            key=lambda n: (-n.confidence, -n.sources, n.number),
+        )[:BEST_SUPPORTED]
+        if best:
+            items = "; ".join(
+                texts["best_item"].format(
+                    kind=_type_name(language, n.type),
+                    number=n.number,
+                    label=n.label,
+                    confidence=n.confidence,
+                    sources=texts["sources" if n.sources == 1 else "sources_plural"].format(
+                        n=n.sources
+                    ),
+                )
+                for n in best
+            )
+            lines.append(texts["best"].format(items=items))
+            cited += [n.number for n in best]
+    question = (
+        request.questions[0]
+        if request.questions
+        else Question(kind="opening", text=texts["opening"])
+    )
+    lines.append(question.text)
+    cited += question.nodes
+    return AssistantReplyResponse(text="\n".join(lines), cited_nodes=sorted(set(cited)))
+
+
+# --- checking a reply before it is saved ----------------------------------------------------
+
+# "#12" is a node reference unless it follows the word "message(s)" (then it is an episode).
+REFERENCE = re.compile(r"(?P<message>\b(?:messages?|сообщени[а-яё]*)\s+)?#(?P<number>\d+)", re.I)
+# Labels and quotes are user words: a "#4521" inside quotation marks is not a reference.
+QUOTED = re.compile(r"“[^”]*”|«[^»]*»|\"[^\"]*\"")
+SENTENCE_BREAK = re.compile(r"(?<=[.!?…])\s+")
+
+
+def references(statement: str) -> tuple[set[int], set[int]]:
+    """(node numbers, message numbers) a statement refers to, outside quotation marks."""
+    nodes: set[int] = set()
+    messages: set[int] = set()
+    for match in REFERENCE.finditer(QUOTED.sub("", statement)):
+        (messages if match.group("message") else nodes).add(int(match.group("number")))
+    return nodes, messages
+
+
+def checked_reply(
+    answer: AssistantReplyResponse, known_nodes: set[int], project: Project, engine: str
+) -> ReplyDraft:
+    """Keep the statements whose every reference exists; cite what the kept text refers to."""
+    statements = [
+        [s for s in SENTENCE_BREAK.split(line.strip()) if s]
+        for line in answer.text.splitlines()
+        if line.strip()
+    ]
+    mentioned_messages = {m for line in statements for s in line for m in references(s)[1]}
+    known_messages = set(
+        Episode.objects.filter(project=project, number__in=mentioned_messages).values_list(
+            "number", flat=True
+        )
+    )
+    kept_lines: list[str] = []
+    cited: set[int] = set()
+    dropped = 0
+    for line in statements:
+        kept = []
+        for statement in line:
+            nodes, messages = references(statement)
+            if nodes - known_nodes or messages - known_messages:
+                dropped += 1
+                continue
+            kept.append(statement)
+            cited |= nodes
+        if kept:
+            kept_lines.append(" ".join(kept))
+    if dropped:
+        logger.warning("assistant_reply: dropped %d statement(s) citing unknown numbers", dropped)
+    cited |= set(answer.cited_nodes) & known_nodes
+    return ReplyDraft("\n".join(kept_lines), sorted(cited), engine, dropped)

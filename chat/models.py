@@ -1,0 +1,94 @@
+"""Conversations and their messages.
+
+A user's message is the visible side of an episode: the text is the episode's content and the
+episode number is the message number users see and cite. Assistant replies are not episodes —
+they say what the research holds and must never become evidence for it.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Conversation(models.Model):
+    project = models.ForeignKey(
+        "kg.Project", on_delete=models.CASCADE, related_name="conversations"
+    )
+    title = models.CharField(max_length=200)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="conversations",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["project", "-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class Role(models.TextChoices):
+    USER = "user", "User"
+    ASSISTANT = "assistant", "Assistant"
+
+
+class Message(models.Model):
+    conversation = models.ForeignKey(
+        Conversation, on_delete=models.CASCADE, related_name="messages"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices)
+    # PROTECT: the ledger outlives the chat; a message never takes its episode with it.
+    episode = models.OneToOneField(
+        "kg.Episode",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="chat_message",
+        help_text="The episode a user message became (assistant replies have none).",
+    )
+    text = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    reply_to = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.CASCADE, related_name="replies"
+    )
+    cited_nodes = models.JSONField(
+        default=list, blank=True, help_text="Node numbers an assistant reply cites, all checked."
+    )
+    engine = models.CharField(
+        max_length=120, blank=True, help_text="Which engine wrote an assistant reply."
+    )
+    reply_task_id = models.CharField(
+        max_length=64, blank=True, help_text="Celery task that writes the reply to this message."
+    )
+
+    class Meta:
+        ordering = ["conversation", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(role="user") | models.Q(episode__isnull=True),
+                name="chat_only_user_messages_have_episodes",
+            ),
+            # The reply task may run twice (retries, acks_late); only one reply may land.
+            models.UniqueConstraint(
+                fields=["reply_to"],
+                condition=models.Q(role="assistant"),
+                name="chat_one_reply_per_message",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.role}: {self.text[:60]}"
+
+    @property
+    def number(self) -> int | None:
+        """The message number users see: its episode's number."""
+        return self.episode.number if self.episode_id else None
+
+    @property
+    def dom_id(self) -> str:
+        return f"message-{self.episode.number}" if self.episode_id else f"reply-{self.pk}"

@@ -1,0 +1,237 @@
+"""Chat services: conversations, user messages that become episodes, and the research panel.
+
+A user message and its episode are written in one transaction; the assistant's reply task is
+queued only once that transaction has committed, so a worker never looks for a message that
+does not exist yet. The task runs the episode's pipeline itself before replying, which is why
+the episode is recorded with enqueue=False (the pipeline would otherwise be queued twice).
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import uuid
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.db.models import Count, Q, QuerySet
+
+from chat.models import Conversation, Message, Role
+from kg.api.services import ResourceNotFound, author_name
+from kg.context import ContextContradiction, Gap, artifact_context
+from kg.episodes import EpisodeInput, record_episode
+from kg.graph import GraphUnavailable
+from kg.health import llm_mode
+from kg.models import EpisodeKind, EpisodeProcessing, ProcessingStatus, Project
+from kg.ontology import NODE_TYPES
+
+logger = logging.getLogger("groundwork.chat")
+
+DEFAULT_TITLE = "Research notes"
+MAX_TITLE = 200
+
+
+class ConversationNotFound(ResourceNotFound):
+    pass
+
+
+def conversations_of(project: Project) -> QuerySet[Conversation]:
+    counted = Conversation.objects.filter(project=project).annotate(message_count=Count("messages"))
+    return counted.order_by("-created_at", "-id")  # an aggregate drops Meta.ordering
+
+
+def create_conversation(project: Project, user, title: str = "") -> Conversation:
+    return Conversation.objects.create(
+        project=project, title=(title.strip() or DEFAULT_TITLE)[:MAX_TITLE], created_by=user
+    )
+
+
+def conversation_in(project: Project, conversation_id: int) -> Conversation:
+    """The conversation if it belongs to the project (ids of other projects are not found)."""
+    try:
+        return Conversation.objects.get(project=project, pk=conversation_id)
+    except Conversation.DoesNotExist:
+        raise ConversationNotFound(
+            f"conversation {conversation_id} not found in project {project.slug!r}"
+        ) from None
+
+
+def current_conversation(project: Project, user) -> Conversation:
+    """The most recently started conversation, or a new one for a project without any."""
+    latest = Conversation.objects.filter(project=project).first()
+    return latest or create_conversation(project, user)
+
+
+def conversation_of_message(project: Project, episode_number: int) -> Conversation | None:
+    message = (
+        Message.objects.filter(conversation__project=project, episode__number=episode_number)
+        .select_related("conversation")
+        .first()
+    )
+    return message.conversation if message else None
+
+
+def messages_of(conversation: Conversation, after: int | None = None) -> QuerySet[Message]:
+    messages = conversation.messages.select_related("episode__processing").order_by("id")
+    return messages.filter(pk__gt=after) if after else messages
+
+
+def awaiting_reply(conversation: Conversation) -> list[Message]:
+    """User messages the assistant has not answered yet (oldest first)."""
+    return list(
+        conversation.messages.filter(role=Role.USER)
+        .exclude(replies__role=Role.ASSISTANT)
+        .select_related("episode__processing")
+        .order_by("id")
+    )
+
+
+def post_user_message(conversation: Conversation, user, text: str) -> Message:
+    """Record the message and its episode; queue the reply task once both are committed.
+
+    Raises kg.episodes.EpisodeRejected (nothing written) when the text cannot be an episode.
+    """
+    text = text.strip()
+    with transaction.atomic():
+        episode = record_episode(
+            conversation.project,
+            EpisodeInput(
+                content=text,
+                kind=EpisodeKind.CHAT_MESSAGE,
+                author=author_name(user),
+                source_ref={"channel": "chat", "conversation": conversation.pk},
+            ),
+            enqueue=False,
+        )
+        message = _user_message(conversation, episode, text)
+    return message
+
+
+def answer_contradiction(
+    project: Project, conversation: Conversation, user, contradiction_uid: str, answer: str
+) -> Message:
+    """A user's answer to an open contradiction: an episode that resolves it, shown in the chat.
+
+    Raises kg.api.services.ContradictionNotFound / ContradictionAlreadyResolved, or
+    kg.episodes.EpisodeRejected for an empty answer.
+    """
+    from kg.api.services import resolve_contradiction
+
+    answer = answer.strip()
+    with transaction.atomic():
+        # The reply task runs the pipeline for this episode, so it is not queued twice.
+        episode = resolve_contradiction(
+            project, contradiction_uid, answer, author_name(user), enqueue=False
+        )
+        message = _user_message(conversation, episode, answer)
+    return message
+
+
+def _user_message(conversation: Conversation, episode, text: str) -> Message:
+    task_id = str(uuid.uuid4())  # known now, so the API can hand it out before the task runs
+    message = Message.objects.create(
+        conversation=conversation,
+        role=Role.USER,
+        episode=episode,
+        text=text,
+        reply_task_id=task_id,
+    )
+    # robust: the message is committed either way; a broker outage must not turn the request
+    # into an error after the fact (the episode stays pending and is visible as such).
+    transaction.on_commit(functools.partial(_queue_reply, message.pk, task_id), robust=True)
+    return message
+
+
+def _queue_reply(message_id: int, task_id: str) -> None:
+    from chat.tasks import assistant_reply_task
+
+    assistant_reply_task.apply_async(args=[message_id], task_id=task_id)
+
+
+# --- the research panel ---------------------------------------------------------------------
+
+TYPE_TITLES = {
+    "product": "Product",
+    "market": "Markets",
+    "segment": "Segments",
+    "pain": "Pains",
+    "job": "Jobs to be done",
+    "trigger": "Triggers",
+    "alternative": "Alternatives",
+    "competitor": "Competitors",
+    "feature": "Features",
+    "metric": "Metrics",
+    "goal": "Goals",
+    "risk": "Risks",
+    "insight": "Insights",
+}
+
+
+@dataclass(frozen=True)
+class PanelNode:
+    number: int
+    label: str
+    confidence: int
+    sources: int
+    value: str = ""
+
+
+@dataclass(frozen=True)
+class PanelGroup:
+    type: str
+    title: str
+    nodes: list[PanelNode]
+
+
+@dataclass
+class ResearchPanel:
+    groups: list[PanelGroup] = field(default_factory=list)
+    gaps: list[Gap] = field(default_factory=list)
+    contradictions: list[ContextContradiction] = field(default_factory=list)
+    node_count: int = 0
+    average_confidence: float = 0.0
+    in_progress: int = 0
+    failed: list[tuple[int, str]] = field(default_factory=list)
+    engine: str = ""
+    graph_error: str = ""
+
+
+def engine_label() -> str:
+    mode = llm_mode()
+    if mode["mode"] == "offline":
+        return "offline engine (rule-based, no model)"
+    return f"model {mode['model']}"
+
+
+def research_panel(project: Project) -> ResearchPanel:
+    """What the research holds now: valid nodes by type, gaps and open contradictions."""
+    panel = ResearchPanel(engine=engine_label())
+    processing = EpisodeProcessing.objects.filter(episode__project=project)
+    panel.in_progress = processing.filter(
+        Q(status=ProcessingStatus.PENDING) | Q(status=ProcessingStatus.RUNNING)
+    ).count()
+    panel.failed = list(
+        processing.filter(status=ProcessingStatus.FAILED)
+        .order_by("episode__number")
+        .values_list("episode__number", "error")
+    )
+    try:
+        context = artifact_context(project)
+    except GraphUnavailable as exc:
+        # The ledger is still readable; say what is wrong instead of failing the whole page.
+        logger.warning("research panel for %s: %s", project.slug, exc)
+        panel.graph_error = "The knowledge graph is unavailable right now."
+        return panel
+    for node_type in NODE_TYPES:
+        nodes = [
+            PanelNode(n.number, n.label, n.confidence, len(n.episode_numbers), n.value)
+            for n in context.of_type(node_type)
+        ]
+        if nodes:
+            title = TYPE_TITLES.get(node_type, node_type)
+            panel.groups.append(PanelGroup(node_type, title, nodes))
+    panel.gaps = context.gaps
+    panel.contradictions = [c for c in context.contradictions if c.status == "open"]
+    panel.node_count = len(context.nodes)
+    panel.average_confidence = context.average_confidence
+    return panel

@@ -1,0 +1,25 @@
+"""Web chat pages (mounted at the site root by config.urls)."""
+
+from django.urls import path
+
+import kg.api.converters  # noqa: F401  registers <num:...>
+from chat import views
+
+app_name = "chat"
+P = "projects/<slug:slug>/"
+
+urlpatterns = [
+    path("", views.project_list, name="projects"),
+    path(P + "chat/", views.chat_page, name="chat"),
+    path(P + "chat/new/", views.new_conversation, name="new-conversation"),
+    path(P + "chat/<num:conversation_id>/", views.chat_page, name="conversation"),
+    path(P + "chat/<num:conversation_id>/send/", views.send_message, name="send"),
+    path(P + "chat/<num:conversation_id>/messages/", views.messages_partial, name="messages"),
+    path(P + "panel/", views.panel, name="panel"),
+    path(
+        P + "contradictions/<uuid:uid>/answer/",
+        views.answer_contradiction,
+        name="answer-contradiction",
+    ),
+    path(P + "messages/<num:number>/", views.message_link, name="message"),
+]

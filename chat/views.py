@@ -1,0 +1,203 @@
+"""Web chat pages (server-rendered; htmx swaps the partials). Parse, call one service, render.
+
+A project of another organization is a 404, as in the API. Every POST answers htmx with a
+partial and a plain browser with a redirect, so the pages also work without JavaScript.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from chat import services
+from chat.models import Conversation
+from kg.api.services import ContradictionAlreadyResolved, ContradictionNotFound
+from kg.episodes import EpisodeRejected
+from kg.models import Episode, Project
+from kg.tenancy import ProjectNotFound, project_for_user, projects_for_user
+
+
+def _project(request: HttpRequest, slug: str) -> Project:
+    try:
+        return project_for_user(request.user, slug)
+    except ProjectNotFound as exc:
+        raise Http404(str(exc)) from None
+
+
+def _conversation(project: Project, conversation_id: int) -> Conversation:
+    try:
+        return services.conversation_in(project, conversation_id)
+    except services.ConversationNotFound as exc:
+        raise Http404(str(exc)) from None
+
+
+def _is_htmx(request: HttpRequest) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def _number(value: str | None) -> int | None:
+    # isascii: str.isdigit() also accepts "²", which int() refuses.
+    return int(value) if value and value.isascii() and value.isdigit() and len(value) <= 9 else None
+
+
+def _chat_url(project: Project, conversation: Conversation, highlight: int | None = None) -> str:
+    url = reverse("chat:conversation", args=[project.slug, conversation.pk])
+    return f"{url}?highlight={highlight}#message-{highlight}" if highlight else url
+
+
+@login_required
+@require_GET
+def project_list(request: HttpRequest) -> HttpResponse:
+    projects = projects_for_user(request.user).order_by("organization__name", "name")
+    return render(request, "chat/projects.html", {"projects": projects})
+
+
+@login_required
+@require_GET
+def chat_page(request: HttpRequest, slug: str, conversation_id: int | None = None) -> HttpResponse:
+    project = _project(request, slug)
+    highlight = _number(request.GET.get("highlight"))
+    if conversation_id is not None:
+        conversation = _conversation(project, conversation_id)
+    else:
+        found = services.conversation_of_message(project, highlight) if highlight else None
+        conversation = found or services.current_conversation(project, request.user)
+    messages = list(services.messages_of(conversation))
+    return render(
+        request,
+        "chat/chat.html",
+        {
+            "project": project,
+            "conversation": conversation,
+            "conversations": services.conversations_of(project),
+            "messages": messages,
+            "last_id": messages[-1].pk if messages else 0,
+            "awaiting": services.awaiting_reply(conversation),
+            "highlight": highlight,
+            "panel": services.research_panel(project),
+        },
+    )
+
+
+@login_required
+@require_POST
+def new_conversation(request: HttpRequest, slug: str) -> HttpResponse:
+    project = _project(request, slug)
+    conversation = services.create_conversation(
+        project, request.user, request.POST.get("title", "")
+    )
+    return redirect(_chat_url(project, conversation))
+
+
+@login_required
+@require_POST
+def send_message(request: HttpRequest, slug: str, conversation_id: int) -> HttpResponse:
+    project = _project(request, slug)
+    conversation = _conversation(project, conversation_id)
+    try:
+        message = services.post_user_message(
+            conversation, request.user, request.POST.get("text", "")
+        )
+    except EpisodeRejected as exc:
+        if not _is_htmx(request):
+            return render(
+                request, "chat/error.html", {"project": project, "error": str(exc)}, status=400
+            )
+        return render(request, "chat/_error.html", {"error": str(exc)})
+    if not _is_htmx(request):
+        return redirect(_chat_url(project, conversation, message.number))
+    return _new_messages(request, project, conversation, _number(request.POST.get("after")))
+
+
+@login_required
+@require_GET
+def messages_partial(request: HttpRequest, slug: str, conversation_id: int) -> HttpResponse:
+    project = _project(request, slug)
+    conversation = _conversation(project, conversation_id)
+    return _new_messages(request, project, conversation, _number(request.GET.get("after")))
+
+
+def _new_messages(
+    request: HttpRequest, project: Project, conversation: Conversation, after: int | None
+) -> HttpResponse:
+    messages = list(services.messages_of(conversation, after))
+    last_id = messages[-1].pk if messages else (after or 0)
+    return render(
+        request,
+        "chat/_messages.html",
+        {
+            "project": project,
+            "conversation": conversation,
+            "messages": messages,
+            "last_id": last_id,
+            "awaiting": services.awaiting_reply(conversation),
+            "oob": True,
+        },
+    )
+
+
+@login_required
+@require_GET
+def panel(request: HttpRequest, slug: str) -> HttpResponse:
+    project = _project(request, slug)
+    return render(
+        request,
+        "chat/_panel.html",
+        {
+            "project": project,
+            "panel": services.research_panel(project),
+            "conversation_id": _number(request.GET.get("conversation")),
+        },
+    )
+
+
+@login_required
+@require_POST
+def answer_contradiction(request: HttpRequest, slug: str, uid) -> HttpResponse:
+    project = _project(request, slug)
+    conversation_id = _number(request.POST.get("conversation"))
+    conversation = (
+        _conversation(project, conversation_id)
+        if conversation_id
+        else services.current_conversation(project, request.user)
+    )
+    error = ""
+    answer = request.POST.get("answer", "")
+    try:
+        # uid arrives as a UUID (path converter); the graph stores it as text.
+        services.answer_contradiction(project, conversation, request.user, str(uid), answer)
+    except ContradictionNotFound as exc:
+        raise Http404(str(exc)) from None
+    except (ContradictionAlreadyResolved, EpisodeRejected) as exc:
+        error = str(exc)
+    if not _is_htmx(request):
+        if error:
+            return render(
+                request, "chat/error.html", {"project": project, "error": error}, status=400
+            )
+        return redirect(_chat_url(project, conversation))
+    return render(
+        request,
+        "chat/_panel.html",
+        {
+            "project": project,
+            "panel": services.research_panel(project),
+            "conversation_id": conversation.pk,
+            "error": error,
+        },
+    )
+
+
+@login_required
+@require_GET
+def message_link(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The stable address of message #number: its place in the chat, or the episode itself."""
+    project = _project(request, slug)
+    conversation = services.conversation_of_message(project, number)
+    if conversation is not None:
+        return redirect(_chat_url(project, conversation, number))
+    episode = get_object_or_404(Episode, project=project, number=number)
+    return render(request, "chat/episode.html", {"project": project, "episode": episode})
