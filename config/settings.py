@@ -6,6 +6,7 @@ FalkorDB server (graph over Bolt, broker over the Redis protocol) and the offlin
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import dj_database_url
@@ -48,7 +49,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not shared memory: there a concurrent writer (a worker thread, the live server)
     # fails at once with "table is locked" instead of waiting for the lock.
     DATABASES["default"]["TEST"] = {
-        "NAME": env_str("TEST_SQLITE_NAME", str(VAR_DIR / "test-groundwork.sqlite3"))
+        "NAME": env_str("TEST_SQLITE_NAME", str(VAR_DIR / f"test-groundwork-{os.getpid()}.sqlite3"))
     }
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 60, maximum=86400)
