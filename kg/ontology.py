@@ -76,6 +76,30 @@ SYSTEM_LINKS = ("CONTRADICTS", "SUPERSEDED_BY")
 NODE_TYPES: tuple[str, ...] = tuple(t.value for t in NodeType)
 
 
+# How node types are called in the project's language (the PRD, the chat, the panel).
+TYPE_NAMES_RU: dict[str, str] = {
+    "product": "продукт",
+    "market": "рынок",
+    "segment": "сегмент",
+    "pain": "боль",
+    "job": "задача",
+    "trigger": "триггер",
+    "alternative": "альтернатива",
+    "competitor": "конкурент",
+    "feature": "функция",
+    "metric": "метрика",
+    "goal": "цель",
+    "risk": "риск",
+    "insight": "инсайт",
+}
+
+
+def type_name(node_type: str, language: str) -> str:
+    if language == "ru":
+        return TYPE_NAMES_RU.get(node_type, node_type)
+    return node_type
+
+
 class OntologyError(ValueError):
     """A type or relation outside the ontology."""
 

@@ -84,6 +84,43 @@ def call_llm(
     return LLMResult(value=_parse(operation, call.raw_output), call=call, cached=cached)
 
 
+BROKEN_JSON_REPAIR = (
+    "Your answer was not a valid JSON object of the requested shape ({error}). "
+    "Answer again with only that JSON object."
+)
+
+
+def call_llm_repairing_json(
+    operation: LLMOperation,
+    request: BaseModel,
+    *,
+    calls: list[LLMCall] | None = None,
+    extra_messages: Messages | None = None,
+    **kwargs,
+) -> LLMResult:
+    """call_llm, but a broken answer is sent back once with its parse error.
+
+    Every call made is appended to `calls`; a second broken answer raises LLMOutputError.
+    """
+    made = calls if calls is not None else []
+    extra = list(extra_messages or [])
+    try:
+        result = call_llm(operation, request, extra_messages=extra, **kwargs)
+    except LLMOutputError as first:
+        made.append(first.call)
+        repair = extra + [
+            {"role": "assistant", "content": first.call.raw_output},
+            {"role": "user", "content": BROKEN_JSON_REPAIR.format(error=first.call.error[:300])},
+        ]
+        try:
+            result = call_llm(operation, request, extra_messages=repair, **kwargs)
+        except LLMOutputError as second:
+            made.append(second.call)
+            raise
+    made.append(result.call)
+    return result
+
+
 def _record(
     operation: LLMOperation,
     engine: OpenAIEngine | OfflineEngine,

@@ -10,17 +10,12 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 
-from kg.llm import LLMOutputError, call_llm
+from kg.llm import LLMOutputError, call_llm_repairing_json
 from kg.llm.prompts import extraction
 from kg.llm.prompts.extraction import CandidateNode, ExtractionRequest, ExtractionResponse
 from kg.models import Episode, ExtractionRejection, LLMCall
 from kg.ontology import OntologyError, check_node_type, check_relation
 from kg.pipeline.evidence import Span, locate_quote, normalise, numbers_missing
-
-BROKEN_JSON_REPAIR = (
-    "Your answer was not a valid JSON object of the requested shape ({error}). "
-    "Answer again with only that JSON object."
-)
 
 
 class ExtractionFailed(RuntimeError):
@@ -143,33 +138,16 @@ def _ask(
     episode: Episode, request: ExtractionRequest, extra: list[dict[str, str]], calls: list[LLMCall]
 ) -> ExtractionResponse:
     try:
-        result = call_llm(
+        result = call_llm_repairing_json(
             extraction.OPERATION,
             request,
+            calls=calls,
+            extra_messages=extra,
             project=episode.project,
             episode=episode,
-            extra_messages=extra,
         )
-    except LLMOutputError as first_error:
-        calls.append(first_error.call)
-        repair = extra + [
-            {"role": "assistant", "content": first_error.call.raw_output},
-            {"role": "user", "content": BROKEN_JSON_REPAIR.format(error=str(first_error)[:300])},
-        ]
-        try:
-            result = call_llm(
-                extraction.OPERATION,
-                request,
-                project=episode.project,
-                episode=episode,
-                extra_messages=repair,
-            )
-        except LLMOutputError as second_error:
-            calls.append(second_error.call)
-            raise ExtractionFailed(
-                f"the model's answer was not valid JSON twice: {second_error}"
-            ) from None
-    calls.append(result.call)
+    except LLMOutputError as error:
+        raise ExtractionFailed(f"the model's answer was not valid JSON twice: {error}") from None
     return result.value
 
 

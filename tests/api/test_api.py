@@ -319,7 +319,9 @@ def test_resolving_a_contradiction_records_the_answer_as_an_episode(
     assert body["episode"]["processing"]["status"] == "pending"
     assert body["contradiction"]["status"] == "resolved"
     assert body["contradiction"]["resolution"].startswith("episode #5")
-    assert len(queued) == 1  # the answer goes through the pipeline like any message
+    # The answer goes through the pipeline like any message (and org memory is told).
+    queued_names = [getattr(q, "func", q).__name__ for q in queued]
+    assert queued_names.count("_enqueue") == 1
     # Answering twice would overwrite the first answer: refused.
     body = _error(api.post(url, {"answer": "again"}, format="json"), 409)
     assert "already resolved" in body["message"]

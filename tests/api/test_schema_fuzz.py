@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from hypothesis import HealthCheck, Phase, settings
 from rest_framework.authtoken.models import Token
 from schemathesis import checks
@@ -26,7 +28,18 @@ CHECKS = [
 
 
 @pytest.fixture
-def token(db, graph, settings) -> str:
+def keep_test_connection():
+    """Schemathesis calls the WSGI app directly, so Django would close the database connection
+    at the end of each request (the test client switches that off; do the same here)."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def token(db, graph, settings, keep_test_connection) -> str:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     user, project = member("fuzzer", "acme", "couriers")
     seed_research(project)
