@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.utils import timezone
+from rapidfuzz import fuzz
 
 from kg.graph import (
     EdgeRecord,
@@ -27,7 +28,7 @@ from kg.graph import (
 from kg.llm import call_llm
 from kg.llm.prompts import relation_discovery, resolution
 from kg.models import Episode, EpisodeProcessing, ProcessingStatus, ResolutionDecision
-from kg.ontology import OntologyError, check_relation
+from kg.ontology import RELATIONS, OntologyError, check_relation
 from kg.pipeline.confidence import confidence_from
 from kg.pipeline.contradictions import find_contradictions
 from kg.pipeline.evidence import locate_quote
@@ -275,10 +276,43 @@ def _close_superseded_target(state: _ProjectState, edge: EdgeRecord) -> None:
         state.touched_nodes.add(target.uid)
 
 
+DISCOVERY_CANDIDATES = 60  # existing nodes shown to the RelationDiscoverer at most
+
+
+def _discovery_candidates(
+    episode: Episode, state: _ProjectState, new_nodes: list[NodeRecord]
+) -> list[NodeRecord]:
+    """Existing active nodes that could link to a new one, those the message echoes first.
+
+    Only types that form an allowed pair with a new node's type are offered, ranked by how
+    closely their label appears in the message, so the prompt stays small in big projects.
+    """
+    new_uids = {n.uid for n in new_nodes}
+    new_types = {n.type for n in new_nodes}
+    partner_types: set[str] = set()
+    for relation in RELATIONS.values():
+        for source, target in relation.pairs:
+            if source in new_types:
+                partner_types.add(target.value)
+            if target in new_types:
+                partner_types.add(source.value)
+    candidates = [
+        n
+        for n in state.nodes.values()
+        if n.uid not in new_uids and n.invalid_at is None and n.type in partner_types
+    ]
+    text = episode.content.lower()
+    scored = sorted(
+        candidates,
+        key=lambda n: (-fuzz.partial_ratio(n.label.lower(), text), n.number),
+    )
+    return scored[:DISCOVERY_CANDIDATES]
+
+
 def _discover(episode: Episode, state: _ProjectState, new_uids: list[str]):
     """RelationDiscoverer: edges between this episode's new nodes and existing nodes."""
     new_nodes = [state.nodes[u] for u in new_uids]
-    existing = [n for n in state.nodes.values() if n.uid not in new_uids and n.invalid_at is None]
+    existing = _discovery_candidates(episode, state, new_nodes) if new_nodes else []
     if not new_nodes or not existing:
         return []
     by_number = {n.number: n for n in state.nodes.values()}
