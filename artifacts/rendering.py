@@ -6,6 +6,10 @@ episode number ("message #N" is episode N), its date and the verbatim quote, the
 other supporting episodes. Three outputs from one loaded document: the JSON shape (command and
 API), Markdown, and HTML where everything user-written is escaped by Django and each citation
 is a footnote marker linking to the chat message, with a tooltip (node, confidence, date, quote).
+
+After the appendix, a separate block lists the org insights frozen with the version ("also seen
+in other projects of the organization"): label, type, confidence, the note, this project's node
+numbers and the other projects' names. They are not claims and carry no other project's quotes.
 """
 
 from __future__ import annotations
@@ -18,7 +22,8 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from artifacts.models import ArtifactVersion, Citation, ClaimKind, Section
-from artifacts.sections import MONTHS, WRITER_SECTIONS, title, type_name, words
+from artifacts.sections import MONTHS, WRITER_SECTIONS, title, words
+from kg.ontology import type_name
 
 
 @dataclass(frozen=True)
@@ -59,6 +64,29 @@ class SectionView:
     claims: tuple[ClaimView, ...]
 
 
+@dataclass(frozen=True)
+class OrgInsightView:
+    """An org insight as frozen with the version (report["org_insights"])."""
+
+    label: str
+    node_type: str
+    confidence: int
+    local_nodes: tuple[int, ...]
+    other_projects: tuple[str, ...]
+    note: str
+
+    @classmethod
+    def of(cls, data: dict) -> OrgInsightView:
+        return cls(
+            label=str(data.get("label", "")),
+            node_type=str(data.get("node_type", "")),
+            confidence=int(data.get("confidence", 0)),
+            local_nodes=tuple(int(n) for n in data.get("local_nodes", ())),
+            other_projects=tuple(str(p) for p in data.get("other_projects", ())),
+            note=str(data.get("note", "")),
+        )
+
+
 @dataclass
 class Document:
     project_name: str
@@ -75,6 +103,7 @@ class Document:
     dropped: list[dict] = field(default_factory=list)
     reviewer: dict = field(default_factory=dict)
     average_confidence: float = 0.0
+    org_insights: list[OrgInsightView] = field(default_factory=list)
 
     @property
     def reference_year(self) -> int:
@@ -138,6 +167,7 @@ def load_document(version: ArtifactVersion) -> Document:
         dropped=list(report.get("dropped", [])),
         reviewer=dict(report.get("reviewer", {})),
         average_confidence=float(report.get("context", {}).get("average_confidence", 0.0)),
+        org_insights=[OrgInsightView.of(i) for i in report.get("org_insights", [])],
     )
 
 
@@ -190,6 +220,15 @@ def citation_text(group: list[CitationView], language: str, reference_year: int)
     if first.confirmed_in:
         parts.append(_confirmed_words(first.confirmed_in, language))
     return "; ".join(parts)
+
+
+def org_note(item: OrgInsightView, language: str) -> str:
+    """ "also seen in 2 other projects", in the document's language."""
+    count = len(item.other_projects)
+    if language == "ru":
+        one = count % 10 == 1 and count % 100 != 11
+        return f"также встречается ещё в {count} {'другом проекте' if one else 'других проектах'}"
+    return item.note or f"also seen in {count} other project{'' if count == 1 else 's'}"
 
 
 def message_url(slug: str, episode: int) -> str:
@@ -272,6 +311,18 @@ def to_json(doc: Document) -> dict:
             for d in doc.dropped
         ],
         "reviewer": doc.reviewer,
+        # Not claims and not this project's evidence: what other projects of the org hold too.
+        "org_insights": [
+            {
+                "label": i.label,
+                "node_type": i.node_type,
+                "confidence": i.confidence,
+                "note": org_note(i, doc.language),
+                "local_nodes": list(i.local_nodes),
+                "other_projects": list(i.other_projects),
+            }
+            for i in doc.org_insights
+        ],
     }
 
 
@@ -357,7 +408,23 @@ def render_markdown(doc: Document) -> str:
                 f"  - {w['message']} #{c.episode}{md_escape(_source(c, doc.language))}, "
                 f"{format_date(c.date, doc.language, year)}: {quote}"
             )
+    if doc.org_insights:
+        lines += ["", f"## {w['org_insights']}", "", f"_{w['org_insights_hint']}_", ""]
+        lines += [_md_org_insight(i, doc.language) for i in doc.org_insights]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _md_org_insight(item: OrgInsightView, language: str) -> str:
+    """'- **pain — Label** (confidence 70) — also seen in 1 other project; here: pain #3;
+    other projects: Warehouse'. User-written parts are escaped; no quotes of other projects."""
+    w = words(language)
+    kind = type_name(item.node_type, language)
+    here = ", ".join(f"{kind} #{n}" for n in item.local_nodes)
+    return (
+        f"- **{kind} — {md_escape(item.label)}** ({w['confidence']} {item.confidence}) — "
+        f"{md_escape(org_note(item, language))}; {w['here']}: {here}; "
+        f"{w['other_projects']}: {md_escape(', '.join(item.other_projects))}"
+    )
 
 
 # --- HTML -----------------------------------------------------------------------------------
@@ -463,6 +530,8 @@ def render_html(doc: Document) -> SafeString:
         )
     )
     parts_html.append(_html_appendix(doc))
+    if doc.org_insights:
+        parts_html.append(_html_org_insights(doc))
     parts_html.append(f'<section class="footnotes"><ol>{"".join(notes.items)}</ol></section>')
     body_html = "".join(parts_html)
     # Safe: every value above went through _e; only this module's own markup is unescaped.
@@ -493,4 +562,34 @@ def _html_appendix(doc: Document) -> str:
         Section.APPENDIX,
         title(Section.APPENDIX, doc.language),
         f'<ul class="appendix">{"".join(entries_html)}</ul>',
+    )
+
+
+def _html_org_insights(doc: Document) -> str:
+    """Apart from the appendix: not claims, no footnotes, no other project's quotes."""
+    w = words(doc.language)
+    anchored = {e.nodes[0] for e in doc.appendix if e.nodes and e.citations}
+    items_html = []
+    for item in doc.org_insights:
+        kind = type_name(item.node_type, doc.language)
+        refs_html = ", ".join(
+            f'<a href="#node-{_e(n)}" data-node="{_e(n)}">{_e(kind)} #{_e(n)}</a>'
+            if n in anchored
+            else f'<span data-node="{_e(n)}">{_e(kind)} #{_e(n)}</span>'
+            for n in item.local_nodes
+        )
+        items_html.append(
+            f'<li class="org-insight" data-type="{_e(item.node_type)}">'
+            f"<strong>{_e(kind)} — {_e(item.label)}</strong> "
+            f"({_e(w['confidence'])} {_e(item.confidence)}) "
+            f'<span class="org-note">{_e(org_note(item, doc.language))}</span>; '
+            f"{_e(w['here'])}: {refs_html}; "
+            f"{_e(w['other_projects'])}: "
+            f'<span class="org-projects">{_e(", ".join(item.other_projects))}</span></li>'
+        )
+    return (
+        f'<section class="prd-section org-insights" id="section-org-insights">'
+        f"<h2>{_e(w['org_insights'])}</h2>"
+        f'<p class="org-insights-hint">{_e(w["org_insights_hint"])}</p>'
+        f'<ul class="org-insights">{"".join(items_html)}</ul></section>'
     )

@@ -52,38 +52,6 @@ INSTRUCTIONS: dict[str, str] = {
     Section.RISKS: "risks and what they threaten",
 }
 
-TYPE_NAMES: dict[str, dict[str, str]] = {
-    "en": {
-        "product": "product",
-        "market": "market",
-        "segment": "segment",
-        "pain": "pain",
-        "job": "job",
-        "trigger": "trigger",
-        "alternative": "alternative",
-        "competitor": "competitor",
-        "feature": "feature",
-        "metric": "metric",
-        "goal": "goal",
-        "risk": "risk",
-        "insight": "insight",
-    },
-    "ru": {
-        "product": "продукт",
-        "market": "рынок",
-        "segment": "сегмент",
-        "pain": "боль",
-        "job": "задача",
-        "trigger": "триггер",
-        "alternative": "альтернатива",
-        "competitor": "конкурент",
-        "feature": "функция",
-        "metric": "метрика",
-        "goal": "цель",
-        "risk": "риск",
-        "insight": "инсайт",
-    },
-}
 
 MONTHS: dict[str, tuple[str, ...]] = {
     "en": (
@@ -138,6 +106,13 @@ WORDS: dict[str, dict[str, str]] = {
         "page": "p.",
         "quote_open": '"',
         "quote_close": '"',
+        "org_insights": "Also seen in other projects of the organization",
+        "org_insights_hint": (
+            "From the organization's memory, not from this project's research: these are not "
+            "claims, and the other projects' quotes stay with them."
+        ),
+        "here": "here",
+        "other_projects": "other projects",
     },
     "ru": {
         "prd": "PRD",
@@ -159,6 +134,13 @@ WORDS: dict[str, dict[str, str]] = {
         "page": "с.",
         "quote_open": "«",
         "quote_close": "»",
+        "org_insights": "Также встречается в других проектах организации",
+        "org_insights_hint": (
+            "Из памяти организации, а не из исследования этого проекта: это не утверждения, "
+            "цитаты других проектов остаются в них."
+        ),
+        "here": "здесь",
+        "other_projects": "другие проекты",
     },
 }
 
@@ -169,7 +151,3 @@ def words(language: str) -> dict[str, str]:
 
 def title(section: str, language: str) -> str:
     return TITLES.get(language, TITLES["en"])[section]
-
-
-def type_name(node_type: str, language: str) -> str:
-    return TYPE_NAMES.get(language, TYPE_NAMES["en"]).get(node_type, node_type)

@@ -138,6 +138,21 @@ class DroppedShapeSerializer(serializers.Serializer):
     nodes = serializers.ListField(child=serializers.IntegerField())
 
 
+class OrgInsightShapeSerializer(serializers.Serializer):
+    """Also seen in other projects of the organization: not a claim, not this project's evidence."""
+
+    label = serializers.CharField()
+    node_type = serializers.CharField()
+    confidence = serializers.IntegerField()
+    note = serializers.CharField(help_text='e.g. "also seen in 2 other projects"')
+    local_nodes = serializers.ListField(
+        child=serializers.IntegerField(), help_text="This project's node numbers."
+    )
+    other_projects = serializers.ListField(
+        child=serializers.CharField(), help_text="Names only: their quotes stay with them."
+    )
+
+
 class VersionDetailSerializer(serializers.Serializer):
     version = serializers.IntegerField()
     language = serializers.CharField()
@@ -151,6 +166,7 @@ class VersionDetailSerializer(serializers.Serializer):
     appendix = AppendixShapeSerializer(many=True)
     dropped = DroppedShapeSerializer(many=True)
     reviewer = serializers.DictField()
+    org_insights = OrgInsightShapeSerializer(many=True)
 
 
 # --- rows -----------------------------------------------------------------------------------

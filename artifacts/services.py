@@ -3,7 +3,9 @@
 generate_prd is the one entry point (command, task, API, pages all call it). The model, or the
 offline template engine, only proposes claims that cite node numbers; the system checks each
 claim (artifacts.checks), builds every citation from the context itself, generates the open
-questions and the evidence appendix, and freezes the result as a new version.
+questions and the evidence appendix, and freezes the result as a new version. The context's
+org insights (what other projects of the organization hold too) are frozen with the version's
+report and rendered apart from the claims: they cite nothing and are not this project's evidence.
 
 A version is keyed by a hash of the context (sorted JSON) plus the writer model: when the latest
 complete version has the same hash, it is returned and no model is called.
@@ -47,7 +49,7 @@ from artifacts.models import (
 from artifacts.prompts import prd_reviewer, prd_writer
 from artifacts.sections import INSTRUCTIONS, WRITER_SECTIONS, title
 from kg.context import ArtifactContext, ContextNode, EvidenceView, artifact_context
-from kg.llm import LLMOutputError, call_llm
+from kg.llm import LLMOutputError, call_llm, call_llm_repairing_json
 from kg.llm.engines import OfflineEngine, OpenAIEngine, current_engine
 from kg.models import Project
 from kg.pipeline.evidence import locate_quote, normalise, numbers_in, numbers_missing
@@ -59,11 +61,6 @@ logger = logging.getLogger("groundwork.artifacts")
 WRITER_REVISION = "prd-writer-1"
 
 ProgressCallback = Callable[[str], None]
-
-BROKEN_JSON_REPAIR = (
-    "Your answer was not a valid JSON object of the requested shape ({error}). "
-    "Answer again with only that JSON object."
-)
 
 
 class GenerationError(RuntimeError):
@@ -104,6 +101,10 @@ def context_hash(context: ArtifactContext, writer_model: str, review: bool) -> s
     data["edges"] = sorted(data["edges"], key=lambda e: e["uid"])
     data["gaps"] = sorted(data["gaps"], key=lambda g: (g["rule"], g["node"] or 0))
     data["contradictions"] = sorted(data["contradictions"], key=lambda c: c["uid"])
+    # Org insights are hashed too: a new one (or one gone) makes a new version to show it.
+    data["org_insights"] = sorted(
+        data["org_insights"], key=lambda i: (i["node_type"], i["label"], i["local_nodes"])
+    )
     payload = {
         "context": data,
         "writer_model": writer_model,
@@ -334,6 +335,8 @@ def _generate(
             "average_confidence": context.average_confidence,
         },
         "counts": _counts(plan),
+        # Frozen with the version; shown apart from the claims (never evidence of this project).
+        "org_insights": [i.model_dump(mode="json") for i in context.org_insights],
     }
     _persist(run, plan, report, timings, started)
     progress.run = None  # frozen now: the stage was stored with the version
@@ -386,26 +389,12 @@ def _ask_writer(
 ) -> tuple[prd_writer.WriterResponse, str]:
     """The writer's answer and its raw text; a broken answer is sent back once."""
     try:
-        result = call_llm(
+        result = call_llm_repairing_json(
             prd_writer.OPERATION, request, project=project, extra_messages=extra, engine=engine
         )
-        return result.value, result.call.raw_output
-    except LLMOutputError as first:
-        retry = [
-            {"role": "assistant", "content": first.call.raw_output},
-            {"role": "user", "content": BROKEN_JSON_REPAIR.format(error=first.call.error[:300])},
-        ]
-        try:
-            result = call_llm(
-                prd_writer.OPERATION,
-                request,
-                project=project,
-                extra_messages=extra + retry,
-                engine=engine,
-            )
-        except LLMOutputError as second:
-            raise GenerationError(f"the writer gave no usable answer: {second}") from None
-        return result.value, result.call.raw_output
+    except LLMOutputError as error:
+        raise GenerationError(f"the writer gave no usable answer: {error}") from None
+    return result.value, result.call.raw_output
 
 
 def _drafts(answer: prd_writer.WriterResponse) -> list[Draft]:

@@ -28,7 +28,7 @@ from kg.context import ArtifactContext, artifact_context
 from kg.graph import GraphUnavailable
 from kg.llm import call_llm
 from kg.models import Episode, Project
-from kg.ontology import NODE_TYPES
+from kg.ontology import type_name
 
 logger = logging.getLogger("groundwork.chat")
 
@@ -247,32 +247,13 @@ TEXTS = {
     },
 }
 
-TYPE_NAMES = {
-    "en": {t: t for t in NODE_TYPES},
-    "ru": {
-        "product": "продукт",
-        "market": "рынок",
-        "segment": "сегмент",
-        "pain": "боль",
-        "job": "задача",
-        "trigger": "триггер",
-        "alternative": "альтернатива",
-        "competitor": "конкурент",
-        "feature": "функция",
-        "metric": "метрика",
-        "goal": "цель",
-        "risk": "риск",
-        "insight": "инсайт",
-    },
-}
-
 
 def _texts(language: str) -> dict[str, str]:
     return TEXTS.get(language, TEXTS["en"])
 
 
 def _type_name(language: str, node_type: str) -> str:
-    return TYPE_NAMES.get(language, TYPE_NAMES["en"]).get(node_type, node_type)
+    return type_name(node_type, language)
 
 
 def _breakdown(language: str, counts: dict[str, int]) -> str:

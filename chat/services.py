@@ -18,7 +18,7 @@ from django.db.models import Count, Q, QuerySet
 
 from chat.models import Conversation, Message, Role
 from kg.api.services import ResourceNotFound, author_name
-from kg.context import ContextContradiction, Gap, artifact_context
+from kg.context import ContextContradiction, Gap, OrgInsightNote, artifact_context
 from kg.episodes import EpisodeInput, record_episode
 from kg.graph import GraphUnavailable
 from kg.health import llm_mode
@@ -188,6 +188,8 @@ class ResearchPanel:
     groups: list[PanelGroup] = field(default_factory=list)
     gaps: list[Gap] = field(default_factory=list)
     contradictions: list[ContextContradiction] = field(default_factory=list)
+    # Also seen elsewhere in the organization: shown apart, never as this project's facts.
+    org_insights: list[OrgInsightNote] = field(default_factory=list)
     node_count: int = 0
     average_confidence: float = 0.0
     in_progress: int = 0
@@ -204,7 +206,8 @@ def engine_label() -> str:
 
 
 def research_panel(project: Project) -> ResearchPanel:
-    """What the research holds now: valid nodes by type, gaps and open contradictions."""
+    """What the research holds now: valid nodes by type, gaps and open contradictions, and
+    the org insights other projects of the organization share with it."""
     panel = ResearchPanel(engine=engine_label())
     processing = EpisodeProcessing.objects.filter(episode__project=project)
     panel.in_progress = processing.filter(
@@ -232,6 +235,7 @@ def research_panel(project: Project) -> ResearchPanel:
             panel.groups.append(PanelGroup(node_type, title, nodes))
     panel.gaps = context.gaps
     panel.contradictions = [c for c in context.contradictions if c.status == "open"]
+    panel.org_insights = context.org_insights
     panel.node_count = len(context.nodes)
     panel.average_confidence = context.average_confidence
     return panel

@@ -4,11 +4,18 @@ artifact_context(project, kind, as_of) returns the nodes (each with its evidence
 number, date, author, quote, file/page), the edges between them, the research gaps (rules over
 the ontology, each with a plain question), the open contradictions and the average confidence.
 With as_of, everything is as it stood then: validity windows and evidence are cut at that time.
+
+Without as_of, the context also carries org insights: what other projects of the organization
+hold too ("also seen in 2 other projects"). They come from providers other apps register
+(register_org_insight_provider, from their AppConfig.ready()), so kg imports none of them. They
+are kept apart from nodes and gaps: they are not evidence of this project.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import logging
+import threading
 from collections.abc import Callable
 
 from pydantic import BaseModel, Field, PrivateAttr
@@ -16,6 +23,8 @@ from pydantic import BaseModel, Field, PrivateAttr
 from kg.graph import EdgeRecord, NodeRecord, store
 from kg.models import Episode, Project
 from kg.ontology import NODE_TYPES
+
+logger = logging.getLogger("groundwork.context")
 
 KIND_NODE_TYPES: dict[str, tuple[str, ...]] = {"prd": NODE_TYPES}
 
@@ -79,6 +88,20 @@ class ContextContradiction(BaseModel):
     question: str
 
 
+class OrgInsightNote(BaseModel):
+    """An insight other projects of the organization hold too; never evidence of this project.
+
+    Only names of the other projects travel with it: their quotes stay behind their own access.
+    """
+
+    label: str
+    node_type: str
+    confidence: int
+    local_nodes: list[int] = Field(default_factory=list)  # this project's node numbers
+    other_projects: list[str] = Field(default_factory=list)  # names only
+    note: str  # e.g. "also seen in 2 other projects"
+
+
 class ArtifactContext(BaseModel):
     project: str
     kind: str
@@ -89,6 +112,7 @@ class ArtifactContext(BaseModel):
     gaps: list[Gap]
     contradictions: list[ContextContradiction]
     average_confidence: float
+    org_insights: list[OrgInsightNote] = Field(default_factory=list)
     _by_number: dict[int, ContextNode] | None = PrivateAttr(default=None)
 
     def node(self, number: int) -> ContextNode | None:
@@ -146,6 +170,8 @@ def artifact_context(
         and (c.status == "open" or (moment is not None and (c.resolved_at or "") > moment))
     ]
     average = round(sum(n.confidence for n in nodes) / len(nodes), 1) if nodes else 0.0
+    # Org insights are facts about now: a context as of a past moment has none.
+    org_insights = collect_org_insights(project, raw_nodes) if moment is None else []
     return ArtifactContext(
         project=project.slug,
         kind=kind,
@@ -156,7 +182,56 @@ def artifact_context(
         gaps=research_gaps(nodes, edges, project.language),
         contradictions=contradictions,
         average_confidence=average,
+        org_insights=org_insights,
     )
+
+
+# --- org insights: providers registered by other apps ----------------------------------------
+
+OrgInsightProvider = Callable[[Project, list[NodeRecord]], list[OrgInsightNote]]
+
+_org_insight_providers: list[OrgInsightProvider] = []
+_providers_lock = threading.Lock()
+
+
+def register_org_insight_provider(provider: OrgInsightProvider) -> OrgInsightProvider:
+    """Add a source of org insights: fn(project, nodes) -> list[OrgInsightNote], where nodes
+    are the project's current NodeRecords the context has loaded. Registering the same function
+    twice keeps one entry, because ready() can run more than once (tests, reloads)."""
+    with _providers_lock:
+        if provider not in _org_insight_providers:
+            _org_insight_providers.append(provider)
+    return provider
+
+
+def unregister_org_insight_provider(provider: OrgInsightProvider) -> None:
+    with _providers_lock:
+        if provider in _org_insight_providers:
+            _org_insight_providers.remove(provider)
+
+
+def org_insight_providers() -> list[OrgInsightProvider]:
+    with _providers_lock:
+        return list(_org_insight_providers)
+
+
+def collect_org_insights(project: Project, nodes: list[NodeRecord]) -> list[OrgInsightNote]:
+    """Ask every provider. A failing provider is logged and skipped: another app's bug must not
+    take the project's own context down. Local node numbers are kept to the nodes given (the
+    project's current ones); a note left with none is dropped."""
+    current = {n.number for n in nodes}
+    notes: list[OrgInsightNote] = []
+    for provider in org_insight_providers():
+        try:
+            found = list(provider(project, nodes))
+        except Exception:
+            logger.exception("org insight provider %r failed for %s", provider, project.slug)
+            continue
+        for note in found:
+            local = sorted({n for n in note.local_nodes if n in current})
+            if local:
+                notes.append(note.model_copy(update={"local_nodes": local}))
+    return notes
 
 
 def _cut_evidence(node: NodeRecord, moment: str | None) -> NodeRecord:

@@ -7,9 +7,10 @@ class OrgmemoryConfig(AppConfig):
     verbose_name = "Organization memory"
 
     def ready(self) -> None:
+        from kg.context import register_org_insight_provider
         from kg.node_references import register_node_reference_provider
         from kg.signals import project_graph_changed
-        from orgmemory.services import org_insights_citing_node
+        from orgmemory.services import org_insight_notes, org_insights_citing_node
         from orgmemory.signals import project_graph_changed_receiver
 
         project_graph_changed.connect(
@@ -18,3 +19,4 @@ class OrgmemoryConfig(AppConfig):
         register_node_reference_provider(
             org_insights_citing_node, section="Organization insights resting on this node"
         )
+        register_org_insight_provider(org_insight_notes)

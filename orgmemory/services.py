@@ -30,6 +30,7 @@ from django.urls import reverse
 from django.utils import timezone
 from pydantic import BaseModel, Field, computed_field
 
+from kg.context import OrgInsightNote
 from kg.graph import NodeRecord, store
 from kg.llm import LLMOutputError, call_llm
 from kg.llm.prompts import resolution
@@ -700,6 +701,22 @@ def org_context_for_project(
                 )
             )
     return sorted(items, key=lambda i: (-i.confidence, i.insight_id))
+
+
+def org_insight_notes(project: Project, nodes: list[NodeRecord]) -> list[OrgInsightNote]:
+    """The ContextBuilder's provider (registered in OrgmemoryConfig.ready()): the project's org
+    context as kg's notes, with the nodes the context already loaded (no second graph read)."""
+    return [
+        OrgInsightNote(
+            label=item.label,
+            node_type=item.node_type,
+            confidence=item.confidence,
+            local_nodes=item.local_node_numbers,
+            other_projects=item.other_projects,
+            note=item.note,
+        )
+        for item in org_context_for_project(project, nodes)
+    ]
 
 
 def _label_matches(
