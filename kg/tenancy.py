@@ -15,6 +15,24 @@ class ProjectNotFound(LookupError):
     pass
 
 
+class OrgNotFound(LookupError):
+    pass
+
+
+def is_member(user, org: Organization) -> bool:
+    return bool(
+        user.is_authenticated and Membership.objects.filter(user=user, organization=org).exists()
+    )
+
+
+def org_for_user(user, slug: str) -> Organization:
+    """The organization, if the user is a member; otherwise OrgNotFound (never 'forbidden')."""
+    org = Organization.objects.filter(slug=slug).first()
+    if org is None or not is_member(user, org):
+        raise OrgNotFound(f"organization {slug!r} not found")
+    return org
+
+
 def projects_for_user(user) -> QuerySet[Project]:
     if not user.is_authenticated:
         return Project.objects.none()

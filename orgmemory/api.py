@@ -19,15 +19,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 import kg.api.converters  # noqa: F401  registers <num:...>
+from kg.tenancy import OrgNotFound, org_for_user
 from orgmemory.models import InsightStatus
 from orgmemory.services import (
     OrgInsightNotFound,
     OrgInsightView,
-    OrgNotFound,
     accessible_project_ids,
     describe_insights,
     insight_for_user,
-    org_for_user,
     org_insights,
 )
 

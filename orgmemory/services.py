@@ -34,11 +34,11 @@ from kg.context import OrgInsightNote
 from kg.graph import NodeRecord, store
 from kg.llm import LLMOutputError, call_llm
 from kg.llm.prompts import resolution
-from kg.models import Membership, Organization, Project
+from kg.models import Organization, Project
 from kg.node_references import NodeReference
 from kg.pipeline.locks import lock_redis, named_lock
 from kg.pipeline.resolve import Mention, node_key, resolve_candidate
-from kg.tenancy import projects_for_user
+from kg.tenancy import OrgNotFound, is_member, projects_for_user
 from orgmemory.models import InsightSource, InsightStatus, OrgInsight
 
 logger = logging.getLogger("groundwork.orgmemory")
@@ -469,10 +469,6 @@ def sweep_all() -> int:
 # Visibility
 
 
-class OrgNotFound(LookupError):
-    pass
-
-
 class OrgInsightNotFound(LookupError):
     pass
 
@@ -524,20 +520,6 @@ def find_org(slug: str) -> Organization:
         return Organization.objects.get(slug=slug)
     except Organization.DoesNotExist:
         raise OrgNotFound(f"organization {slug!r} does not exist") from None
-
-
-def is_member(user, org: Organization) -> bool:
-    return bool(
-        user.is_authenticated and Membership.objects.filter(user=user, organization=org).exists()
-    )
-
-
-def org_for_user(user, slug: str) -> Organization:
-    """The organization, if the user is a member; otherwise OrgNotFound (never 'forbidden')."""
-    org = Organization.objects.filter(slug=slug).first()
-    if org is None or not is_member(user, org):
-        raise OrgNotFound(f"organization {slug!r} not found")
-    return org
 
 
 def accessible_project_ids(

@@ -7,8 +7,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from kg.tenancy import OrgNotFound, org_for_user
 from orgmemory.models import InsightStatus
-from orgmemory.services import OrgNotFound, insights_for_user, org_for_user
+from orgmemory.services import insights_for_user
 
 
 @require_GET

@@ -6,8 +6,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
+from kg.tenancy import OrgNotFound
 from orgmemory.services import (
-    OrgNotFound,
     describe_insights,
     find_org,
     org_insights,
