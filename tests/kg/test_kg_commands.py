@@ -108,3 +108,17 @@ def test_export_and_rebuild_round_trip(tmp_path, graph):
     assert "rebuilt trip from 3 episodes" in out
     assert json.loads(run("kg_export", "--project", "trip")[0]) == before
     assert before["ontology"]["relations"] and before["nodes"]
+
+
+def test_kg_evaluate_scores_a_conversation_and_keeps_nothing(graph):
+    from kg.models import Organization
+    from tests.kg.pipeline_helpers import UNSEEN
+
+    out, _ = run("kg_evaluate", "--gold", str(UNSEEN[0]), "--json")
+    report = json.loads(out)
+    assert report["files"] == [UNSEEN[0].name]
+    assert set(report["nodes"]["all"]) >= {"precision", "recall", "f1"}
+    assert report["nodes"]["all"]["recall"] > 0.5
+    assert report["invalidation_accuracy"] == 1.0
+    assert report["contradiction_accuracy"] == 1.0
+    assert not Organization.objects.filter(slug__startswith="eval-").exists()
