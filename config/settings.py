@@ -45,7 +45,9 @@ DATABASES = {
     "default": dj_database_url.parse(checked("DATABASE_URL", DATABASE_URL, dj_database_url.parse))
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    DATABASES["default"]["OPTIONS"] = {"timeout": 20}
+    # IMMEDIATE: a writer takes the lock when its transaction begins, so concurrent writers
+    # (web, worker threads) wait for each other instead of failing with "database is locked".
+    DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
     # A file, not shared memory: there a concurrent writer (a worker thread, the live server)
     # fails at once with "table is locked" instead of waiting for the lock.
     DATABASES["default"]["TEST"] = {

@@ -2,8 +2,11 @@
 
 The message is split into sentences and clauses; word lists and patterns (lexicon_en,
 lexicon_ru) find candidate nodes in each sentence, and relations are drawn only between nodes
-of one sentence (or a sentence opening with "they" and the one before it). Every quote is a
-slice of the original text, so the write-time check that quotes are verbatim always holds.
+of one sentence (or a sentence opening with "they" and the one before it, or a risk and the
+goal or feature just before it). Every quote is a slice of the original text, so the
+write-time check that quotes are verbatim always holds. Quotes are as short as still reads
+as a statement, and never evidence for two nodes of one type (two tools in one clause each
+get their own words).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from functools import cache
 from types import ModuleType
 
 from kg.llm.offline import lexicon_en, lexicon_ru
+from kg.llm.offline.similarity import CONCEPTS, concepts
 from kg.llm.prompts.extraction import (
     CandidateNode,
     CandidateRelation,
@@ -37,6 +41,8 @@ _WORD = re.compile(r"[^\s,.;:!?()\"«»—–]+(?:\.[^\s,.;:!?()\"«»—–]+)*
 _DIGITS = re.compile(r"\d+")
 _BULLET = re.compile(r"(?:[-•*–—]|\d{1,2}[.)])\s+")
 _SENTENCE_OPENERS = ("", ":", ";", "(", '"', "«", "—", "–")
+_NAMED_CONCEPTS = frozenset(CONCEPTS)
+_COUNT_BEFORE = re.compile(r"\d\s*\+\s*$|\d\s*[–—-]\s*\d+\s*$")
 
 
 @dataclass
@@ -137,12 +143,20 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
         return ExtractionResponse()
     answer = _Answer(text)
     referent: _Referent | None = None
+    pains: list[Finding] = []
     for sentence in _sentences(text, request.language):
-        found = _find_all(text, sentence, request.product.strip())
+        found: list[Finding] = []
+        for item in _find_all(text, sentence, request.product.strip()):
+            if item.type == "pain":
+                if _restated(text, sentence, item, pains):
+                    continue
+                pains.append(item)
+            found.append(item)
         for item in found:
             answer.node(item)
         carried = _carried_segment(text, sentence, referent)
         _link_sentence(answer, text, sentence, found, carried)
+        _link_risk_to_previous(answer, sentence, found, referent)
         referent = _Referent(sentence.start, found, carried)
     return ExtractionResponse(nodes=answer.nodes, relations=answer.relations)
 
@@ -283,22 +297,25 @@ def _words_before(text: str, position: int, floor: int, lex: ModuleType, limit: 
 
 def _find_all(text: str, sentence: Sentence, product: str) -> list[Finding]:
     goals = _goals(text, sentence)
+    risks = _risks(text, sentence)
     goal_spans = [g.quote for g in goals]
+    # A goal's or a risk's numbers are a target or a threshold, not a measurement.
+    planned_spans = goal_spans + [r.quote for r in risks]
     alternatives = _alternatives(text, sentence)
     competitors = _competitors(text, sentence, product, alternatives)
     found = [
         *_markets(text, sentence, product),
         *_insights(text, sentence),
         *_segments(text, sentence),
-        *_pains(text, sentence, goal_spans),
+        *_pains(text, sentence, goal_spans, alternatives, competitors),
         *_jobs(text, sentence),
         *_triggers(text, sentence),
         *alternatives,
         *competitors,
         *_features(text, sentence, competitors),
-        *_metrics(text, sentence, goal_spans),
+        *_metrics(text, sentence, planned_spans),
         *goals,
-        *_risks(text, sentence),
+        *risks,
     ]
     if product and found and any(f.type in ("risk", "competitor") for f in found):
         found.extend(_product_mention(text, sentence, product, found))
@@ -441,6 +458,13 @@ def _segments(text: str, sentence: Sentence) -> list[Finding]:
         before = _word_before(text, sentence.start, start)
         if before in lex.NOT_SEGMENT_AFTER:
             continue
+        lead = text[sentence.start : start]
+        if _COUNT_BEFORE.search(lead):
+            continue  # "fleets of 20+ drivers", "по 50–200 преподавателей": a size, not a group
+        if lex.names_one(head["head"], lead):
+            continue  # "a courier at a mid-size delivery firm": one person or company
+        if lex.COMPOSITION_BEFORE.search(lead):
+            continue  # "сеть из трёх салонов", "a chain of 12 stores": what a business is made of
         end = head.end()
         tail = lex.segment_tail(label, text[end : sentence.end])
         if tail is not None:
@@ -449,9 +473,38 @@ def _segments(text: str, sentence: Sentence) -> list[Finding]:
             consumed_until = end
         full = " ".join([*modifiers, label])
         role = "oblique" if before in lex.OBLIQUE_BEFORE else ""
-        found.append(Finding("segment", full, _cover(sentence, start, end), start, origin=role))
-    specific = [f for f in found if f.label not in lex.GENERIC_SEGMENTS]
-    return specific if specific else found
+        found.append(
+            Finding(
+                "segment",
+                full,
+                _cover(sentence, start, end),
+                start,
+                origin=role,
+                named=(start, end),
+            )
+        )
+    # "users", "clients" name nobody in particular: the people of a segment, or its customers.
+    found = [f for f in found if f.label not in lex.GENERIC_SEGMENTS]
+    return _share_clauses(text, found)
+
+
+def _share_clauses(text: str, found: list[Finding]) -> list[Finding]:
+    """Segments named in one clause split its words: each quote reaches the next segment only.
+
+    "small shop owners with one or two stores and a couple of part-time cashiers" is evidence
+    for the owners up to "part-time cashiers", and for the cashiers from there.
+    """
+    for finding in found:
+        own = finding.named or finding.quote
+        start, end = finding.quote
+        others = [
+            f.named for f in found if f is not finding and f.named and start <= f.named[0] < end
+        ]
+        if any(other[1] <= own[0] for other in others):
+            start = own[0]
+        end = min([other[0] for other in others if other[0] >= own[1]], default=end)
+        finding.quote = _trim(text, start, end)
+    return found
 
 
 def _word_before(text: str, floor: int, position: int) -> str:
@@ -496,13 +549,35 @@ def _modifiers(
     return start, modifiers
 
 
-def _pains(text: str, sentence: Sentence, goal_spans: list[Span]) -> list[Finding]:
-    """At most one pain per clause, taking the cue whose wording makes the best label."""
+def _pains(
+    text: str,
+    sentence: Sentence,
+    goal_spans: list[Span],
+    alternatives: list[Finding],
+    competitors: list[Finding],
+) -> list[Finding]:
+    """At most one pain per clause, taking the cue whose wording makes the best label.
+
+    Not a pain of the segment: a rival's drawback ("switched from Onfleet because the pricing
+    got too expensive"), and work by hand that the clause only measures or says how it is done
+    ("re-planning a route by hand takes 15 minutes", "отправляют вручную в WhatsApp")."""
     lex = sentence.lex
     found: list[Finding] = []
     for clause in sentence.clauses:
-        span = _pain_in_clause(text, clause, lex)
-        if span is None or any(g[0] <= span[0] < g[1] for g in goal_spans):
+        cue = _pain_in_clause(text, clause, lex)
+        if cue is None:
+            continue
+        span, manual = cue
+        if any(g[0] <= span[0] < g[1] for g in goal_spans):
+            continue
+        if any(
+            c.at < span[0] and lex.DRAWBACK_LINK.search(text, c.at, span[0]) for c in competitors
+        ):
+            continue
+        if manual and (
+            lex.METRIC_NUMBER.search(text, *clause) is not None
+            or any(clause[0] <= a.at < clause[1] for a in alternatives)
+        ):
             continue
         phrase = _phrase(text, *span, lex, lex.PAIN_CUTTER, lex.PAIN_MAX_WORDS)
         label = _label(text, phrase, sentence)
@@ -511,11 +586,12 @@ def _pains(text: str, sentence: Sentence, goal_spans: list[Span]) -> list[Findin
     return found
 
 
-def _pain_in_clause(text: str, clause: Span, lex: ModuleType) -> Span | None:
+def _pain_in_clause(text: str, clause: Span, lex: ModuleType) -> tuple[Span, bool] | None:
+    """The pain's words in a clause, and whether only "by hand" said it is one."""
     start, end = clause
     complement = lex.PAIN_COMPLEMENT.search(text, start, end)
     if complement is not None and complement.end() < end:
-        return complement.end(), end
+        return (complement.end(), end), False
     spans: list[Span] = []
     predicate = lex.PAIN_PREDICATE.search(text, start, end)
     if predicate is not None:
@@ -525,16 +601,33 @@ def _pain_in_clause(text: str, clause: Span, lex: ModuleType) -> Span | None:
     if verbal is not None:
         spans.append((verbal.start(), end))
     if spans:
-        return min(spans)  # the earlier wording carries the clause ("loses the route when …")
+        # the earlier wording carries the clause ("loses the route when …")
+        return min(spans), False
     manual = lex.PAIN_MANUAL.search(text, start, end)
     if manual is not None:
         subject = _words_before(text, manual.start(), start, lex, lex.SUBJECT_MAX_WORDS)
         if subject < manual.start():
-            return subject, manual.end()
+            return (subject, manual.end()), True
     noun = lex.PAIN_NOUN.search(text, start, end)
     if noun is not None:
-        return noun.start(), noun.end()
+        return (noun.start(), noun.end()), False
     return None
+
+
+def _restated(text: str, sentence: Sentence, pain: Finding, earlier: list[Finding]) -> bool:
+    """A pain told again about someone or something just named: "Owners hate counting stock by
+    hand; one of them said it eats her whole evening", "Couriers say the app lags on weak
+    internet. He loses the route every time the signal drops". The first wording stands."""
+    if not earlier:
+        return False
+    lex = sentence.lex
+    pronoun = _word_before(text, sentence.start, pain.at)
+    if pronoun in lex.THING_PRONOUNS:
+        return True
+    if pronoun not in lex.PERSON_PRONOUNS:
+        return False
+    said = concepts(pain.label) & _NAMED_CONCEPTS
+    return any(said & concepts(other.label) for other in earlier)
 
 
 def _jobs(text: str, sentence: Sentence) -> list[Finding]:
@@ -592,9 +685,25 @@ def _alternatives(text: str, sentence: Sentence) -> list[Finding]:
             taken.append(match.span())
             name = label or " ".join(match.group().lower().split())
             name = re.sub(r"^(?:on|pen and)\s+", "", name)
-            quote = _cover(sentence, *match.span())
+            quote = _alternative_quote(text, sentence, match.span(), lex)
             found.append(Finding("alternative", name, quote, match.start(), named=match.span()))
     return found
+
+
+def _alternative_quote(text: str, sentence: Sentence, span: Span, lex: ModuleType) -> Span:
+    """The tool's own words: its name, the verb or preposition that puts it to use ("use Excel",
+    "в WhatsApp") and a word that says what it comes in ("WhatsApp groups"). A whole clause
+    would be evidence for every tool it lists."""
+    start, end = span
+    after = re.match(r"[\s-]+([^\W\d_]+)", text[end : sentence.end])
+    if after is not None and after.group(1).lower() in lex.ALTERNATIVE_CONTAINERS:
+        end += after.end()
+    before = list(_WORD.finditer(text, sentence.start, start))
+    if before and not text[before[-1].end() : start].strip():
+        word = before[-1].group()
+        if word.lower() in lex.ALTERNATIVE_LEADS or lex.USAGE_CUE.fullmatch(word):
+            start = before[-1].start()
+    return start, end
 
 
 def _competitors(
@@ -605,7 +714,8 @@ def _competitors(
     found: list[Finding] = []
     for pattern in lex.COMPETITOR_PATTERNS:
         for match in pattern.finditer(text, sentence.start, sentence.end):
-            for start, end in _names(text, match.span("names"), lex):
+            names = list(_names(text, match.span("names"), lex))
+            for index, (start, end) in enumerate(names):
                 name = text[start:end]
                 if not _is_competitor_name(name, product, lex):
                     continue
@@ -613,8 +723,21 @@ def _competitors(
                     continue  # "Google" of "Google Таблицы" is the spreadsheet, not a rival
                 if any(f.label == name for f in found):
                     continue
-                found.append(Finding("competitor", name, _cover(sentence, start, end), start))
+                quote = _competitor_quote(match, names, index)
+                found.append(Finding("competitor", name, quote, start))
     return found
+
+
+def _competitor_quote(match: re.Match[str], names: list[Span], index: int) -> Span:
+    """The words that make it a competitor: "Competitors like Circuit", "switched from Onfleet",
+    "Lightspeed offers". In a list, only the first name takes the cue along, so that no quote
+    is evidence for two rivals."""
+    start, end = names[index]
+    if index == 0 and match.start("names") > match.start():
+        start = match.start()
+    if index == len(names) - 1 and match.end() > match.end("names"):
+        end = match.end()
+    return start, end
 
 
 def _names(text: str, span: Span, lex: ModuleType) -> Iterator[Span]:
@@ -662,15 +785,19 @@ def _features(text: str, sentence: Sentence, competitors: list[Finding]) -> list
     return found
 
 
-def _metrics(text: str, sentence: Sentence, goal_spans: list[Span]) -> list[Finding]:
+def _metrics(text: str, sentence: Sentence, planned_spans: list[Span]) -> list[Finding]:
     """One metric per clause with numbers; the value lists the number phrases as written."""
     lex = sentence.lex
     found: list[Finding] = []
     for clause in sentence.clauses:
         numbers = list(lex.METRIC_NUMBER.finditer(text, *clause))
-        numbers = [n for n in numbers if not any(g[0] <= n.start() < g[1] for g in goal_spans)]
+        numbers = [n for n in numbers if not any(s <= n.start() < e for s, e in planned_spans)]
         if not numbers:
             continue
+        if lex.PRICE_EXPECTATION.search(text, *clause) and all(
+            lex.MONEY.search(n.group()) for n in numbers
+        ):
+            continue  # "she will not pay more than $20 a month": what they would pay, an opinion
         value = ", ".join(n.group() for n in numbers)
         label = _metric_label(text, sentence, clause, numbers[0], lex)
         found.append(Finding("metric", label, clause, numbers[0].start(), value=value))
@@ -765,6 +892,12 @@ def _planned(scope: _Scope, source: Finding, target: Finding) -> bool:
     return source.origin != "offered"
 
 
+def _same_clause(scope: _Scope, source: Finding, target: Finding) -> bool:
+    """A number measures a pain said in its own clause ("45% forget to mark the payment"), not
+    one the sentence adds as a cause ("25% stop using the app, and the top reason is …")."""
+    return source.quote[0] < target.quote[1] and target.quote[0] < source.quote[1]
+
+
 def _triggered(scope: _Scope, source: Finding, target: Finding) -> bool:
     """The segment in the 'they start looking' clause, else any segment of the sentence."""
     focus = target.focus
@@ -785,7 +918,7 @@ _LINKS: tuple[tuple[str, str, str, Condition], ...] = (
     ("solves", "feature", "pain", _planned),
     ("supports", "feature", "job", _planned),
     ("offers", "competitor", "feature", _offered),
-    ("measured_by", "pain", "metric", _always),
+    ("measured_by", "pain", "metric", _same_clause),
     ("measured_by", "goal", "metric", _always),
     ("threatens", "risk", "feature", _always),
     ("threatens", "risk", "goal", _always),
@@ -812,6 +945,22 @@ def _link_sentence(
             for source, quote in pairs:
                 if condition(scope, source, target):
                     answer.link(relation, source, target, quote)
+
+
+_THREATENED = ("goal", "feature", "product")
+
+
+def _link_risk_to_previous(
+    answer: _Answer, sentence: Sentence, found: list[Finding], previous: _Referent | None
+) -> None:
+    """A risk stated without its target, right after a goal or a planned feature, threatens
+    that: "Our goal is to reduce … to 30 minutes. The risk is that cashiers will not adopt it"."""
+    if previous is None or any(f.type in _THREATENED for f in found):
+        return
+    targets = [f for f in previous.found if f.type in ("goal", "feature") and f.origin != "offered"]
+    for risk in (f for f in found if f.type == "risk"):
+        for target in targets:
+            answer.link("threatens", risk, target, (previous.start, sentence.end))
 
 
 def _actors(

@@ -174,7 +174,23 @@ NOT_MODIFIERS = _words(
     "need needs want wants use uses love loves hate hates work works build builds reach target "
     "targets onboard support supports charge charges let lets make makes"
 )
+# Words that say how a group compares or where it stands with a product, not which group it is
+# ("bigger fleets", "new users"): they end the segment's name.
+NOT_NAME_MODIFIERS = _words(
+    "bigger larger smaller busier older younger newer richer cheaper "
+    "new existing current active inactive paying returning potential prospective former churned "
+    "typical average"
+)
 MAX_MODIFIERS = 3
+# A head after "<a business> of <a number>" says what the business is made of ("a chain of
+# 12 stores", "fleets of 20+ drivers"), not who the customer is.
+COMPOSITION_BEFORE = re.compile(
+    r"(?<![\w-])(?:fleets?|chains?|networks?)\s+(?:of|with)\s+"
+    r"(?:about\s+|around\s+|over\s+|up\s+to\s+)?"
+    r"(?:\d[\d,.]*\+?|two|three|four|five|six|seven|eight|nine|ten|a\s+dozen|dozens\s+of|"
+    r"hundreds\s+of)\s+$",
+    _I,
+)
 MODIFIER_JOINER = "and"  # "plumbing and HVAC contractors"
 # A segment right after these is an object ("we sell to couriers"), not who acts or feels.
 OBLIQUE_BEFORE = _words("with to from about for at")
@@ -244,6 +260,14 @@ PAIN_CUTTER = re.compile(
     _I,
 )
 PAIN_MAX_WORDS = 10
+# A pain told after a rival and one of these is the rival's drawback ("switched from Onfleet
+# because the pricing got too expensive").
+DRAWBACK_LINK = re.compile(r"\b(?:because|since|due\s+to|but|though|although|however)\b", _I)
+# A pain right after these restates one already told in the message ("it eats her evening");
+# after a person, only when it is about the same thing ("He loses the route when the signal
+# drops" after "the app lags on weak internet").
+THING_PRONOUNS = _words("it this that")
+PERSON_PRONOUNS = _words("he she they")
 
 # ----------------------------------------------------------------------------- jobs
 JOB_PATTERNS = (
@@ -323,6 +347,9 @@ ALTERNATIVES: tuple[tuple[re.Pattern[str], str, bool], ...] = (
     (re.compile(r"\bTrello\b"), "Trello", True),
     (re.compile(r"\bNotion\b"), "Notion", True),
 )
+# Words kept in an alternative's quote: the preposition before it, what it comes in after it.
+ALTERNATIVE_LEADS = _words("in on over via through with by into from")
+ALTERNATIVE_CONTAINERS = _words("group groups chat chats channel channels")
 USAGE_CUE = re.compile(
     r"\b(?:use|uses|used|using|rely|relies|relied|keep|keeps|kept|track|tracks|tracked|manage|"
     r"manages|managed|send|sends|sent|reorder|reorders|handle|handles|via|over|through|"
@@ -424,6 +451,11 @@ METRIC_CUTTER = re.compile(
     _I,
 )
 METRIC_MAX_WORDS = 10
+# Money someone would pay or may spend is a price expectation, not a measurement.
+PRICE_EXPECTATION = re.compile(
+    r"\b(?:pay|pays|paying|spend|spends|afford|budget|budgets|willing|charge\s+us)\b", _I
+)
+MONEY = re.compile(r"[$€£]|\b(?:USD|EUR|dollars?|euros?)\b", _I)
 
 # ----------------------------------------------------------------------------- goals
 GOAL_PATTERNS = (
@@ -500,7 +532,7 @@ def segment_head(found: re.Match[str]) -> tuple[str, bool] | None:
 def modifier_label(word: str, sentence_initial: bool) -> str | None:
     """The word as a segment modifier ('Independent' → 'independent'), or None if it is not one."""
     low = word.lower()
-    if low in NOT_MODIFIERS or not _MODIFIER_WORD.fullmatch(word):
+    if low in NOT_MODIFIERS or low in NOT_NAME_MODIFIERS or not _MODIFIER_WORD.fullmatch(word):
         return None
     if (low.endswith("ed") and "-" not in low) or low.endswith("ly"):
         return None  # verbs and adverbs ("interviewed", "directly") are not part of a name
@@ -514,3 +546,20 @@ def modifier_label(word: str, sentence_initial: bool) -> str | None:
 def segment_tail(label: str, rest: str) -> re.Match[str] | None:
     """English segments take no words after the head."""
     return None
+
+
+# One company ("a mid-size delivery firm", "the pilot chain") or the one person something came
+# from ("a support ticket from a driver"): an instance, not a segment. Someone interviewed
+# ("an interview with a plumber") stands for a segment and stays.
+_ONE_COMPANY = re.compile(r"(?<![\w-])(?:a|an|the|this|that|one)\s+$", _I)
+_ONE_PERSON = re.compile(r"(?<![\w-])from\s+(?:a|an)\s+$", _I)
+
+
+def names_one(head: str, before: str) -> bool:
+    """Whether a singular head, with what precedes its modifiers, names one instance."""
+    word = head.lower()
+    if IRREGULAR_PLURALS.get(word) == word or _plural(_singular(word)) == word:
+        return False  # plural (or a collective such as "staff")
+    if _singular(word) in ORG_HEADS:
+        return _ONE_COMPANY.search(before) is not None
+    return _ONE_PERSON.search(before) is not None

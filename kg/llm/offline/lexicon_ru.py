@@ -178,6 +178,14 @@ ADJECTIVE_ENDING = re.compile(
 _SOFT_ENDINGS = frozenset({"ими", "его", "ему", "ий", "яя", "ее", "ие", "их", "им", "юю"})
 _HUSHING = ("г", "к", "х", "ж", "ш", "щ", "ч")
 MAX_MODIFIERS = 2
+# A head after "<бизнес> из <числа>" says what the business is made of ("сеть из трёх
+# салонов", "парк из 20 машин"), not who the customer is.
+COMPOSITION_BEFORE = re.compile(
+    r"(?<![\w-])(?:сет(?:ь|и|ью)|парк\w*|штат\w*)\s+(?:из|в|на)\s+"
+    r"(?:\d[\d\s]*\+?|двух|трёх|трех|четырёх|четырех|пяти|шести|семи|восьми|девяти|десяти|"
+    r"\w+надцати|\w+десяти|нескольких|десятков|сотен)\s+$",
+    _I,
+)
 MODIFIER_JOINER = "и"
 OBLIQUE_BEFORE = _words("с со про о об к от для по")
 NOT_SEGMENT_AFTER: frozenset[str] = frozenset()
@@ -242,6 +250,15 @@ PAIN_CUTTER = re.compile(
     r",|\s+(?:потому\s+что|так\s+как|поэтому|чтобы|но|а\s+также|когда)(?![\w-])|\s+\(", _I
 )
 PAIN_MAX_WORDS = 10
+# A pain told after a rival and one of these is the rival's drawback ("ушли с X, потому что он
+# тормозит", "у X есть предоплата, но его считают сложным").
+DRAWBACK_LINK = re.compile(
+    r"(?<![\w-])(?:потому\s+что|так\s+как|из-за|но|однако|хотя|зато)(?![\w-])", _I
+)
+# A pain right after these restates one already told in the message ("это съедает весь вечер");
+# after a person, only when it is about the same thing.
+THING_PRONOUNS = _words("это оно")
+PERSON_PRONOUNS = _words("он она они")
 
 # ----------------------------------------------------------------------------- jobs
 JOB_PATTERNS = (
@@ -311,6 +328,9 @@ ALTERNATIVES: tuple[tuple[re.Pattern[str], str, bool], ...] = (
     (re.compile(r"(?<![\w-])календар\w+", _I), "календарь", True),
     (re.compile(r"(?<![\w-])стикер\w+", _I), "стикеры", True),
 )
+# Words kept in an alternative's quote: the preposition before it, what it comes in after it.
+ALTERNATIVE_LEADS = _words("в во на через по с со из")
+ALTERNATIVE_CONTAINERS = _words("группы группах группу группе чаты чатах чат чате канал каналы")
 USAGE_CUE = re.compile(
     r"(?<![\w-])(?:пользу\w+|использу\w+|вед(?:ут|ёт|ет)|вести|считают|считает|записыва\w+|"
     r"отправля\w+|пишут|пишет|звонят|звонит|договарива\w+|через|по\s+телефону|вручную|хранят|"
@@ -404,6 +424,11 @@ METRIC_CUTTER = re.compile(
     _I,
 )
 METRIC_MAX_WORDS = 10
+# Money someone would pay or may spend is a price expectation, not a measurement.
+PRICE_EXPECTATION = re.compile(
+    r"(?<![\w-])(?:плат\w*|заплат\w*|бюджет\w*|потрат\w*|готов\w*\s+отдать)(?![\w-])", _I
+)
+MONEY = re.compile(r"руб|₽|[$€]|(?<![\w-])(?:тыс|млн)", _I)
 
 # ----------------------------------------------------------------------------- goals
 GOAL_PATTERNS = (
@@ -454,10 +479,24 @@ def segment_head(found: re.Match[str]) -> tuple[str, bool] | None:
     return None
 
 
+# Where a group stands with a product, not which group it is ("платящих репетиторов", "новые
+# клиенты"): these end the segment's name.
+NOT_NAME_MODIFIERS = re.compile(
+    r"^(?:нов|платящ|активн|неактивн|текущ|потенциальн|существующ|бывш|постоянн)"
+    r"(?:ые|ых|ым|ыми|ий|ый|ая|ое|ого|ому|ие|их|им|ими|ей|ую|ой)$",
+    _I,
+)
+
+
 def modifier_label(word: str, sentence_initial: bool) -> str | None:
-    if word.lower() in NOT_MODIFIERS:
+    if word.lower() in NOT_MODIFIERS or NOT_NAME_MODIFIERS.match(word):
         return None
     return adjective_plural(word)
+
+
+def names_one(head: str, before: str) -> bool:
+    """Russian has no articles to tell one salon from salons: every head may be a segment."""
+    return False
 
 
 def segment_tail(label: str, rest: str) -> re.Match[str] | None:

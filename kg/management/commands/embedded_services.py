@@ -22,24 +22,25 @@ class Command(BaseCommand):
 
     def handle(self, *args, graph_port: int, redis_port: int, data: Path, **options) -> None:
         server = EmbeddedServer(redis_port=redis_port, graph_port=graph_port, data_dir=data)
-        try:
-            server.start()
-        except EmbeddedServiceError as exc:
-            raise CommandError(str(exc)) from exc
-        self.stdout.write(
-            f"graph: {server.graph_uri} (Bolt: {server.bolt_uri})  broker: {server.redis_url()}"
-            f"  data: {data}\n"
-            "Ctrl-C stops both."
-        )
         stopping = False
 
         def stop(signum, frame) -> None:
             nonlocal stopping
             stopping = True
 
+        # Installed before the server starts: a Ctrl-C during start-up must still stop it.
         signal.signal(signal.SIGINT, stop)
         signal.signal(signal.SIGTERM, stop)
         try:
+            try:
+                server.start()
+            except EmbeddedServiceError as exc:
+                raise CommandError(str(exc)) from exc
+            self.stdout.write(
+                f"graph: {server.graph_uri} (Bolt: {server.bolt_uri})  broker: {server.redis_url()}"
+                f"  data: {data}\n"
+                "Ctrl-C stops both."
+            )
             while not stopping and server.process is not None and server.process.poll() is None:
                 time.sleep(0.3)
         finally:
