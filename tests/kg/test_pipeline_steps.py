@@ -152,3 +152,30 @@ def test_opposite_stances_on_one_subject_contradict():
     assert found[0].quote_a == "price is the main factor"
     again = find_contradictions(SCOPE, [matters], [matters, irrelevant], "2026-04-02T00:00:00Z")
     assert again[0].uid == found[0].uid  # the same pair always gets the same link
+
+
+def test_offline_discovery_matches_whole_names_and_one_edge_per_pair():
+    from kg.llm.prompts.relation_discovery import DiscoveryRequest, NodeBrief, offline_answer
+
+    request = DiscoveryRequest(
+        text="Independent couriers use Circuit every day.",
+        new_nodes=[
+            NodeBrief(number=5, type="segment", label="independent couriers"),
+            NodeBrief(number=6, type="competitor", label="Circuit"),
+        ],
+        existing_nodes=[
+            NodeBrief(number=1, type="segment", label="couriers"),
+            NodeBrief(number=2, type="competitor", label="Circ"),
+            NodeBrief(number=3, type="pain", label="route planning takes long"),
+        ],
+    )
+    edges = [(e.relation, e.source, e.target) for e in offline_answer(request).edges]
+    # "couriers" stands inside "independent couriers", "Circ" is not a whole word, and the
+    # pain is not named: nothing links to them.
+    assert edges == []
+
+    request.existing_nodes = [NodeBrief(number=1, type="segment", label="dispatchers")]
+    request.text = "Dispatchers compare everything to Circuit."
+    assert [(e.relation, e.source, e.target) for e in offline_answer(request).edges] == [
+        ("uses", 1, 6)
+    ]

@@ -70,37 +70,57 @@ def build_messages(request: DiscoveryRequest) -> list[dict[str, str]]:
 _SENTENCE = re.compile(r"[^.!?;\n]+[.!?;]?", re.UNICODE)
 
 
-def _mentions(sentence: str, node: NodeBrief) -> bool:
-    lowered = sentence.lower()
-    return any(name and name.lower() in lowered for name in [node.label, *node.aliases])
+def _span(sentence: str, node: NodeBrief) -> tuple[int, int] | None:
+    """Where the node's label (or an alias) stands in the sentence as whole words."""
+    for name in [node.label, *node.aliases]:
+        if not name.strip():
+            continue
+        found = re.search(rf"(?<!\w){re.escape(name.lower())}(?!\w)", sentence.lower())
+        if found:
+            return found.span()
+    return None
+
+
+def _relation(source: NodeBrief, target: NodeBrief) -> str | None:
+    from kg.ontology import NodeType
+
+    pair = (NodeType(source.type), NodeType(target.type))
+    return next((name for name, r in RELATIONS.items() if pair in r.pairs), None)
 
 
 def offline_answer(request: DiscoveryRequest) -> DiscoveryResponse:
-    """Link a new node to an existing one when one sentence names both (by label or alias)."""
-    from kg.ontology import NodeType
+    """Link a new node to an existing one when one sentence names both (by label or alias).
 
+    A name inside a longer name does not count ("couriers" in "independent couriers"), and a
+    pair gets one edge: the node named first is the source when the ontology allows it.
+    """
     edges: list[ProposedEdge] = []
     for match in _SENTENCE.finditer(request.text):
         sentence = match.group(0).strip()
         if not sentence:
             continue
-        new_here = [n for n in request.new_nodes if _mentions(sentence, n)]
-        old_here = [n for n in request.existing_nodes if _mentions(sentence, n)]
-        for new in new_here:
-            for old in old_here:
-                for source, target in ((new, old), (old, new)):
-                    pair = (NodeType(source.type), NodeType(target.type))
-                    for name, relation in RELATIONS.items():
-                        if pair in relation.pairs:
-                            edges.append(
-                                ProposedEdge(
-                                    relation=name,
-                                    source=source.number,
-                                    target=target.number,
-                                    quote=sentence,
-                                )
+        new_here = [(n, span) for n in request.new_nodes if (span := _span(sentence, n))]
+        old_here = [(n, span) for n in request.existing_nodes if (span := _span(sentence, n))]
+        taken = [span for _, span in new_here]
+        for new, new_span in new_here:
+            for old, old_span in old_here:
+                if any(
+                    s[0] <= old_span[0] and old_span[1] <= s[1] and s != old_span for s in taken
+                ):
+                    continue  # the existing name is part of a longer new name
+                first, second = (new, old) if new_span[0] <= old_span[0] else (old, new)
+                for source, target in ((first, second), (second, first)):
+                    relation = _relation(source, target)
+                    if relation:
+                        edges.append(
+                            ProposedEdge(
+                                relation=relation,
+                                source=source.number,
+                                target=target.number,
+                                quote=sentence,
                             )
-                            break
+                        )
+                        break
     return DiscoveryResponse(edges=edges)
 
 
