@@ -1,15 +1,17 @@
+# One image for web, worker and beat (see docker-compose.yml); configured only by environment.
 FROM python:3.11-slim
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 GROUNDWORK_VAR_DIR=/app/var
 WORKDIR /app
-COPY pyproject.toml README.md ./
+RUN useradd --create-home groundwork
+COPY pyproject.toml README.md manage.py ./
 COPY config ./config
 COPY kg ./kg
 COPY chat ./chat
 COPY artifacts ./artifacts
 COPY orgmemory ./orgmemory
-COPY manage.py ./
-RUN pip install --no-cache-dir . && python manage.py collectstatic --noinput || true
-RUN useradd --create-home groundwork && mkdir -p /app/var && chown groundwork /app/var
+RUN pip install --no-cache-dir . \
+    && python manage.py collectstatic --noinput \
+    && chown -R groundwork /app/var
 USER groundwork
 EXPOSE 8000
 CMD ["gunicorn", "config.wsgi:application", "--bind", "0.0.0.0:8000", "--workers", "3"]
