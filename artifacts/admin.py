@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.urls import reverse
+from django.utils.html import format_html
 
 from artifacts.models import Artifact, ArtifactVersion, Citation, Claim
+from kg.admin_graph import node_admin_url
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -64,8 +67,29 @@ class ArtifactVersionAdmin(ReadOnlyAdmin):
 
 
 class CitationInline(ReadOnlyInline):
+    """One click from a claim to each cited node's evidence trail and to each episode."""
+
     model = Citation
-    fields = ["node_type", "node_number", "confidence", "episode_number", "date", "quote"]
+    fields = ["node_trail", "confidence", "episode_link", "date", "quote"]
+    readonly_fields = ["node_trail", "episode_link"]
+
+    @admin.display(description="node")
+    def node_trail(self, citation: Citation) -> str:
+        project_id = citation.claim.version.artifact.project_id
+        return format_html(
+            '<a href="{}">{} #{}</a>',
+            node_admin_url(project_id, citation.node_number),
+            citation.node_type,
+            citation.node_number,
+        )
+
+    @admin.display(description="message")
+    def episode_link(self, citation: Citation) -> str:
+        url = reverse("admin:kg_episode_changelist") + f"?uid={citation.episode_uid}"
+        return format_html('<a href="{}">#{}</a>', url, citation.episode_number)
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("claim__version__artifact")
 
 
 @admin.register(Claim)

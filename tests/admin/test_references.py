@@ -82,3 +82,20 @@ def test_claims_of_another_project_are_not_listed(trail, prd_claim):
     )
     assert claims_citing_node(elsewhere, trail.lag.uid, trail.lag.number) == []
     assert len(claims_citing_node(trail.project, trail.lag.uid, trail.lag.number)) == 1
+
+
+def test_from_a_claim_one_click_reaches_the_highlighted_words(admin_client, trail, prd_claim):
+    claim_page = admin_client.get(
+        reverse("admin:artifacts_claim_change", args=[prd_claim.pk])
+    ).content.decode()
+    node_url = node_admin_url(trail.project, trail.lag.number)
+    assert f'href="{node_url}"' in claim_page  # click 1: the node's evidence trail
+    quote = trail.lag.evidence[0]
+    episode_url = reverse("admin:kg_episode_changelist") + f"?uid={quote.episode_uid}"
+    assert f'href="{episode_url}"' in claim_page
+
+    trail_page = admin_client.get(node_url).content.decode()
+    assert f"<mark>{quote.quote}</mark>" in trail_page  # the exact words, highlighted
+    episodes = admin_client.get(episode_url)
+    assert episodes.status_code == 200
+    assert [e.uid for e in episodes.context["cl"].result_list] == [trail.e1.uid]
