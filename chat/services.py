@@ -14,7 +14,7 @@ import uuid
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Max, Q, QuerySet
 
 from chat.models import Conversation, Message, Role
 from kg.api.services import ResourceNotFound, author_name
@@ -203,6 +203,20 @@ def engine_label() -> str:
     if mode["mode"] == "offline":
         return "offline engine (rule-based, no model)"
     return f"model {mode['model']}"
+
+
+def research_fingerprint(project: Project) -> str:
+    """Changes whenever an episode of the project is added or moves through the pipeline.
+
+    The panel is polled every few seconds and rebuilding it reads the whole graph, so the
+    poll is answered "not modified" (one SQL aggregate) until this changes. Org insights
+    that change without any episode of this project show on the next change or reload.
+    """
+    state = EpisodeProcessing.objects.filter(episode__project=project).aggregate(
+        count=Count("pk"), latest=Max("updated_at")
+    )
+    latest = state["latest"].timestamp() if state["latest"] else 0
+    return f"{state['count']}-{latest:.6f}"
 
 
 def research_panel(project: Project) -> ResearchPanel:

@@ -7,7 +7,7 @@ partial and a plain browser with a redirect, so the pages also work without Java
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -143,15 +143,24 @@ def _new_messages(
 @require_GET
 def panel(request: HttpRequest, slug: str) -> HttpResponse:
     project = _project(request, slug)
-    return render(
+    conversation_id = _number(request.GET.get("conversation"))
+    etag = f'"{services.research_fingerprint(project)}-{conversation_id}"'
+    if request.headers.get("If-None-Match") == etag:
+        return HttpResponseNotModified(headers={"ETag": etag})
+    response = render(
         request,
         "chat/_panel.html",
         {
             "project": project,
             "panel": services.research_panel(project),
-            "conversation_id": _number(request.GET.get("conversation")),
+            "conversation_id": conversation_id,
         },
     )
+    # The browser revalidates each poll with If-None-Match and gets 304 until the research
+    # changes; htmx then swaps in the cached, identical panel.
+    response["ETag"] = etag
+    response["Cache-Control"] = "private, no-cache"
+    return response
 
 
 @login_required

@@ -191,6 +191,24 @@ def test_panel_lists_nodes_gaps_and_contradictions(browser_client, research):
     assert "Analysing 4 messages" in html
 
 
+def test_panel_polls_are_not_modified_until_the_research_changes(browser_client, research, bob):
+    from kg.models import EpisodeProcessing, ProcessingStatus
+
+    first = browser_client.get("/projects/couriers/panel/", **HTMX)
+    etag = first["ETag"]
+    assert first.status_code == 200 and etag
+    again = browser_client.get("/projects/couriers/panel/", HTTP_IF_NONE_MATCH=etag, **HTMX)
+    assert again.status_code == 304 and again.content == b""
+
+    processing = EpisodeProcessing.objects.filter(episode__project__slug="couriers").first()
+    processing.status = ProcessingStatus.DONE
+    processing.save()  # an episode moved through the pipeline: the research may have changed
+    changed = browser_client.get("/projects/couriers/panel/", HTTP_IF_NONE_MATCH=etag, **HTMX)
+    assert changed.status_code == 200 and changed["ETag"] != etag
+    other = browser_client.get("/projects/warehouse/panel/", HTTP_IF_NONE_MATCH=etag, **HTMX)
+    assert other.status_code == 404  # membership is checked before any cache answer
+
+
 def test_answering_a_contradiction_in_the_panel(browser_client, research, alice, queued_replies):
     user, project = alice
     conversation = services.current_conversation(project, user)
