@@ -16,6 +16,7 @@ urlpatterns = [
     path(P + "chat/<num:conversation_id>/send/", views.send_message, name="send"),
     path(P + "chat/<num:conversation_id>/messages/", views.messages_partial, name="messages"),
     path(P + "panel/", views.panel, name="panel"),
+    path(P + "upload/", views.upload_notes, name="upload"),
     path(
         P + "contradictions/<uuid:uid>/answer/",
         views.answer_contradiction,

@@ -6,6 +6,8 @@ partial and a plain browser with a redirect, so the pages also work without Java
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
@@ -14,8 +16,9 @@ from django.views.decorators.http import require_GET, require_POST
 
 from chat import services
 from chat.models import Conversation
-from kg.api.services import ContradictionAlreadyResolved, ContradictionNotFound
+from kg.api.services import ContradictionAlreadyResolved, ContradictionNotFound, author_name
 from kg.episodes import EpisodeRejected
+from kg.importing import UnreadableFile, record_uploaded_notes
 from kg.models import Episode, Project
 from kg.tenancy import ProjectNotFound, project_for_user, projects_for_user
 
@@ -210,3 +213,21 @@ def message_link(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         return redirect(_chat_url(project, conversation, number))
     episode = get_object_or_404(Episode, project=project, number=number)
     return render(request, "chat/episode.html", {"project": project, "episode": episode})
+
+
+@login_required
+@require_POST
+def upload_notes(request: HttpRequest, slug: str) -> HttpResponse:
+    """Uploaded notes become episodes; the panel shows what they add once processed."""
+    project = _project(request, slug)
+    upload = request.FILES.get("notes")
+    target = reverse("chat:chat", args=[project.slug])
+    if upload is None:
+        return redirect(target + "?upload_error=" + quote("choose a file to upload"))
+    try:
+        report = record_uploaded_notes(
+            project, upload.name, upload.read(), author_name(request.user)
+        )
+    except (UnreadableFile, EpisodeRejected) as exc:
+        return redirect(target + "?upload_error=" + quote(str(exc)[:300]))
+    return redirect(target + f"?uploaded={len(report.episodes)}&skipped={len(report.errors)}")

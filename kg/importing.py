@@ -8,8 +8,10 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+
+from django.db import transaction
 
 from kg.episodes import EpisodeInput, EpisodeRejected, validate_episode_input
 from kg.models import EpisodeKind
@@ -48,42 +50,107 @@ def _parse_time(value: object, line_number: int) -> dt.datetime | None:
 
 
 def read_ingest_file(path: Path) -> ParsedFile:
+    """kg_ingest's reading: JSONL records, or plain text with one message per line."""
     try:
         raw = path.read_bytes()
     except OSError as exc:
         raise UnreadableFile(f"cannot read {path}: {exc.strerror}") from None
+    text = _decode(raw, path.name)
+    if _is_jsonl(path.name, text):
+        return _jsonl_items(text, path.name)
+    parsed = ParsedFile()
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            ref = {"file": path.name, "line": number}
+            _keep(
+                parsed, number, EpisodeInput(content=line, kind=EpisodeKind.IMPORT, source_ref=ref)
+            )
+    return parsed
+
+
+MAX_UPLOAD_BYTES = 5 * 1024 * 1024
+CHUNK_CHARS = 4000  # a chunk is a few paragraphs: small enough to quote, large enough to read
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
+
+
+def read_uploaded_notes(name: str, raw: bytes) -> ParsedFile:
+    """Notes uploaded in the web chat or the API.
+
+    JSONL is read like kg_ingest reads it (one record per line). Text and Markdown become
+    file chunks of whole paragraphs, each remembering the file, its part number and the
+    Markdown heading above it, so a citation can say where in the file the words are.
+    """
+    if len(raw) > MAX_UPLOAD_BYTES:
+        raise UnreadableFile(
+            f"{name} has {len(raw):,} bytes; the limit is {MAX_UPLOAD_BYTES:,} (split the file)"
+        )
+    text = _decode(raw, name)
+    if _is_jsonl(name, text):
+        return _jsonl_items(text, name)
+    chunks: list[tuple[int, str, str]] = []  # (first line, section, text)
+    section, buffer, first_line = "", [], 0
+    for number, line in enumerate(text.splitlines(), start=1):
+        heading = _HEADING.match(line)
+        if heading:
+            if buffer:
+                chunks.append((first_line, section, "\n".join(buffer).strip()))
+                buffer = []
+            section = heading.group(1)
+            continue
+        if not buffer:
+            first_line = number
+        buffer.append(line)
+        if not line.strip() and sum(len(b) for b in buffer) >= CHUNK_CHARS:
+            chunks.append((first_line, section, "\n".join(buffer).strip()))
+            buffer = []
+    if buffer:
+        chunks.append((first_line, section, "\n".join(buffer).strip()))
+    parsed = ParsedFile()
+    for part, (line, section, content) in enumerate([c for c in chunks if c[2]], start=1):
+        ref = {"file": name, "part": part, "line": line, "section": section}
+        _keep(
+            parsed, line, EpisodeInput(content=content, kind=EpisodeKind.FILE_CHUNK, source_ref=ref)
+        )
+    return parsed
+
+
+def _decode(raw: bytes, name: str) -> str:
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise UnreadableFile(
-            f"{path.name} is not valid UTF-8 (first bad byte on line {line}); "
+            f"{name} is not valid UTF-8 (first bad byte on line {line}); "
             "save it as UTF-8 and try again"
         ) from None
-    is_jsonl = path.suffix.lower() in {".jsonl", ".ndjson"} or text.lstrip().startswith("{")
+
+
+def _is_jsonl(name: str, text: str) -> bool:
+    return Path(name).suffix.lower() in {".jsonl", ".ndjson"} or text.lstrip().startswith("{")
+
+
+def _jsonl_items(text: str, name: str) -> ParsedFile:
     parsed = ParsedFile()
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            item = (
-                _jsonl_item(line, number, path.name)
-                if is_jsonl
-                else EpisodeInput(
-                    content=line,
-                    kind=EpisodeKind.IMPORT,
-                    source_ref={"file": path.name, "line": number},
-                )
-            )
-            validate_episode_input(item)
-        except (ValueError, EpisodeRejected) as exc:
-            message = str(exc)
-            parsed.errors.append(
-                message if message.startswith("line ") else f"line {number}: {message}"
-            )
+            item = _jsonl_item(line, number, name)
+        except ValueError as exc:  # reported by line number; the other lines go on
+            parsed.errors.append(str(exc))
             continue
-        parsed.items.append(item)
+        _keep(parsed, number, item)
     return parsed
+
+
+def _keep(parsed: ParsedFile, number: int, item: EpisodeInput) -> None:
+    """Keep an input that can become an episode; report the others by line number."""
+    try:
+        validate_episode_input(item)
+    except EpisodeRejected as exc:
+        parsed.errors.append(f"line {number}: {exc}")
+        return
+    parsed.items.append(item)
 
 
 def _jsonl_item(line: str, number: int, file_name: str) -> EpisodeInput:
@@ -103,3 +170,24 @@ def _jsonl_item(line: str, number: int, file_name: str) -> EpisodeInput:
         valid_at=_parse_time(record.get("at"), number),
         source_ref={"file": file_name, "line": number},
     )
+
+
+@dataclass
+class UploadReport:
+    episodes: list = field(default_factory=list)  # kg.models.Episode, in file order
+    errors: list[str] = field(default_factory=list)
+
+
+def record_uploaded_notes(project, name: str, raw: bytes, author: str) -> UploadReport:
+    """Uploaded notes become episodes (one per chunk or record), queued for the pipeline."""
+    from kg.episodes import record_episode
+
+    parsed = read_uploaded_notes(name, raw)
+    if not parsed.items and not parsed.errors:
+        raise UnreadableFile(f"{name} holds no text")
+    with transaction.atomic():  # all chunks of a file or none
+        episodes = [
+            record_episode(project, replace(item, author=item.author or author))
+            for item in parsed.items
+        ]
+    return UploadReport(episodes=episodes, errors=parsed.errors)

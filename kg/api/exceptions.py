@@ -18,6 +18,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from kg.api import services
 from kg.episodes import EpisodeRejected
 from kg.graph import GraphUnavailable
+from kg.importing import UnreadableFile
 from kg.tenancy import ProjectNotFound
 
 logger = logging.getLogger("groundwork.api")
@@ -46,6 +47,8 @@ def _domain(exc: Exception) -> Exception:
             return exceptions.ValidationError({"query": [str(exc)]})
         case EpisodeRejected():
             return exceptions.ValidationError({"text": [str(exc)]})
+        case UnreadableFile():
+            return exceptions.ValidationError({"file": [str(exc)]})
         case GraphUnavailable():
             logger.warning("graph unavailable: %s", exc)
             return Unavailable("The knowledge graph is unavailable; try again shortly.")

@@ -204,6 +204,18 @@ class GapSerializer(serializers.Serializer):
     question = serializers.CharField()
 
 
+class UploadSerializer(serializers.Serializer):
+    file = serializers.FileField(
+        help_text="UTF-8 notes: .txt/.md become file chunks (paragraphs, with their heading); "
+        ".jsonl is one {author, at, text} record per line."
+    )
+
+
+class UploadedSerializer(serializers.Serializer):
+    episodes = EpisodeSerializer(many=True)
+    errors = serializers.ListField(child=serializers.CharField(), help_text="Skipped lines.")
+
+
 class ResolveSerializer(serializers.Serializer):
     answer = serializers.CharField(
         max_length=200_000, help_text="What holds now, in the user's words; becomes an episode."

@@ -18,6 +18,7 @@ urlpatterns = [
     path(P, views.ProjectDetail.as_view(), name="api-project"),
     path(P + "episodes/", views.EpisodeList.as_view(), name="api-episodes"),
     path(P + "episodes/<num:number>/", views.EpisodeDetail.as_view(), name="api-episode"),
+    path(P + "uploads/", views.NotesUpload.as_view(), name="api-uploads"),
     path(P + "nodes/", views.NodeList.as_view(), name="api-nodes"),
     path(P + "nodes/<num:number>/", views.NodeDetail.as_view(), name="api-node"),
     path(P + "edges/", views.EdgeList.as_view(), name="api-edges"),

@@ -10,12 +10,14 @@ from __future__ import annotations
 from django.db.models import Count, QuerySet
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import generics, status
+from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from kg.api import serializers as s
 from kg.api import services
 from kg.graph import store
+from kg.importing import record_uploaded_notes
 from kg.models import Episode, Organization, Project
 from kg.tenancy import project_for_user, projects_for_user
 
@@ -216,6 +218,26 @@ class ContradictionResolve(ProjectScoped, generics.GenericAPIView):
         )
         result = {"contradiction": services.contradiction(project, str(uid)), "episode": episode}
         return Response(s.ResolvedSerializer(result).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    tags=["episodes"],
+    summary="Upload notes: each chunk or record becomes an episode, queued for the pipeline",
+    request={"multipart/form-data": s.UploadSerializer},
+    responses={201: s.UploadedSerializer},
+)
+class NotesUpload(ProjectScoped, generics.GenericAPIView):
+    serializer_class = s.UploadSerializer
+    parser_classes = [MultiPartParser]
+
+    def post(self, request: Request, slug: str) -> Response:
+        body = self.get_serializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        upload = body.validated_data["file"]
+        report = record_uploaded_notes(
+            self.get_project(), upload.name, upload.read(), services.author_name(request.user)
+        )
+        return Response(s.UploadedSerializer(report).data, status=status.HTTP_201_CREATED)
 
 
 # --- tasks ------------------------------------------------------------------------------------

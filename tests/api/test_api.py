@@ -450,3 +450,37 @@ def test_schema_and_docs_are_served_without_a_cdn(api, alice):
     html = docs.content.decode()
     assert "/static/drf_spectacular_sidecar/swagger-ui-dist/" in html
     assert "cdn" not in html.lower() and "unpkg" not in html.lower()
+
+
+# --- uploads ---------------------------------------------------------------------------------
+
+
+def _notes(name: str, text: bytes):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return SimpleUploadedFile(name, text, content_type="text/markdown")
+
+
+def test_uploaded_notes_become_file_chunk_episodes(api, alice, bob):
+    notes = b"# Interviews\n\nCouriers say the app lags on weak internet.\n"
+    response = api.post(
+        PROJECT + "uploads/", {"file": _notes("notes.md", notes)}, format="multipart"
+    )
+    assert response.status_code == 201, response.content
+    [episode] = response.json()["episodes"]
+    assert episode["kind"] == "file_chunk"
+    assert episode["content"] == "Couriers say the app lags on weak internet."
+    assert episode["source_ref"]["file"] == "notes.md"
+    assert episode["source_ref"]["section"] == "Interviews"
+    assert episode["processing"]["status"] == "pending"
+    assert response.json()["errors"] == []
+
+    broken = api.post(
+        PROJECT + "uploads/", {"file": _notes("bad.txt", b"\xff\xfe\x00")}, format="multipart"
+    )
+    assert "not valid UTF-8" in _error(broken, 400)["message"]
+    _error(api.post(OTHER + "uploads/", {"file": _notes("n.md", notes)}, format="multipart"), 404)
+    _error(
+        APIClient().post(PROJECT + "uploads/", {"file": _notes("n.md", notes)}, format="multipart"),
+        401,
+    )

@@ -297,3 +297,28 @@ def test_node_labels_and_quotes_from_user_words_are_escaped_in_the_panel(
     )
     html = _html(browser_client.get("/projects/couriers/panel/"))
     assert evil not in html and "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in html
+
+
+def test_notes_uploaded_on_the_chat_page_become_evidence(browser_client, alice, bob):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from kg.models import Episode
+
+    page = _html(browser_client.get("/projects/couriers/chat/"))
+    assert 'action="/projects/couriers/upload/"' in page and 'name="notes"' in page
+    notes = SimpleUploadedFile("interviews.md", b"# Day 1\n\nCouriers hate paper maps.\n")
+    response = browser_client.post("/projects/couriers/upload/", {"notes": notes})
+    assert response.status_code == 302
+    assert response["Location"] == "/projects/couriers/chat/?uploaded=1&skipped=0"
+    episode = Episode.objects.get(project__slug="couriers", kind="file_chunk")
+    assert episode.content == "Couriers hate paper maps."
+    assert episode.source_ref["file"] == "interviews.md"
+    notice = _html(browser_client.get(response["Location"]))
+    assert "1 part(s) of the file added as evidence" in notice
+
+    bad = SimpleUploadedFile("bad.txt", b"\xff\xfe")
+    refused = browser_client.post("/projects/couriers/upload/", {"notes": bad})
+    assert "upload_error=" in refused["Location"]
+    assert "not valid UTF-8" in _html(browser_client.get(refused["Location"]))
+    other = browser_client.post("/projects/warehouse/upload/", {"notes": notes})
+    assert other.status_code == 404
