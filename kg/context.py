@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pydantic import BaseModel, Field, PrivateAttr
 
 from kg.graph import EdgeRecord, NodeRecord, store
+from kg.graph.records import graph_time
 from kg.models import Episode, Project
 from kg.ontology import NODE_TYPES
 
@@ -124,17 +125,13 @@ class ArtifactContext(BaseModel):
         return [n for n in self.nodes if n.type == node_type]
 
 
-def _iso(moment: dt.datetime) -> str:
-    return moment.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
 def artifact_context(
     project: Project, kind: str = "prd", as_of: dt.datetime | None = None
 ) -> ArtifactContext:
     if kind not in KIND_NODE_TYPES:
         raise ValueError(f"unknown artifact kind {kind!r}")
     scope = project.graph_scope
-    moment = _iso(as_of) if as_of else None
+    moment = graph_time(as_of) if as_of else None
     wanted = set(KIND_NODE_TYPES[kind])
     raw_nodes = [
         _cut_evidence(n, moment)

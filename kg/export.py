@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from kg import ontology
 from kg.graph import store
+from kg.graph.records import graph_time
 from kg.models import Episode, Project
-from kg.pipeline.ingest import iso
 
 
 def export_project(project: Project) -> dict:
@@ -16,7 +16,12 @@ def export_project(project: Project) -> dict:
         "project": project.slug,
         "ontology": ontology.as_dict(),
         "episodes": [
-            {"uid": str(e.uid), "number": e.number, "valid_at": iso(e.valid_at), "text": e.content}
+            {
+                "uid": str(e.uid),
+                "number": e.number,
+                "valid_at": graph_time(e.valid_at),
+                "text": e.content,
+            }
             for e in Episode.objects.filter(project=project).order_by("number")
         ],
         "nodes": [

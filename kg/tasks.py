@@ -13,9 +13,9 @@ from kg.graph import GraphUnavailable
 @shared_task(name="kg.worker_probe")
 def worker_probe() -> dict:
     """Report what a worker can reach: used by tests and operators to prove the round trip."""
-    from kg.health import _graph, _sql
+    from kg.health import graph_state, sql_state
 
-    return {"host": socket.gethostname(), "sql": _sql().ok, "graph": _graph().ok}
+    return {"host": socket.gethostname(), "sql": sql_state().ok, "graph": graph_state().ok}
 
 
 @shared_task(

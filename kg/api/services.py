@@ -282,11 +282,9 @@ def resolve_contradiction(
 
     A resolved contradiction keeps its first answer: a second one is refused.
     """
-    from kg.episodes import EpisodeInput, validate_episode_input
     from kg.pipeline.contradictions import ContradictionClosed, resolve_with_answer
 
-    # Checked before anything is written, so an empty answer leaves no trace.
-    validate_episode_input(EpisodeInput(content=answer, author=author))
+    # An empty answer is refused by record_episode before anything is written.
     try:
         return resolve_with_answer(project, uid, answer, author, enqueue=enqueue)
     except ContradictionClosed as exc:

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 
 from pydantic import BaseModel, Field
+
+
+def graph_time(moment: dt.datetime) -> str:
+    """Graph times are ISO-8601 UTC strings: no temporal values in the graph (DESIGN §2)."""
+    return moment.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 class GraphScope(BaseModel):

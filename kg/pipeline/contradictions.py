@@ -63,7 +63,8 @@ def resolve_with_answer(
     """
     from kg.episodes import EpisodeInput, record_episode
     from kg.graph import store
-    from kg.pipeline.ingest import iso, refresh_contradiction_confidence
+    from kg.graph.records import graph_time
+    from kg.pipeline.ingest import refresh_confidence
 
     scope = project.graph_scope
     known = {c.uid: c for c in store.list_contradictions(scope)}
@@ -84,9 +85,9 @@ def resolve_with_answer(
     store.resolve_contradiction(
         scope,
         contradiction_uid,
-        iso(episode.valid_at),
+        graph_time(episode.valid_at),
         f"episode #{episode.number}: {answer[:500]}",
     )
-    refresh_contradiction_confidence(scope)
+    refresh_confidence(scope, [known[contradiction_uid].a, known[contradiction_uid].b])
     project_graph_changed.send(sender=type(project), project_id=project.pk)
     return episode

@@ -7,13 +7,11 @@ candidate → relate (in-episode relations + RelationDiscoverer) → time (funct
 
 from __future__ import annotations
 
-import datetime as dt
 import logging
 import uuid
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.utils import timezone
 from rapidfuzz import fuzz
 
 from kg.graph import (
@@ -25,6 +23,7 @@ from kg.graph import (
     SupersessionRecord,
     store,
 )
+from kg.graph.records import graph_time
 from kg.llm import call_llm
 from kg.llm.prompts import relation_discovery, resolution
 from kg.models import Episode, EpisodeProcessing, ProcessingStatus, ResolutionDecision
@@ -40,11 +39,6 @@ from kg.signals import project_graph_changed
 
 logger = logging.getLogger("groundwork.pipeline")
 NAMESPACE = uuid.UUID("0f7d3c1e-2a44-4b8e-9d7e-6a1c5e2b9f10")
-
-
-def iso(moment: dt.datetime) -> str:
-    """Graph times are ISO-8601 UTC strings (no temporal values in the graph)."""
-    return moment.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 @dataclass
@@ -82,7 +76,9 @@ def episode_ingest(episode_id: int, *, force: bool = False) -> IngestReport:
     scope = episode.project.graph_scope
     store.upsert_episode_stub(
         scope,
-        EpisodeStub(uid=str(episode.uid), number=episode.number, valid_at=iso(episode.valid_at)),
+        EpisodeStub(
+            uid=str(episode.uid), number=episode.number, valid_at=graph_time(episode.valid_at)
+        ),
     )
     if not force and store.episode_processed(scope, str(episode.uid)):
         _set_status(processing, ProcessingStatus.DONE)
@@ -125,7 +121,7 @@ def _evidence(episode: Episode, quote: str, start: int, end: int) -> Evidence:
         quote=quote,
         start=start,
         end=end,
-        valid_at=iso(episode.valid_at),
+        valid_at=graph_time(episode.valid_at),
         author=episode.author,
     )
 
@@ -141,7 +137,7 @@ def _add_evidence(record: NodeRecord | EdgeRecord, evidence: Evidence) -> None:
 def _integrate(episode: Episode, scope: GraphScope, outcome: ExtractionOutcome) -> IngestReport:
     state = _ProjectState(scope)
     report = IngestReport(episode=episode.number, dropped=len(outcome.dropped))
-    at = iso(episode.valid_at)
+    at = graph_time(episode.valid_at)
     uid_by_key: dict[tuple[str, str], str] = {}
     new_uids: list[str] = []
 
@@ -266,12 +262,13 @@ def _add_edge(
 
 
 def _close_superseded_target(state: _ProjectState, edge: EdgeRecord) -> None:
-    """A market no longer targeted by any open edge is itself no longer valid."""
-    if not edge.invalid_at:
+    """The value of a functional relation (e.g. a product's market) that no open edge holds
+    any more is itself no longer valid."""
+    if not edge.invalid_at or not RELATIONS[edge.relation].functional:
         return
     target = state.nodes[edge.target]
     incoming = [e for e in state.edges.values() if e.target == target.uid]
-    if incoming and all(e.invalid_at for e in incoming) and target.type == "market":
+    if incoming and all(e.invalid_at for e in incoming):
         target.invalid_at = max(e.invalid_at for e in incoming if e.invalid_at)
         state.touched_nodes.add(target.uid)
 
@@ -393,13 +390,11 @@ def _log_decision(episode, node_type, label, method, score, compared, node: Node
         )
 
 
-def refresh_contradiction_confidence(scope: GraphScope) -> None:
-    """Recompute confidence of every node (after a contradiction is resolved)."""
-    state = _ProjectState(scope)
-    state.touched_nodes = set(state.nodes)
-    _refresh_confidence(state)
-    store.write_nodes(scope, list(state.nodes.values()))
-
-
-def now_iso() -> str:
-    return iso(timezone.now())
+def refresh_confidence(scope: GraphScope, uids: list[str]) -> None:
+    """Recompute the confidence of some nodes (after a contradiction on them is resolved)."""
+    nodes = store.nodes_by_uids(scope, uids)
+    open_contradictions = [c for c in store.list_contradictions(scope) if c.status == "open"]
+    for node in nodes:
+        touching = sum(node.uid in (c.a, c.b) for c in open_contradictions)
+        node.confidence = confidence_from(node.evidence, touching)
+    store.write_nodes(scope, nodes)

@@ -22,8 +22,8 @@ from kg.graph import (
     SupersessionRecord,
     store,
 )
+from kg.graph.records import graph_time
 from kg.models import Episode, EpisodeKind, Project, ResolutionDecision
-from kg.pipeline.ingest import iso
 
 MARCH = dt.datetime(2026, 3, 15, 10, 0, tzinfo=dt.UTC)
 
@@ -36,7 +36,9 @@ def add_episode(project: Project, content: str, day: int = 0, **extra) -> Episod
     )
     store.upsert_episode_stub(
         project.graph_scope,
-        EpisodeStub(uid=str(episode.uid), number=episode.number, valid_at=iso(episode.valid_at)),
+        EpisodeStub(
+            uid=str(episode.uid), number=episode.number, valid_at=graph_time(episode.valid_at)
+        ),
     )
     return episode
 
@@ -49,7 +51,7 @@ def evidence(episode: Episode, quote: str) -> Evidence:
         quote=quote,
         start=start,
         end=start + len(quote),
-        valid_at=iso(episode.valid_at),
+        valid_at=graph_time(episode.valid_at),
         author=episode.author,
     )
 
@@ -127,7 +129,7 @@ def trail(org_project, graph) -> TrailData:
         "US market",
         [evidence(e2, "We target the US market")],
         65,
-        invalid_at=iso(e3.valid_at),
+        invalid_at=graph_time(e3.valid_at),
     )
     eu = node(5, "market", "EU market", [evidence(e3, "we target the EU market")], 65)
     price_matters = node(
@@ -159,7 +161,7 @@ def trail(org_project, graph) -> TrailData:
                 source=couriers.uid,
                 target=lag.uid,
                 confidence=65,
-                valid_at=iso(e1.valid_at),
+                valid_at=graph_time(e1.valid_at),
                 evidence=[evidence(e1, "Our couriers say the app lags on weak internet")],
             ),
             EdgeRecord(
@@ -168,7 +170,7 @@ def trail(org_project, graph) -> TrailData:
                 source=paper_maps.uid,
                 target=lag.uid,
                 confidence=65,
-                valid_at=iso(e1.valid_at),
+                valid_at=graph_time(e1.valid_at),
                 evidence=[evidence(e1, "They use paper maps instead")],
             ),
         ],
@@ -182,12 +184,14 @@ def trail(org_project, graph) -> TrailData:
             subject="price",
             quote_a="Price is the main factor",
             quote_b="price does not matter",
-            opened_at=iso(e2.valid_at),
+            opened_at=graph_time(e2.valid_at),
         ),
     )
     store.write_supersession(
         scope,
-        SupersessionRecord(old=us.uid, new=eu.uid, relation="targets_market", at=iso(e3.valid_at)),
+        SupersessionRecord(
+            old=us.uid, new=eu.uid, relation="targets_market", at=graph_time(e3.valid_at)
+        ),
     )
     for episode, node_type, label, method, score, compared, target in [
         (e1, "pain", "the app lags on weak internet", "new", None, "", lag),

@@ -10,8 +10,9 @@ from django.contrib.auth import get_user_model
 
 from kg.episodes import EpisodeInput, record_episode
 from kg.graph import ContradictionRecord, EdgeRecord, EpisodeStub, Evidence, NodeRecord, store
+from kg.graph.records import graph_time
 from kg.models import Episode, Membership, Organization, Project, Role
-from kg.pipeline.ingest import iso, refresh_contradiction_confidence
+from kg.pipeline.ingest import refresh_confidence
 
 MESSAGES = [
     "Couriers tell us the app lags on weak internet in basements.",
@@ -48,7 +49,7 @@ def _evidence(episode: Episode, quote: str) -> Evidence:
         quote=quote,
         start=start,
         end=start + len(quote),
-        valid_at=iso(episode.valid_at),
+        valid_at=graph_time(episode.valid_at),
         author=episode.author,
     )
 
@@ -77,7 +78,7 @@ def seed_research(project: Project, author: str = "Pat PM") -> Research:
     ]
     for e in episodes:
         store.upsert_episode_stub(
-            scope, EpisodeStub(uid=str(e.uid), number=e.number, valid_at=iso(e.valid_at))
+            scope, EpisodeStub(uid=str(e.uid), number=e.number, valid_at=graph_time(e.valid_at))
         )
     e1, e2, e3, e4 = episodes
     p = project.slug
@@ -120,7 +121,7 @@ def seed_research(project: Project, author: str = "Pat PM") -> Research:
             "alternative",
             "Paper maps",
             [_evidence(e4, "paper maps")],
-            invalid_at=iso(e4.valid_at),
+            invalid_at=graph_time(e4.valid_at),
         ),
         _node(f"{p}-n6", 6, "competitor", "Yandex Maps", [_evidence(e4, "Yandex Maps")]),
     ]
@@ -134,7 +135,7 @@ def seed_research(project: Project, author: str = "Pat PM") -> Research:
                 source=f"{p}-n1",
                 target=f"{p}-n2",
                 confidence=65,
-                valid_at=iso(e1.valid_at),
+                valid_at=graph_time(e1.valid_at),
                 evidence=[_evidence(e1, "Couriers tell us the app lags on weak internet")],
             ),
             EdgeRecord(
@@ -143,7 +144,7 @@ def seed_research(project: Project, author: str = "Pat PM") -> Research:
                 source=f"{p}-n1",
                 target=f"{p}-n6",
                 confidence=65,
-                valid_at=iso(e4.valid_at),
+                valid_at=graph_time(e4.valid_at),
                 evidence=[_evidence(e4, "now they use Yandex Maps")],
             ),
         ],
@@ -158,8 +159,8 @@ def seed_research(project: Project, author: str = "Pat PM") -> Research:
             subject="price",
             quote_a="price is the main factor",
             quote_b="price does not matter to couriers",
-            opened_at=iso(e3.valid_at),
+            opened_at=graph_time(e3.valid_at),
         ),
     )
-    refresh_contradiction_confidence(scope)
+    refresh_confidence(scope, [n.uid for n in store.list_nodes(scope)])
     return Research(project=project, episodes=episodes, contradiction_uid=uid)

@@ -7,8 +7,8 @@ import pytest
 from chat import services
 from chat.models import Message, Role
 from kg.graph import EpisodeStub, Evidence, NodeRecord, store
+from kg.graph.records import graph_time
 from kg.models import Episode
-from kg.pipeline.ingest import iso
 
 CHAT = "/projects/couriers/chat/"
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -269,7 +269,7 @@ def test_node_labels_and_quotes_from_user_words_are_escaped_in_the_panel(
     episode = record_episode(project, EpisodeInput(content=f"They said {evil}"), enqueue=False)
     scope = project.graph_scope
     store.upsert_episode_stub(
-        scope, EpisodeStub(uid=str(episode.uid), number=1, valid_at=iso(episode.valid_at))
+        scope, EpisodeStub(uid=str(episode.uid), number=1, valid_at=graph_time(episode.valid_at))
     )
     store.write_nodes(
         scope,
@@ -281,7 +281,7 @@ def test_node_labels_and_quotes_from_user_words_are_escaped_in_the_panel(
                 label=evil,
                 key="evil",
                 confidence=65,
-                valid_at=iso(episode.valid_at),
+                valid_at=graph_time(episode.valid_at),
                 evidence=[
                     Evidence(
                         episode_uid=str(episode.uid),
@@ -289,7 +289,7 @@ def test_node_labels_and_quotes_from_user_words_are_escaped_in_the_panel(
                         quote=evil,
                         start=10,
                         end=10 + len(evil),
-                        valid_at=iso(episode.valid_at),
+                        valid_at=graph_time(episode.valid_at),
                     )
                 ],
             )

@@ -19,7 +19,7 @@ def test_health_reports_every_component(client, embedded_server):
     assert body["sql"]["ok"] is True
     assert body["graph"]["ok"] is True and body["graph"]["server"]
     assert body["broker"]["ok"] is True
-    assert "ok" in body["workers"]
+    assert body["workers"]["detail"].split(" seen")[0].isdigit()  # how many workers answered
     assert body["llm"]["mode"] == "offline"
 
 
