@@ -1,0 +1,14 @@
+"""Language analysis for the offline engine and the system's checks, in English and Russian.
+
+Everything runs on models and lexicons shipped inside PyPI wheels, nothing is downloaded:
+- English part-of-speech tags: TextBlob's bundled Brill-style tagger (the Pattern lexicon, MIT);
+- English sentiment: VADER's lexicon (vaderSentiment, MIT);
+- English lemmas: simplemma's bundled dictionary (MIT);
+- Russian tags and lemmas: pymorphy3 with the OpenCorpora dictionary (MIT).
+Tags are mapped to one small universal set so the rules above them are language-neutral.
+"""
+
+from kg.language.lemmas import content_lemmas, is_cyrillic, lemma, lemma_key
+from kg.language.tokens import Token, analyse
+
+__all__ = ["Token", "analyse", "content_lemmas", "is_cyrillic", "lemma", "lemma_key"]

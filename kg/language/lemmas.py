@@ -1,0 +1,78 @@
+"""Lemmas and content words: what two phrases must share to say the same thing."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import pymorphy3
+import simplemma
+
+_CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
+_WORD = re.compile(r"[\w][\w'’-]*", re.UNICODE)
+
+# Function words carry no content of their own (general lists, not tuned on any text).
+STOPWORDS_EN = frozenset(
+    """a an the and or but if then else of to in on at by for with from into onto over under
+    about after before between through during without within as than so such that this these
+    those there here it its it's they them their theirs we us our ours you your yours he him his
+    she her hers i me my mine is are was were be been being am do does did doing done have has
+    had having will would shall should can could may might must not no nor never too very just
+    also only even still yet all any some each every both either neither more most much many
+    other another own same what which who whom whose when where why how up down out off again
+    further once get got gets getting let lets make makes made one ones thing things way really
+    quite rather lot lots please pls plz""".split()
+)
+STOPWORDS_RU = frozenset(
+    """и или но а да если то же ли бы в во на по к ко с со у о об от до из за для при про над
+    под через без между как так что чтобы чем это этот эта эти тот та те там тут здесь он она
+    оно они мы вы я ты его её ее их нас вас мне меня мой моя моё мои твой наш ваш свой быть есть
+    был была было были будет будут не ни нет уже ещё еще очень только тоже также даже все всё
+    весь вся всё каждый любой какой который кто где когда почему зачем можно нужно надо вот
+    просто пожалуйста спасибо""".split()
+)
+
+
+def is_cyrillic(text: str) -> bool:
+    return bool(_CYRILLIC.search(text))
+
+
+@lru_cache(maxsize=1)
+def _morph() -> pymorphy3.MorphAnalyzer:
+    return pymorphy3.MorphAnalyzer()
+
+
+@lru_cache(maxsize=200_000)
+def lemma(word: str) -> str:
+    """The dictionary form of one word; its script chooses the language."""
+    lowered = word.lower().replace("ё", "е").strip("'’-")
+    if not lowered:
+        return ""
+    if is_cyrillic(lowered):
+        return _morph().parse(lowered)[0].normal_form.replace("ё", "е")
+    if not lowered.isalpha():
+        return lowered
+    return simplemma.lemmatize(lowered, lang="en").lower()
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(text)
+
+
+def is_stopword(lemma_: str) -> bool:
+    return lemma_ in STOPWORDS_EN or lemma_ in STOPWORDS_RU
+
+
+def content_lemmas(text: str) -> frozenset[str]:
+    """Lemmas of the words that carry meaning (no function words, no bare numbers)."""
+    found = set()
+    for word in words(text):
+        base = lemma(word)
+        if base and not is_stopword(base) and not base.isdigit() and len(base) > 1:
+            found.add(base)
+    return frozenset(found)
+
+
+def lemma_key(text: str) -> str:
+    """An order-free key of a phrase's content lemmas: 'owners of salons' = 'salon owner'."""
+    return " ".join(sorted(content_lemmas(text)))

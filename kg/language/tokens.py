@@ -1,0 +1,91 @@
+"""Tokens with character offsets, universal part-of-speech tags and lemmas."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from textblob.en.taggers import PatternTagger
+
+from kg.language.lemmas import _morph, is_cyrillic, lemma
+
+_TOKEN = re.compile(r"\w+?(?=n['’]t\b)|n['’]t\b|\w+(?:[-'’]\w+)*|[^\w\s]", re.UNICODE)
+
+# Penn Treebank tags (TextBlob) → a small universal set.
+_PENN = {
+    "NN": "NOUN", "NNS": "NOUN", "NNP": "PROPN", "NNPS": "PROPN",
+    "VB": "VERB", "VBD": "VERB", "VBG": "VERB", "VBN": "VERB", "VBP": "VERB", "VBZ": "VERB",
+    "MD": "AUX", "JJ": "ADJ", "JJR": "ADJ", "JJS": "ADJ", "RB": "ADV", "RBR": "ADV", "RBS": "ADV",
+    "RP": "PART", "TO": "PART", "PRP": "PRON", "PRP$": "PRON", "WP": "PRON", "WP$": "PRON",
+    "DT": "DET", "PDT": "DET", "WDT": "DET", "IN": "ADP", "CC": "CONJ", "CD": "NUM",
+    "EX": "PRON", "UH": "INTJ", "FW": "X", "SYM": "SYM", "LS": "X", "WRB": "ADV",
+}  # fmt: skip
+# OpenCorpora tags (pymorphy3) → the same set.
+_OPENCORPORA = {
+    "NOUN": "NOUN", "ADJF": "ADJ", "ADJS": "ADJ", "COMP": "ADJ", "VERB": "VERB", "INFN": "VERB",
+    "PRTF": "ADJ", "PRTS": "VERB", "GRND": "VERB", "NUMR": "NUM", "ADVB": "ADV", "NPRO": "PRON",
+    "PRED": "ADV", "PREP": "ADP", "CONJ": "CONJ", "PRCL": "PART", "INTJ": "INTJ",
+}  # fmt: skip
+_AUXILIARIES = frozenset("be is are was were been being am do does did have has had".split())
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str
+    start: int
+    end: int
+    pos: str  # NOUN PROPN VERB AUX ADJ ADV PRON DET ADP CONJ PART NUM PUNCT SYM INTJ X
+    lemma: str
+
+    @property
+    def lower(self) -> str:
+        return self.text.lower()
+
+
+@lru_cache(maxsize=1)
+def _tagger() -> PatternTagger:
+    return PatternTagger()
+
+
+def analyse(text: str) -> list[Token]:
+    """Tag one sentence; each word chooses its language by its script."""
+    spans = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    latin = [s for s in spans if not is_cyrillic(s[0])]
+    english = _english_tags([s[0] for s in latin]) if latin else []
+    tags = iter(english)
+    tokens = []
+    for word, start, end in spans:
+        if is_cyrillic(word):
+            pos = _russian_pos(word)
+        else:
+            pos = next(tags, "X")
+            if pos in ("VERB", "AUX") and word.lower() in _AUXILIARIES:
+                pos = "AUX"
+        tokens.append(Token(word, start, end, pos, lemma(word) if pos != "PUNCT" else word))
+    return tokens
+
+
+def _english_tags(words: list[str]) -> list[str]:
+    tagged = _tagger().tag(" ".join(words), tokenize=False)
+    if len(tagged) != len(words):  # the tagger re-split something: tag word by word
+        tagged = [(w, (_tagger().tag(w, tokenize=False) or [(w, "FW")])[0][1]) for w in words]
+    result = []
+    for word, tag in tagged:
+        if not any(ch.isalnum() for ch in word):
+            result.append("PUNCT")
+        elif word.lower() in ("n't", "n’t"):
+            result.append("PART")
+        else:
+            result.append(_PENN.get(tag, "X"))
+    return result
+
+
+@lru_cache(maxsize=100_000)
+def _russian_pos(word: str) -> str:
+    if not any(ch.isalnum() for ch in word):
+        return "PUNCT"
+    tag = _morph().parse(word.lower())[0].tag
+    if "Name" in tag or "Surn" in tag or "Geox" in tag:
+        return "PROPN"
+    return _OPENCORPORA.get(str(tag.POS), "X")
