@@ -9,10 +9,16 @@ import pymorphy3
 import simplemma
 
 _CYRILLIC = re.compile(r"[а-яё]", re.IGNORECASE)
+
+
+def _wordset(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 _WORD = re.compile(r"[\w][\w'’-]*", re.UNICODE)
 
 # Function words carry no content of their own (general lists, not tuned on any text).
-STOPWORDS_EN = frozenset(
+STOPWORDS_EN = _wordset(
     """a an the and or but if then else of to in on at by for with from into onto over under
     about after before between through during without within as than so such that this these
     those there here it its it's they them their theirs we us our ours you your yours he him his
@@ -21,15 +27,15 @@ STOPWORDS_EN = frozenset(
     also only even still yet all any some each every both either neither more most much many
     other another own same what which who whom whose when where why how up down out off again
     further once get got gets getting let lets make makes made one ones thing things way really
-    quite rather lot lots please pls plz""".split()
+    quite rather lot lots please pls plz"""
 )
-STOPWORDS_RU = frozenset(
+STOPWORDS_RU = _wordset(
     """и или но а да если то же ли бы в во на по к ко с со у о об от до из за для при про над
     под через без между как так что чтобы чем это этот эта эти тот та те там тут здесь он она
     оно они мы вы я ты его её ее их нас вас мне меня мой моя моё мои твой наш ваш свой быть есть
     был была было были будет будут не ни нет уже ещё еще очень только тоже также даже все всё
     весь вся всё каждый любой какой который кто где когда почему зачем можно нужно надо вот
-    просто пожалуйста спасибо""".split()
+    просто пожалуйста спасибо"""
 )
 
 

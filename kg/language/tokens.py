@@ -27,7 +27,8 @@ _OPENCORPORA = {
     "PRTF": "ADJ", "PRTS": "VERB", "GRND": "VERB", "NUMR": "NUM", "ADVB": "ADV", "NPRO": "PRON",
     "PRED": "ADV", "PREP": "ADP", "CONJ": "CONJ", "PRCL": "PART", "INTJ": "INTJ",
 }  # fmt: skip
-_AUXILIARIES = frozenset("be is are was were been being am do does did have has had".split())
+_AUXILIARIES = frozenset(("be", "is", "are", "was", "were", "been", "being", "am"))
+_AUXILIARIES |= {"do", "does", "did", "have", "has", "had"}
 
 
 @dataclass(frozen=True)
