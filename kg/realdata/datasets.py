@@ -1,0 +1,125 @@
+"""Readers for the real data sets: each gives items (id, split, text) with their gold nodes.
+
+Gold nodes come mechanically from each set's own annotation (app-review features, the parts
+of a user story) or from the hand annotation committed under tests/kg/real before any rule
+was changed (Russian VS Code issues).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kg.realdata.splits import Split, split_of
+
+APP_REVIEWS = "en_app_reviews_features"
+USER_STORIES = "en_user_stories_dalpiaz"
+RU_VSCODE = "ru_vscode_bug_reports"
+FOIA = "en_user_research_18f_foia"
+
+
+@dataclass(frozen=True)
+class GoldNode:
+    types: tuple[str, ...]  # the node types that count as this finding
+    label: str
+    quote: str = ""
+
+
+@dataclass
+class Item:
+    id: str
+    split: Split
+    text: str
+    language: str
+    gold: list[GoldNode] = field(default_factory=list)
+    negative: bool = False  # app reviews: the sentence rates a feature negatively
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+_FEATURE_SPLIT = re.compile(r"\s*[;,]\s*")
+
+
+def app_review_sentences(datasets: Path) -> list[Item]:
+    """Study 1: review sentences with the annotators' feature phrases.
+
+    Split by review, so the sentences of one review are never on both sides.
+    """
+    items = []
+    for row in _rows(datasets / APP_REVIEWS / "study1_sentences_feature_sentiment.csv"):
+        features = [f for f in _FEATURE_SPLIT.split(row["features_all"].strip()) if f]
+        items.append(
+            Item(
+                id=f"{row['app_id']}:{row['review_id']}:{row['sentence_id']}",
+                split=split_of(APP_REVIEWS, f"{row['app_id']}:{row['review_id']}"),
+                text=row["sentence"],
+                language="en",
+                gold=[GoldNode(("feature",), f) for f in features],
+                negative=bool(row["features_negative"].strip()),
+            )
+        )
+    return items
+
+
+_STORY = re.compile(
+    r"^As an? (?P<role>.+?),\s*I\s+(?:want|would like|need|wish|can)\s+(?:to\s+)?(?:be able to\s+)?"
+    r"(?P<want>.+?)(?:,?\s*so\s+that\s+(?P<benefit>.+?))?\.?\s*$",
+    re.IGNORECASE,
+)
+
+
+def user_stories(datasets: Path) -> list[Item]:
+    """Dalpiaz backlogs: role → segment, "I want" → feature, "so that" → job or goal.
+
+    Stories not in the "As a …, I want …" form are left out (they have no mechanical gold).
+    """
+    items = []
+    for path in sorted((datasets / USER_STORIES).glob("g*.txt")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            text = re.sub(r"^#G\d+#\s*", "", line).strip()
+            match = _STORY.match(text)
+            if not match:
+                continue
+            gold = [
+                GoldNode(("segment",), match["role"]),
+                GoldNode(("feature",), match["want"]),
+            ]
+            if match["benefit"]:
+                gold.append(GoldNode(("job", "goal"), match["benefit"]))
+            item_id = f"{path.stem}:{number}"
+            items.append(Item(item_id, split_of(USER_STORIES, item_id), text, "en", gold))
+    return items
+
+
+def issue_text(row: dict[str, str]) -> str:
+    body = row["body"].strip()
+    return f"{row['title']}\n\n{row['body']}" if body else row["title"]
+
+
+def ru_vscode_issues(datasets: Path, annotations: Path) -> list[Item]:
+    """Russian VS Code issues; the test split's gold is the hand annotation file."""
+    gold_by_id: dict[str, list[GoldNode]] = {}
+    if annotations.exists():
+        for entry in json.loads(annotations.read_text(encoding="utf-8"))["items"]:
+            gold_by_id[entry["id"]] = [
+                GoldNode((n["type"],), n["label"], n["quote"]) for n in entry["nodes"]
+            ]
+    items = []
+    for row in _rows(datasets / RU_VSCODE / "ru_vscode_issues.csv"):
+        item_id = row["issue_number"]
+        items.append(
+            Item(
+                id=item_id,
+                split=split_of(RU_VSCODE, item_id),
+                text=issue_text(row),
+                language="ru",
+                gold=gold_by_id.get(item_id, []),
+            )
+        )
+    return items

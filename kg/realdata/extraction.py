@@ -1,0 +1,130 @@
+"""Extraction quality on real data: the offline engine's accepted nodes against each set's gold.
+
+Scoring rule, fixed before the engine was tuned:
+- An extracted node matches a gold node when the types agree and the labels agree: with G the
+  content lemmas of the gold label, E those of the extracted label and S = |G ∩ E|, they agree
+  when S ≥ max(1, ⌈|G|/2⌉, ⌈|E|/3⌉) — half the gold's meaning is named, and the extracted
+  label is not a whole sentence that happens to contain it. Where the gold carries a quote,
+  an extracted quote that contains it or is contained in it also agrees when S ≥ 1.
+- Within one item each gold node and each extracted node is matched at most once.
+- Precision counts the accepted nodes of the types the set's gold covers; recall counts gold.
+- App reviews annotate features only. Their features are scored as above; their pains by
+  sentence: recall = negatively rated sentences that gave a pain, precision = pains that came
+  from such a sentence.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+
+from kg.evaluation import Score
+from kg.language import content_lemmas
+from kg.llm.offline.extractor import extract_offline
+from kg.llm.prompts.extraction import ExtractionRequest
+from kg.pipeline.extract import AcceptedNode, check_answer
+from kg.realdata import datasets as sets
+from kg.realdata.datasets import GoldNode, Item
+from kg.realdata.splits import Split
+
+SCORED_TYPES = {
+    sets.APP_REVIEWS: ("feature",),
+    sets.USER_STORIES: None,  # every type but product
+    sets.RU_VSCODE: None,
+}
+
+
+def labels_agree(gold: GoldNode, label: str, quote: str) -> bool:
+    g, e = content_lemmas(gold.label), content_lemmas(label)
+    shared = len(g & e)
+    if shared and shared >= max(1, math.ceil(len(g) / 2), math.ceil(len(e) / 3)):
+        return True
+    if gold.quote and shared:
+        a, b = gold.quote.casefold(), quote.casefold()
+        return a in b or b in a
+    return False
+
+
+def extract_nodes(item: Item) -> list[AcceptedNode]:
+    answer = extract_offline(ExtractionRequest(text=item.text, language=item.language, product=""))
+    return check_answer(item.text, answer).nodes
+
+
+def score_item(item: Item, nodes: Iterable[AcceptedNode], types: tuple[str, ...] | None) -> Score:
+    scored = [n.candidate for n in nodes]
+    scored = [n for n in scored if (n.type in types if types else n.type != "product")]
+    score = Score()
+    used: set[int] = set()
+    for gold in item.gold:
+        hit = next(
+            (
+                i
+                for i, node in enumerate(scored)
+                if i not in used
+                and node.type in gold.types
+                and labels_agree(gold, node.label, node.quote)
+            ),
+            None,
+        )
+        if hit is None:
+            score.fn += 1
+        else:
+            used.add(hit)
+            score.tp += 1
+    score.fp += len(scored) - len(used)
+    return score
+
+
+def evaluate_set(name: str, items: list[Item], split: Split) -> dict:
+    chosen = [i for i in items if i.split == split]
+    if name == sets.RU_VSCODE and split == "dev":
+        chosen = []  # only the test split is annotated; dev is for reading, not scoring
+    nodes_score, by_type = Score(), Counter()
+    pains = {"pain_nodes": 0, "pains_in_negative": 0, "negative": 0, "negative_with_pain": 0}
+    unscored = Counter()
+    started = time.perf_counter()
+    for item in chosen:
+        nodes = extract_nodes(item)
+        types = SCORED_TYPES[name]
+        nodes_score.add(score_item(item, nodes, types))
+        for node in (n.candidate for n in nodes):
+            by_type[node.type] += 1
+            if types and node.type not in types and node.type != "pain":
+                unscored[node.type] += 1
+        if name == sets.APP_REVIEWS:
+            found = sum(1 for n in nodes if n.candidate.type == "pain")
+            pains["pain_nodes"] += found
+            if item.negative:
+                pains["negative"] += 1
+                pains["pains_in_negative"] += found
+                pains["negative_with_pain"] += 1 if found else 0
+    elapsed = time.perf_counter() - started
+    result = {
+        "items": len(chosen),
+        "nodes": nodes_score.summary(),
+        "extracted_by_type": dict(sorted(by_type.items())),
+        "items_per_second": round(len(chosen) / elapsed, 1) if elapsed else None,
+    }
+    if name == sets.APP_REVIEWS:
+        result["pains"] = pains | {
+            "recall": _ratio(pains["negative_with_pain"], pains["negative"]),
+            "precision": _ratio(pains["pains_in_negative"], pains["pain_nodes"]),
+        }
+        result["unscored_by_type"] = dict(sorted(unscored.items()))
+    return result
+
+
+def _ratio(a: int, b: int) -> float:
+    return round(a / b, 3) if b else 0.0
+
+
+def evaluate_extraction(datasets: Path, annotations: Path, split: Split) -> dict:
+    loaded = {
+        sets.APP_REVIEWS: sets.app_review_sentences(datasets),
+        sets.USER_STORIES: sets.user_stories(datasets),
+        sets.RU_VSCODE: sets.ru_vscode_issues(datasets, annotations / "ru_vscode_test.json"),
+    }
+    return {name: evaluate_set(name, items, split) for name, items in loaded.items()}
