@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from types import ModuleType
 
-from kg.llm.offline import lexicon_en, lexicon_ru
+from kg.llm.offline import lexicon_en, lexicon_ru, linguistic
 from kg.llm.offline.similarity import CONCEPTS, concepts
 from kg.llm.prompts.extraction import (
     CandidateNode,
@@ -296,6 +296,9 @@ def _words_before(text: str, position: int, floor: int, lex: ModuleType, limit: 
 
 
 def _find_all(text: str, sentence: Sentence, product: str) -> list[Finding]:
+    story = linguistic.user_story(text, (sentence.start, sentence.end))
+    if story is not None:
+        return _story(text, sentence, story)
     goals = _goals(text, sentence)
     risks = _risks(text, sentence)
     goal_spans = [g.quote for g in goals]
@@ -319,7 +322,25 @@ def _find_all(text: str, sentence: Sentence, product: str) -> list[Finding]:
     ]
     if product and found and any(f.type in ("risk", "competitor") for f in found):
         found.extend(_product_mention(text, sentence, product, found))
+    # A label must be a whole phrase: never a fragment, a web address or a table row.
+    found = [f for f in found if f.type == "metric" or not linguistic.fragment_reason(f.label)]
     return sorted(found, key=lambda f: f.at)
+
+
+def _story(text: str, sentence: Sentence, story: linguistic.Story) -> list[Finding]:
+    """A user story names its segment, the feature it wants and the job that feature serves."""
+    found = []
+    parts = [("segment", story.role, False), ("feature", story.want, False)]
+    if story.benefit is not None:
+        parts.append(("job", story.benefit, True))
+    for kind, span, drop_subject in parts:
+        words = linguistic.clause_span(text, span, drop_subject=drop_subject)
+        if words is None:
+            continue
+        label = _label(text, words, sentence)
+        quote = (sentence.start, sentence.end)
+        found.append(Finding(kind, label, quote, words[0], origin="planned"))
+    return found
 
 
 def _product_mention(
@@ -563,10 +584,18 @@ def _pains(
     ("re-planning a route by hand takes 15 minutes", "отправляют вручную в WhatsApp")."""
     lex = sentence.lex
     found: list[Finding] = []
+    english = lex.LANG == "en"
     for clause in sentence.clauses:
         cue = _pain_in_clause(text, clause, lex)
+        if cue is not None and linguistic.not_a_pain(
+            text, clause, (sentence.start, sentence.end), english
+        ):
+            continue  # negated, hypothetical or praise: the pattern's words, not a problem
         if cue is None:
-            continue
+            grammar = linguistic.pain_span(text, clause)
+            if grammar is None:
+                continue
+            cue = grammar, False
         span, manual = cue
         if any(g[0] <= span[0] < g[1] for g in goal_spans):
             continue
@@ -646,6 +675,10 @@ def _jobs(text: str, sentence: Sentence) -> list[Finding]:
             if label:
                 quote = _cover(sentence, match.start(), phrase[1])
                 found.append(Finding("job", label, quote, match.start()))
+    for cue, clause in linguistic.purpose_spans(text, (sentence.start, sentence.end)):
+        label = _label(text, clause, sentence)
+        if label and not any(label in f.label or f.label in label for f in found):
+            found.append(Finding("job", label, _cover(sentence, cue, clause[1]), clause[0]))
     return found
 
 
@@ -770,6 +803,30 @@ def _features(text: str, sentence: Sentence, competitors: list[Finding]) -> list
     for pattern in lex.FEATURE_PATTERNS:
         for match in pattern.finditer(text, sentence.start, sentence.end):
             candidates.append((match.start(), match.start("f"), "planned"))
+    whole = (sentence.start, sentence.end)
+    phrases: list[tuple[int, Span, str]] = [
+        (cue, phrase, "planned")
+        for cue, phrase in linguistic.request_spans(text, whole, lex.LANG == "en")
+    ]
+    purposes = linguistic.purpose_spans(text, whole)
+    if lex.LANG == "en":
+        phrases += [
+            (c, p, "mentioned")
+            for c, p in linguistic.capability_spans(text, whole)
+            if not any(cue <= c < clause[1] for cue, clause in purposes)
+        ]
+    for cue_start, phrase, origin in phrases:
+        label = _label(text, phrase, sentence)
+        if label and not any(label in f.label or f.label in label for f in found):
+            found.append(
+                Finding(
+                    "feature",
+                    label,
+                    _cover(sentence, cue_start, phrase[1]),
+                    phrase[0],
+                    origin=origin,
+                )
+            )
     for competitor in competitors:
         name_end = text.find(competitor.label, competitor.at) + len(competitor.label)
         offered = lex.FEATURE_OFFERED.match(text[name_end : sentence.end])
@@ -779,7 +836,7 @@ def _features(text: str, sentence: Sentence, competitors: list[Finding]) -> list
         end = _clause_end(sentence, start)
         phrase = _phrase(text, start, end, lex, lex.FEATURE_CUTTER, lex.FEATURE_MAX_WORDS)
         label = _label(text, phrase, sentence)
-        if label and not any(f.label == label for f in found):
+        if label and not any(f.label == label or label in f.label for f in found):
             quote = _cover(sentence, cue_start, phrase[1])
             found.append(Finding("feature", label, quote, phrase[0], origin=origin))
     return found
@@ -889,7 +946,7 @@ def _offered(scope: _Scope, source: Finding, target: Finding) -> bool:
 
 def _planned(scope: _Scope, source: Finding, target: Finding) -> bool:
     """Our own feature answers a pain or job; a rival's feature is only recorded as offered."""
-    return source.origin != "offered"
+    return source.origin == "planned"
 
 
 def _same_clause(scope: _Scope, source: Finding, target: Finding) -> bool:

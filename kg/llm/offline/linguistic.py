@@ -1,0 +1,364 @@
+"""What a clause says, read from its grammar: is it a problem, a wish, a capability, or none.
+
+The extractor's patterns find where a finding may be; this module decides what kind of
+statement holds it, on part-of-speech tags, lemmas and negation scope (kg.language) and on
+VADER's sentiment lexicon:
+- a problem word that is negated ("nothing lags", «ничего не тормозит»), said of a
+  hypothetical ("if it ever crashed", «если бы»), or inside praise is not a pain; a normal
+  function that is negated ("doesn't sync", «не открывается») is one;
+- a request ("please add", "I wish it had", «добавьте», «хотелось бы») names a feature;
+- an ability or a preference about the product ("I can edit photos", "I love the dark mode",
+  "won't let you skip songs") names a feature by the verb phrase or noun phrase after it;
+- a label is a whole phrase: it never starts or ends on a function word, and is never a URL,
+  a file path or a table row.
+Word lists here are general language knowledge, written without reading any test text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
+
+from kg.language import Token, analyse
+
+Span = tuple[int, int]
+
+NEGATORS = frozenset(
+    "not n't n’t no never nothing nobody none neither nor without hardly cannot "
+    "не ни нет ничего никто никогда нигде ничто без".split()
+)
+# Words that describe a malfunction or a difficulty by themselves.
+PROBLEM_LEMMAS = frozenset(
+    """crash freeze lag hang fail failure break broken bug buggy glitch glitchy error slow
+    unusable unresponsive stuck problem issue annoying annoy frustrating frustrate confusing
+    confuse difficult hard impossible struggle complain complaint drain lose lost missing
+    disappear delay wait unable useless terrible awful horrible worst bad poor waste
+    ошибка баг проблема падать вылетать зависать тормозить глючить сломаться ломаться
+    пропадать пропасть исчезать исчезнуть медленный медленно невозможно неудобно неудобный
+    мешать раздражать сбой краш""".split()
+)
+# Verbs whose absence is a problem when negated ("doesn't open", «не запускается»).
+FUNCTION_LEMMAS = frozenset(
+    """work load open start launch run save sync play show display connect install update
+    respond find let allow download upload send receive login log sign print copy paste
+    scroll search display install
+    работать загружаться загрузить открываться открыть запускаться запустить сохранять
+    сохраняться показывать отображаться видеть находить подключаться устанавливаться
+    обновляться отвечать реагировать получаться удаваться мочь""".split()
+)
+HYPOTHETICAL = frozenset("would could might if whether unless suppose бы если вдруг".split())
+REQUEST_EN = re.compile(
+    r"\b(?:please|pls|plz|kindly)\s+(?:add|make|bring|include|allow|let|give|fix|implement)\b"
+    r"|\b(?:i|we)\s+wish\b"
+    r"|\bwould\s+(?:be\s+)?(?:love|like|great|nice|good|helpful|cool|awesome|useful)\b"
+    r"|\b(?:can|could)\s+you\s+(?:please\s+)?(?:add|make|bring|include|allow|let|give)\b"
+    r"|\bthere\s+should\s+be\b|\bshould\s+(?:have|add|include|allow|let)\b"
+    r"|\b(?:needs?|want)\s+(?:an?\s+)?(?:option|ability|way|feature|setting|button)\b"
+    r"|\b(?:add|bring\s+back)\s+(?:an?\s+|the\s+)?(?:option|ability|way|feature|setting|button)\b",
+    re.IGNORECASE,
+)
+REQUEST_RU = re.compile(
+    r"(?<!\w)(?:добавьте|добавить\s+бы|сделайте|верните|прошу\s+(?:добавить|сделать)"
+    r"|хотелось\s+бы|хочется|было\s+бы\s+(?:удобно|здорово|неплохо|хорошо|круто|полезно|классно)"
+    r"|нужна\s+возможность|не\s+хватает|предлагаю|можно\s+ли\s+(?:добавить|сделать)"
+    r"|добавить\s+возможность|добавьте\s+возможность)(?!\w)",
+    re.IGNORECASE,
+)
+# Someone doing something with the product, or able / unable to: the capability follows.
+ABILITY_EN = re.compile(
+    r"\b(?:can(?:no|')?t?|could(?:n't)?|able\s+to|unable\s+to|lets?\s+(?:me|you|us|users)"
+    r"|allows?\s+(?:me|you|us|users)\s+to|helps?\s+(?:me|you|us)|helped\s+(?:me|you|us)"
+    r"|(?:love|like|enjoy|hate|prefer)s?(?:d)?|use\s+it\s+to|option\s+to|ability\s+to"
+    r"|feature\s+(?:is|was)|won'?t|(?:will|does|did|do)\s+not|(?:does|did|do)n'?t)\b",
+    re.IGNORECASE,
+)
+# Verbs too general to name a capability by themselves.
+GENERIC_VERBS = frozenset(
+    """be have do get go say tell think know seem look feel want need like love hate enjoy
+    prefer try use make let help keep give take come put mean guess hope wish understand
+    recommend rate review download install uninstall update buy pay work happen start stop
+    find become remain allow able unable""".split()
+)
+# Nouns that name the product as a whole or the review, never one of its features.
+GENERIC_NOUNS = frozenset(
+    """app apps application program software version update thing things stuff lot way time
+    times star stars review reviews phone device tablet one everything anything something
+    nothing people guy guys day days year years problem problems issue issues bug bugs job
+    fun kind sort bit""".split()
+)
+_LEAD_INS = frozenset(("have", "be", "being", "there", "if", "add", "to", "able", "that"))
+_FEATURE_WORDS = frozenset(("function", "feature", "option", "ability", "way", "possibility"))
+FUNCTION_POS = frozenset({"DET", "ADP", "CONJ", "PRON", "PART", "AUX", "PUNCT", "SYM", "INTJ"})
+_URL = re.compile(r"https?://|www\.|\w+\.(?:com|org|net|ru|io)\b", re.IGNORECASE)
+_PATH = re.compile(r"[\\/][\w.-]+[\\/]|\w+\.\w{1,4}$|^[\w.]+\.[a-z]\w*[A-Z]\w*$")
+_TABLE = re.compile(r"\|")
+_MAX_LABEL_WORDS = 10
+
+
+@lru_cache(maxsize=1)
+def _vader() -> SentimentIntensityAnalyzer:
+    return SentimentIntensityAnalyzer()
+
+
+def polarity(text: str) -> float:
+    """VADER's compound score for English text; 0 for text it has no words for."""
+    return float(_vader().polarity_scores(text)["compound"])
+
+
+@dataclass(frozen=True)
+class Reading:
+    tokens: list[Token]
+    offset: int
+
+    def span(self, first: int, last: int) -> Span:
+        return self.tokens[first].start + self.offset, self.tokens[last].end + self.offset
+
+
+def read(text: str, span: Span) -> Reading:
+    return Reading(analyse(text[span[0] : span[1]]), span[0])
+
+
+def _negated(tokens: list[Token], index: int) -> bool:
+    """A negator up to four words before, with no clause boundary between."""
+    for back in range(index - 1, max(-1, index - 5), -1):
+        token = tokens[back]
+        if token.pos == "PUNCT" or token.lower in ("but", "но", "а", "however"):
+            return False
+        if token.lower in NEGATORS or token.lemma in NEGATORS:
+            return True
+    return False
+
+
+def is_hypothetical(reading: Reading) -> bool:
+    words = {t.lower for t in reading.tokens}
+    if "if" in words and "ever" in words:
+        return True
+    return bool(words & {"would", "could", "might", "бы"})
+
+
+def problem_at(reading: Reading) -> int | None:
+    """Index of the word that makes the clause a problem, or None when it is not one."""
+    tokens = reading.tokens
+    for i, token in enumerate(tokens):
+        negated = _negated(tokens, i)
+        if token.lemma in PROBLEM_LEMMAS or token.lower in PROBLEM_LEMMAS:
+            if not negated:
+                return i
+        elif token.pos == "VERB" and negated and token.lemma in FUNCTION_LEMMAS:
+            return i
+    return None
+
+
+def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
+    """Why a clause that a pattern took for a pain is not one ("" when it is one)."""
+    reading = read(text, clause)
+    if is_hypothetical(reading):
+        return "hypothetical"
+    if problem_at(reading) is None:
+        words = [t for t in reading.tokens if t.pos != "PUNCT"]
+        if any(_negated(reading.tokens, i) for i in range(len(reading.tokens))):
+            return "negated"
+        if english and polarity(text[sentence[0] : sentence[1]]) >= 0.5:
+            return "praise"
+        if not words:
+            return "empty"
+    return ""
+
+
+def pain_span(text: str, clause: Span) -> Span | None:
+    """The words of a problem a clause states, when its grammar says it states one."""
+    reading = read(text, clause)
+    if is_hypothetical(reading):
+        return None
+    at = problem_at(reading)
+    if at is None:
+        return None
+    tokens = reading.tokens
+    first, last = 0, len(tokens) - 1
+    if last - first + 1 > _MAX_LABEL_WORDS:
+        first = max(0, at - 4)
+        last = min(len(tokens) - 1, first + _MAX_LABEL_WORDS - 1)
+    first, last = _content_bounds(tokens, first, last)
+    if first > last or not any(t.pos in ("VERB", "ADJ", "NOUN") for t in tokens[first : last + 1]):
+        return None
+    return reading.span(first, last)
+
+
+def _content_bounds(tokens: list[Token], first: int, last: int) -> tuple[int, int]:
+    while first <= last and (
+        tokens[first].pos in FUNCTION_POS - {"PRON"} or _filler(tokens[first])
+    ):
+        first += 1
+    while last >= first and (tokens[last].pos in FUNCTION_POS or _filler(tokens[last])):
+        last -= 1
+    return first, last
+
+
+def _filler(token: Token) -> bool:
+    return token.lower in ("also", "just", "really", "even", "still", "so", "too", "very", "же")
+
+
+def request_spans(text: str, sentence: Span, english: bool) -> list[tuple[int, Span]]:
+    """(cue start, phrase) for each request a sentence makes."""
+    pattern = REQUEST_EN if english else REQUEST_RU
+    found = []
+    for cue in pattern.finditer(text, sentence[0], sentence[1]):
+        phrase = _object_phrase(text, (cue.end(), sentence[1]), english)
+        if phrase is not None:
+            found.append((cue.start(), phrase))
+    return found
+
+
+def capability_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
+    """(cue start, phrase) for each capability an English sentence says someone uses."""
+    found = []
+    for cue in ABILITY_EN.finditer(text, sentence[0], sentence[1]):
+        phrase = _object_phrase(text, (cue.end(), sentence[1]), True)
+        if phrase is not None:
+            found.append((cue.start(), phrase))
+    return found
+
+
+def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
+    """The verb phrase or noun phrase a cue introduces, up to the clause's end."""
+    reading = read(text, span)
+    tokens = reading.tokens
+    i = 0
+    # skip what sits between the cue and the thing: "to", "it had", "that it", "the"
+    while i < len(tokens) and (
+        tokens[i].pos in ("PART", "PRON", "DET", "AUX", "ADV", "ADP", "NUM")
+        or tokens[i].lemma in _LEAD_INS
+        or (
+            tokens[i].lemma in _FEATURE_WORDS
+            and i + 1 < len(tokens)
+            and tokens[i + 1].lemma in ("to", "for", "that")
+        )
+    ):
+        i += 1
+    start = i
+    verb = None
+    nouns = 0
+    j = i
+    while j < len(tokens) and j - start < _MAX_LABEL_WORDS:
+        token = tokens[j]
+        if token.pos in ("PUNCT", "CONJ") and token.text not in ("'", "’", "-"):
+            break
+        if token.pos in ("VERB",) and j > start and nouns:
+            break  # the next verb starts another statement
+        if token.pos == "VERB" and verb is None and j == start:
+            verb = token
+        if token.pos in ("NOUN", "PROPN"):
+            nouns += 1
+        if token.lower in ("because", "since", "when", "but", "so", "потому", "когда", "чтобы"):
+            break
+        j += 1
+    if j <= start:
+        return None
+    first, last = _content_bounds(tokens, start, j - 1)
+    if first > last:
+        return None
+    chosen = tokens[first : last + 1]
+    content = [t for t in chosen if t.pos in ("NOUN", "PROPN", "VERB", "ADJ")]
+    if not content or not any(t.pos in ("NOUN", "PROPN") for t in chosen):
+        return None
+    heads = [t for t in chosen if t.pos in ("NOUN", "PROPN")]
+    if len(chosen) == 1 and chosen[0].pos == "PROPN":
+        return None  # a bare name is a product or a company, not one of its capabilities
+    if (
+        english
+        and all(t.lemma in GENERIC_NOUNS for t in heads)
+        and (verb is None or verb.lemma in GENERIC_VERBS)
+    ):
+        return None
+    if english and verb is not None and verb.lemma in GENERIC_VERBS and len(chosen) == 2:
+        return None
+    return reading.span(first, last)
+
+
+# The user-story template ("As a <role>, I want <feature>, so that <benefit>") and its
+# Russian form ("Как <роль>, я хочу <...>, чтобы <...>"), a standard way to write requirements.
+USER_STORY = (
+    re.compile(
+        r"\bAs\s+an?\s+(?P<role>[^,]{2,60}?),?\s+I\s+(?:want|would\s+like|need|wish|can)\s+"
+        r"(?:to\s+)?(?:be\s+able\s+to\s+)?(?P<want>.+?)"
+        r"(?:,?\s*(?:so\s+that|in\s+order\s+to)\s+(?P<benefit>.+?))?[.!]?\s*$",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"(?<!\w)Как\s+(?P<role>[^,]{2,60}?),\s*я\s+(?:хочу|хотел\s+бы|хотела\s+бы)\s+"
+        r"(?P<want>.+?)(?:,?\s*чтобы\s+(?P<benefit>.+?))?[.!]?\s*$",
+        re.IGNORECASE,
+    ),
+)
+PURPOSE = re.compile(
+    r"\b(?:so\s+that\s+(?:I|we|they|you|users?|customers?)\s+(?:can|could|will)|in\s+order\s+to)\s+"
+    r"|(?<!\w)чтобы\s+(?:я\s+|мы\s+)?(?:мог(?:ли)?\s+)?",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Story:
+    role: Span
+    want: Span
+    benefit: Span | None
+
+
+def user_story(text: str, sentence: Span) -> Story | None:
+    for pattern in USER_STORY:
+        match = pattern.search(text, sentence[0], sentence[1])
+        if match is not None:
+            benefit = match.span("benefit") if match["benefit"] else None
+            return Story(match.span("role"), match.span("want"), benefit)
+    return None
+
+
+def clause_span(text: str, span: Span, *, drop_subject: bool = False) -> Span | None:
+    """A clause without the function words around it (and its "I can" when asked)."""
+    reading = read(text, span)
+    tokens = reading.tokens
+    first, last = _content_bounds(tokens, 0, len(tokens) - 1)
+    while drop_subject and first <= last and tokens[first].pos in ("PRON", "AUX", "PART"):
+        first += 1
+    if first > last:
+        return None
+    return reading.span(first, last)
+
+
+def purpose_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
+    """(cue start, clause) for each "so that I can …" / "in order to …": a job being done."""
+    found = []
+    for cue in PURPOSE.finditer(text, sentence[0], sentence[1]):
+        reading = read(text, (cue.end(), sentence[1]))
+        tokens = reading.tokens
+        end = next((i for i, t in enumerate(tokens) if t.pos == "PUNCT"), len(tokens))
+        first, last = _content_bounds(tokens, 0, min(end, _MAX_LABEL_WORDS + 2) - 1)
+        if first <= last and any(t.pos == "VERB" for t in tokens[first : last + 1]):
+            found.append((cue.start(), reading.span(first, last)))
+    return found
+
+
+def fragment_reason(label: str) -> str:
+    """Why a label is not a whole phrase ("" when it is one)."""
+    stripped = label.strip()
+    if not stripped:
+        return "empty"
+    if _URL.search(stripped):
+        return "a web address"
+    if _TABLE.search(stripped):
+        return "a table row"
+    if " " not in stripped and _PATH.search(stripped):
+        return "a file path or code name"
+    tokens = [t for t in analyse(stripped) if t.pos != "PUNCT"]
+    if not tokens:
+        return "no words"
+    if not any(t.pos in ("NOUN", "PROPN", "VERB", "ADJ", "NUM", "X") for t in tokens):
+        return "no content word"
+    if tokens[-1].pos in ("DET", "ADP", "CONJ") or tokens[-1].lower in NEGATORS:
+        return f"ends on '{tokens[-1].text}'"
+    if tokens[0].pos in ("CONJ",) or tokens[0].lower in ("how", "what", "which", "that"):
+        return f"starts on '{tokens[0].text}'"
+    return ""
