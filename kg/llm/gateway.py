@@ -12,17 +12,22 @@ import json
 import logging
 import time
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic
 
 from django.db import IntegrityError, transaction
 from pydantic import BaseModel, ValidationError
 
-from kg.llm.engines import OfflineEngine, OpenAIEngine, RawCompletion, current_engine
-from kg.llm.operation import LLMOperation, Messages
+from kg.llm.engines import (
+    JsonSchemaFormat,
+    OfflineEngine,
+    OpenAIEngine,
+    RawCompletion,
+    current_engine,
+)
+from kg.llm.operation import LLMOperation, Messages, RequestT, ResponseT
 from kg.models import Episode, LLMCall, Project
 
 logger = logging.getLogger("groundwork.llm")
-ResponseT = TypeVar("ResponseT", bound=BaseModel)
 
 
 class LLMOutputError(ValueError):
@@ -38,6 +43,57 @@ class LLMResult(Generic[ResponseT]):
     value: ResponseT
     call: LLMCall
     cached: bool
+
+
+@dataclass(frozen=True)
+class StructuredOperation(LLMOperation[RequestT, ResponseT]):
+    """An operation whose answer shape also goes to the model as a strict JSON schema.
+
+    schema_model may be stricter than response_model (enums where the response model keeps a
+    plain str): the schema steers the model, while the answer is still parsed with the lenient
+    response_model so that a value outside the enum reaches the caller's own checks, which say
+    why it was rejected. Endpoints differ in how strictly they follow a schema.
+    """
+
+    schema_model: type[BaseModel] | None = None
+
+
+def strict_json_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """The model's JSON schema in the form strict structured output accepts.
+
+    Self-contained ($refs inlined: not every OpenAI-compatible server resolves them), every
+    property required, no extra properties, no titles or defaults.
+    """
+    schema = model.model_json_schema()
+    definitions = schema.pop("$defs", {})
+
+    def strict(node: Any, seen: tuple[str, ...]) -> Any:
+        if isinstance(node, list):
+            return [strict(item, seen) for item in node]
+        if not isinstance(node, dict):
+            return node
+        if "$ref" in node:
+            name = node["$ref"].rsplit("/", 1)[-1]
+            if name in seen:
+                raise ValueError(f"{model.__name__}: recursive schema {name} cannot be inlined")
+            siblings = {k: v for k, v in node.items() if k != "$ref"}
+            return strict({**definitions[name], **siblings}, (*seen, name))
+        out = {k: strict(v, seen) for k, v in node.items() if k not in ("title", "default")}
+        if out.get("type") == "object" and "properties" in out:
+            out["required"] = list(out["properties"])
+            out["additionalProperties"] = False
+        return out
+
+    return strict(schema, ())
+
+
+def response_schema(operation: LLMOperation) -> JsonSchemaFormat | None:
+    """What call_llm asks the engine to constrain the answer to; None means JSON mode."""
+    if isinstance(operation, StructuredOperation) and operation.schema_model is not None:
+        return JsonSchemaFormat(
+            name=operation.name, schema=strict_json_schema(operation.schema_model)
+        )
+    return None
 
 
 def prompt_hash(operation: str, messages: Messages) -> str:
@@ -76,7 +132,7 @@ def call_llm(
                 latency_ms=int((time.monotonic() - started) * 1000),
             )
         else:
-            raw = engine.complete(messages)
+            raw = engine.complete(messages, json_schema=response_schema(operation))
         call = _record(operation, engine, digest, messages, raw, project, episode)
 
     if not call.parsed_ok:

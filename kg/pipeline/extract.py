@@ -6,14 +6,22 @@ recorded (ExtractionRejection) with the reason.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from django.conf import settings
+from django.db.models import Q
 
+from kg.graph import store
 from kg.llm import LLMOutputError, call_llm_repairing_json
 from kg.llm.prompts import extraction
-from kg.llm.prompts.extraction import CandidateNode, ExtractionRequest, ExtractionResponse
-from kg.models import Episode, ExtractionRejection, LLMCall
+from kg.llm.prompts.extraction import (
+    MAX_KNOWN_SUBJECTS,
+    CandidateNode,
+    ExtractionRequest,
+    ExtractionResponse,
+)
+from kg.models import Episode, ExtractionRejection, LLMCall, ProcessingStatus
 from kg.ontology import OntologyError, check_node_type, check_relation
 from kg.pipeline.evidence import Span, locate_quote, normalise, numbers_missing
 
@@ -151,10 +159,48 @@ def _ask(
     return result.value
 
 
+# Longer "subjects" are sentences, not names a second opinion could reuse.
+MAX_SUBJECT_CHARS = 60
+
+
+def known_subjects(episode: Episode, limit: int = MAX_KNOWN_SUBJECTS) -> list[str]:
+    """The opinion subjects the project's nodes carry, most used first, for the prompt.
+
+    Only nodes backed by episodes processed before this one in replay order (valid_at, number)
+    count: a retry of this episode, or kg_rebuild replaying the ledger, then builds the same
+    prompt and is answered from the recorded call instead of a new one.
+    """
+    earlier = (
+        Episode.objects.filter(project=episode.project, processing__status=ProcessingStatus.DONE)
+        .filter(
+            Q(valid_at__lt=episode.valid_at)
+            | Q(valid_at=episode.valid_at, number__lt=episode.number)
+        )
+        .values_list("uid", flat=True)
+    )
+    earlier_uids = {str(uid) for uid in earlier}
+    if not earlier_uids:  # nothing can be known yet: no graph round trip
+        return []
+    uses: Counter[str] = Counter()
+    for node in store.list_nodes(episode.project.graph_scope):
+        subject = node.subject.strip()
+        if (
+            subject
+            and len(subject) <= MAX_SUBJECT_CHARS
+            and any(e.episode_uid in earlier_uids for e in node.evidence)
+        ):
+            uses[subject] += 1
+    ranked = sorted(uses.items(), key=lambda item: (-item[1], item[0]))
+    return [subject for subject, _ in ranked[:limit]]
+
+
 def extract_episode(episode: Episode) -> ExtractionOutcome:
     project = episode.project
     request = ExtractionRequest(
-        text=episode.content, language=project.language, product=project.name
+        text=episode.content,
+        language=project.language,
+        product=project.name,
+        known_subjects=known_subjects(episode),
     )
     calls: list[LLMCall] = []
     if settings.LLM_ENGINE == "openai" and len(episode.content) > settings.LLM_MAX_INPUT_CHARS:

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import openai
 import pytest
+from pydantic import BaseModel, Field
 
 from kg.llm import LLMOutputError, call_llm
 from kg.llm.engines import OFFLINE_MODEL
-from kg.llm.gateway import prompt_hash
-from kg.llm.prompts import extraction
+from kg.llm.gateway import prompt_hash, strict_json_schema
+from kg.llm.prompts import extraction, resolution
 from kg.llm.prompts.extraction import (
     CandidateNode,
     ExtractionRequest,
     ExtractionResponse,
 )
 from kg.models import LLMCall
+from kg.ontology import NodeType
 from tests.fixtures.llm_server import SCRIPT_EXHAUSTED, Reply, Status
 
 pytestmark = pytest.mark.django_db
@@ -49,7 +51,14 @@ def test_valid_answer_is_parsed_and_recorded(openai_mode, org_project):
 
     sent = openai_mode.requests[0]
     assert sent["model"] == "scripted-model"
-    assert sent["response_format"] == {"type": "json_object"}
+    assert sent["response_format"] == {
+        "type": "json_schema",
+        "json_schema": {
+            "name": "extraction",
+            "schema": strict_json_schema(extraction.ExtractionSchema),
+            "strict": True,
+        },
+    }
     assert sent["temperature"] == 0
     messages = extraction.build_messages(REQUEST)
     assert sent["messages"] == messages
@@ -218,3 +227,104 @@ def test_offline_engine_answers_without_http_and_is_recorded(settings, llm_serve
     assert again.cached is True
     assert again.call.pk == call.pk
     assert llm_server.calls == 0
+
+
+# --- how the answer's shape is sent -----------------------------------------------------------
+
+
+def test_an_operation_without_a_schema_is_sent_in_json_mode(openai_mode):
+    openai_mode.script({"same": True, "reason": "same"})
+    request = resolution.ResolutionRequest(
+        node_type="pain", mention="slow app", mention_quote="slow app", existing_label="app lags"
+    )
+
+    call_llm(resolution.OPERATION, request)
+
+    assert openai_mode.requests[0]["response_format"] == {"type": "json_object"}
+
+
+def test_endpoint_refusing_json_schema_is_asked_again_in_json_mode(openai_mode, caplog):
+    openai_mode.script(Status(400, "response_format json_schema is not supported"), ANSWER)
+
+    result = _call()
+
+    assert result.value == ANSWER
+    assert [code for code, _ in openai_mode.responses] == [400, 200]
+    first, second = openai_mode.requests
+    assert first["response_format"]["type"] == "json_schema"
+    assert second["response_format"] == {"type": "json_object"}
+    assert second["messages"] == first["messages"]
+    assert LLMCall.objects.get().parsed_ok is True
+    assert "refused response_format json_schema" in caplog.text
+
+
+def test_a_request_refused_in_json_mode_too_raises(openai_mode):
+    openai_mode.script(Status(400, "context too long"), Status(400, "context too long"), ANSWER)
+
+    with pytest.raises(openai.BadRequestError, match="context too long"):
+        _call()
+
+    assert openai_mode.calls == 2  # no loop: one fallback, then the error
+    assert LLMCall.objects.count() == 0
+
+
+def test_an_answer_outside_the_schema_enums_still_parses_for_the_write_time_checks(openai_mode):
+    # The schema is a hint: an endpoint may not enforce it. The lenient response model lets the
+    # value through so that kg.pipeline.extract can reject it with a reason.
+    answer = {"nodes": [{"ref": "n1", "type": "person", "label": "x", "quote": "x"}]}
+    openai_mode.script(answer)
+
+    result = _call()
+
+    assert result.call.parsed_ok is True
+    assert result.value.nodes[0].type == "person"
+
+
+class _Inner(BaseModel):
+    kind: NodeType
+    note: str = "a default"
+
+
+class _Outer(BaseModel):
+    """Top."""
+
+    items: list[_Inner]
+    first: _Inner = Field(description="the first one")
+    count: int = 0
+
+
+def _walk(node):
+    if isinstance(node, dict):
+        yield node
+        for value in node.values():
+            yield from _walk(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _walk(value)
+
+
+def test_strict_json_schema_is_self_contained_and_strict():
+    schema = strict_json_schema(_Outer)
+
+    objects = [n for n in _walk(schema) if n.get("type") == "object"]
+    assert len(objects) == 3  # the outer model and both inlined inner ones
+    for obj in objects:
+        assert obj["required"] == list(obj["properties"])
+        assert obj["additionalProperties"] is False
+    for node in _walk(schema):
+        assert not {"$ref", "$defs", "title", "default"} & set(node)
+    assert schema["properties"]["items"]["items"]["properties"]["kind"]["enum"] == [
+        t.value for t in NodeType
+    ]
+    # A description next to a reference survives the inlining.
+    assert schema["properties"]["first"]["description"] == "the first one"
+    assert schema["properties"]["first"]["properties"]["note"] == {"type": "string"}
+
+
+class _Tree(BaseModel):
+    children: list[_Tree] = Field(default_factory=list)
+
+
+def test_strict_json_schema_refuses_a_recursive_model():
+    with pytest.raises(ValueError, match="recursive schema"):
+        strict_json_schema(_Tree)

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from kg.graph import store
+from kg.graph import Evidence, NodeRecord, store
+from kg.graph.records import graph_time
+from kg.llm.prompts.extraction import MAX_KNOWN_SUBJECTS
 from kg.models import LLMCall, ResolutionDecision
+from kg.pipeline.extract import extract_episode, known_subjects
 from kg.pipeline.ingest import episode_ingest
 from tests.kg.pipeline_helpers import make_project, record_messages
 
@@ -75,3 +80,139 @@ def test_invented_quote_and_number_never_reach_the_graph(graph, openai_mode):
     episode_ingest(episode.pk)
     assert store.list_nodes(project.graph_scope) == []
     assert episode.rejections.filter(final=True).count() == 2
+
+
+# --- the project's opinion subjects go into the extraction prompt -----------------------------
+
+
+def _opinion(node_type: str, label: str, quote: str, subject: str, stance: str) -> dict:
+    node = {"ref": "n1", "type": node_type, "label": label, "quote": quote}
+    return {"nodes": [{**node, "subject": subject, "stance": stance}]}
+
+
+def _known(request_body: dict) -> list[str] | str:
+    user = request_body["messages"][-1]["content"]
+    (line,) = [x for x in user.splitlines() if x.startswith("Known subjects: ")]
+    value = line.removeprefix("Known subjects: ")
+    return value if value == "none yet" else json.loads(value)
+
+
+def test_subjects_of_earlier_episodes_are_sent_with_the_next_one(graph, openai_mode):
+    project = make_project("subjects", name="RouteMate")
+    first, second = record_messages(
+        project,
+        [
+            {"at": "2026-03-01T10:00:00Z", "text": "For fleet owners the price matters most."},
+            {"at": "2026-03-02T10:00:00Z", "text": "Now they say price does not matter."},
+        ],
+    )
+    openai_mode.script(
+        _opinion("insight", "price matters most", "the price matters most", "price", "positive"),
+        {"nodes": []},
+    )
+    episode_ingest(first.pk)
+    episode_ingest(second.pk)
+
+    assert _known(openai_mode.requests[0]) == "none yet"
+    assert _known(openai_mode.requests[1]) == ["price"]
+
+    # A retry of the first episode builds the same prompt, although the graph now holds its own
+    # subject, so the recorded answer serves it without a model call.
+    again = extract_episode(first)
+    assert openai_mode.calls == 2
+    assert [n.candidate.subject for n in again.nodes] == ["price"]
+
+
+def test_only_episodes_before_in_replay_order_lend_their_subjects(graph, openai_mode):
+    project = make_project("replay-order", name="RouteMate")
+    early, late, last = record_messages(
+        project,
+        [
+            {"at": "2026-03-01T10:00:00Z", "text": "Pricing confuses fleet owners."},
+            {"at": "2026-03-05T10:00:00Z", "text": "Dispatchers care most about sync speed."},
+            {"at": "2026-03-09T10:00:00Z", "text": "Nothing new today."},
+        ],
+    )
+    openai_mode.script(
+        _opinion(
+            "insight",
+            "care most about sync speed",
+            "care most about sync speed",
+            "speed",
+            "positive",
+        ),
+        _opinion(
+            "pain",
+            "pricing confuses fleet owners",
+            "Pricing confuses fleet owners",
+            "price",
+            "negative",
+        ),
+        {"nodes": []},
+    )
+    episode_ingest(late.pk)  # processed first, but said after `early`
+    episode_ingest(early.pk)
+    episode_ingest(last.pk)
+
+    assert _known(openai_mode.requests[0]) == "none yet"
+    # kg_rebuild replays `early` before `late`: what `late` said must not shape early's prompt.
+    assert _known(openai_mode.requests[1]) == "none yet"
+    assert _known(openai_mode.requests[2]) == ["price", "speed"]
+
+
+def test_known_subjects_are_ranked_by_use_capped_and_scoped(graph, openai_mode):
+    project = make_project("many-subjects", name="RouteMate")
+    before, current = record_messages(
+        project,
+        [
+            {"at": "2026-03-01T10:00:00Z", "text": "Opinions were collected."},
+            {"at": "2026-03-02T10:00:00Z", "text": "More opinions."},
+        ],
+    )
+    openai_mode.script({"nodes": []})
+    episode_ingest(before.pk)  # processed, with nothing of its own
+
+    subjects = (
+        ["popular"] * 3
+        + ["common"] * 2
+        + [f"s{i:02d}" for i in range(MAX_KNOWN_SUBJECTS + 3)]
+        + ["a whole sentence the model wrote where a short subject belonged"] * 4
+    )
+    store.write_nodes(
+        project.graph_scope,
+        [_node(n, subject, before) for n, subject in enumerate(subjects, start=1)]
+        + [_node(900, "own", current)],  # backed only by the episode being extracted
+    )
+    other = make_project("elsewhere", name="RouteMate")
+    store.write_nodes(other.graph_scope, [_node(n, "elsewhere", before) for n in range(1, 9)])
+
+    expected = ["popular", "common"] + [f"s{i:02d}" for i in range(MAX_KNOWN_SUBJECTS - 2)]
+    assert known_subjects(current) == expected
+
+    openai_mode.script({"nodes": []})
+    extract_episode(current)
+    assert _known(openai_mode.requests[-1]) == expected
+
+
+def _node(number: int, subject: str, episode) -> NodeRecord:
+    at = graph_time(episode.valid_at)
+    return NodeRecord(
+        uid=f"{episode.project.slug}-{number}",
+        number=number,
+        type="insight",
+        label=f"opinion {number}",
+        key=f"opinion {number}",
+        valid_at=at,
+        subject=subject,
+        stance="positive",
+        evidence=[
+            Evidence(
+                episode_uid=str(episode.uid),
+                episode_number=episode.number,
+                quote="Opinions",
+                start=0,
+                end=8,
+                valid_at=at,
+            )
+        ],
+    )

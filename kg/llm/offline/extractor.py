@@ -812,7 +812,10 @@ def _features(text: str, sentence: Sentence, competitors: list[Finding]) -> list
     if lex.LANG == "en":
         phrases += [
             (c, p, "mentioned")
-            for c, p in linguistic.capability_spans(text, whole)
+            for c, p in [
+                *linguistic.capability_spans(text, whole),
+                *linguistic.verb_phrase_spans(text, whole),
+            ]
             if not any(cue <= c < clause[1] for cue, clause in purposes)
         ]
     for cue_start, phrase, origin in phrases:

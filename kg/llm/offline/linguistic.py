@@ -89,6 +89,11 @@ GENERIC_NOUNS = frozenset(
     nothing people guy guys day days year years problem problems issue issues bug bugs job
     fun kind sort bit""".split()
 )
+_PHRASE_STOPS = frozenset(
+    "because since when while than though although but so every everytime whenever until "
+    "потому когда чтобы пока хотя но".split()
+)
+_COMPARATIVES = frozenset("better worse more less so too much".split())
 _LEAD_INS = frozenset(("have", "be", "being", "there", "if", "add", "to", "able", "that"))
 _FEATURE_WORDS = frozenset(("function", "feature", "option", "ability", "way", "possibility"))
 FUNCTION_POS = frozenset({"DET", "ADP", "CONJ", "PRON", "PART", "AUX", "PUNCT", "SYM", "INTJ"})
@@ -222,6 +227,25 @@ def capability_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
     return found
 
 
+def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
+    """(start, phrase) for each specific verb with its object in an evaluative sentence:
+    what a reviewer does with the product ("sync my notes", "edit photos")."""
+    if abs(polarity(text[sentence[0] : sentence[1]])) < 0.3:
+        return []
+    reading = read(text, sentence)
+    found = []
+    for i, token in enumerate(reading.tokens):
+        if token.pos != "VERB" or token.lemma in GENERIC_VERBS or not token.text.isalpha():
+            continue
+        if token.text.lower().endswith("ed") and i and reading.tokens[i - 1].pos in ("AUX",):
+            continue  # "is designed", "has improved": a state, not something one does
+        start = reading.tokens[i].start + reading.offset
+        phrase = _object_phrase(text, (start, sentence[1]), True)
+        if phrase is not None and phrase[0] == start:
+            found.append((start, phrase))
+    return found
+
+
 def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
     """The verb phrase or noun phrase a cue introduces, up to the clause's end."""
     reading = read(text, span)
@@ -252,8 +276,8 @@ def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
             verb = token
         if token.pos in ("NOUN", "PROPN"):
             nouns += 1
-        if token.lower in ("because", "since", "when", "but", "so", "потому", "когда", "чтобы"):
-            break
+        if token.lower in _PHRASE_STOPS or (nouns and token.pos == "ADV"):
+            break  # a new clause, or how/where/when it is done: not the capability's name
         j += 1
     if j <= start:
         return None
@@ -265,8 +289,10 @@ def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
     if not content or not any(t.pos in ("NOUN", "PROPN") for t in chosen):
         return None
     heads = [t for t in chosen if t.pos in ("NOUN", "PROPN")]
-    if len(chosen) == 1 and chosen[0].pos == "PROPN":
-        return None  # a bare name is a product or a company, not one of its capabilities
+    if chosen[0].pos == "PROPN" or chosen[0].lower in _COMPARATIVES:
+        return None  # "love Evernote", "like it better": the product or a verdict, no capability
+    if len(chosen) == 1 and (chosen[0].lemma in _FEATURE_WORDS or chosen[0].lemma in GENERIC_NOUNS):
+        return None
     if (
         english
         and all(t.lemma in GENERIC_NOUNS for t in heads)
