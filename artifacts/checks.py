@@ -1,37 +1,118 @@
 """Write-time checks on the writer's claims. The system decides; the model only proposes.
 
-A claim passes when it cites at least one node, every cited node is in the context and valid
-in it, and every number in its text appears in a quote of a cited node. A claim that rests
-only on nodes below HYPOTHESIS_BELOW is kept as a hypothesis, never as a fact.
+A claim passes when:
+- it cites at least one node, and every cited node is in the context and valid in it;
+- every number in its text appears in a quote of a cited node;
+- every node it cites is grounded in the quote the PRD cites for it (`names_grounded`). The
+  nodes a claim cites are the nodes it names: the offline templates write exactly the labels of
+  the nodes they cite, and the model is told to cite the nodes each sentence rests on;
+- a claim citing two nodes joined by an edge states that relation, so it rests on the edge's own
+  evidence: one quote of such an edge must ground both nodes, and that quote is cited for both.
+  Quotes of the two nodes from elsewhere show each node, not the relation between them.
+
+The quote chosen for each node (its anchor) travels with the checked claim, so the citation the
+PRD shows is the very quote the check accepted. A claim that rests only on nodes below
+HYPOTHESIS_BELOW is kept as a hypothesis, never as a fact.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import combinations
 
-from kg.context import ArtifactContext, ContextNode
+from kg.context import ArtifactContext, ContextEdge, ContextNode, EvidenceView
+from kg.language import content_lemmas
 from kg.pipeline.evidence import normalise, numbers_in, numbers_missing
 
 HYPOTHESIS_BELOW = 70
 MAX_CLAIM_CHARS = 800
 
 
+@lru_cache(maxsize=50_000)
+def _lemmas(text: str) -> frozenset[str]:
+    return content_lemmas(text)
+
+
+def names_grounded(names: Iterable[str], quote: str) -> bool:
+    """Whether a quote names a node, given the node's label and aliases.
+
+    A name is grounded when at least half of its content lemmas, and at least one, are among
+    the quote's content lemmas: content lemmas are the dictionary forms of the meaningful words
+    (kg.language.content_lemmas — no function words, no bare numbers), so "the app lagged"
+    grounds "App lags" and "Администраторы салонов" grounds "Администратор салона". A name
+    without a content lemma ("24/7") must appear in the quote as written, ignoring case. The
+    node is grounded when its label or one of its aliases is. Lemma overlap finds a name its
+    quote does not contain; it cannot tell that the quote's words mean something else.
+    """
+    quote_lemmas = _lemmas(quote)
+    for name in names:
+        wanted = _lemmas(name)
+        if wanted:
+            shared = len(wanted & quote_lemmas)
+            if shared >= 1 and 2 * shared >= len(wanted):
+                return True
+        else:
+            plain = normalise(name).casefold()
+            if plain and plain in normalise(quote).casefold():
+                return True
+    return False
+
+
+def node_grounded(node: ContextNode, quote: str) -> bool:
+    return names_grounded([node.label, *node.aliases], quote)
+
+
+def evidence_order(evidence: Iterable[EvidenceView]) -> list[EvidenceView]:
+    return sorted(evidence, key=lambda e: (e.date, e.episode_number, e.start))
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A context edge with the evidence the PRD can cite for it (episode, date, span)."""
+
+    edge: ContextEdge
+    evidence: tuple[EvidenceView, ...]
+
+
 @dataclass(frozen=True)
 class ContextIndex:
-    """The context's nodes by number (ArtifactContext.node() scans the list)."""
+    """The context's nodes by number, and its edges by the pair of node numbers they join."""
 
     nodes: dict[int, ContextNode]
     as_of: str | None
+    relations: dict[frozenset[int], tuple[Relation, ...]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, context: ArtifactContext) -> ContextIndex:
-        return cls(nodes={n.number: n for n in context.nodes}, as_of=context.as_of)
+    def of(
+        cls,
+        context: ArtifactContext,
+        edge_evidence: Mapping[str, Sequence[EvidenceView]] | None = None,
+    ) -> ContextIndex:
+        """`edge_evidence` by edge uid: the context carries only the edges' quote texts, and a
+        citation needs the episode. An edge without evidence given cannot back a claim."""
+        given = edge_evidence or {}
+        relations: dict[frozenset[int], list[Relation]] = {}
+        for edge in sorted(context.edges, key=lambda e: (e.source, e.relation, e.target)):
+            if edge.source == edge.target:
+                continue
+            relation = Relation(edge, tuple(evidence_order(given.get(edge.uid, ()))))
+            relations.setdefault(frozenset((edge.source, edge.target)), []).append(relation)
+        return cls(
+            nodes={n.number: n for n in context.nodes},
+            as_of=context.as_of,
+            relations={pair: tuple(found) for pair, found in relations.items()},
+        )
 
     def valid(self, node: ContextNode) -> bool:
         """Valid at the moment the context describes (now, or its as_of)."""
         if node.invalid_at is None:
             return True
         return self.as_of is not None and node.invalid_at > self.as_of
+
+    def between(self, a: int, b: int) -> tuple[Relation, ...]:
+        return self.relations.get(frozenset((a, b)), ())
 
 
 @dataclass(frozen=True)
@@ -49,6 +130,8 @@ class CheckedClaim:
     text: str
     nodes: tuple[int, ...]  # deduplicated, in the writer's order
     kind: str  # fact | hypothesis
+    # The quote each node is grounded in: the PRD cites it first for that node.
+    anchors: Mapping[int, EvidenceView] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -72,6 +155,77 @@ def uncovered_numbers(text: str, quotes: list[str]) -> list[str]:
     return list(dict.fromkeys(missing))
 
 
+def _named(node: ContextNode) -> str:
+    return f"node #{node.number} '{node.label}'"
+
+
+def _relation_anchor(
+    a: ContextNode, b: ContextNode, relations: tuple[Relation, ...]
+) -> EvidenceView | str:
+    """The first quote of an edge between a and b that names both, else why there is none."""
+    best: tuple[int, Relation, EvidenceView] | None = None
+    for relation in relations:
+        for evidence in relation.evidence:
+            hits = node_grounded(a, evidence.quote) + node_grounded(b, evidence.quote)
+            if hits == 2:
+                return evidence
+            if best is None or hits > best[0]:
+                best = (hits, relation, evidence)
+    if best is None:
+        edge = relations[0].edge
+        return (
+            f"the relation #{edge.source} {edge.relation} #{edge.target} has no quote to cite: "
+            "write the two nodes in separate claims"
+        )
+    _, relation, evidence = best
+    edge = relation.edge
+    missing = [n for n in (a, b) if not node_grounded(n, evidence.quote)]
+    where = f"the quote of its relation #{edge.source} {edge.relation} #{edge.target}"
+    return "; ".join(f"{_named(n)} not in its cited quote ({where})" for n in missing)
+
+
+def _own_anchor(node: ContextNode, text: str) -> EvidenceView | None:
+    """The node's own quote that names it, holding most of the claim's numbers; else None."""
+    grounded = [e for e in evidence_order(node.evidence) if node_grounded(node, e.quote)]
+    if not grounded:
+        return None
+    wanted = numbers_in(text)
+
+    def held(e: EvidenceView) -> int:
+        return len(wanted) - len(numbers_missing(text, e.quote)) if wanted else 0
+
+    return max(grounded, key=held)  # max keeps the earliest of equals
+
+
+def ground(
+    text: str, cited: list[ContextNode], index: ContextIndex
+) -> tuple[dict[int, EvidenceView], list[str]]:
+    """Each cited node's anchor quote, and the reasons for the nodes that have none."""
+    anchors: dict[int, EvidenceView] = {}
+    reasons: list[str] = []
+    related: set[int] = set()
+    for a, b in combinations(cited, 2):
+        relations = index.between(a.number, b.number)
+        if not relations:
+            continue
+        related |= {a.number, b.number}
+        found = _relation_anchor(a, b, relations)
+        if isinstance(found, str):
+            reasons.append(found)
+        else:
+            anchors.setdefault(a.number, found)
+            anchors.setdefault(b.number, found)
+    for node in cited:
+        if node.number in anchors or node.number in related:
+            continue  # a failed relation already says which of its nodes its quote lacks
+        own = _own_anchor(node, text)
+        if own is None:
+            reasons.append(f"{_named(node)} not in its cited quote")
+        else:
+            anchors[node.number] = own
+    return anchors, reasons
+
+
 def check_claim(draft: Draft, index: ContextIndex) -> CheckedClaim | FailedClaim:
     reasons: list[str] = []
     text = " ".join(draft.text.split())
@@ -91,8 +245,12 @@ def check_claim(draft: Draft, index: ContextIndex) -> CheckedClaim | FailedClaim
             reasons.append(f"node #{number} is no longer valid: do not cite it")
         else:
             cited.append(node)
+    anchors: dict[int, EvidenceView] = {}
     if text and cited:
+        anchors, ungrounded = ground(text, cited, index)
+        # A relation's quote is cited too, so its numbers count as quoted.
         quotes = [e.quote for n in cited for e in n.evidence]
+        quotes += [e.quote for e in anchors.values()]
         missing = uncovered_numbers(text, quotes)
         if missing:
             listed = ", ".join(missing)
@@ -100,10 +258,11 @@ def check_claim(draft: Draft, index: ContextIndex) -> CheckedClaim | FailedClaim
                 f"the number(s) {listed} appear in no quote of the cited nodes: write only "
                 "numbers that the quotes contain, and no node numbers in the text"
             )
+        reasons.extend(ungrounded)
     if reasons:
         return FailedClaim(draft=draft, reasons=tuple(reasons))
     kind = "hypothesis" if all(n.confidence < HYPOTHESIS_BELOW for n in cited) else "fact"
-    return CheckedClaim(section=draft.section, text=text, nodes=nodes, kind=kind)
+    return CheckedClaim(section=draft.section, text=text, nodes=nodes, kind=kind, anchors=anchors)
 
 
 def claim_key(section: str, text: str) -> tuple[str, str]:

@@ -180,11 +180,13 @@ def test_known_subjects_are_ranked_by_use_capped_and_scoped(graph, openai_mode):
     )
     store.write_nodes(
         project.graph_scope,
-        [_node(n, subject, before) for n, subject in enumerate(subjects, start=1)]
-        + [_node(900, "own", current)],  # backed only by the episode being extracted
+        [_node(project, n, subject, before) for n, subject in enumerate(subjects, start=1)]
+        + [_node(project, 900, "own", current)],  # backed only by the episode being extracted
     )
     other = make_project("elsewhere", name="RouteMate")
-    store.write_nodes(other.graph_scope, [_node(n, "elsewhere", before) for n in range(1, 9)])
+    store.write_nodes(
+        other.graph_scope, [_node(other, n, "elsewhere", before) for n in range(1, 9)]
+    )
 
     expected = ["popular", "common"] + [f"s{i:02d}" for i in range(MAX_KNOWN_SUBJECTS - 2)]
     assert known_subjects(current) == expected
@@ -194,10 +196,10 @@ def test_known_subjects_are_ranked_by_use_capped_and_scoped(graph, openai_mode):
     assert _known(openai_mode.requests[-1]) == expected
 
 
-def _node(number: int, subject: str, episode) -> NodeRecord:
+def _node(project, number: int, subject: str, episode) -> NodeRecord:
     at = graph_time(episode.valid_at)
     return NodeRecord(
-        uid=f"{episode.project.slug}-{number}",
+        uid=f"{project.slug}-{number}",
         number=number,
         type="insight",
         label=f"opinion {number}",

@@ -144,6 +144,7 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     answer = _Answer(text)
     referent: _Referent | None = None
     pains: list[Finding] = []
+    text = linguistic.mask_markup(text)  # quotes are still cut from the original (answer.text)
     for sentence in _sentences(text, request.language):
         found: list[Finding] = []
         for item in _find_all(text, sentence, request.product.strip()):
@@ -609,10 +610,19 @@ def _pains(
         ):
             continue
         phrase = _phrase(text, *span, lex, lex.PAIN_CUTTER, lex.PAIN_MAX_WORDS)
+        phrase = _with_negator(text, phrase, clause[0])
         label = _label(text, phrase, sentence)
         if label:
             found.append(Finding("pain", label, clause, phrase[0]))
     return found
+
+
+def _with_negator(text: str, phrase: Span, floor: int) -> Span:
+    """A pain's words keep the negation right before them: «не могу», "can't"."""
+    before = list(_TOKEN.finditer(text, floor, phrase[0]))
+    if before and before[-1].group().lower().strip(_EDGE_PUNCTUATION) in linguistic.NEGATORS:
+        return before[-1].start(), phrase[1]
+    return phrase
 
 
 def _pain_in_clause(text: str, clause: Span, lex: ModuleType) -> tuple[Span, bool] | None:

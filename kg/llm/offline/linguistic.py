@@ -367,6 +367,34 @@ def purpose_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
     return found
 
 
+# Markup and machine text that carries no statement: form fields rendered as HTML ("Issue Type:
+# <b>Bug</b>"), tags, images and links, web addresses, code blocks and table rows.
+_MARKUP = re.compile(
+    r"^[^\n:]{1,40}:[ \t]*<(\w+)>[^<\n]*</\1>[ \t]*$"
+    r"|```.*?```"
+    r"|!?\[[^\]\n]*\]\([^)\n]*\)"
+    r"|<[/!]?\w[^<>\n]{0,80}>"
+    r"|\bhttps?://\S+|\bwww\.\S+"
+    r"|^[ \t]*\|.*\|[ \t]*$",
+    re.MULTILINE | re.DOTALL,
+)
+
+
+def mask_markup(text: str) -> str:
+    """The text with markup blanked out, every other character where it was.
+
+    Detectors read the masked text, quotes are cut from the original at the same offsets,
+    so a quote stays verbatim while no label is made of markup.
+    """
+    return _MARKUP.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+
+
+GENERIC_PROBLEMS = frozenset(
+    "problem problems issue issues bug bugs error errors trouble "
+    "проблема проблемы ошибка ошибки ошибко баг баги".split()
+)
+
+
 def fragment_reason(label: str) -> str:
     """Why a label is not a whole phrase ("" when it is one)."""
     stripped = label.strip()
@@ -383,6 +411,8 @@ def fragment_reason(label: str) -> str:
         return "no words"
     if not any(t.pos in ("NOUN", "PROPN", "VERB", "ADJ", "NUM", "X") for t in tokens):
         return "no content word"
+    if all(t.lower in GENERIC_PROBLEMS or t.pos in FUNCTION_POS for t in tokens):
+        return "only says there is a problem, not which"
     if tokens[-1].pos in ("DET", "ADP", "CONJ") or tokens[-1].lower in NEGATORS:
         return f"ends on '{tokens[-1].text}'"
     if tokens[0].pos in ("CONJ",) or tokens[0].lower in ("how", "what", "which", "that"):
