@@ -8,5 +8,7 @@ class ArtifactsConfig(AppConfig):
     def ready(self) -> None:
         # kg cannot import artifacts: the admin node page learns about citing claims this way.
         from artifacts.admin_references import register
+        from artifacts.realdata import register as register_real_data_part
 
         register()
+        register_real_data_part()

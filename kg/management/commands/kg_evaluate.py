@@ -22,8 +22,20 @@ class Command(BaseCommand):
             help="a gold JSON file or a folder of them",
         )
         parser.add_argument("--json", action="store_true", dest="as_json", help="print JSON only")
+        parser.add_argument(
+            "--suite",
+            choices=("gold", "real"),
+            default="gold",
+            help="gold: the annotated conversations (regression); real: the public data sets, "
+            "dev and test apart",
+        )
+        parser.add_argument("--datasets", type=Path, default=None, help="the data sets folder")
+        parser.add_argument("--split", choices=("dev", "test", "both"), default="both")
 
-    def handle(self, *args, gold: Path, as_json: bool, **options) -> None:
+    def handle(self, *args, gold: Path, as_json: bool, suite: str, **options) -> None:
+        if suite == "real":
+            self._real(options["datasets"], options["split"], as_json)
+            return
         paths = gold_paths(gold) if gold.is_dir() else [gold]
         if not paths or not all(p.exists() for p in paths):
             raise CommandError(f"no gold conversations at {gold}")
@@ -48,6 +60,33 @@ class Command(BaseCommand):
             f"contradiction accuracy {report['contradiction_accuracy']:.2f}"
             f" (false contradictions: {report['false_contradictions']})"
         )
+
+    def _real(self, datasets: Path | None, split: str, as_json: bool) -> None:
+        from kg.realdata.suite import SPLITS, default_annotations, default_datasets, run_real_suite
+
+        datasets = datasets or default_datasets()
+        if not datasets.is_dir():
+            raise CommandError(f"no data sets at {datasets}")
+        splits = SPLITS if split == "both" else (split,)
+        report = run_real_suite(datasets, default_annotations(), splits)
+        if as_json:
+            self.stdout.write(_dumps(report))
+            return
+        for name, figures in report.items():
+            self.stdout.write(f"== {name} split")
+            for dataset, result in figures["extraction"].items():
+                s = result["nodes"]
+                self.stdout.write(
+                    f"{dataset:<26} items {result['items']:>5}  nodes P {s['precision']:.2f} "
+                    f"R {s['recall']:.2f} F1 {s['f1']:.2f}"
+                )
+                if "pains" in result:
+                    p = result["pains"]
+                    self.stdout.write(
+                        f"{'':<26} pains from negative sentences: P {p['precision']:.2f} "
+                        f"R {p['recall']:.2f}"
+                    )
+            self.stdout.write(_dumps({k: v for k, v in figures.items() if k != "extraction"}))
 
 
 def _dumps(value: dict) -> str:
