@@ -325,6 +325,8 @@ def _find_all(text: str, sentence: Sentence, product: str) -> list[Finding]:
         found.extend(_product_mention(text, sentence, product, found))
     # A label must be a whole phrase: never a fragment, a web address or a table row.
     found = [f for f in found if f.type == "metric" or not linguistic.fragment_reason(f.label)]
+    # A pain is a clause: one word ("startup") does not say what goes wrong.
+    found = [f for f in found if f.type != "pain" or len(f.label.split()) > 1]
     return sorted(found, key=lambda f: f.at)
 
 

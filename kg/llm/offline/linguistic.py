@@ -69,7 +69,8 @@ REQUEST_RU = re.compile(
 )
 # Someone doing something with the product, or able / unable to: the capability follows.
 ABILITY_EN = re.compile(
-    r"\b(?:can(?:no|')?t?|could(?:n't)?|able\s+to|unable\s+to|lets?\s+(?:me|you|us|users)"
+    r"\b(?:(?:i|we|you|u|users?|one)\s+(?:can(?:no|')?t?|could(?:n't)?)|able\s+to|unable\s+to"
+    r"|lets?\s+(?:me|you|us|users)"
     r"|allows?\s+(?:me|you|us|users)\s+to|helps?\s+(?:me|you|us)|helped\s+(?:me|you|us)"
     r"|(?:love|like|enjoy|hate|prefer)s?(?:d)?|use\s+it\s+to|option\s+to|ability\s+to"
     r"|feature\s+(?:is|was)|won'?t|(?:will|does|did|do)\s+not|(?:does|did|do)n'?t)\b",
@@ -291,7 +292,7 @@ def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
     heads = [t for t in chosen if t.pos in ("NOUN", "PROPN")]
     if chosen[0].pos == "PROPN" or chosen[0].lower in _COMPARATIVES:
         return None  # "love Evernote", "like it better": the product or a verdict, no capability
-    if len(chosen) == 1 and (chosen[0].lemma in _FEATURE_WORDS or chosen[0].lemma in GENERIC_NOUNS):
+    if len(chosen) == 1 and (chosen[0].lemma in _FEATURE_WORDS | GENERIC_NOUNS | GENERIC_VERBS):
         return None
     if (
         english
