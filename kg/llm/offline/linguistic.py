@@ -138,6 +138,14 @@ def _negated(tokens: list[Token], index: int) -> bool:
     return False
 
 
+def _verb_here(tokens: list[Token], index: int) -> bool:
+    """A verb by its tag, or by its place: right after a negated auxiliary ("doesn't sync")."""
+    if tokens[index].pos == "VERB":
+        return True
+    before = tokens[index - 1].lower if index else ""
+    return before in NEGATORS and tokens[index].pos in ("NOUN", "ADJ")
+
+
 def is_hypothetical(reading: Reading) -> bool:
     words = {t.lower for t in reading.tokens}
     if "if" in words and "ever" in words:
@@ -153,7 +161,7 @@ def problem_at(reading: Reading) -> int | None:
         if token.lemma in PROBLEM_LEMMAS or token.lower in PROBLEM_LEMMAS:
             if not negated:
                 return i
-        elif token.pos == "VERB" and negated and token.lemma in FUNCTION_LEMMAS:
+        elif negated and token.lemma in FUNCTION_LEMMAS and _verb_here(tokens, i):
             return i
     return None
 
@@ -390,6 +398,7 @@ def mask_markup(text: str) -> str:
     return _MARKUP.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
 
 
+_QUESTION_WORDS = frozenset(("how", "what", "which", "that", "why", "when", "where"))
 GENERIC_PROBLEMS = frozenset(
     "problem problems issue issues bug bugs error errors trouble "
     "проблема проблемы ошибка ошибки ошибко баг баги".split()
@@ -416,6 +425,7 @@ def fragment_reason(label: str) -> str:
         return "only says there is a problem, not which"
     if tokens[-1].pos in ("DET", "ADP", "CONJ") or tokens[-1].lower in NEGATORS:
         return f"ends on '{tokens[-1].text}'"
-    if tokens[0].pos in ("CONJ",) or tokens[0].lower in ("how", "what", "which", "that"):
+    english_preposition = tokens[0].pos == "ADP" and tokens[0].text.isascii()
+    if english_preposition or tokens[0].pos == "CONJ" or tokens[0].lower in _QUESTION_WORDS:
         return f"starts on '{tokens[0].text}'"
     return ""

@@ -1,0 +1,123 @@
+"""The grammar the offline engine reads: negation, hypotheticals, praise, requests, fragments.
+
+Examples are written for these tests in general terms; none is taken from the evaluation data.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kg.language import analyse, content_lemmas, lemma_key
+from kg.llm.offline import linguistic
+from kg.llm.offline.extractor import extract_offline
+from kg.llm.prompts.extraction import ExtractionRequest
+
+
+def _nodes(text: str, language: str = "en") -> list[tuple[str, str]]:
+    answer = extract_offline(ExtractionRequest(text=text, language=language, product=""))
+    return [(n.type, n.label) for n in answer.nodes]
+
+
+def _types(text: str, language: str = "en") -> set[str]:
+    return {t for t, _ in _nodes(text, language)}
+
+
+def test_tags_and_lemmas_in_both_languages():
+    tokens = analyse("Editors can't export their drafts")
+    assert [t.pos for t in tokens][:2] == ["NOUN", "AUX"]
+    assert any(t.text == "n't" and t.pos == "PART" for t in tokens)
+    assert {"editor", "export", "draft"} <= content_lemmas("Editors can't export their drafts")
+    assert lemma_key("владельцы магазинов") == lemma_key("владелец магазина")
+    assert lemma_key("owners of shops") == lemma_key("shop owner")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Nothing crashes anymore since the update.",
+        "The export never fails for me.",
+        "Если бы приложение зависало, я бы ушёл.",
+        "If it ever crashed I would switch tools.",
+        "В целом ничего не падает.",
+    ],
+)
+def test_negated_and_hypothetical_problems_are_not_pains(text):
+    assert "pain" not in _types(text, "ru" if text[0] in "ЕВ" else "en")
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("The calendar doesn't sync with my phone.", "en"),
+        ("The editor keeps crashing when I paste a table.", "en"),
+        ("Не открывается окно настроек после обновления.", "ru"),
+        ("Терминал постоянно зависает при сборке проекта.", "ru"),
+    ],
+)
+def test_stated_problems_are_pains_and_keep_their_negation(text, language):
+    pains = [label for kind, label in _nodes(text, language) if kind == "pain"]
+    assert pains, text
+    if "n't" in text or text.startswith("Не"):
+        assert any(p.lower().startswith(("не ", "doesn't")) or "n't" in p for p in pains)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Please add a dark mode for the reader.", "dark mode"),
+        ("I wish it had a weekly summary email.", "weekly summary email"),
+        ("It would be great if you could export reports to PDF.", "export reports"),
+        ("Добавьте экспорт отчётов в Excel.", "экспорт отчётов"),
+        ("Хотелось бы видеть историю изменений.", "историю изменений"),
+    ],
+)
+def test_requests_in_the_forms_users_write_are_features(text, expected):
+    features = [label for kind, label in _nodes(text, "ru" if text[0] in "ДХ" else "en")]
+    assert any(expected.lower() in f.lower() for f in features), features
+
+
+def test_a_user_story_gives_segment_feature_and_job():
+    nodes = _nodes(
+        "As a warehouse clerk, I want to scan pallets offline, so that I can work in the basement."
+    )
+    assert ("segment", "warehouse clerk") in nodes
+    assert ("feature", "scan pallets offline") in nodes
+    assert ("job", "work in the basement") in nodes
+
+
+def test_praise_is_not_a_pain():
+    assert "pain" not in _types("I love how simple and fast the checkout is, great job!")
+
+
+@pytest.mark.parametrize(
+    ("label", "reason"),
+    [
+        ("https://example.org/issue/12", "a web address"),
+        ("|CPU|8 cores|", "a table row"),
+        ("config.loader.sourceMap", "a file path or code name"),
+        ("after the", "no content word"),
+        ("after the last", "starts on 'after'"),
+        ("teams that", "ends on 'that'"),
+        ("how might teams", "starts on 'how'"),
+        ("ошибка", "only says there is a problem, not which"),
+    ],
+)
+def test_fragment_labels_are_named(label, reason):
+    assert linguistic.fragment_reason(label) == reason
+
+
+@pytest.mark.parametrize("label", ["dark mode", "export reports to PDF", "пользователи Windows"])
+def test_whole_phrases_are_not_fragments(label):
+    assert linguistic.fragment_reason(label) == ""
+
+
+def test_markup_is_blanked_in_place_and_quotes_stay_verbatim():
+    text = "Issue Type: <b>Bug</b>\nThe upload fails on large files. ![shot](https://x.io/a.png)"
+    masked = linguistic.mask_markup(text)
+    assert len(masked) == len(text)
+    assert "<b>" not in masked and "https" not in masked
+    answer = extract_offline(ExtractionRequest(text=text, language="en", product=""))
+    assert answer.nodes
+    for node in answer.nodes:
+        assert node.quote in text
+        assert "<" not in node.label and "http" not in node.label
