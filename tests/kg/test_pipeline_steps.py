@@ -50,10 +50,32 @@ def test_exact_key_and_alias_merge_without_model():
     assert resolve_candidate(Mention("pain", "Map freezes", "q"), existing, _never).node.number == 1
 
 
+def test_equal_lemma_keys_merge_as_exact():
+    existing = [_node(1, "salon owners", "segment"), _node(2, "app lags on weak internet")]
+    same = resolve_candidate(Mention("segment", "owners of salons", "q"), existing, _never)
+    assert same.method == "exact" and same.node.number == 1
+    inflected = resolve_candidate(
+        Mention("pain", "the app lagged on a weak internet", "q"), existing, _never
+    )
+    assert inflected.method == "exact" and inflected.node.number == 2
+
+
+def test_lemma_keys_keep_negations_and_codes_apart():
+    existing = [_node(1, "export works offline"), _node(2, "photoshop cs3", "competitor")]
+    negated = resolve_candidate(Mention("pain", "export does not work offline", "q"), existing, _no)
+    assert negated.node is None
+    other = resolve_candidate(Mention("competitor", "Photoshop CS2", "q"), existing, _no)
+    assert other.node is None
+
+
+def _no(mention, node) -> bool:
+    return False
+
+
 def test_fuzzy_merge_above_threshold_and_new_below():
     existing = [_node(1, "app lags on weak internet")]
     close = resolve_candidate(
-        Mention("pain", "the app lags on a weak internet", "q"), existing, _never
+        Mention("pain", "the app lags on weak internt", "q"), existing, _never
     )
     assert close.method == "fuzzy" and close.node.number == 1
     far = resolve_candidate(Mention("pain", "pricing is confusing", "q"), existing, _never)
@@ -73,6 +95,14 @@ def test_model_is_asked_only_in_the_band():
     )
     assert asked == [("app is slow on bad internet", 1)]
     assert decision.method == "llm" and decision.node.number == 1
+
+
+def test_different_model_numbers_are_never_merged_even_above_the_fuzzy_threshold():
+    existing = [_node(1, "sony cyber-shot digital camera dsc-w170", "competitor")]
+    decision = resolve_candidate(
+        Mention("competitor", "sony cyber-shot digital camera dsc-w120", "q"), existing, _never
+    )
+    assert decision.node is None
 
 
 def test_type_numbers_and_stance_keep_facts_apart():
@@ -179,3 +209,18 @@ def test_offline_discovery_matches_whole_names_and_one_edge_per_pair():
     assert [(e.relation, e.source, e.target) for e in offline_answer(request).edges] == [
         ("uses", 1, 6)
     ]
+
+
+def test_a_passage_repeated_verbatim_across_episodes_corroborates_nothing():
+    notice = (
+        "This message and any attachments are confidential and intended solely for the "
+        "addressee; if you received it in error, delete it."
+    )
+    copied = [_evidence("e1", notice), _evidence("e2", notice), _evidence("e3", notice)]
+    assert confidence_from(copied) == confidence_from([_evidence("e1", notice)])
+    # Short words said again by someone else are a second source, not a copy.
+    said_twice = [_evidence("e1", "the app lags"), _evidence("e2", "the app lags")]
+    assert confidence_from(said_twice) == confidence_from([_evidence("e1"), _evidence("e2")])
+    # A copied passage plus an independent message: two sources.
+    mixed = [*copied, _evidence("e4", "checkout takes too long on mobile")]
+    assert confidence_from(mixed) == confidence_from([_evidence("e1"), _evidence("e4")])
