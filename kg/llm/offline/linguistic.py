@@ -377,13 +377,14 @@ def purpose_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
 
 
 # Markup and machine text that carries no statement: form fields rendered as HTML ("Issue Type:
-# <b>Bug</b>"), tags, images and links, web addresses, code blocks and table rows.
+# <b>Bug</b>"), tags, images and links, web addresses, file paths, code blocks, table rows.
 _MARKUP = re.compile(
     r"^[^\n:]{1,40}:[ \t]*<(\w+)>[^<\n]*</\1>[ \t]*$"
     r"|```.*?```"
     r"|!?\[[^\]\n]*\]\([^)\n]*\)"
     r"|<[/!]?\w[^<>\n]{0,80}>"
     r"|\bhttps?://\S+|\bwww\.\S+"
+    r"|\b[a-zA-Z]:[\\/][^\s'\"]+|(?<![\w.])(?:[/\\][\w.-]+){2,}[/\\]?"
     r"|^[ \t]*\|.*\|[ \t]*$",
     re.MULTILINE | re.DOTALL,
 )
