@@ -78,7 +78,15 @@ def strict_json_schema(model: type[BaseModel]) -> dict[str, Any]:
                 raise ValueError(f"{model.__name__}: recursive schema {name} cannot be inlined")
             siblings = {k: v for k, v in node.items() if k != "$ref"}
             return strict({**definitions[name], **siblings}, (*seen, name))
-        out = {k: strict(v, seen) for k, v in node.items() if k not in ("title", "default")}
+        out = {
+            key: (
+                {name: strict(sub, seen) for name, sub in value.items()}  # names, not keywords
+                if key == "properties"
+                else strict(value, seen)
+            )
+            for key, value in node.items()
+            if key not in ("title", "default")
+        }
         if out.get("type") == "object" and "properties" in out:
             out["required"] = list(out["properties"])
             out["additionalProperties"] = False

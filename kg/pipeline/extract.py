@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db.models import Q
 
 from kg.graph import store
+from kg.importing import product_name
 from kg.llm import LLMOutputError, call_llm_repairing_json
 from kg.llm.prompts import extraction
 from kg.llm.prompts.extraction import (
@@ -199,7 +200,7 @@ def extract_episode(episode: Episode) -> ExtractionOutcome:
     request = ExtractionRequest(
         text=episode.content,
         language=project.language,
-        product=project.name,
+        product=product_name(project),  # "" when the name only repeats the slug
         known_subjects=known_subjects(episode),
     )
     calls: list[LLMCall] = []

@@ -283,6 +283,7 @@ def test_an_answer_outside_the_schema_enums_still_parses_for_the_write_time_chec
 class _Inner(BaseModel):
     kind: NodeType
     note: str = "a default"
+    title: str  # a property may be called like a schema keyword
 
 
 class _Outer(BaseModel):
@@ -312,13 +313,16 @@ def test_strict_json_schema_is_self_contained_and_strict():
         assert obj["required"] == list(obj["properties"])
         assert obj["additionalProperties"] is False
     for node in _walk(schema):
-        assert not {"$ref", "$defs", "title", "default"} & set(node)
+        assert not {"$ref", "$defs", "default"} & set(node)
+        assert "title" not in node or isinstance(node["title"], dict)  # only the property
     assert schema["properties"]["items"]["items"]["properties"]["kind"]["enum"] == [
         t.value for t in NodeType
     ]
     # A description next to a reference survives the inlining.
     assert schema["properties"]["first"]["description"] == "the first one"
     assert schema["properties"]["first"]["properties"]["note"] == {"type": "string"}
+    assert schema["properties"]["first"]["properties"]["title"] == {"type": "string"}
+    assert schema["properties"]["first"]["required"] == ["kind", "note", "title"]
 
 
 class _Tree(BaseModel):

@@ -58,7 +58,8 @@ class ExtractionRequest(BaseModel):
     text: str
     language: str = "en"
     product: str = Field(
-        description="The research project's name: context for the model, never a node by itself."
+        description="The research project's name, or empty: context for the model, never a "
+        "node by itself."
     )
     known_subjects: list[str] = Field(
         default_factory=list,
@@ -628,16 +629,17 @@ def system_prompt() -> str:
 def build_messages(request: ExtractionRequest) -> list[dict[str, str]]:
     subjects = request.known_subjects[:MAX_KNOWN_SUBJECTS]
     known = json.dumps(subjects, ensure_ascii=False) if subjects else "none yet"
+    lines = [
+        f"Project name (context only, not a product by itself): {request.product}"
+        if request.product.strip()
+        else "",
+        f"Language: {request.language}",
+        f"Known subjects: {known}",
+        f"Message:\n{request.text}",
+    ]
     return [
         {"role": "system", "content": system_prompt()},
-        {
-            "role": "user",
-            "content": f"Project name (context only, not a product by itself): "
-            f"{request.product}\n"
-            f"Language: {request.language}\n"
-            f"Known subjects: {known}\n"
-            f"Message:\n{request.text}",
-        },
+        {"role": "user", "content": "\n".join(line for line in lines if line)},
     ]
 
 
