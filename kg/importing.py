@@ -84,6 +84,9 @@ def read_ingest_file(path: Path) -> ParsedFile:
 
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 CHUNK_CHARS = 4000  # a chunk is a few paragraphs: small enough to quote, large enough to read
+STATEMENT_HEADING_WORDS = (
+    4  # "Survey" names a section; "Users did not get a receipt" says something
+)
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
 
 
@@ -110,6 +113,9 @@ def read_uploaded_notes(name: str, raw: bytes) -> ParsedFile:
                 chunks.append((first_line, section, "\n".join(buffer).strip()))
                 buffer = []
             section = heading.group(1)
+            if len(section.split()) >= STATEMENT_HEADING_WORDS:
+                # a heading that states a finding is part of what the notes say: quotable
+                buffer, first_line = [section], number
             continue
         if not buffer:
             first_line = number

@@ -39,6 +39,15 @@ def test_markdown_becomes_chunks_that_remember_file_line_and_heading():
     assert second.source_ref["section"] == "Survey" and second.source_ref["part"] == 2
 
 
+def test_a_heading_that_states_a_finding_stays_in_the_text():
+    notes = "# Findings\n\n### Requesters did not receive a confirmation\n\nSeveral said so.\n"
+    parsed = read_uploaded_notes("findings.md", notes.encode())
+    assert [i.content for i in parsed.items] == [
+        "Requesters did not receive a confirmation\n\nSeveral said so."
+    ]
+    assert parsed.items[0].source_ref["line"] == 3
+
+
 def test_long_text_is_split_at_paragraphs():
     paragraph = "Couriers say the app lags on weak internet. " * 30
     parsed = read_uploaded_notes("long.txt", ("\n\n".join([paragraph] * 10)).encode())

@@ -57,14 +57,15 @@ REQUEST_EN = re.compile(
     r"|\b(?:can|could)\s+you\s+(?:please\s+)?(?:add|make|bring|include|allow|let|give)\b"
     r"|\bthere\s+should\s+be\b|\bshould\s+(?:have|add|include|allow|let)\b"
     r"|\b(?:needs?|want)\s+(?:an?\s+)?(?:option|ability|way|feature|setting|button)\b"
-    r"|\b(?:add|bring\s+back)\s+(?:an?\s+|the\s+)?(?:option|ability|way|feature|setting|button)\b",
+    r"|\b(?:add|bring\s+back)\s+(?:an?\s+|the\s+)?(?:option|ability|way|feature|setting|button)\b"
+    r"|\brecommendations?\W{0,3}:\W{0,3}|\b(?:we|i)\s+(?:recommend|suggest|propose)\b",
     re.IGNORECASE,
 )
 REQUEST_RU = re.compile(
     r"(?<!\w)(?:добавьте|добавить\s+бы|сделайте|верните|прошу\s+(?:добавить|сделать)"
     r"|хотелось\s+бы|хочется|было\s+бы\s+(?:удобно|здорово|неплохо|хорошо|круто|полезно|классно)"
     r"|нужна\s+возможность|не\s+хватает|предлагаю|можно\s+ли\s+(?:добавить|сделать)"
-    r"|добавить\s+возможность|добавьте\s+возможность)(?!\w)",
+    r"|добавить\s+возможность|добавьте\s+возможность|рекомендуем|рекомендаци[яи]\W{0,3}:)(?!\w)",
     re.IGNORECASE,
 )
 # Someone doing something with the product, or able / unable to: the capability follows.
