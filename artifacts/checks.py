@@ -7,16 +7,19 @@ A claim passes when:
   nodes a claim cites are the nodes it names: the offline templates write exactly the labels of
   the nodes they cite, and the model is told to cite the nodes each sentence rests on;
 - a claim citing two nodes joined by an edge states that relation, so it rests on the edge's own
-  evidence: one quote of such an edge must ground both nodes, and that quote is cited for both.
+  evidence: one quote of such an edge must ground both nodes, and the PRD cites that quote.
   Quotes of the two nodes from elsewhere show each node, not the relation between them.
 
-The quote chosen for each node (its anchor) travels with the checked claim, so the citation the
-PRD shows is the very quote the check accepted. A claim that rests only on nodes below
-HYPOTHESIS_BELOW is kept as a hypothesis, never as a fact.
+The quotes chosen for each node (its anchors) travel with the checked claim, so the citations
+the PRD shows are the very quotes the check accepted. A relation's quote is shown once, under
+the first of its nodes; the other node shows its own quote from the same message when that one
+names it (a shorter quote to read), else the relation's quote too. A claim that rests only on
+nodes below HYPOTHESIS_BELOW is kept as a hypothesis, never as a fact.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -30,9 +33,17 @@ HYPOTHESIS_BELOW = 70
 MAX_CLAIM_CHARS = 800
 
 
+_HYPHENS = re.compile(r"[-‐‑–—]")
+
+
 @lru_cache(maxsize=50_000)
-def _lemmas(text: str) -> frozenset[str]:
-    return content_lemmas(text)
+def _name_lemmas(text: str) -> frozenset[str]:
+    return content_lemmas(_HYPHENS.sub(" ", text))
+
+
+@lru_cache(maxsize=50_000)
+def _quote_lemmas(text: str) -> frozenset[str]:
+    return content_lemmas(text) | _name_lemmas(text)
 
 
 def names_grounded(names: Iterable[str], quote: str) -> bool:
@@ -41,14 +52,15 @@ def names_grounded(names: Iterable[str], quote: str) -> bool:
     A name is grounded when at least half of its content lemmas, and at least one, are among
     the quote's content lemmas: content lemmas are the dictionary forms of the meaningful words
     (kg.language.content_lemmas — no function words, no bare numbers), so "the app lagged"
-    grounds "App lags" and "Администраторы салонов" grounds "Администратор салона". A name
-    without a content lemma ("24/7") must appear in the quote as written, ignoring case. The
-    node is grounded when its label or one of its aliases is. Lemma overlap finds a name its
-    quote does not contain; it cannot tell that the quote's words mean something else.
+    grounds "App lags" and "Администраторы салонов" grounds "Администратор салона". Words
+    joined by a hyphen count apart too ("B2B-рынок" names "B2B"). A name without a content
+    lemma ("24/7") must appear in the quote as written, ignoring case. The node is grounded
+    when its label or one of its aliases is. Lemma overlap finds a name its quote does not
+    contain; it cannot tell that the quote's words mean something else.
     """
-    quote_lemmas = _lemmas(quote)
+    quote_lemmas = _quote_lemmas(quote)
     for name in names:
-        wanted = _lemmas(name)
+        wanted = _name_lemmas(name)
         if wanted:
             shared = len(wanted & quote_lemmas)
             if shared >= 1 and 2 * shared >= len(wanted):
@@ -130,8 +142,8 @@ class CheckedClaim:
     text: str
     nodes: tuple[int, ...]  # deduplicated, in the writer's order
     kind: str  # fact | hypothesis
-    # The quote each node is grounded in: the PRD cites it first for that node.
-    anchors: Mapping[int, EvidenceView] = field(default_factory=dict)
+    # The quotes each node is grounded in: the PRD cites them first for that node.
+    anchors: Mapping[int, tuple[EvidenceView, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -197,11 +209,19 @@ def _own_anchor(node: ContextNode, text: str) -> EvidenceView | None:
     return max(grounded, key=held)  # max keeps the earliest of equals
 
 
+def _own_in_episode(node: ContextNode, relation_quote: EvidenceView) -> EvidenceView | None:
+    """The node's own quote from the relation quote's message, when it names the node."""
+    for e in evidence_order(node.evidence):
+        if e.episode_uid == relation_quote.episode_uid and node_grounded(node, e.quote):
+            return e
+    return None
+
+
 def ground(
     text: str, cited: list[ContextNode], index: ContextIndex
-) -> tuple[dict[int, EvidenceView], list[str]]:
-    """Each cited node's anchor quote, and the reasons for the nodes that have none."""
-    anchors: dict[int, EvidenceView] = {}
+) -> tuple[dict[int, tuple[EvidenceView, ...]], list[str]]:
+    """Each cited node's anchor quotes, and the reasons for the nodes that have none."""
+    anchors: dict[int, list[EvidenceView]] = {}
     reasons: list[str] = []
     related: set[int] = set()
     for a, b in combinations(cited, 2):
@@ -212,9 +232,12 @@ def ground(
         found = _relation_anchor(a, b, relations)
         if isinstance(found, str):
             reasons.append(found)
-        else:
-            anchors.setdefault(a.number, found)
-            anchors.setdefault(b.number, found)
+            continue
+        if not any(found in shown for shown in anchors.values()):
+            anchors.setdefault(a.number, []).append(found)
+        for node in (a, b):
+            if node.number not in anchors:
+                anchors[node.number] = [_own_in_episode(node, found) or found]
     for node in cited:
         if node.number in anchors or node.number in related:
             continue  # a failed relation already says which of its nodes its quote lacks
@@ -222,8 +245,8 @@ def ground(
         if own is None:
             reasons.append(f"{_named(node)} not in its cited quote")
         else:
-            anchors[node.number] = own
-    return anchors, reasons
+            anchors[node.number] = [own]
+    return {n: tuple(found) for n, found in anchors.items()}, reasons
 
 
 def check_claim(draft: Draft, index: ContextIndex) -> CheckedClaim | FailedClaim:
@@ -245,12 +268,12 @@ def check_claim(draft: Draft, index: ContextIndex) -> CheckedClaim | FailedClaim
             reasons.append(f"node #{number} is no longer valid: do not cite it")
         else:
             cited.append(node)
-    anchors: dict[int, EvidenceView] = {}
+    anchors: dict[int, tuple[EvidenceView, ...]] = {}
     if text and cited:
         anchors, ungrounded = ground(text, cited, index)
         # A relation's quote is cited too, so its numbers count as quoted.
         quotes = [e.quote for n in cited for e in n.evidence]
-        quotes += [e.quote for e in anchors.values()]
+        quotes += [e.quote for found in anchors.values() for e in found]
         missing = uncovered_numbers(text, quotes)
         if missing:
             listed = ", ".join(missing)

@@ -34,6 +34,7 @@ from artifacts.checks import (
     FailedClaim,
     check_claim,
     claim_key,
+    evidence_order,
 )
 from artifacts.models import (
     Artifact,
@@ -49,16 +50,18 @@ from artifacts.models import (
 from artifacts.prompts import prd_reviewer, prd_writer
 from artifacts.sections import INSTRUCTIONS, WRITER_SECTIONS, title
 from kg.context import ArtifactContext, ContextNode, EvidenceView, artifact_context
+from kg.graph import store
+from kg.importing import product_name
 from kg.llm import LLMOutputError, call_llm, call_llm_repairing_json
 from kg.llm.engines import OfflineEngine, OpenAIEngine, current_engine
-from kg.models import Project
+from kg.models import Episode, Project
 from kg.pipeline.evidence import locate_quote, normalise, numbers_in, numbers_missing
 
 logger = logging.getLogger("groundwork.artifacts")
 
 # Part of the context hash: bump when the prompt, the checks or the offline engine change, so
 # an unchanged graph still gets a new version written by the new code.
-WRITER_REVISION = "prd-writer-1"
+WRITER_REVISION = "prd-writer-2"
 
 ProgressCallback = Callable[[str], None]
 
@@ -312,10 +315,11 @@ def _generate(
     progress.run = run
     timings = {"context_ms": _ms(started)}
 
-    index = ContextIndex.of(context)
+    relations = edge_evidence(project, context)
+    index = ContextIndex.of(context, relations)
     outcome = _Outcome()
     if context.nodes:
-        request = writer_request(project, context)
+        request = writer_request(project, context, relations)
         outcome = _write_and_check(project, request, index, progress, engine, reviewing)
     timings["writing_ms"] = _ms(started) - timings["context_ms"]
 
@@ -348,12 +352,69 @@ def _ms(started: float) -> int:
     return int((time.monotonic() - started) * 1000)
 
 
-def writer_request(project: Project, context: ArtifactContext) -> prd_writer.WriterRequest:
+EPISODE_BATCH = 500  # bounded IN lists: SQLite and PostgreSQL cap bind parameters
+
+
+def edge_evidence(project: Project, context: ArtifactContext) -> dict[str, list[EvidenceView]]:
+    """The evidence of the context's edges by edge uid, cut at the context's as_of.
+
+    The context lists only each edge's quote texts; a claim stating a relation cites the edge's
+    own quote, and a citation needs the episode, date and span of it.
+    """
+    wanted = {e.uid for e in context.edges}
+    if not wanted:
+        return {}
+    moment = context.as_of
+    kept = {
+        record.uid: [e for e in record.evidence if moment is None or e.valid_at <= moment]
+        for record in store.list_edges(project.graph_scope)
+        if record.uid in wanted
+    }
+    uids = sorted({e.episode_uid for found in kept.values() for e in found})
+    episodes: dict[str, Episode] = {}
+    for i in range(0, len(uids), EPISODE_BATCH):
+        batch = Episode.objects.filter(project=project, uid__in=uids[i : i + EPISODE_BATCH])
+        episodes.update((str(e.uid), e) for e in batch.only("uid", "author", "source_ref"))
+    views: dict[str, list[EvidenceView]] = {}
+    for uid, found in kept.items():
+        views[uid] = []
+        for e in found:
+            episode = episodes.get(e.episode_uid)
+            ref = episode.source_ref if episode else {}
+            views[uid].append(
+                EvidenceView(
+                    episode_uid=e.episode_uid,
+                    episode_number=e.episode_number,
+                    date=e.valid_at,
+                    author=episode.author if episode else e.author,
+                    quote=e.quote,
+                    start=e.start,
+                    end=e.end,
+                    file=str(ref.get("file", "")),
+                    page=str(ref.get("page", "")),
+                )
+            )
+    return views
+
+
+def writer_request(
+    project: Project,
+    context: ArtifactContext,
+    relations: dict[str, list[EvidenceView]] | None = None,
+) -> prd_writer.WriterRequest:
+    """`relations` (edge_evidence) gives the edges' quotes as of the context's moment."""
+
+    def edge_quotes(uid: str, quotes: list[str]) -> list[str]:
+        if relations is not None:
+            quotes = [e.quote for e in evidence_order(relations.get(uid, []))]
+        return list(dict.fromkeys(quotes))[: prd_writer.MAX_QUOTES_PER_NODE]
+
     nodes = [
         prd_writer.NodeLine(
             number=n.number,
             type=n.type,
             label=n.label,
+            aliases=n.aliases,
             confidence=n.confidence,
             value=n.value,
             evidence_count=len(n.episode_numbers),
@@ -362,7 +423,12 @@ def writer_request(project: Project, context: ArtifactContext) -> prd_writer.Wri
         for n in sorted(context.nodes, key=lambda n: n.number)
     ]
     edges = [
-        prd_writer.EdgeLine(relation=e.relation, source=e.source, target=e.target)
+        prd_writer.EdgeLine(
+            relation=e.relation,
+            source=e.source,
+            target=e.target,
+            quotes=edge_quotes(e.uid, e.quotes),
+        )
         for e in sorted(context.edges, key=lambda e: (e.source, e.relation, e.target))
     ]
     sections = [
@@ -372,7 +438,7 @@ def writer_request(project: Project, context: ArtifactContext) -> prd_writer.Wri
         for key in WRITER_SECTIONS
     ]
     return prd_writer.WriterRequest(
-        product=project.name or project.slug,
+        product=product_name(project),
         language=context.language,
         as_of=context.as_of,
         sections=sections,
@@ -451,7 +517,12 @@ def _write_and_check(
         slots.append(_Slot(draft=draft, result=check_claim(draft, index)))
 
     failing = {i: s.result for i, s in enumerate(slots) if isinstance(s.result, FailedClaim)}
-    if failing:
+    if failing and engine.name != "openai":
+        # The offline engine answers the same request the same way: asking again would only
+        # pair the failed claims with other claims of the answer.
+        for i, failed in failing.items():
+            outcome.dropped.append(_dropped(slots[i].draft, failed.reason))
+    elif failing:
         progress(Stage.REPAIR)
         message = prd_writer.repair_message(
             [
@@ -621,7 +692,7 @@ class _ClaimPlan:
 
 
 def _evidence_order(node: ContextNode) -> list[EvidenceView]:
-    return sorted(node.evidence, key=lambda e: (e.date, e.episode_number, e.start))
+    return evidence_order(node.evidence)
 
 
 def _covered(text_numbers: list[str], text: str, quote: str) -> set[str]:
@@ -629,18 +700,27 @@ def _covered(text_numbers: list[str], text: str, quote: str) -> set[str]:
     return {n for n in text_numbers if n not in missing}
 
 
-def cite(node: ContextNode, text: str = "", prefer_quote: str = "") -> list[_CitationPlan]:
+def cite(
+    node: ContextNode,
+    text: str = "",
+    prefer_quote: str = "",
+    anchors: tuple[EvidenceView, ...] = (),
+) -> list[_CitationPlan]:
     """Which quotes of a node to show for a claim; the node's other episodes are 'confirmed in'.
 
-    The first quote shown is the one holding most of the claim's numbers (else `prefer_quote`,
-    else the earliest); further quotes are added only for numbers still not shown.
+    The first quotes shown are the anchors the checks grounded the node in (its own quote, or
+    the quote of a relation the claim states); without them, the quote holding most of the
+    claim's numbers (else `prefer_quote`, else the earliest). Further quotes are added only for
+    numbers still not shown.
     """
     evidence = _evidence_order(node)
-    if not evidence:
+    if not evidence and not anchors:
         return []
     wanted = numbers_in(text)
-    shown: list[EvidenceView] = []
+    shown: list[EvidenceView] = list(anchors)
     remaining = set(wanted)
+    for anchor in anchors:
+        remaining -= _covered(sorted(remaining), text, anchor.quote)
     preferred = normalise(prefer_quote) if prefer_quote else ""
     while True:
         best, best_cover = None, set()
@@ -669,7 +749,11 @@ def _plan_claims(
 ) -> list[_ClaimPlan]:
     plans: list[_ClaimPlan] = []
     for claim in _ordered(claims, index):
-        citations = [c for n in claim.nodes for c in cite(index.nodes[n], claim.text)]
+        citations = [
+            c
+            for n in claim.nodes
+            for c in cite(index.nodes[n], claim.text, anchors=claim.anchors.get(n, ()))
+        ]
         plans.append(
             _ClaimPlan(claim.section, claim.text, claim.kind, list(claim.nodes), citations)
         )

@@ -6,7 +6,10 @@ checks every claim (artifacts.checks) and renders every citation itself (artifac
 
 The offline answer is a deterministic template engine (EN and RU): one claim per relevant node
 or edge, built only from the template's own words and the nodes' labels/values, citing the
-nodes it names. It never writes a number that no quote of a cited node contains.
+nodes it names. It never writes a number that no quote of a cited node contains, and states a
+relation only when one of the edge's own quotes names both of its nodes (else each node gets
+its own claim). Whether each node's quote names it is left to the system's checks, which drop
+and list the claims that fail.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import json
 
 from pydantic import BaseModel, Field
 
-from artifacts.checks import uncovered_numbers
+from artifacts.checks import names_grounded, uncovered_numbers
 from kg.llm.operation import LLMOperation
 
 # Quotes per node sent to the writer: enough to write from, bounded to keep prompts small.
@@ -27,6 +30,7 @@ class NodeLine(BaseModel):
     number: int
     type: str
     label: str
+    aliases: list[str] = Field(default_factory=list)
     confidence: int
     value: str = ""
     evidence_count: int = Field(description="How many episodes support the node.")
@@ -37,6 +41,7 @@ class EdgeLine(BaseModel):
     relation: str
     source: int
     target: int
+    quotes: list[str] = Field(default_factory=list, description="The edge's own evidence.")
 
 
 class SectionSpec(BaseModel):
@@ -80,31 +85,46 @@ Rules:
   the system adds the citations.
 - Write a number (a percentage, count, price, duration) only if it appears in a quote of a node
   the claim cites, exactly as quoted.
+- Cite a node only if one of its quotes names it (its label or an alias, in any word form).
+- Citing two nodes joined by a relation states that relation, and rests on the relation's own
+  quote: do it only when that quote names both; otherwise write them in separate claims.
 - Do not add facts that the labels and quotes do not state.
 - Fill only the section keys given; in "requirements" put the most evidenced features first.
 - Write in the language given ("en" English, "ru" Russian).
 """
 
 
+def _quoted(texts: list[str]) -> str:
+    return " | ".join(json.dumps(q, ensure_ascii=False) for q in texts)
+
+
 def _node_line(node: NodeLine) -> str:
-    quotes = " | ".join(json.dumps(q, ensure_ascii=False) for q in node.quotes)
     value = f" value={json.dumps(node.value, ensure_ascii=False)}" if node.value else ""
+    aliases = f" aliases: {_quoted(node.aliases)}" if node.aliases else ""
     return (
-        f"#{node.number} [{node.type}] {json.dumps(node.label, ensure_ascii=False)}{value} "
-        f"confidence={node.confidence} messages={node.evidence_count} quotes: {quotes}"
+        f"#{node.number} [{node.type}] {json.dumps(node.label, ensure_ascii=False)}{value}"
+        f"{aliases} confidence={node.confidence} messages={node.evidence_count} "
+        f"quotes: {_quoted(node.quotes)}"
     )
+
+
+def _edge_line(edge: EdgeLine) -> str:
+    quotes = f" quotes: {_quoted(edge.quotes)}" if edge.quotes else ""
+    return f"#{edge.source} -{edge.relation}-> #{edge.target}{quotes}"
 
 
 def build_messages(request: WriterRequest) -> list[dict[str, str]]:
     sections = "\n".join(f"- {s.key}: {s.title} — {s.instruction}" for s in request.sections)
     nodes = "\n".join(_node_line(n) for n in request.nodes)
-    edges = "\n".join(f"#{e.source} -{e.relation}-> #{e.target}" for e in request.edges)
+    edges = "\n".join(_edge_line(e) for e in request.edges)
     as_of = f"\nAs of: {request.as_of}" if request.as_of else ""
+    # No name given: the product is whatever the research's product nodes call it.
+    product = request.product or "(no name given; name it only as its nodes do)"
     return [
         {"role": "system", "content": SYSTEM},
         {
             "role": "user",
-            "content": f"Product: {request.product}\nLanguage: {request.language}{as_of}\n"
+            "content": f"Product: {product}\nLanguage: {request.language}{as_of}\n"
             f"Sections:\n{sections}\nNodes:\n{nodes}\nRelations:\n{edges or '(none)'}",
         },
     ]
@@ -122,7 +142,9 @@ def repair_message(failures: list[tuple[str, str, list[int], str]]) -> dict[str,
         "content": "These claims were rejected by the checks:\n" + listed + "\nAnswer with a "
         'JSON object {"sections": [...]} holding only these claims, corrected, in the same '
         "sections and the same order. To give a claim up, return it with an empty text. "
-        "Cite only listed node numbers; write only numbers found in the cited quotes.",
+        "Cite only listed node numbers; write only numbers found in the cited quotes; cite a "
+        "node only where its quotes name it, and two related nodes together only where the "
+        "relation's quote names both.",
     }
 
 
@@ -243,6 +265,10 @@ EDGE_TEMPLATES = {
 }
 
 
+def _names(node: NodeLine, quote: str) -> bool:
+    return names_grounded([node.label, *node.aliases], quote)
+
+
 def _bare(label: str) -> str:
     return " ".join(label.split()).rstrip(" .;:")
 
@@ -284,6 +310,8 @@ def offline_answer(request: WriterRequest) -> WriterResponse:
         if not section or template is None or section not in filed:
             continue
         source, target = by_number[edge.source], by_number[edge.target]
+        if not any(_names(source, q) and _names(target, q) for q in edge.quotes):
+            continue  # the relation's quote does not name both: each node is written alone
         own = {t for t, s in NODE_SECTION.items() if s == section}
         anchor = target if target.type in own and source.type not in own else source
         text = template.format(s=_bare(source.label), t=_bare(target.label))

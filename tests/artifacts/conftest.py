@@ -179,7 +179,8 @@ def couriers(project, graph) -> Research:
         "2026-03-10T09:30:00Z",
     )
     e6 = r.say(
-        "Risk: Yandex Delivery may copy offline mode quickly. They already have a courier app.",
+        "Risk: Yandex Delivery may copy offline mode quickly. Yandex Delivery already has a "
+        "courier app.",
         "2026-03-12T15:00:00Z",
     )
     e7 = r.say("Courier Ivan: price of the bike rental matters most to me.", "2026-03-14T10:00:00Z")
@@ -224,7 +225,9 @@ def couriers(project, graph) -> Research:
         "Yandex Delivery may copy offline mode",
         (e6, "Yandex Delivery may copy offline mode quickly"),
     )
-    yandex = r.node("competitor", "Yandex Delivery", (e6, "They already have a courier app"))
+    yandex = r.node(
+        "competitor", "Yandex Delivery", (e6, "Yandex Delivery already has a courier app")
+    )
     price_yes = r.node(
         "insight",
         "Rental price matters most",
@@ -251,7 +254,7 @@ def couriers(project, graph) -> Research:
     )
     r.edge("measured_by", goal, metric, e5, "Late deliveries are 12% today")
     r.edge("threatens", risk, offline, e6, "Yandex Delivery may copy offline mode quickly")
-    r.edge("competes_with", yandex, product, e6, "They already have a courier app")
+    r.edge("competes_with", yandex, product, e6, "Yandex Delivery already has a courier app")
     r.contradiction(price_yes, price_no, "price", "2026-03-18T10:00:00Z")
     r.product, r.market, r.segment, r.lag, r.delayed = product, market, segment, lag, delayed
     r.whatsapp, r.offline, r.tips, r.goal, r.metric = whatsapp, offline, tips, goal, metric

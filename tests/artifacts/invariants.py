@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from itertools import combinations
+
+from artifacts.checks import names_grounded
 from artifacts.models import ArtifactVersion, Claim, ClaimKind, Section
 from artifacts.sections import WRITER_SECTIONS
 from kg.context import artifact_context
+from kg.graph import store
+from kg.graph.records import graph_time
 from kg.models import Episode
 from kg.pipeline.evidence import numbers_in, numbers_missing
 
@@ -44,3 +49,43 @@ def assert_open_questions_complete(version: ArtifactVersion, as_of=None) -> None
     for c in context.contradictions:
         assert (c.question, "contradiction", (c.a, c.b)) in questions
     assert len(questions) == len(context.gaps) + len(context.contradictions)
+
+
+def assert_claims_name_their_nodes(version: ArtifactVersion) -> None:
+    """The first quote shown for each node a claim cites names the node; a claim citing both
+    ends of an edge (valid at the version's moment) shows one of that edge's quotes, and that
+    quote names both."""
+    scope = version.artifact.project.graph_scope
+    moment = graph_time(version.as_of) if version.as_of else None
+    nodes = {n.number: n for n in store.list_nodes(scope)}
+    number_of = {n.uid: n.number for n in nodes.values()}
+    spans: dict[frozenset[int], set[tuple[int, int, int]]] = {}
+    for edge in store.list_edges(scope):
+        if edge.valid_as_of(moment):
+            pair = frozenset((number_of[edge.source], number_of[edge.target]))
+            spans.setdefault(pair, set()).update(
+                (e.episode_number, e.start, e.end)
+                for e in edge.evidence
+                if moment is None or e.valid_at <= moment
+            )
+
+    def names(number: int, quote: str) -> bool:
+        node = nodes[number]
+        return names_grounded([node.label, *node.aliases], quote)
+
+    for claim in writer_claims(version):
+        citations = list(claim.citations.all())
+        for number in claim.nodes:
+            first = next(c for c in citations if c.node_number == number)
+            assert names(number, first.quote), (
+                f"{claim.text!r}: node #{number} is not named in {first.quote!r}"
+            )
+        for a, b in combinations(claim.nodes, 2):
+            if frozenset((a, b)) not in spans:
+                continue
+            assert any(
+                (c.episode_number, c.start, c.end) in spans[frozenset((a, b))]
+                and names(a, c.quote)
+                and names(b, c.quote)
+                for c in citations
+            ), f"{claim.text!r} relates #{a} and #{b} without citing their relation's quote"

@@ -19,6 +19,7 @@ from artifacts.services import generate_prd, parse_as_of
 from kg.models import LLMCall, Organization, Project
 from tests.artifacts.conftest import Research
 from tests.artifacts.invariants import (
+    assert_claims_name_their_nodes,
     assert_evidence_traced,
     assert_open_questions_complete,
     writer_claims,
@@ -36,8 +37,53 @@ def test_every_claim_is_traced_to_quotes_in_episodes(couriers):
     claims = writer_claims(version)
     assert len(claims) >= 10
     assert_evidence_traced(version)
+    assert_claims_name_their_nodes(version)
     assert_open_questions_complete(version)
     assert version.report["dropped"] == []
+
+
+def test_a_node_its_quote_does_not_name_is_dropped_and_listed(graph, db):
+    """The extractor made the project's name a product node from a market sentence that does
+    not say it: no claim may name it, nor relate it to the market."""
+    org = Organization.objects.create(slug="demo", name="Demo Org")
+    project = Project.objects.create(organization=org, slug="demo", name="Demo product")
+    r = Research(project)
+    e1 = r.say("We target the market: small dental clinics in Ohio.", "2026-04-01T09:00:00Z")
+    e2 = r.say("Dental clinic owners lose appointment slips every week.", "2026-04-02T09:00:00Z")
+    sentence = "We target the market: small dental clinics in Ohio"
+    product = r.node("product", "Demo product", (e1, sentence))
+    market = r.node("market", "Small dental clinics in Ohio", (e1, "small dental clinics in Ohio"))
+    owners = r.node("segment", "Dental clinic owners", (e2, "Dental clinic owners"))
+    slips = r.node("pain", "Lost appointment slips", (e2, "lose appointment slips every week"))
+    r.edge("targets_market", product, market, e1, sentence)
+    r.edge("experiences", owners, slips, e2, "Dental clinic owners lose appointment slips")
+
+    version = generate_prd(project)
+
+    texts = [c.text for c in writer_claims(version)]
+    assert not any("Demo product" in t for t in texts)
+    assert "targets the market" not in version.markdown
+    # Grounded claims pass: the market alone, and a relation its own quote states.
+    assert "Target market: Small dental clinics in Ohio." in texts
+    assert "Segment Dental clinic owners experiences the pain: Lost appointment slips." in texts
+    relation = Claim.objects.get(version=version, text__startswith="Segment Dental")
+    assert [c.quote for c in relation.citations.order_by("order")] == [
+        "Dental clinic owners lose appointment slips",
+        "lose appointment slips every week",
+    ]
+    reason = f"node #{product.number} 'Demo product' not in its cited quote"
+    assert version.report["dropped"] == [
+        {
+            "section": "problem",
+            "text": "Product: Demo product.",
+            "nodes": [product.number],
+            "reason": reason,
+        }
+    ]
+    assert to_json(load_document(version))["dropped"][0]["reason"] == reason
+    assert LLMCall.objects.count() == 1  # the offline engine is not asked to repair
+    assert_evidence_traced(version)
+    assert_claims_name_their_nodes(version)
 
 
 def test_offline_engine_writes_only_label_words_and_quoted_numbers(couriers):
@@ -220,7 +266,13 @@ def test_russian_project_is_written_in_russian(graph, db):
         (e1, "теряют 2 часа в день на подтверждение записей по телефону"),
     )
     journal = r.node("alternative", "Бумажный журнал", (e2, "ведут запись в бумажном журнале"))
-    r.edge("experiences", segment, pain, e1, "Администраторы салонов теряют 2 часа в день")
+    r.edge(
+        "experiences",
+        segment,
+        pain,
+        e1,
+        "Администраторы салонов теряют 2 часа в день на подтверждение записей по телефону",
+    )
     r.edge("addresses", journal, pain, e2, "Администраторы ведут запись в бумажном журнале")
 
     version = generate_prd(project)

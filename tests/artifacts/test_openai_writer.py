@@ -8,11 +8,13 @@ import json
 
 import pytest
 
+from artifacts.checks import names_grounded
 from artifacts.models import ArtifactVersion, Claim, Section, VersionStatus
 from artifacts.rendering import load_document, render_html, to_json
 from artifacts.services import GenerationError, generate_prd
 from kg.models import LLMCall
 from tests.artifacts.invariants import (
+    assert_claims_name_their_nodes,
     assert_evidence_traced,
     assert_open_questions_complete,
     writer_claims,
@@ -315,3 +317,88 @@ def test_unknown_sections_and_duplicates_are_dropped_with_reasons(openai_mode, c
     reasons = sorted(d["reason"] for d in version.report["dropped"])
     assert reasons == ["duplicate of an earlier claim", "unknown section 'marketing'"]
     assert [c.text for c in writer_claims(version)] == ["The app lags on weak internet."]
+
+
+def test_claims_naming_nodes_their_quotes_do_not_name_are_repaired_or_dropped(
+    openai_mode, couriers
+):
+    # A segment whose only quote is about dispatchers: no claim may name it.
+    owners = couriers.node(
+        "segment", "Restaurant owners", (couriers.e[4], "Dispatchers use WhatsApp groups")
+    ).number
+    segment, risk = couriers.segment.number, couriers.risk.number
+    # Each node's own quote names it, but the quote of their relation names only the pain.
+    assert names_grounded([couriers.segment.label], couriers.segment.evidence[0].quote)
+    assert not names_grounded([couriers.segment.label], couriers.edges[2].evidence[0].quote)
+    relation = {"text": "Gig couriers on bikes suffer when the app lags.", "nodes": [segment, LAG]}
+    first = {
+        "sections": [
+            {
+                "key": "segments",
+                "claims": [
+                    {"text": "Restaurant owners coordinate in WhatsApp groups.", "nodes": [owners]}
+                ],
+            },
+            {
+                "key": "pains",
+                "claims": [
+                    {"text": "The app lags on weak internet.", "nodes": [LAG]},
+                    relation,
+                ],
+            },
+            {
+                "key": "risks",
+                "claims": [
+                    {"text": "Yandex Delivery may copy offline mode.", "nodes": [risk, OFFLINE]}
+                ],
+            },
+        ]
+    }
+    repair = {
+        "sections": [
+            {
+                "key": "segments",
+                "claims": [
+                    {"text": "Dispatchers coordinate in WhatsApp groups.", "nodes": [WHATSAPP]}
+                ],
+            },
+            {"key": "pains", "claims": [relation]},
+        ]
+    }
+    openai_mode.script(first, repair)
+
+    version = generate_prd(couriers.project, review=False)
+
+    owners_reason = f"node #{owners} 'Restaurant owners' not in its cited quote"
+    relation_reason = (
+        f"node #{segment} 'Gig couriers on bikes' not in its cited quote "
+        f"(the quote of its relation #{segment} experiences #{LAG})"
+    )
+    sent_back = openai_mode.requests[1]["messages"][-1]["content"]
+    assert owners_reason in sent_back and relation_reason in sent_back
+    assert "The app lags on weak internet." not in sent_back  # grounded claims pass
+    assert "Yandex Delivery may copy" not in sent_back
+
+    assert {c.text for c in writer_claims(version)} == {
+        "Dispatchers coordinate in WhatsApp groups.",
+        "The app lags on weak internet.",
+        "Yandex Delivery may copy offline mode.",
+    }
+    assert version.report["repaired"] == 1
+    assert version.report["dropped"] == [
+        {
+            "section": "pains",
+            "text": relation["text"],
+            "nodes": [segment, LAG],
+            "reason": "after repair: " + relation_reason,
+        }
+    ]
+    # The relation claim that passed cites the relation's own quote.
+    risky = Claim.objects.get(version=version, text="Yandex Delivery may copy offline mode.")
+    assert {(c.node_number, c.quote) for c in risky.citations.all()} == {
+        (risk, "Yandex Delivery may copy offline mode quickly"),
+        (OFFLINE, "copy offline mode quickly"),
+    }
+    assert "Restaurant owners" not in version.markdown.split("## Open questions")[0]
+    assert_evidence_traced(version)
+    assert_claims_name_their_nodes(version)

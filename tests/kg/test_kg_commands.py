@@ -8,7 +8,8 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from kg.models import Episode, EpisodeProcessing, Project
+from kg.importing import product_name
+from kg.models import Episode, EpisodeProcessing, Organization, Project
 
 pytestmark = pytest.mark.django_db
 
@@ -111,7 +112,6 @@ def test_export_and_rebuild_round_trip(tmp_path, graph):
 
 
 def test_kg_evaluate_scores_a_conversation_and_keeps_nothing(graph):
-    from kg.models import Organization
     from tests.kg.pipeline_helpers import UNSEEN
 
     out, _ = run("kg_evaluate", "--gold", str(UNSEEN[0]), "--json")
@@ -122,3 +122,43 @@ def test_kg_evaluate_scores_a_conversation_and_keeps_nothing(graph):
     assert report["invalidation_accuracy"] == 1.0
     assert report["contradiction_accuracy"] == 1.0
     assert not Organization.objects.filter(slug__startswith="eval-").exists()
+
+
+def test_create_does_not_make_the_slug_the_product(tmp_path, graph):
+    # "reviews" is a word of the messages: taken for the product's name, it became a product
+    # node and Evernote a competitor of it.
+    path = tmp_path / "notes.txt"
+    path.write_text(
+        "We switched from Evernote after reading reviews.\n"
+        "Competitors like Evernote get bad reviews from teams.\n",
+        encoding="utf-8",
+    )
+
+    run("kg_ingest", "--project", "reviews", "--create", "--sync", str(path))
+
+    project = Project.objects.get(slug="reviews")
+    assert project.name == ""
+    assert product_name(project) == ""
+    exported = json.loads(run("kg_export", "--project", "reviews")[0])
+    assert "Evernote" in {n["label"] for n in exported["nodes"] if n["type"] == "competitor"}
+    assert [n for n in exported["nodes"] if n["type"] == "product"] == []
+    assert not any(e["relation"] == "competes_with" for e in exported["edges"])
+
+
+def test_create_takes_the_product_name_when_given(tmp_path, graph):
+    path = tmp_path / "notes.txt"
+    path.write_text("Couriers hate paper maps.\n", encoding="utf-8")
+
+    run("kg_ingest", "--project", "maps", "--create", "--name", " Route  Kit ", str(path))
+
+    project = Project.objects.get(slug="maps")
+    assert project.name == "Route Kit"
+    assert product_name(project) == "Route Kit"
+
+
+def test_a_name_that_only_repeats_the_slug_is_no_product_name(db):
+    org = Organization.objects.create(slug="acme", name="Acme")
+    assert product_name(Project(organization=org, slug="reviews", name="Reviews")) == ""
+    assert product_name(Project(organization=org, slug="demo", name="Demo product")) == (
+        "Demo product"
+    )

@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand, CommandError
 from kg.episodes import EpisodeRejected, record_episode
 from kg.importing import UnreadableFile, detect_language, read_ingest_file
 from kg.management.commands._progress import progress_bar
-from kg.models import Organization
+from kg.models import Organization, Project
 from kg.pipeline.ingest import episode_ingest
 from kg.tenancy import ProjectNotFound, find_project, get_or_create_project
 
@@ -22,6 +22,12 @@ class Command(BaseCommand):
         parser.add_argument("--project", required=True)
         parser.add_argument("--org", help="organization slug (with --create)")
         parser.add_argument("--create", action="store_true", help="create org/project if missing")
+        parser.add_argument(
+            "--name",
+            default="",
+            help="the product's name, as the research calls it (with --create; by default the "
+            "project has none and the product is what the messages name)",
+        )
         parser.add_argument("--language", choices=["en", "ru"])
         parser.add_argument("--sync", action="store_true", help="run the pipeline in-process")
 
@@ -32,6 +38,7 @@ class Command(BaseCommand):
         project: str,
         org: str | None,
         create: bool,
+        name: str,
         language: str | None,
         sync: bool,
         **options,
@@ -52,6 +59,12 @@ class Command(BaseCommand):
                 self.stderr.write(f"no --org given: creating organization {org_slug!r}")
             lang = language or detect_language(" ".join(i.content for i in parsed.items[:50]))
             target = get_or_create_project(org_slug, project, lang)
+            # The slug is an address, not the product's name: told "reviews", extraction would
+            # take every message using the word for the product (and make rivals compete with
+            # it). The project did not exist a moment ago, so its name is still the default.
+            product = " ".join(name.split())
+            if Project.objects.filter(pk=target.pk, name=project).update(name=product):
+                target.name = product
         total = len(parsed.items)
         episodes = []
         for item in parsed.items:
