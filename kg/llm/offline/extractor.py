@@ -316,7 +316,7 @@ def _find_all(text: str, sentence: Sentence, product: str) -> list[Finding]:
         *_triggers(text, sentence),
         *alternatives,
         *competitors,
-        *_features(text, sentence, competitors),
+        *_features(text, sentence, competitors, planned_spans),
         *_metrics(text, sentence, planned_spans),
         *goals,
         *risks,
@@ -352,10 +352,11 @@ def _product_mention(
     """The product itself, when a risk or competitor sentence names it."""
     if any(f.type == "product" for f in found):
         return []
-    position = text.casefold().find(product.casefold(), sentence.start, sentence.end)
-    if position < 0 or not _numbers_quoted(product, text[sentence.start : sentence.end]):
+    named = re.compile(rf"(?<!\w){re.escape(product)}(?!\w)", re.IGNORECASE)
+    mention = named.search(text, sentence.start, sentence.end)  # whole words: not "previews"
+    if mention is None:
         return []
-    return [Finding("product", product, (sentence.start, sentence.end), position)]
+    return [Finding("product", product, (sentence.start, sentence.end), mention.start())]
 
 
 def _markets(text: str, sentence: Sentence, product: str) -> list[Finding]:
@@ -369,6 +370,8 @@ def _markets(text: str, sentence: Sentence, product: str) -> list[Finding]:
             quote = (sentence.start, sentence.end)
             found.append(Finding("market", label, quote, match.start("m")))
     if found and product and _numbers_quoted(product, text[sentence.start : sentence.end]):
+        # "we are moving to B2B": the team speaks of its own product without naming it; the
+        # market's time line needs the product node, the PRD names it only from a quote that does
         found.append(Finding("product", product, (sentence.start, sentence.end), sentence.start))
     return found
 
@@ -808,7 +811,9 @@ def _is_competitor_name(name: str, product: str, lex: ModuleType) -> bool:
     return not any(pattern.search(name) for pattern, _, _ in lex.ALTERNATIVES)
 
 
-def _features(text: str, sentence: Sentence, competitors: list[Finding]) -> list[Finding]:
+def _features(
+    text: str, sentence: Sentence, competitors: list[Finding], planned_spans: list[Span]
+) -> list[Finding]:
     lex = sentence.lex
     found: list[Finding] = []
     candidates: list[tuple[int, int, str]] = []
@@ -829,6 +834,7 @@ def _features(text: str, sentence: Sentence, competitors: list[Finding]) -> list
                 *linguistic.verb_phrase_spans(text, whole),
             ]
             if not any(cue <= c < clause[1] for cue, clause in purposes)
+            and not any(s <= c < e for s, e in planned_spans)  # a goal's or risk's own words
         ]
     for cue_start, phrase, origin in phrases:
         label = _label(text, phrase, sentence)

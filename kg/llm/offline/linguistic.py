@@ -74,7 +74,8 @@ ABILITY_EN = re.compile(
     r"|lets?\s+(?:me|you|us|users)"
     r"|allows?\s+(?:me|you|us|users)\s+to|helps?\s+(?:me|you|us)|helped\s+(?:me|you|us)"
     r"|(?:love|like|enjoy|hate|prefer)s?(?:d)?|use\s+it\s+to|option\s+to|ability\s+to"
-    r"|feature\s+(?:is|was)|won'?t|(?:will|does|did|do)\s+not|(?:does|did|do)n'?t)\b",
+    r"|feature\s+(?:is|was)"
+    r"|(?:it|this|app|application)\s+(?:won'?t|will\s+not|(?:does|did)\s+not|(?:does|did)n'?t))\b",
     re.IGNORECASE,
 )
 # Verbs too general to name a capability by themselves.
