@@ -1,10 +1,12 @@
 """Step 2, resolve: is a candidate an existing node (within project and type) or a new one?
 
-The ladder: exact normalised key or alias → rapidfuzz score above MERGE_AT merges, below
-CREATE_BELOW creates → the model confirms only in between, for at most CONFIRM_AT_MOST of the
-best-scoring nodes (the same thing said in other words often scores only 35-55).
-Metrics or goals with different numbers, or opposite stances (opinions) are never merged:
-they are different facts.
+The ladder: exact normalised key, alias, or lemma key ("owners of salons" = "salon owners")
+→ rapidfuzz score above MERGE_AT merges, below CREATE_BELOW creates → the model confirms only
+in between, for at most CONFIRM_AT_MOST of the best-scoring nodes (the same thing said in other
+words often scores only 35-55).
+Never merged, whatever the scores: metrics or goals with different numbers, opposite stances
+(opinions), and any two labels whose codes disagree — numbers, versions, model numbers
+("photoshop cs3" / "photoshop cs2", "dsc-w170" / "dsc-w120", "iOS 16" / "iOS 17").
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz, process
 
 from kg.graph import NodeRecord
+from kg.language import lemma_key
 from kg.pipeline.evidence import normalise, numbers_in
 
 MERGE_AT = 88.0
@@ -24,6 +27,79 @@ CONFIRM_AT_MOST = 3
 
 _LEADING = re.compile(r"^(the|a|an|our|their|its)\s+")
 _PUNCT = re.compile(r"[^\w\s%]+", re.UNICODE)
+
+
+# A token with a digit is a code: a number, a version ("v10.5", "7th", "cs3") or a model number.
+_CODE_TOKEN = re.compile(r"[\w][\w.'’/+:-]*", re.UNICODE)
+_NUMBER_LIKE = re.compile(r"^v?\.?(\d+(?:\.\d+)*)(?:st|nd|rd|th)?$")
+_NUMBER_AND_UNIT = re.compile(r"^(\d+(?:\.\d+)?)-?[^\W\d_]{2,}$")  # "3-user", "4gb", "10ft"
+_NOT_ALNUM = re.compile(r"[\W_]+", re.UNICODE)
+_THOUSANDS = re.compile(r"(?<=\d)[,\u00a0\u202f](?=\d{3}\b)")
+_NEGATION = re.compile(r"\b(?:not|no|never|without|cannot|can't|won't|n't|не|нет|ни|без)\b|n't\b")
+
+
+def _canonical_number(number: str) -> str:
+    while number.endswith(".0"):
+        number = number[:-2]
+    whole, dot, rest = number.partition(".")
+    return (whole.lstrip("0") or "0") + dot + rest
+
+
+def codes_of(text: str) -> frozenset[str]:
+    """The codes a label names, in one spelling: "v. 10.0" and "10" are one version,
+    "DSC-W170" and "dscw170" one model, "4GB" is the number 4 (its unit is a word)."""
+    found = set()
+    for token in _CODE_TOKEN.findall(_THOUSANDS.sub("", text.lower())):
+        token = token.strip(".'’/+:-")
+        if not any(ch.isdigit() for ch in token):
+            continue
+        number = _NUMBER_LIKE.match(token) or _NUMBER_AND_UNIT.match(token)
+        if number:
+            found.add(_canonical_number(number.group(1)))
+        else:
+            found.add(_NOT_ALNUM.sub("", token))
+    return frozenset(found)
+
+
+def _code_matches(code: str, others: frozenset[str]) -> bool:
+    if code in others:
+        return True
+    # A model number with a suffix ("sx110" / "sx110isb", "s550" / "coolpixs550cb"); numbers
+    # and versions must be equal (2007 is not 20070, 10.4 is not 10.4.6).
+    if _is_number(code) or len(code) < 4:
+        return False
+    return any(len(o) >= 4 and not _is_number(o) and (code in o or o in code) for o in others)
+
+
+def _is_number(code: str) -> bool:
+    return code.replace(".", "").isdigit()
+
+
+def unmatched_codes(a: frozenset[str], b: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+    return (
+        frozenset(c for c in a if not _code_matches(c, b)),
+        frozenset(c for c in b if not _code_matches(c, a)),
+    )
+
+
+def codes_conflict(a: str, b: str) -> bool:
+    """Both labels name a code the other lacks: two versions, two models, two amounts."""
+    left, right = unmatched_codes(codes_of(a), codes_of(b))
+    return bool(left and right)
+
+
+def negated(text: str) -> bool:
+    """Whether the label says "not": lemma keys drop negations, so they are compared apart."""
+    return bool(_NEGATION.search(text.lower()))
+
+
+def meaning_key(label: str) -> str:
+    """An order- and inflection-free key that keeps what lemma keys drop: codes and "not"."""
+    key = lemma_key(label)
+    if not key:
+        return ""
+    codes = " ".join(sorted(codes_of(label)))
+    return f"{key}|{codes}|{'neg' if negated(label) else ''}"
 
 
 def node_key(label: str) -> str:
@@ -63,6 +139,8 @@ NUMERIC_TYPES = {"metric", "goal"}  # for these, a different number is a differe
 def _compatible(mention: Mention, node: NodeRecord) -> bool:
     if mention.stance and node.stance and mention.stance != node.stance:
         return False
+    if codes_conflict(mention.label, node.label):
+        return False
     if mention.node_type not in NUMERIC_TYPES:
         return True
     return sorted(numbers_in(f"{mention.label} {mention.value}")) == sorted(
@@ -81,6 +159,12 @@ def resolve_candidate(mention: Mention, existing: list[NodeRecord], confirm: Con
     for node in candidates:
         if key == node.key or key in node.alias_keys:
             return Resolution("exact", node, 100.0, node.label)
+    meaning = meaning_key(mention.label)
+    if meaning:
+        for node in candidates:
+            for label in (node.label, *node.aliases):
+                if meaning_key(label) == meaning:
+                    return Resolution("exact", node, 100.0, node.label)
     choices: dict[int, str] = {}
     owners: list[NodeRecord] = []
     for node in candidates:

@@ -46,8 +46,8 @@ def build_messages(request: ResolutionRequest) -> list[dict[str, str]]:
 def offline_answer(request: ResolutionRequest) -> ResolutionResponse:
     from kg.llm.offline.similarity import same_thing
 
-    same, overlap = same_thing(request.mention, request.existing_label)
-    return ResolutionResponse(same=same, reason=f"concept overlap {overlap:.2f}")
+    same, overlap = same_thing(request.mention, request.existing_label, request.node_type)
+    return ResolutionResponse(same=same, reason=f"informative word overlap {overlap:.2f}")
 
 
 OPERATION: LLMOperation[ResolutionRequest, ResolutionResponse] = LLMOperation(
