@@ -1,5 +1,6 @@
 """The offline (rule-based) extractor: verbatim quotes, ontology-only output, and recall on the
-annotated conversations in tests/kg/gold (tuned against) and tests/kg/unseen (held out)."""
+annotated conversations in tests/kg/gold and tests/kg/unseen. Neither is held out: the rules
+were tuned against gold, and the lexicons were written with the unseen ones at hand too."""
 
 from __future__ import annotations
 
@@ -19,7 +20,10 @@ GOLD = sorted((HERE / "gold").glob("*.json"))
 UNSEEN = sorted((HERE / "unseen").glob("*.json"))
 NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 
-# Measured: gold 0.97, unseen 0.94 (143/147 and 61/65 mentions). A node said twice in one
+# Measured: gold 0.94, unseen 0.89 (138/147 and 58/65 mentions), after the lexicons lost the
+# entries that quoted these conversations (the same extractor with the old lexicons: 140/147
+# and 59/65). "Unseen" is not held out: the lexicons were written with it at hand, so neither
+# figure measures the rules on text they were not written with. A node said twice in one
 # message keeps one quote, so a second mention only counts when the quotes happen to overlap;
 # quotes are kept short (one tool, one rival, one segment each), which trades a few such
 # mentions for nodes that do not steal each other's evidence. The floors leave room for rule
@@ -303,7 +307,11 @@ def test_quotes_are_slices_even_with_odd_spacing_and_bullets():
         ("Interview with Oleg, a courier at a mid-size delivery firm.", "en", {"couriers"}),
         ("Interview with a plumber: invoices take forever.", "en", {"plumbers"}),
         ("Store managers at the pilot chain complained.", "en", {"store managers"}),
-        ("When a supplier raises prices, the dispatcher starts looking.", "en", {"dispatchers"}),
+        (
+            "When a supplier raises prices, the dispatcher starts looking.",
+            "en",
+            {"suppliers", "dispatchers"},
+        ),
         # comparison and lifecycle words do not name a group; users and clients are nobody
         ("A few bigger fleets switched from Onfleet.", "en", set()),
         ("25% of new users stop opening the app.", "en", set()),
@@ -367,7 +375,7 @@ def test_each_rival_of_a_list_has_its_own_quote():
     [
         # told again about what was just named: the first wording stands
         (
-            "Owners hate counting stock by hand; one of them said it eats her whole evening.",
+            "Owners hate counting stock by hand; one of them said it takes all day.",
             "en",
             {"counting stock by hand"},
         ),
@@ -434,34 +442,36 @@ def test_a_number_measures_the_pain_of_its_own_clause_only():
     assert not any(r[0] == "measured_by" for r in _relations(cause))
 
 
+_NO_VECTORS = pytest.mark.xfail(
+    strict=True, reason="one problem in other words: needs word vectors, none installed offline"
+)
+
+
 @pytest.mark.parametrize(
     ("a", "b", "same"),
     [
-        # one problem in other words
-        (
+        # one problem in other words, sharing its informative words
+        ("the app lags on weak internet in basements", "weak internet makes the app lag", True),
+        ("photo upload fails on 3G", "photos fail to upload on 3G", True),
+        # one problem in other words with no informative word in common: missed offline (these
+        # merged before only through concept groups written for these very conversations)
+        pytest.param(
             "map freezes whenever there is no mobile signal",
             "app lags on weak internet in basements",
             True,
+            marks=_NO_VECTORS,
         ),
-        (
-            "GPS drops out in tunnels and underground garages",
-            "app lags on weak internet in basements",
+        pytest.param(
+            "календарь записей подвисает",
+            "расписание мастеров тормозит на старом компьютере",
             True,
+            marks=_NO_VECTORS,
         ),
-        ("календарь записей подвисает", "расписание мастеров тормозит на старом компьютере", True),
-        (
-            "тратят часы на сведение расписания из разных таблиц",
-            "неудобно вести расписание в разных местах",
-            True,
-        ),
-        ("typing every item by hand", "counting stock by hand", True),
         ("items run out of stock", "counting stock by hand", False),
-        # a name and the same name narrowed by whose or which
-        ("салоны", "салоны красоты", True),
-        ("владельцы", "владельцы салонов", True),
-        ("owners", "small shop owners", True),
-        ("таблицы", "Google Таблицы", True),
-        ("paper", "paper notebooks", True),
+        # a bare name and a narrowed one are ambiguous: precision first, a person merges them
+        ("салоны", "салоны красоты", False),
+        ("owners", "small shop owners", False),
+        ("paper", "paper notebooks", False),
         # different groups, tools or problems
         ("couriers", "independent couriers", False),
         ("мастера", "частные мастера", False),

@@ -130,34 +130,123 @@ INSIGHT_NEGATIVE_BEFORE = re.compile(
 )
 
 # ----------------------------------------------------------------------------- segments
-# Singular heads; plurals are derived. Organisation heads need a modifier ("courier companies").
-PERSON_HEADS = _words(
-    "courier driver dispatcher owner manager technician cashier user customer client seller "
-    "merchant tutor teacher parent student admin administrator operator freelancer accountant "
-    "doctor nurse patient developer designer marketer recruiter founder contractor baker "
-    "barista engineer buyer shopper landlord tenant farmer plumber electrician coach trainer "
-    "therapist lawyer analyst planner retailer receptionist stylist rider "
-    "picker packer supervisor dentist clinician caregiver instructor agent volunteer"
+# A segment's head is a person noun or a kind of organisation; organisations need a modifier
+# ("dental clinics"). Person nouns are general role nouns, compounds in -man / -person, and
+# agent nouns told by their ending: -er, -or, -ist, -ee, -eur and -ician in any number, -ant
+# and -ian in the plural only (in the singular they are as often adjectives: "important",
+# "Italian"). A singular agent noun needs a determiner before it ("a plumber", "the editor"):
+# without one it is more often a verb, an adjective or a name ("offer", "better", "Uber").
+ROLE_NOUNS = _words(
+    "user customer client consumer member owner homeowner manager employee employer staffer "
+    "student pupil teacher parent developer admin administrator executive professional "
+    "specialist expert freelancer consultant agent patient doctor nurse guest adult kid teen "
+    "teenager senior beginner coach chef clerk colleague assistant tenant landlord merchant "
+    "applicant attendee resident candidate intern trainee retiree family household individual "
+    "nanny mom mum dad mother father spouse athlete artist analyst lawyer accountant boss "
+    "barista"
 )
 IRREGULAR_PLURALS = {
-    "handyman": "handymen",
-    "handymen": "handymen",
     "person": "people",
     "people": "people",
-    "salesperson": "salespeople",
+    "child": "children",
+    "children": "children",
+    "woman": "women",
+    "women": "women",
+    "man": "men",
+    "men": "men",
     "staff": "staff",
-    "team": "teams",
+    "personnel": "personnel",
 }
 ORG_HEADS = _words(
-    "company business firm agency clinic salon restaurant cafe cafes team fleet chain store "
-    "shop startup school pharmacy studio bakery"
+    "company business firm agency startup organization organisation nonprofit charity brand "
+    "team department store shop boutique supermarket restaurant cafe hotel hostel "
+    "clinic hospital practice pharmacy lab laboratory school university college academy "
+    "kindergarten nursery gym studio salon spa bakery factory farm franchise chain dealership"
 )
+# Common words with an agent ending that do not name people: function words, comparatives,
+# verbs, things (software tools among them), brands and months. "competitor" is a node type
+# of its own.
+NOT_PERSON_NOUNS = _words(
+    "after other another either neither whether rather together however whatever whenever "
+    "wherever whoever whichever forever never under thereafter moreover upper lower inner "
+    "outer latter former proper clever sober tender bitter eager super utter further farther "
+    "sooner later "
+    "better bigger larger smaller faster slower cheaper easier harder higher longer shorter "
+    "earlier newer older younger greater fewer closer simpler safer clearer stronger weaker "
+    "wider narrower deeper richer poorer busier quicker lighter heavier happier nicer smarter "
+    "cleaner quieter louder warmer cooler colder hotter thinner thicker tighter looser softer "
+    "broader pricier costlier riskier healthier wealthier bolder brighter darker sharper "
+    "steeper smoother tougher rougher fresher neater calmer "
+    "consider deliver remember offer answer order cover discover recover suffer prefer refer "
+    "transfer register enter gather wonder render differ bother matter filter power encounter "
+    "trigger alter deter infer confer defer counter hover linger wander whisper shatter "
+    "scatter flatter tamper hamper foster bolster muster cater water weather shelter border "
+    "number mirror monitor honor honour favor favour labor labour anchor exist insist resist "
+    "persist assist consist enlist twist want grant plant chant implant supplant transplant "
+    "enchant decant recant agree disagree "
+    "paper letter center centre corner chapter character computer printer scanner tracker "
+    "folder binder ledger timer router server browser container buffer marker sticker poster "
+    "flyer banner slider header footer trailer layer cluster parameter meter liter litre "
+    "quarter winter summer leather silver butter dinner finger shoulder monster thunder "
+    "barrier frontier premier career prayer disaster semester roster newsletter reminder "
+    "voucher charger adapter adaptor cylinder spider tiger river tower shower flower lever "
+    "fever wrapper burger diaper sweater jumper helicopter theater theatre ginger pepper "
+    "copper rubber lumber timber chamber remainder launcher converter blender toaster heater "
+    "freezer fryer dryer washer mixer cursor laser diameter perimeter thermometer kilometer "
+    "kilometre centimeter millimeter manner spinner glacier dossier error color colour floor "
+    "factor sector motor major minor flavor flavour behavior behaviour humor humour harbor "
+    "harbour horror terror vector tractor generator indicator calculator processor sensor "
+    "connector selector elevator escalator projector refrigerator ventilator interior "
+    "exterior inferior anterior posterior ulterior prior corridor meteor rumor rumour tumor "
+    "armor armour vapor vapour odor odour endeavor endeavour manor decor outdoor indoor "
+    "list checklist playlist wishlist waitlist blacklist whitelist shortlist wrist heist "
+    "elephant variant pageant warrant pendant pennant sealant coolant lubricant median "
+    "meridian coffee committee degree guarantee toffee jubilee decree three spree settee "
+    "marquee pedigree liqueur grandeur german roman shaman sheer twitter brainpower "
+    "horsepower manpower willpower editor debugger compiler formatter linter parser handler "
+    "installer loader downloader uploader renderer iterator scheduler emulator simulator "
+    "validator analyzer analyser optimizer optimiser updater checker controller "
+    "january february march april june july august september october november december "
+    "competitor"
+)
+_AGENT_ENDINGS = ("er", "or", "ist", "ee", "eur", "ician")
+_PLURAL_AGENT_ENDINGS = ("ant", "ian")
+
+
+def _plural(singular: str) -> str:
+    if singular.endswith("y") and singular[-2:-1] not in ("a", "e", "o", "u"):
+        return singular[:-1] + "ies"
+    if singular.endswith(("ss", "sh", "ch", "x")):
+        return singular + "es"
+    return singular + "s"
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith("sses") or word.endswith(("shes", "ches", "xes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def _alternation(words: frozenset[str]) -> str:
+    forms = {form for word in words for form in (word, _plural(word))}
+    return "|".join(re.escape(form) for form in sorted(forms, key=len, reverse=True))
+
+
 SEGMENT_HEAD = re.compile(
-    r"(?<![\w-])(?P<head>handym[ae]n|people|person|salespeople|salesperson|staff|"
-    r"(?:"
-    + "|".join(sorted(PERSON_HEADS | ORG_HEADS, key=len, reverse=True))
-    + r")(?:s|es)?|compan(?:y|ies)|business(?:es)?|pharmac(?:y|ies)|baker(?:y|ies)|cafes?)"
-    + r"(?![\w-])",
+    r"(?<![\w'’-])"
+    + r"(?!(?:"
+    + _alternation(NOT_PERSON_NOUNS)
+    + r")(?![\w-]))"
+    + r"(?P<head>(?:"
+    + _alternation(ROLE_NOUNS | ORG_HEADS | frozenset(IRREGULAR_PLURALS))
+    + r")"
+    + r"|[a-z]{3,}(?:wom[ae]n|m[ae]n|persons?|people)"
+    + r"|[a-z]{3,}(?:er|or|ist|ee|eur|ant|ian)s?)"
+    + r"(?![\w-])(?!['’]s\b)",  # not a possessive: "a doctor's note" is about the note
     _I,
 )
 # Words that cannot be part of a segment's modifiers.
@@ -165,36 +254,36 @@ NOT_MODIFIERS = _words(
     "a an the our their his her its my your this that these those some most many all few "
     "several other both each every any no with of to for from by at in on and or but as than "
     "like about into is are was were be been say says said tell told interview interviews "
-    "interviewed visited visit call called asked ask met meet survey surveyed talked talk "
-    "shadowed help helps sell sold serve serves pay pays give gives also still just only even "
-    "more less one two three four five six seven eight nine ten dozen another who which "
-    "whom when if we they them he she it i you me us not via per among between across over "
-    "under after before during while whether then so do does did have has had get gets got "
-    "same different number percent run runs own owns manage manages hire hires employ employs "
-    "need needs want wants use uses love loves hate hates work works build builds reach target "
-    "targets onboard support supports charge charges let lets make makes"
+    "visit call ask met meet survey talk help helps sell sold serve serves pay pays give gives "
+    "also still just only even more less one two three four five six seven eight nine ten "
+    "dozen another who which whom when if we they them he she it i you me us not via per "
+    "among between across over under after before during while whether then so do does did "
+    "have has had get gets got same different number percent run runs own owns manage "
+    "manages hire hires employ employs need needs want wants use uses love loves hate hates "
+    "work works build builds reach target targets onboard support supports charge charges let "
+    "lets make makes"
 )
 # Words that say how a group compares or where it stands with a product, not which group it is
-# ("bigger fleets", "new users"): they end the segment's name.
+# ("larger teams", "new customers"): they end the segment's name.
 NOT_NAME_MODIFIERS = _words(
     "bigger larger smaller busier older younger newer richer cheaper "
     "new existing current active inactive paying returning potential prospective former churned "
     "typical average"
 )
 MAX_MODIFIERS = 3
-# A head after "<a business> of <a number>" says what the business is made of ("a chain of
-# 12 stores", "fleets of 20+ drivers"), not who the customer is.
+# A head after "<a group> of <a number>" says what the group is made of ("a chain of 12
+# cafes", "a network of 40 clinics"), not who the customer is.
 COMPOSITION_BEFORE = re.compile(
-    r"(?<![\w-])(?:fleets?|chains?|networks?)\s+(?:of|with)\s+"
+    r"(?<![\w-])(?:chains?|networks?|groups?|teams?|crews?|fleets?)\s+(?:of|with)\s+"
     r"(?:about\s+|around\s+|over\s+|up\s+to\s+)?"
     r"(?:\d[\d,.]*\+?|two|three|four|five|six|seven|eight|nine|ten|a\s+dozen|dozens\s+of|"
     r"hundreds\s+of)\s+$",
     _I,
 )
-MODIFIER_JOINER = "and"  # "plumbing and HVAC contractors"
-# A segment right after these is an object ("we sell to couriers"), not who acts or feels.
+MODIFIER_JOINER = "and"  # "dental and medical clinics"
+# A segment right after these is an object ("an app built for restaurants"), not who acts or feels.
 OBLIQUE_BEFORE = _words("with to from about for at")
-# A head after these is a unit, not a segment ("per driver").
+# A head after these is a unit, not a segment ("per user").
 NOT_SEGMENT_AFTER = _words("per")
 
 # ----------------------------------------------------------------------------- pains
@@ -212,30 +301,29 @@ PAIN_COMPLEMENT = re.compile(
     r"complaint)\s+(?:is|was)(?:\s+that)?)\s+",
     _I,
 )
-# Cues that are themselves part of the pain's wording ("forget to attach photos").
+# Cues that are themselves part of the pain's wording ("forget to send the invoice").
 PAIN_VERBAL = re.compile(
     r"\b(?:can(?:no|')t|cannot|could\s+not|couldn't|(?:forget|forgets|forgot)\s+to"
     r"|(?:lose|loses|lost|waste|wastes|wasted)\s+(?!weight)"
     r"|(?:keep|keeps|kept)\s+(?:forgetting|losing|missing)"
-    r"|(?:have|has|had)\s+to\s+(?:guess|redo|retype|re-enter|call|chase|wait|copy))\b",
+    r"|(?:have|has|had)\s+to\s+(?:redo|retype|re-enter|chase|wait|copy))\b",
     _I,
 )
-# Cues that describe a subject ("the app lags"): the pain is the subject plus the cue.
+# Cues that describe a subject ("the export crashes"): the pain is the subject plus the cue.
 PAIN_PREDICATE = re.compile(
     r"\b(?:(?:is|are|was|were|gets?|got|seems?|feels?|became|becomes)\s+"
-    r"(?:too\s+|very\s+|painfully\s+|really\s+|so\s+|extremely\s+|quite\s+|super\s+|way\s+too\s+)?"
+    r"(?:too\s+|very\s+|so\s+|quite\s+|super\s+|way\s+too\s+|[a-z]+ly\s+)?"
     r"(?:slow|buggy|confusing|clunky|expensive|complicated|complex|unreliable|hard\s+to\s+use|"
-    r"difficult|annoying|broken|laggy|unusable|overkill|cumbersome|tedious|time-consuming|"
+    r"difficult|annoying|broken|laggy|unusable|cumbersome|tedious|time-consuming|"
     r"error-prone|outdated|inaccurate|unstable|useless|messy|overwhelming)"
     r"|lags|lagging|freezes|freezing|crashes|crashing|hangs|hanging|stalls|glitches"
-    r"|times?\s+out|drops?\s+out|(?:signal|connection|internet|network)\s+drops|keeps?\s+(?:crashing|freezing|failing|dropping)"
+    r"|times?\s+out|keeps?\s+(?:crashing|freezing|failing|dropping)"
     r"|(?:does\s+not|doesn't|did\s+not|didn't|won't|will\s+not)\s+(?:work|load|sync|open|save)"
     r"|stops?\s+working|loads?\s+slowly|(?:is|goes)\s+down"
-    r"|takes?\s+(?:forever|ages|too\s+long|hours|all\s+day|a\s+full\s+\w+|the\s+whole\s+\w+)"
-    r"|eats?\s+(?:up\s+)?(?:her|his|their|my|our|the)\s+whole\s+\w+)\b",
+    r"|takes?\s+(?:forever|ages|too\s+long|hours|all\s+day))\b",
     _I,
 )
-# Pains named as a noun ("the lag in basements").
+# Pains named as a noun ("the delays at checkout").
 PAIN_NOUN = re.compile(
     r"\b(?:lag|lags|delays?|errors|mistakes|confusion|mess|chaos|bugs|crashes|downtime|"
     r"slowness|double\s+bookings?|no-shows)\b(?:\s+(?:in|on|with|of|at|during|when)\s+"
@@ -260,12 +348,12 @@ PAIN_CUTTER = re.compile(
     _I,
 )
 PAIN_MAX_WORDS = 10
-# A pain told after a rival and one of these is the rival's drawback ("switched from Onfleet
-# because the pricing got too expensive").
+# A pain told after a rival and one of these is the rival's drawback ("left Acme because its
+# editor was too slow").
 DRAWBACK_LINK = re.compile(r"\b(?:because|since|due\s+to|but|though|although|however)\b", _I)
-# A pain right after these restates one already told in the message ("it eats her evening");
-# after a person, only when it is about the same thing ("He loses the route when the signal
-# drops" after "the app lags on weak internet").
+# A pain right after these restates one already told in the message ("it takes all day");
+# after a person, only when it is about the same thing ("She loses her work when it freezes"
+# after "the editor freezes on large files").
 THING_PRONOUNS = _words("it this that")
 PERSON_PRONOUNS = _words("he she they")
 
@@ -328,7 +416,7 @@ ALTERNATIVES: tuple[tuple[re.Pattern[str], str, bool], ...] = (
     (re.compile(r"\bspreadsheets?\b", _I), "spreadsheets", False),
     (
         re.compile(
-            r"\b(?:pen\s+and\s+)?paper(?:\s+(?:job\s+)?(?:notebooks?|forms?|sheets?|logs?|lists?|"
+            r"\b(?:pen\s+and\s+)?paper(?:\s+(?:notebooks?|forms?|sheets?|logs?|lists?|"
             r"journals?|calendars?|notes|records|tickets|invoices|diaries|diary))?\b",
             _I,
         ),
@@ -352,8 +440,8 @@ ALTERNATIVE_LEADS = _words("in on over via through with by into from")
 ALTERNATIVE_CONTAINERS = _words("group groups chat chats channel channels")
 USAGE_CUE = re.compile(
     r"\b(?:use|uses|used|using|rely|relies|relied|keep|keeps|kept|track|tracks|tracked|manage|"
-    r"manages|managed|send|sends|sent|reorder|reorders|handle|handles|via|over|through|"
-    r"stick\s+to|work\s+in|do\s+it\s+in|coordinate|coordinates|schedule|schedules|count|counts|"
+    r"manages|managed|send|sends|sent|handle|handles|via|over|through|"
+    r"stick\s+to|work\s+in|do\s+it\s+in|coordinate|coordinates|schedule|schedules|"
     r"log|logs|write|writes)\b",
     _I,
 )
@@ -367,7 +455,7 @@ COMPETITOR_USAGE_CUE = re.compile(
 # ----------------------------------------------------------------------------- competitors
 NAME = (
     r"(?:[A-Z][A-Za-z0-9&+'.-]*[A-Za-z0-9+]|[a-z]+[A-Z][A-Za-z0-9]*)"
-    r"(?:\s+(?:for\s+)?[A-Z][A-Za-z0-9&+.-]*[A-Za-z0-9+]){0,2}"
+    r"(?:\s+[A-Z][A-Za-z0-9&+.-]*[A-Za-z0-9+]){0,2}"
 )
 NAMES = rf"(?P<names>{NAME}(?:\s*,\s*{NAME}|\s+(?:and|or|&)\s+{NAME})*)"
 NAME_SPLIT = re.compile(r"\s*,\s*|\s+(?:and|or|&)\s+")
@@ -393,14 +481,19 @@ COMPETITOR_PATTERNS = (
     ),
     re.compile(rf"\b(?:pay(?:s|ing)?\s+for|tried|use|uses|using|subscribe\s+to)\s+{NAMES}"),
 )
+# Capitalised words that are not names: pronouns, determiners, conjunctions, prepositions,
+# numerals, days, months and common technical and business acronyms.
 NOT_NAMES = _words(
-    "I We They The A An Our Their He She It This That These Those When After Before Most Some "
-    "Many All Every Each Also Still Just Only Then If But And Or So Another One Two Three Four "
-    "Five Six Seven Eight Nine Ten Monday Tuesday Wednesday Thursday Friday Saturday Sunday "
-    "January February March April May June July August September October November December Q1 "
-    "Q2 Q3 Q4 B2B B2C SMB SME MVP PM CEO CTO COO GPS SMS API ERP CRM UI UX OK AI MB GB KB "
-    "iOS Android Wi-Fi Competitors Competitor Risk Goal Survey Interview Call Support Week "
-    "Day Decision Big New Pilot"
+    "I We You They The A An Our Your Their He She It Its His Her My Me Us Them This That These "
+    "Those What Which Who Whom Whose How Why Where When While After Before Since Until Once "
+    "Because Although Though If Unless Whether Most Some Many Much More Less Few Several All "
+    "Any No None Every Each Both Either Neither Other Another Such Same Also Still Just Only "
+    "Even Then Now Here There Yes Not And Or But Nor So Yet In On At To For From By With "
+    "Without About Into Onto Over Under Of As Than Via Per One Two Three Four Five Six Seven "
+    "Eight Nine Ten First Second Third Last Next Monday Tuesday Wednesday Thursday Friday "
+    "Saturday Sunday January February March April May June July August September October "
+    "November December Q1 Q2 Q3 Q4 B2B B2C SMB SME MVP PM CEO CTO COO GPS SMS API ERP CRM UI "
+    "UX OK AI MB GB KB PDF CSV URL iOS Android Wi-Fi"
 )
 
 # ----------------------------------------------------------------------------- features
@@ -446,7 +539,8 @@ METRIC_NUMBER = re.compile(
     r"miles?|x|times|stars?|USD|EUR|dollars?|euros?)\b(?:\s+(?:a|per|each|every)\s+\w+)?))",
 )
 METRIC_CUTTER = re.compile(
-    r"\s+(?:during|on\s+average|at\s+least|last\s+month|every|each|for\s+a|for\s+the|in\s+the|"
+    r"\s+(?:during|on\s+average|at\s+least|last\s+(?:week|month|quarter|year)|every|each|"
+    r"for\s+a|for\s+the|in\s+the|"
     r"after|because|so|but)\b",
     _I,
 )
@@ -495,38 +589,62 @@ RISK_CUTTER = re.compile(r"\s+(?:before|so|because|unless|during)\b|,|;", _I)
 RISK_MAX_WORDS = 12
 
 # ----------------------------------------------------------------------------- segment helpers
-NOUN_COMPOUNDS = True  # "shop owners": a head directly before another head is a modifier
+NOUN_COMPOUNDS = True  # "clinic owners": a head directly before another head is a modifier
 GENERIC_SEGMENTS = frozenset({"users", "customers", "clients", "people"})
 _MODIFIER_WORD = re.compile(r"[A-Za-z][A-Za-z-]*")
+_COMPOUND_PERSON = re.compile(r"(?P<stem>[a-z]{3,})(?P<end>wom[ae]n|m[ae]n|persons?|people)")
+_DETERMINED = re.compile(
+    r"(?<![\w-])(?:a|an|the|this|that|each|every|another|one|any|no|our|their|his|her|its|my|"
+    r"your|whose|which|what)\s+(?:[\w-]+\s+){0,3}$",
+    _I,
+)
 
 
-def _plural(singular: str) -> str:
-    if singular.endswith("y") and singular[-2:-1] not in ("a", "e", "o", "u"):
-        return singular[:-1] + "ies"
-    if singular.endswith(("ss", "sh", "ch", "x")):
-        return singular + "es"
-    return singular + "s"
+def _is_plural(word: str) -> bool:
+    if word in IRREGULAR_PLURALS:
+        return IRREGULAR_PLURALS[word] == word  # "people", and collectives such as "staff"
+    if _COMPOUND_PERSON.fullmatch(word):
+        return word.endswith(("men", "people", "persons"))
+    return _singular(word) != word
 
 
-def _singular(word: str) -> str:
-    if word.endswith("ies"):
-        return word[:-3] + "y"
-    if word.endswith("sses") or word.endswith(("shes", "ches", "xes")):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
+def _agent_noun(singular: str, plural: bool) -> bool:
+    """Whether a word outside the lists is a person by its ending ("translator", "florist")."""
+    if singular in NOT_PERSON_NOUNS:
+        return False
+    endings = _AGENT_ENDINGS + (_PLURAL_AGENT_ENDINGS if plural else ())
+    return any(singular.endswith(e) and len(singular) - len(e) >= 3 for e in endings)
+
+
+def _sentence_initial(before: str) -> bool:
+    stripped = before.rstrip()
+    return not stripped or stripped[-1] in '.!?:;("«—–-•*\n'
 
 
 def segment_head(found: re.Match[str]) -> tuple[str, bool] | None:
     """The plural label of a matched head, and whether it needs a modifier to mean a segment."""
-    word = found["head"].lower()
-    if word in IRREGULAR_PLURALS:
-        return IRREGULAR_PLURALS[word], False
-    singular = _singular(word)
-    if singular not in PERSON_HEADS and singular not in ORG_HEADS:
+    word = found["head"]
+    low = word.lower()
+    if low in IRREGULAR_PLURALS:
+        return IRREGULAR_PLURALS[low], False
+    compound = _COMPOUND_PERSON.fullmatch(low)
+    if compound is not None:  # "salesmen", "chairperson"
+        end = {"man": "men", "woman": "women", "person": "people", "persons": "people"}
+        return compound["stem"] + end.get(compound["end"], compound["end"]), False
+    singular = _singular(low)
+    if singular in ORG_HEADS:
+        return _plural(singular), True
+    if singular in ROLE_NOUNS:
+        return _plural(singular), False
+    plural = singular != low
+    if not _agent_noun(singular, plural):
         return None
-    return _plural(singular), singular in ORG_HEADS
+    before = found.string[max(0, found.start() - 100) : found.start()]
+    if word[:1].isupper() and not _sentence_initial(before):
+        return None  # a name inside the sentence ("we switched from Napster")
+    if not plural and _DETERMINED.search(before) is None:
+        return None
+    return _plural(singular), False
 
 
 def modifier_label(word: str, sentence_initial: bool) -> str | None:
@@ -535,7 +653,7 @@ def modifier_label(word: str, sentence_initial: bool) -> str | None:
     if low in NOT_MODIFIERS or low in NOT_NAME_MODIFIERS or not _MODIFIER_WORD.fullmatch(word):
         return None
     if (low.endswith("ed") and "-" not in low) or low.endswith("ly"):
-        return None  # verbs and adverbs ("interviewed", "directly") are not part of a name
+        return None  # verbs and adverbs ("interviewed", "recently") are not part of a name
     if word.isupper() and len(word) > 1:
         return word
     if word[0].isupper() and not sentence_initial:
@@ -548,9 +666,9 @@ def segment_tail(label: str, rest: str) -> re.Match[str] | None:
     return None
 
 
-# One company ("a mid-size delivery firm", "the pilot chain") or the one person something came
-# from ("a support ticket from a driver"): an instance, not a segment. Someone interviewed
-# ("an interview with a plumber") stands for a segment and stays.
+# One company ("a small law firm", "the flagship store") or the one person something came from
+# ("an email from a user"): an instance, not a segment. Someone interviewed ("an interview
+# with a nurse") stands for a segment and stays.
 _ONE_COMPANY = re.compile(r"(?<![\w-])(?:a|an|the|this|that|one)\s+$", _I)
 _ONE_PERSON = re.compile(r"(?<![\w-])from\s+(?:a|an)\s+$", _I)
 
@@ -558,7 +676,7 @@ _ONE_PERSON = re.compile(r"(?<![\w-])from\s+(?:a|an)\s+$", _I)
 def names_one(head: str, before: str) -> bool:
     """Whether a singular head, with what precedes its modifiers, names one instance."""
     word = head.lower()
-    if IRREGULAR_PLURALS.get(word) == word or _plural(_singular(word)) == word:
+    if _is_plural(word):
         return False  # plural (or a collective such as "staff")
     if _singular(word) in ORG_HEADS:
         return _ONE_COMPANY.search(before) is not None

@@ -1,7 +1,7 @@
 """Russian word lists and patterns for the offline extractor.
 
 Russian inflects nouns and adjectives, so heads are matched by stem and labels are brought to
-the plural nominative ("частным мастерам" → "частные мастера") to let repeated mentions meet.
+the plural nominative ("детским клиникам" → "детские клиники") to let repeated mentions meet.
 """
 
 from __future__ import annotations
@@ -105,64 +105,160 @@ INSIGHT_NEGATIVE_BEFORE = re.compile(
 )
 
 # ----------------------------------------------------------------------------- segments
-_ENDINGS = r"(?:ы|и|а|я|ов|ей|ам|ям|ами|ями|ах|ях|у|ю|ом|ем|е|ь)?"
-# (stem pattern, plural nominative label, needs a modifier)
+# A segment's head is a person noun or a kind of organisation. Person nouns are general role
+# nouns (SEGMENT_HEADS) and agent nouns told by their suffix (AGENT_NOUNS: -тель, -ник, -щик,
+# -чик, -ист, -ер, -тор, -арь, -ент, -ант, -лог, -граф), less common words with those endings
+# that name things (NOT_PERSON_STEMS). Labels are plural nominative.
+_HARD = r"(?:а|у|ом|е|ы|ов|ам|ами|ах)?"
+_SOFT = r"(?:ь|я|ю|ем|е|и|ей|ям|ями|ях)"
+_VELAR = r"(?:а|у|ом|е|и|ов|ам|ами|ах)?"
+_FEM_A = r"(?:а|ы|и|у|е|ой|ей|ам|ами|ах)?"
+_FEM_YA = r"(?:я|и|ю|ей|е|ям|ями|ях)"
+_ADJ = r"(?:ий|ый|ие|ые|их|ых|им|ым|ими|ыми|его|ого|ему|ому|ая|ей|ой|ую)"
+# (pattern, plural nominative label, needs a modifier)
 SEGMENT_HEADS: tuple[tuple[str, str, bool], ...] = (
-    (rf"курьер{_ENDINGS}", "курьеры", False),
-    (rf"водител{_ENDINGS}", "водители", False),
-    (rf"диспетчер{_ENDINGS}", "диспетчеры", False),
-    (r"владел(?:ец|ьц\w*|иц\w*)", "владельцы", False),
-    (rf"администратор{_ENDINGS}", "администраторы", False),
-    (rf"менеджер{_ENDINGS}", "менеджеры", False),
-    (r"управляющ(?:ий|ие|их|им|ими|его|ему|ая|ей|ую)", "управляющие", False),
-    (rf"мастер{_ENDINGS}", "мастера", False),
-    (rf"репетитор{_ENDINGS}", "репетиторы", False),
-    (rf"родител{_ENDINGS}", "родители", False),
-    (rf"ученик{_ENDINGS}", "ученики", False),
-    (rf"преподавател{_ENDINGS}", "преподаватели", False),
-    (rf"учител{_ENDINGS}", "учителя", False),
-    (rf"методист{_ENDINGS}", "методисты", False),
-    (rf"руководител{_ENDINGS}", "руководители", False),
+    # people whose noun has no agent suffix
+    (rf"владел(?:ец|ьц(?:а|у|ем|е|ы|ев|ам|ами|ах)|иц{_FEM_A})", "владельцы", False),
+    (rf"продав(?:ец|ц(?:а|у|ом|е|ы|ов|ам|ами|ах)|щиц{_FEM_A})", "продавцы", False),
+    (r"торгов(?:ец|ц(?:а|у|ем|е|ы|ев|ам|ами|ах))", "торговцы", False),
+    (rf"управляющ{_ADJ}", "управляющие", False),
+    (rf"заведующ{_ADJ}", "заведующие", False),
+    (rf"самозанят{_ADJ}", "самозанятые", False),
+    (r"люд(?:и|ей|ям|ьми|ях)", "люди", False),
+    (r"дет(?:и|ей|ям|ьми|ях)", "дети", False),
+    (rf"гост{_SOFT}", "гости", False),
+    (r"врач(?:а|у|ом|е|и|ей|ам|ами|ах)?", "врачи", False),
+    (rf"повар{_HARD}", "повара", False),
+    (rf"кассир{_HARD}", "кассиры", False),
+    (rf"эксперт{_HARD}", "эксперты", False),
+    (rf"аналитик{_VELAR}", "аналитики", False),
     (r"бариста", "бариста", False),
-    (rf"пекар{_ENDINGS}", "пекари", False),
-    (rf"клиент{_ENDINGS}", "клиенты", False),
-    (rf"пользовател{_ENDINGS}", "пользователи", False),
-    (r"продав(?:ец|ц\w+|щиц\w+)", "продавцы", False),
-    (rf"кассир{_ENDINGS}", "кассиры", False),
-    (rf"бухгалтер{_ENDINGS}", "бухгалтеры", False),
-    (rf"врач{_ENDINGS}", "врачи", False),
-    (rf"пациент{_ENDINGS}", "пациенты", False),
-    (rf"разработчик{_ENDINGS}", "разработчики", False),
-    (rf"сотрудник{_ENDINGS}", "сотрудники", False),
-    (rf"покупател{_ENDINGS}", "покупатели", False),
-    (rf"фермер{_ENDINGS}", "фермеры", False),
-    (rf"предпринимател{_ENDINGS}", "предприниматели", False),
-    (rf"фрилансер{_ENDINGS}", "фрилансеры", False),
-    (rf"студент{_ENDINGS}", "студенты", False),
-    (rf"техник{_ENDINGS}", "техники", False),
-    (rf"закупщик{_ENDINGS}", "закупщики", False),
-    (rf"кладовщик{_ENDINGS}", "кладовщики", False),
-    (rf"салон{_ENDINGS}", "салоны", False),
-    (r"кофейн(?:я|и|ю|ей|ям|ями|ях|е)", "кофейни", False),
-    (r"школ(?:а|ы|у|е|ой|ам|ами|ах)?", "школы", False),
-    (rf"магазин{_ENDINGS}", "магазины", False),
-    (rf"ресторан{_ENDINGS}", "рестораны", False),
-    (r"клиник(?:а|и|у|е|ой|ам|ами|ах)?", "клиники", False),
-    (r"аптек(?:а|и|у|е|ой|ам|ами|ах)?", "аптеки", False),
-    (r"пекарн(?:я|и|ю|ей|ям|ями|ях|е)", "пекарни", False),
-    (r"компани(?:я|и|ю|ей|ям|ями|ях)", "компании", True),
-    (r"фирм(?:а|ы|у|е|ой|ам|ами|ах)?", "фирмы", True),
+    (r"персонал(?:а|у|ом|е)?", "персонал", False),
+    (rf"мам{_FEM_A}", "мамы", False),
+    (rf"сотрудниц{_FEM_A}", "сотрудники", False),
+    (rf"работниц{_FEM_A}", "работники", False),
+    (rf"участниц{_FEM_A}", "участники", False),
+    (rf"помощниц{_FEM_A}", "помощники", False),
+    (rf"учениц{_FEM_A}", "ученики", False),
+    (rf"школьниц{_FEM_A}", "школьники", False),
+    (rf"клиентк{_FEM_A}", "клиенты", False),
+    (rf"студентк{_FEM_A}", "студенты", False),
+    (rf"пациентк{_FEM_A}", "пациенты", False),
+    (rf"пенсионерк{_FEM_A}", "пенсионеры", False),
+    # organisations; the generic ones need a word that says which
+    (r"компани(?:я|и|ю|ей|ям|ями|ях|й)", "компании", True),
+    (rf"фирм{_FEM_A}", "фирмы", True),
+    (r"организаци(?:я|и|ю|ей|ям|ями|ях|й)", "организации", True),
+    (r"предприяти(?:е|я|ю|ем|и|й|ям|ями|ях)", "предприятия", True),
+    (r"агентств(?:о|а|у|ом|е|ам|ами|ах)?", "агентства", True),
+    (rf"команд{_FEM_A}", "команды", True),
+    (rf"отдел{_HARD}", "отделы", True),
+    (rf"стартап{_HARD}", "стартапы", False),
+    (rf"магазин{_HARD}", "магазины", False),
+    (rf"супермаркет{_HARD}", "супермаркеты", False),
+    (rf"ресторан{_HARD}", "рестораны", False),
+    (r"кафе", "кафе", False),
+    (rf"кофейн{_FEM_YA}|кофеен", "кофейни", False),
+    (rf"бар{_HARD}", "бары", False),
+    (rf"салон{_HARD}", "салоны", False),
+    (rf"клиник{_FEM_A}", "клиники", False),
+    (rf"больниц{_FEM_A}", "больницы", False),
+    (rf"аптек{_FEM_A}", "аптеки", False),
+    (rf"школ{_FEM_A}", "школы", False),
+    (rf"университет{_HARD}", "университеты", False),
+    (rf"вуз{_HARD}", "вузы", False),
+    (r"колледж(?:а|у|ем|е|и|ей|ам|ами|ах)?", "колледжи", False),
+    (rf"гостиниц{_FEM_A}", "гостиницы", False),
+    (rf"отел{_SOFT}", "отели", False),
+    (rf"пекарн{_FEM_YA}|пекарен", "пекарни", False),
+    (r"студи(?:я|и|ю|ей|ям|ями|ях|й)", "студии", False),
+    (rf"клуб{_HARD}", "клубы", False),
+    (rf"спортзал{_HARD}", "спортзалы", False),
+    (r"ателье", "ателье", False),
+    (rf"мастерск{_ADJ}", "мастерские", False),
+    (rf"автосервис{_HARD}", "автосервисы", False),
+    (rf"завод{_HARD}", "заводы", False),
+    (rf"фабрик{_FEM_A}", "фабрики", False),
+    (rf"ферм{_FEM_A}", "фермы", False),
 )
+# (stem, case endings, plural ending): agent nouns by suffix.
+AGENT_NOUNS: tuple[tuple[str, str, str], ...] = (
+    (r"[а-яё]+[аеиюя]тел", _SOFT, "и"),  # водитель, преподаватель
+    (r"[а-яё]+[аеиюя]тел", rf"ьниц{_FEM_A}", "и"),  # учительница
+    (r"[а-яё]{2,}[щчн]ик", _VELAR, "и"),  # заказчик, сотрудник
+    (r"[а-яё]{3,}ист", _HARD, "ы"),  # специалист
+    (r"[а-яё]{3,}[её]р", _HARD, "ы"),  # менеджер, партнёр
+    (r"[а-яё]{2,}(?:тор|сор|зор)", _HARD, "ы"),  # автор, спонсор
+    (r"[а-яё]{3,}ар", r"(?:ь|я|ю|ем|и|ей|ям|ями|ях)", "и"),  # секретарь
+    (r"[а-яё]{2,}(?<!м)(?:ент|ант)", _HARD, "ы"),  # студент, консультант
+    (r"[а-яё]{3,}лог", _VELAR, "и"),  # маркетолог, психолог
+    (r"[а-яё]{3,}граф", _HARD, "ы"),  # фотограф
+)
+# Plurals in -а and -я: "мастера", "директора", "учителя".
+IRREGULAR_PLURALS = {
+    "мастер": "мастера",
+    "директор": "директора",
+    "доктор": "доктора",
+    "профессор": "профессора",
+    "учител": "учителя",
+}
+# Words with an agent suffix that name things (software tools among them), words such as
+# "например", and the verb forms that look like them. "конкурент" is a node type of its own.
+NOT_PERSON_STEMS = _words(
+    "двигател показател выключател переключател указател носител обогревател предохранител "
+    "усилител заменител наполнител очистител распылител ограничител разделител определител "
+    "знаменател числител множител измерител выпрямител преобразовател излучател глушител "
+    "смесител нагревател охладител увлажнител осушител накопител обозревател считывател "
+    "распознавател летел метел "
+    "понедельник вторник праздник справочник учебник дневник ежедневник чайник источник "
+    "сборник памятник ценник задачник будильник холодильник светильник кипятильник рубильник "
+    "напильник умывальник паяльник подоконник угольник треугольник многоугольник "
+    "прямоугольник ошейник родник субботник утренник полдник пряник сырник веник ледник "
+    "рудник парник курятник цветник шиповник орешник муравейник передник приёмник приемник "
+    "спутник счётчик счетчик датчик мячик пончик ключик стульчик пальчик зайчик передатчик "
+    "отладчик обработчик загрузчик установщик форматировщик планировщик "
+    "паник черник брусник земляник клубник электроник пикник "
+    "аист свист твист "
+    "компьютер пример размер номер сервер принтер мессенджер стикер браузер баннер постер "
+    "характер свитер тостер роутер сканер маркер фломастер контейнер интерьер барьер бампер "
+    "катер лайнер плеер тизер трейлер таймер кулер блендер миксер джемпер тендер оффер флаер "
+    "кластер вечер ветер север ковер ковёр костер костёр сквер шифер фужер кавер литер чартер "
+    "триллер шейкер бестселлер пейджер кондиционер контроллер степлер торшер камер манер "
+    "карьер атмосфер сфер покер планер запер например буфер трекер драйвер адаптер парсер "
+    "линтер форматтер рендерер маппер хендлер лаунчер инсталлятор "
+    "фактор сектор вектор мотор монитор процессор компрессор калькулятор генератор индикатор "
+    "трактор транзистор резистор экватор ротор статор детектор проектор сенсор курсор "
+    "телевизор обзор надзор кругозор позор дозор мусор простор повтор затор экскаватор "
+    "аккумулятор радиатор вентилятор коллектор реактор сепаратор идентификатор "
+    "классификатор агрегатор стабилизатор конвертор контор терминатор тензор виктор нестор "
+    "гектор компилятор интерпретатор транслятор эмулятор симулятор редактор анализатор "
+    "валидатор итератор дескриптор деструктор инициализатор синтезатор архиватор "
+    "конфигуратор конструктор коннектор "
+    "календар словар январ инвентар буквар алтар фонар сухар янтар глухар пескар сафар "
+    "благодар подар удар "
+    "процент инцидент акцент патент контент прецедент коэффициент ингредиент градиент "
+    "компонент континент эквивалент конкурент вариант талант бриллиант диктант транспарант "
+    "десант сервант дезодорант квадрант грант квант "
+    "каталог диалог монолог некролог аналог эпилог пролог налог залог предлог подлог бэклог "
+    "параграф телеграф автограф полиграф кинематограф"
+)
+_NOT_PEOPLE = r"(?:" + "|".join(sorted(NOT_PERSON_STEMS, key=len, reverse=True)) + r")[а-яё]{0,4}"
 SEGMENT_HEAD = re.compile(
-    r"(?<![\w])(?P<prefix>[\w]+-)?(?P<head>"
-    + "|".join(f"(?:{stem})" for stem, _, _ in SEGMENT_HEADS)
+    r"(?<![\w])(?P<prefix>[\w]+-)?"
+    + rf"(?!{_NOT_PEOPLE}(?![\w-]))"
+    + r"(?P<head>"
+    + "|".join(f"(?:{pattern})" for pattern, _, _ in SEGMENT_HEADS)
+    + "|"
+    + "|".join(f"(?:{stem}{endings})" for stem, endings, _ in AGENT_NOUNS)
     + r")(?![\w-])",
     _I,
 )
-# Person heads that name a role inside something: the next word says whose ("родители учеников").
-ATTACHING_HEADS = _words("владельцы руководители родители сотрудники управляющие администраторы")
-# Fixed genitive tails that belong to a head ("салоны красоты").
-POSTMODIFIERS = {"салоны": re.compile(r"^\s+(красоты)\b", _I)}
+# Person heads that name a role inside something: the next word says whose ("владельцы
+# ресторанов", "родители школьников").
+ATTACHING_HEADS = _words(
+    "владельцы руководители родители сотрудники работники управляющие администраторы "
+    "директора основатели"
+)
 NOT_MODIFIERS = _words(
     "наш наша наше наши наших нашим нашими ваш ваши ваших свой свои своих своим этот эта это "
     "эти этих этим тот та те тех том такой такие таких каждый каждая каждые любой любые другой "
@@ -178,8 +274,8 @@ ADJECTIVE_ENDING = re.compile(
 _SOFT_ENDINGS = frozenset({"ими", "его", "ему", "ий", "яя", "ее", "ие", "их", "им", "юю"})
 _HUSHING = ("г", "к", "х", "ж", "ш", "щ", "ч")
 MAX_MODIFIERS = 2
-# A head after "<бизнес> из <числа>" says what the business is made of ("сеть из трёх
-# салонов", "парк из 20 машин"), not who the customer is.
+# A head after "<бизнес> из <числа>" says what the business is made of ("сеть из 12
+# магазинов", "парк из 20 машин"), not who the customer is.
 COMPOSITION_BEFORE = re.compile(
     r"(?<![\w-])(?:сет(?:ь|и|ью)|парк\w*|штат\w*)\s+(?:из|в|на)\s+"
     r"(?:\d[\d\s]*\+?|двух|трёх|трех|четырёх|четырех|пяти|шести|семи|восьми|девяти|десяти|"
@@ -189,12 +285,12 @@ COMPOSITION_BEFORE = re.compile(
 MODIFIER_JOINER = "и"
 OBLIQUE_BEFORE = _words("с со про о об к от для по")
 NOT_SEGMENT_AFTER: frozenset[str] = frozenset()
-# Neuter nouns that end like adjectives ("расписание", "занятие").
+# Neuter nouns that end like adjectives ("здание", "событие").
 NOUN_ENDINGS = ("ание", "ение", "яние", "ятие", "итие", "ытие", "утие")
 
 
 def adjective_plural(word: str) -> str | None:
-    """'частным' → 'частные', 'домашним' → 'домашние'; None if the word is not adjectival."""
+    """'новым' → 'новые', 'летним' → 'летние'; None if the word is not adjectival."""
     if word.lower().endswith(NOUN_ENDINGS):
         return None
     found = ADJECTIVE_ENDING.match(word.lower())
@@ -216,7 +312,7 @@ PAIN_COMPLEMENT = re.compile(
 )
 PAIN_VERBAL = re.compile(
     r"(?<!не\s)(?<![\w-])(?:неудобно|сложно|трудно|тяжело|непонятно|муторно|"
-    r"приходится|приходилось|забыва(?:ют|ет)|забыл[аи]?|путают|путает|теряют|теряет|теряются|"
+    r"приходится|приходилось|забыва(?:ют|ет)|забыл[аи]?|теряют|теряет|теряются|"
     r"не\s+могут|не\s+может|не\s+успева\w+|"
     r"трат(?:ят|ит)\s+(?:часы|много\s+времени|весь\s+\w+|полдня|кучу\s+времени|уйму\s+времени))"
     r"(?![\w-])",
@@ -244,18 +340,18 @@ SUBJECT_BOUNDARY = _words(
     "думают думает находят кажется называют его её ее их там"
 )
 SUBJECT_MAX_WORDS = 4
-# "у частных мастеров приложение тормозит": the subject is only the word after the phrase.
+# "у новых пользователей приложение тормозит": the subject is only the word after the phrase.
 SUBJECT_PREPOSITIONS = _words("у для при")
 PAIN_CUTTER = re.compile(
     r",|\s+(?:потому\s+что|так\s+как|поэтому|чтобы|но|а\s+также|когда)(?![\w-])|\s+\(", _I
 )
 PAIN_MAX_WORDS = 10
 # A pain told after a rival and one of these is the rival's drawback ("ушли с X, потому что он
-# тормозит", "у X есть предоплата, но его считают сложным").
+# тормозит", "у X есть склад, но он слишком дорогой").
 DRAWBACK_LINK = re.compile(
     r"(?<![\w-])(?:потому\s+что|так\s+как|из-за|но|однако|хотя|зато)(?![\w-])", _I
 )
-# A pain right after these restates one already told in the message ("это съедает весь вечер");
+# A pain right after these restates one already told in the message ("это занимает весь день");
 # after a person, only when it is about the same thing.
 THING_PRONOUNS = _words("это оно")
 PERSON_PRONOUNS = _words("он она они")
@@ -332,9 +428,9 @@ ALTERNATIVES: tuple[tuple[re.Pattern[str], str, bool], ...] = (
 ALTERNATIVE_LEADS = _words("в во на через по с со из")
 ALTERNATIVE_CONTAINERS = _words("группы группах группу группе чаты чатах чат чате канал каналы")
 USAGE_CUE = re.compile(
-    r"(?<![\w-])(?:пользу\w+|использу\w+|вед(?:ут|ёт|ет)|вести|считают|считает|записыва\w+|"
+    r"(?<![\w-])(?:пользу\w+|использу\w+|вед(?:ут|ёт|ет)|вести|записыва\w+|"
     r"отправля\w+|пишут|пишет|звонят|звонит|договарива\w+|через|по\s+телефону|вручную|хранят|"
-    r"хранит|отмеча\w+|сводят|сводить|работают\s+в|заказыва\w+|вместо|обратно\s+на)(?![\w-])",
+    r"хранит|работают\s+в|вместо)(?![\w-])",
     _I,
 )
 COMPETITOR_USAGE_CUE = re.compile(
@@ -377,9 +473,19 @@ COMPETITOR_PATTERNS = (
         rf"(?<![\w-])(?:пользуются|используют|платят\s+за|пробовали|сидят\s+на)\s+{NAMES_LATIN}"
     ),
 )
+# Capitalised words that are not names: pronouns, determiners, conjunctions, prepositions,
+# adverbs, numerals, days, months and common technical and business acronyms.
 NOT_NAMES = _words(
-    "Наш Наша Наши Мы Они Он Она Это Когда После Большинство Конкурент Конкуренты Риск Цель "
-    "Опрос Интервью Снова Из Для Также B2B B2C SMB CRM ERP SMS API GPS UI UX MVP CEO PM"
+    "Я Мы Ты Вы Он Она Оно Они Мой Моя Мои Наш Наша Наше Наши Ваш Ваша Ваши Их Его Её Ее Это "
+    "Этот Эта Эти Тот Та Те Все Всё Весь Каждый Каждая Любой Другой Другие Такой Такие Сам "
+    "Сами Кто Что Где Куда Когда Как Почему Зачем Какой Какие Который Которые И А Но Или Да "
+    "Нет Не Ни Если После До Потом Затем Теперь Сейчас Уже Ещё Еще Снова Опять Также Тоже "
+    "Поэтому Однако Хотя Зато Причём Причем Чтобы Пока Тогда Здесь Там В Во На С Со Из От "
+    "До Для По К Ко У О Об При Без Через Про За Под Над Между Большинство Многие Некоторые "
+    "Несколько Один Одна Одно Два Две Три Четыре Пять Первый Второй Последний Понедельник "
+    "Вторник Среда Четверг Пятница Суббота Воскресенье Январь Февраль Март Апрель Май Июнь "
+    "Июль Август Сентябрь Октябрь Ноябрь Декабрь B2B B2C SMB CRM ERP SMS API GPS UI UX MVP "
+    "CEO PM"
 )
 
 # ----------------------------------------------------------------------------- features
@@ -465,21 +571,37 @@ RISK_MAX_WORDS = 12
 
 # ----------------------------------------------------------------------------- segment helpers
 NOUN_COMPOUNDS = False  # Russian puts the owner after the head, in the genitive
-GENERIC_SEGMENTS = frozenset({"пользователи", "клиенты", "ученики"})
-_HEAD_PATTERNS = tuple((re.compile(stem, _I), label, needs) for stem, label, needs in SEGMENT_HEADS)
+GENERIC_SEGMENTS = frozenset({"пользователи", "клиенты", "люди"})
+_HEAD_PATTERNS = tuple(
+    (re.compile(pattern, _I), label, needs) for pattern, label, needs in SEGMENT_HEADS
+)
+_AGENT_PATTERNS = tuple(
+    (re.compile(rf"(?P<stem>{stem}){endings}", _I), plural) for stem, endings, plural in AGENT_NOUNS
+)
+_NOT_PEOPLE_WORD = re.compile(_NOT_PEOPLE, _I)
 
 
 def segment_head(found: re.Match[str]) -> tuple[str, bool] | None:
     """The plural nominative label of a matched head, keeping a prefix such as 'онлайн-'."""
     word = found["head"]
+    prefix = (found["prefix"] or "").lower()
     for pattern, label, needs_modifier in _HEAD_PATTERNS:
         if pattern.fullmatch(word):
-            prefix = (found["prefix"] or "").lower()
             return prefix + label, needs_modifier
+    if _NOT_PEOPLE_WORD.fullmatch(word):
+        return None
+    before = found.string[max(0, found.start() - 20) : found.start()].rstrip()
+    if word[:1].isupper() and before and before[-1] not in '.!?:;("«—–-•*':
+        return None  # a name inside the sentence ("с Виктором", "в Мастере")
+    for pattern, plural in _AGENT_PATTERNS:
+        agent = pattern.fullmatch(word)
+        if agent is not None:
+            stem = agent["stem"].lower()
+            return prefix + IRREGULAR_PLURALS.get(stem, stem + plural), False
     return None
 
 
-# Where a group stands with a product, not which group it is ("платящих репетиторов", "новые
+# Where a group stands with a product, not which group it is ("платящих пользователей", "новые
 # клиенты"): these end the segment's name.
 NOT_NAME_MODIFIERS = re.compile(
     r"^(?:нов|платящ|активн|неактивн|текущ|потенциальн|существующ|бывш|постоянн)"
@@ -495,15 +617,12 @@ def modifier_label(word: str, sentence_initial: bool) -> str | None:
 
 
 def names_one(head: str, before: str) -> bool:
-    """Russian has no articles to tell one salon from salons: every head may be a segment."""
+    """Russian has no articles to tell one shop from shops: every head may be a segment."""
     return False
 
 
 def segment_tail(label: str, rest: str) -> re.Match[str] | None:
-    """The genitive that completes a head: 'владельцы салонов', 'салоны красоты'."""
-    fixed = POSTMODIFIERS.get(label)
-    if fixed is not None:
-        return fixed.match(rest)
+    """The genitive that completes a role: 'владельцы ресторанов', 'родители школьников'."""
     if label in ATTACHING_HEADS:
         return re.match(r"^\s+(" + SEGMENT_HEAD.pattern + r")", rest, _I)
     return None
