@@ -26,30 +26,35 @@ from kg.language import Token, analyse
 
 Span = tuple[int, int]
 
-NEGATORS = frozenset(
+
+def _wordset(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+NEGATORS = _wordset(
     "not n't n’t no never nothing nobody none neither nor without hardly cannot "
-    "не ни нет ничего никто никогда нигде ничто без".split()
+    "не ни нет ничего никто никогда нигде ничто без"
 )
 # Words that describe a malfunction or a difficulty by themselves.
-PROBLEM_LEMMAS = frozenset(
+PROBLEM_LEMMAS = _wordset(
     """crash freeze lag hang fail failure break broken bug buggy glitch glitchy error slow
     unusable unresponsive stuck problem issue annoying annoy frustrating frustrate confusing
     confuse difficult hard impossible struggle complain complaint drain lose lost missing
     disappear delay wait unable useless terrible awful horrible worst bad poor waste
     ошибка баг проблема падать вылетать зависать тормозить глючить сломаться ломаться
     пропадать пропасть исчезать исчезнуть медленный медленно невозможно неудобно неудобный
-    мешать раздражать сбой краш""".split()
+    мешать раздражать сбой краш"""
 )
 # Verbs whose absence is a problem when negated ("doesn't open", «не запускается»).
-FUNCTION_LEMMAS = frozenset(
+FUNCTION_LEMMAS = _wordset(
     """work load open start launch run save sync play show display connect install update
     respond find let allow download upload send receive login log sign print copy paste
     scroll search display install
     работать загружаться загрузить открываться открыть запускаться запустить сохранять
     сохраняться показывать отображаться видеть находить подключаться устанавливаться
-    обновляться отвечать реагировать получаться удаваться мочь""".split()
+    обновляться отвечать реагировать получаться удаваться мочь"""
 )
-HYPOTHETICAL = frozenset("would could might if whether unless suppose бы если вдруг".split())
+HYPOTHETICAL = _wordset("would could might if whether unless suppose бы если вдруг")
 REQUEST_EN = re.compile(
     r"\b(?:please|pls|plz|kindly)\s+(?:add|make|bring|include|allow|let|give|fix|implement)\b"
     r"|\b(?:i|we)\s+wish\b"
@@ -79,24 +84,24 @@ ABILITY_EN = re.compile(
     re.IGNORECASE,
 )
 # Verbs too general to name a capability by themselves.
-GENERIC_VERBS = frozenset(
+GENERIC_VERBS = _wordset(
     """be have do get go say tell think know seem look feel want need like love hate enjoy
     prefer try use make let help keep give take come put mean guess hope wish understand
     recommend rate review download install uninstall update buy pay work happen start stop
-    find become remain allow able unable""".split()
+    find become remain allow able unable"""
 )
 # Nouns that name the product as a whole or the review, never one of its features.
-GENERIC_NOUNS = frozenset(
+GENERIC_NOUNS = _wordset(
     """app apps application program software version update thing things stuff lot way time
     times star stars review reviews phone device tablet one everything anything something
     nothing people guy guys day days year years problem problems issue issues bug bugs job
-    fun kind sort bit""".split()
+    fun kind sort bit"""
 )
-_PHRASE_STOPS = frozenset(
+_PHRASE_STOPS = _wordset(
     "because since when while than though although but so every everytime whenever until "
-    "потому когда чтобы пока хотя но".split()
+    "потому когда чтобы пока хотя но"
 )
-_COMPARATIVES = frozenset("better worse more less so too much".split())
+_COMPARATIVES = _wordset("better worse more less so too much")
 _LEAD_INS = frozenset(("have", "be", "being", "there", "if", "add", "to", "able", "that"))
 _FEATURE_WORDS = frozenset(("function", "feature", "option", "ability", "way", "possibility"))
 FUNCTION_POS = frozenset({"DET", "ADP", "CONJ", "PRON", "PART", "AUX", "PUNCT", "SYM", "INTJ"})
@@ -402,9 +407,9 @@ def mask_markup(text: str) -> str:
 
 
 _QUESTION_WORDS = frozenset(("how", "what", "which", "that", "why", "when", "where"))
-GENERIC_PROBLEMS = frozenset(
+GENERIC_PROBLEMS = _wordset(
     "problem problems issue issues bug bugs error errors trouble "
-    "проблема проблемы ошибка ошибки ошибко баг баги".split()
+    "проблема проблемы ошибка ошибки ошибко баг баги"
 )
 
 
