@@ -49,12 +49,19 @@ from artifacts.models import (
 )
 from artifacts.prompts import prd_reviewer, prd_writer
 from artifacts.sections import INSTRUCTIONS, WRITER_SECTIONS, title
-from kg.context import ArtifactContext, ContextNode, EvidenceView, artifact_context
+from kg.context import (
+    ArtifactContext,
+    ContextNode,
+    EvidenceView,
+    artifact_context,
+    episodes_by_uid,
+    evidence_view,
+)
 from kg.graph import store
 from kg.importing import product_name
 from kg.llm import LLMOutputError, call_llm, call_llm_repairing_json
 from kg.llm.engines import OfflineEngine, OpenAIEngine, current_engine
-from kg.models import Episode, Project
+from kg.models import Project
 from kg.pipeline.evidence import locate_quote, normalise, numbers_in, numbers_missing
 
 logger = logging.getLogger("groundwork.artifacts")
@@ -352,9 +359,6 @@ def _ms(started: float) -> int:
     return int((time.monotonic() - started) * 1000)
 
 
-EPISODE_BATCH = 500  # bounded IN lists: SQLite and PostgreSQL cap bind parameters
-
-
 def edge_evidence(project: Project, context: ArtifactContext) -> dict[str, list[EvidenceView]]:
     """The evidence of the context's edges by edge uid, cut at the context's as_of.
 
@@ -370,31 +374,8 @@ def edge_evidence(project: Project, context: ArtifactContext) -> dict[str, list[
         for record in store.list_edges(project.graph_scope)
         if record.uid in wanted
     }
-    uids = sorted({e.episode_uid for found in kept.values() for e in found})
-    episodes: dict[str, Episode] = {}
-    for i in range(0, len(uids), EPISODE_BATCH):
-        batch = Episode.objects.filter(project=project, uid__in=uids[i : i + EPISODE_BATCH])
-        episodes.update((str(e.uid), e) for e in batch.only("uid", "author", "source_ref"))
-    views: dict[str, list[EvidenceView]] = {}
-    for uid, found in kept.items():
-        views[uid] = []
-        for e in found:
-            episode = episodes.get(e.episode_uid)
-            ref = episode.source_ref if episode else {}
-            views[uid].append(
-                EvidenceView(
-                    episode_uid=e.episode_uid,
-                    episode_number=e.episode_number,
-                    date=e.valid_at,
-                    author=episode.author if episode else e.author,
-                    quote=e.quote,
-                    start=e.start,
-                    end=e.end,
-                    file=str(ref.get("file", "")),
-                    page=str(ref.get("page", "")),
-                )
-            )
-    return views
+    episodes = episodes_by_uid(project, (e.episode_uid for f in kept.values() for e in f))
+    return {uid: [evidence_view(e, episodes) for e in found] for uid, found in kept.items()}
 
 
 def writer_request(

@@ -16,11 +16,11 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from pydantic import BaseModel, Field, PrivateAttr
 
-from kg.graph import EdgeRecord, NodeRecord, store
+from kg.graph import EdgeRecord, Evidence, NodeRecord, store
 from kg.graph.records import graph_time
 from kg.models import Episode, Project
 from kg.ontology import NODE_TYPES
@@ -240,33 +240,39 @@ def _cut_evidence(node: NodeRecord, moment: str | None) -> NodeRecord:
 EPISODE_BATCH = 500  # bounded IN lists: SQLite and PostgreSQL cap bind parameters
 
 
-def _episodes_for(project: Project, nodes: list[NodeRecord]) -> dict[str, Episode]:
-    uids = sorted({e.episode_uid for n in nodes for e in n.evidence})
+def episodes_by_uid(project: Project, uids: Iterable[str]) -> dict[str, Episode]:
+    """The project's episodes behind some evidence, in bounded batches."""
+    ordered = sorted(set(uids))
     found: dict[str, Episode] = {}
-    for i in range(0, len(uids), EPISODE_BATCH):
-        batch = Episode.objects.filter(project=project, uid__in=uids[i : i + EPISODE_BATCH])
+    for i in range(0, len(ordered), EPISODE_BATCH):
+        batch = Episode.objects.filter(project=project, uid__in=ordered[i : i + EPISODE_BATCH])
         found.update((str(e.uid), e) for e in batch.only("uid", "author", "source_ref"))
     return found
 
 
+def _episodes_for(project: Project, nodes: list[NodeRecord]) -> dict[str, Episode]:
+    return episodes_by_uid(project, (e.episode_uid for n in nodes for e in n.evidence))
+
+
+def evidence_view(e: Evidence, episodes: dict[str, Episode]) -> EvidenceView:
+    """One piece of evidence as a citation needs it: the episode's author, file and page."""
+    episode = episodes.get(e.episode_uid)
+    ref = episode.source_ref if episode else {}
+    return EvidenceView(
+        episode_uid=e.episode_uid,
+        episode_number=e.episode_number,
+        date=e.valid_at,
+        author=episode.author if episode else e.author,
+        quote=e.quote,
+        start=e.start,
+        end=e.end,
+        file=str(ref.get("file", "")),
+        page=str(ref.get("page", "")),
+    )
+
+
 def _node_view(node: NodeRecord, episodes: dict[str, Episode]) -> ContextNode:
-    evidence = []
-    for e in node.evidence:
-        episode = episodes.get(e.episode_uid)
-        ref = episode.source_ref if episode else {}
-        evidence.append(
-            EvidenceView(
-                episode_uid=e.episode_uid,
-                episode_number=e.episode_number,
-                date=e.valid_at,
-                author=episode.author if episode else e.author,
-                quote=e.quote,
-                start=e.start,
-                end=e.end,
-                file=str(ref.get("file", "")),
-                page=str(ref.get("page", "")),
-            )
-        )
+    evidence = [evidence_view(e, episodes) for e in node.evidence]
     return ContextNode(
         uid=node.uid,
         number=node.number,

@@ -236,14 +236,7 @@ def _resolve(
 
 
 def _confirm(project: Project, mention: Mention, node: NodeRecord, report: PromotionReport) -> bool:
-    request = resolution.ResolutionRequest(
-        node_type=mention.node_type,
-        mention=mention.label,
-        mention_quote=mention.quote,
-        existing_label=node.label,
-        existing_quotes=[e.quote for e in node.evidence[:3]],
-        language=project.language,
-    )
+    request = resolution.ResolutionRequest.about(mention, node, project.language)
     report.confirmations += 1
     try:
         # No project on the recorded call: the prompt quotes two projects, and a per-project

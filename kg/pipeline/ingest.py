@@ -346,14 +346,7 @@ def _discover(episode: Episode, state: _ProjectState, new_uids: list[str]):
 
 
 def _confirm(episode: Episode, mention: Mention, node: NodeRecord) -> bool:
-    request = resolution.ResolutionRequest(
-        node_type=mention.node_type,
-        mention=mention.label,
-        mention_quote=mention.quote,
-        existing_label=node.label,
-        existing_quotes=[e.quote for e in node.evidence[:3]],
-        language=episode.project.language,
-    )
+    request = resolution.ResolutionRequest.about(mention, node, episode.project.language)
     return call_llm(
         resolution.OPERATION, request, project=episode.project, episode=episode
     ).value.same

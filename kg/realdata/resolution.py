@@ -25,6 +25,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
+from kg.evaluation import Score
 from kg.graph import Evidence, NodeRecord
 from kg.llm.prompts import resolution
 from kg.pipeline.resolve import Mention, node_key, resolve_candidate
@@ -41,35 +42,6 @@ NO_VECTORS = (
 )
 # ditto's tokenisation splits "v1.2" into "v1 .2" and "7.0" into "7 .0": glue them back.
 _SPLIT_DECIMAL = re.compile(r"(\d) \.(\d)")
-
-
-class Score(BaseModel):
-    tp: int = 0
-    fp: int = 0
-    fn: int = 0
-
-    @property
-    def precision(self) -> float:
-        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 0.0
-
-    @property
-    def recall(self) -> float:
-        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 0.0
-
-    @property
-    def f1(self) -> float:
-        p, r = self.precision, self.recall
-        return 2 * p * r / (p + r) if p + r else 0.0
-
-    def figures(self) -> dict:
-        return {
-            "tp": self.tp,
-            "fp": self.fp,
-            "fn": self.fn,
-            "precision": round(self.precision, 3),
-            "recall": round(self.recall, 3),
-            "f1": round(self.f1, 3),
-        }
 
 
 class Pair(BaseModel):
@@ -127,7 +99,7 @@ class DatasetReport(BaseModel):
             "positives": self.positives,
             "vetoed_before_scoring": self.vetoed,
             "stages": {
-                s.name: {"reached": s.reached, "merged": s.merged} | s.cumulative.figures()
+                s.name: {"reached": s.reached, "merged": s.merged} | s.cumulative.summary()
                 for s in self.stages
             },
             "confirmation": {
@@ -279,13 +251,7 @@ def _node(label: str, node_type: str) -> NodeRecord:
 
 def offline_confirmation(mention: Mention, node: NodeRecord) -> bool:
     """What the offline engine answers to the resolution operation's "same thing?"."""
-    request = resolution.ResolutionRequest(
-        node_type=mention.node_type,
-        mention=mention.label,
-        mention_quote=mention.quote,
-        existing_label=node.label,
-        existing_quotes=[e.quote for e in node.evidence[:3]],
-    )
+    request = resolution.ResolutionRequest.about(mention, node)
     return resolution.OPERATION.offline_answer(request).same
 
 

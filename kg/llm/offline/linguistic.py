@@ -54,7 +54,9 @@ FUNCTION_LEMMAS = _wordset(
     сохраняться показывать отображаться видеть находить подключаться устанавливаться
     обновляться отвечать реагировать получаться удаваться мочь"""
 )
-HYPOTHETICAL = _wordset("would could might if whether unless suppose бы если вдруг")
+# Modal words that make a clause hypothetical. A plain "if"/«если» does not: "if I open a large
+# file it freezes" reports a real problem; "if it ever crashed" does not (see is_hypothetical).
+HYPOTHETICAL = _wordset("would could might бы")
 REQUEST_EN = re.compile(
     r"\b(?:please|pls|plz|kindly)\s+(?:add|make|bring|include|allow|let|give|fix|implement)\b"
     r"|\b(?:i|we)\s+wish\b"
@@ -157,7 +159,7 @@ def is_hypothetical(reading: Reading) -> bool:
     words = {t.lower for t in reading.tokens}
     if "if" in words and "ever" in words:
         return True
-    return bool(words & {"would", "could", "might", "бы"})
+    return bool(words & HYPOTHETICAL)
 
 
 def problem_at(reading: Reading) -> int | None:

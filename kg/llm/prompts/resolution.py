@@ -5,9 +5,17 @@ Asked only when the fuzzy score falls between the merge and the create threshold
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantic import BaseModel, Field
 
 from kg.llm.operation import LLMOperation
+
+if TYPE_CHECKING:
+    from kg.graph import NodeRecord
+    from kg.pipeline.resolve import Mention
+
+QUOTES_SHOWN = 3
 
 
 class ResolutionRequest(BaseModel):
@@ -17,6 +25,18 @@ class ResolutionRequest(BaseModel):
     existing_label: str
     existing_quotes: list[str] = Field(default_factory=list)
     language: str = "en"
+
+    @classmethod
+    def about(cls, mention: Mention, node: NodeRecord, language: str = "en") -> ResolutionRequest:
+        """The question for one mention against one existing node, asked the same everywhere."""
+        return cls(
+            node_type=mention.node_type,
+            mention=mention.label,
+            mention_quote=mention.quote,
+            existing_label=node.label,
+            existing_quotes=[e.quote for e in node.evidence[:QUOTES_SHOWN]],
+            language=language,
+        )
 
 
 class ResolutionResponse(BaseModel):
