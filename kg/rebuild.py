@@ -11,6 +11,7 @@ from collections.abc import Callable
 from kg.graph import store
 from kg.models import Episode, Project
 from kg.pipeline.ingest import episode_ingest
+from kg.pipeline.revision import graph_changed
 
 
 def rebuild_project_graph(
@@ -18,6 +19,7 @@ def rebuild_project_graph(
 ) -> int:
     scope = project.graph_scope
     store.delete_project_graph(scope)
+    graph_changed(project)  # an empty graph is a change too, even with no episode to replay
     store.ensure_indexes()
     episodes = list(
         Episode.objects.filter(project=project)

@@ -1,5 +1,10 @@
 from kg.models.episodes import Episode, EpisodeKind, EpisodeProcessing, ProcessingStatus
-from kg.models.pipeline import ExtractionRejection, LLMCall, ResolutionDecision
+from kg.models.pipeline import (
+    ExtractionRejection,
+    LLMCall,
+    ProjectRevision,
+    ResolutionDecision,
+)
 from kg.models.tenancy import Language, Membership, Organization, Project, Role
 
 __all__ = [
@@ -13,6 +18,7 @@ __all__ = [
     "Organization",
     "ProcessingStatus",
     "Project",
+    "ProjectRevision",
     "ResolutionDecision",
     "Role",
 ]

@@ -85,3 +85,20 @@ class ResolutionDecision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.candidate_label} → #{self.node_number} ({self.method})"
+
+
+class ProjectRevision(models.Model):
+    """How many times a project's graph has changed: read to tell "nothing changed" cheaply.
+
+    One row per project, incremented (never decremented) wherever `project_graph_changed`
+    fires; a project without a row is at revision 0.
+    """
+
+    project = models.OneToOneField(
+        "kg.Project", on_delete=models.CASCADE, related_name="graph_revision", primary_key=True
+    )
+    revision = models.PositiveBigIntegerField(default=0)
+    changed_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.project_id}@{self.revision}"

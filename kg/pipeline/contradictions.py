@@ -9,7 +9,6 @@ from __future__ import annotations
 import uuid
 
 from kg.graph import ContradictionRecord, GraphScope, NodeRecord
-from kg.signals import project_graph_changed
 
 NAMESPACE = uuid.UUID("5b0c1b52-7f0e-4a51-9a55-2f1b8f3f0c11")
 
@@ -65,6 +64,7 @@ def resolve_with_answer(
     from kg.graph import store
     from kg.graph.records import graph_time
     from kg.pipeline.ingest import refresh_confidence
+    from kg.pipeline.revision import graph_changed
 
     scope = project.graph_scope
     known = {c.uid: c for c in store.list_contradictions(scope)}
@@ -89,5 +89,5 @@ def resolve_with_answer(
         f"episode #{episode.number}: {answer[:500]}",
     )
     refresh_confidence(scope, [known[contradiction_uid].a, known[contradiction_uid].b])
-    project_graph_changed.send(sender=type(project), project_id=project.pk)
+    graph_changed(project, sender=type(project))
     return episode

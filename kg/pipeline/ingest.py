@@ -34,8 +34,8 @@ from kg.pipeline.evidence import locate_quote
 from kg.pipeline.extract import ExtractionOutcome, extract_episode
 from kg.pipeline.locks import project_lock
 from kg.pipeline.resolve import Mention, resolve_candidate
+from kg.pipeline.revision import graph_changed
 from kg.pipeline.temporal import place_functional_edge
-from kg.signals import project_graph_changed
 
 logger = logging.getLogger("groundwork.pipeline")
 NAMESPACE = uuid.UUID("0f7d3c1e-2a44-4b8e-9d7e-6a1c5e2b9f10")
@@ -94,7 +94,7 @@ def episode_ingest(episode_id: int, *, force: bool = False) -> IngestReport:
         _set_status(processing, ProcessingStatus.FAILED, error=f"{type(exc).__name__}: {exc}")
         raise
     _set_status(processing, ProcessingStatus.DONE)
-    project_graph_changed.send(sender=Episode, project_id=episode.project_id)
+    graph_changed(episode.project_id, sender=Episode)
     return report
 
 
