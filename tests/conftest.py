@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kg.ledger_lock import set_ledger_unlocked
+from kg.ledger_lock import empty_ledger, set_ledger_unlocked
 from tests.fixtures.llm_server import llm_server, openai_mode  # noqa: F401
 from tests.fixtures.services import (  # noqa: F401
     _adapter_clients,
@@ -20,8 +20,10 @@ pytest_plugins: list[str] = []
 def _ledger_open_for_flush(request):
     """Transactional tests end with a flush that deletes every row, episodes included.
 
-    The database trigger refuses that unless the ledger is in maintenance, so the flush (which
-    runs in transactional_db's teardown, after this fixture's) is wrapped here.
+    The database triggers refuse that unless the ledger is in maintenance, so the flush (which
+    runs in transactional_db's teardown, after this fixture's) is prepared here: SQLite's
+    flush deletes with the thread's lock open; PostgreSQL's TRUNCATE passes once the
+    append-only tables are empty.
     """
     set_ledger_unlocked(False)
     transactional = bool({"transactional_db", "live_server"} & set(request.fixturenames))
@@ -30,6 +32,7 @@ def _ledger_open_for_flush(request):
     yield
     if transactional:
         set_ledger_unlocked(True)
+        empty_ledger()
 
 
 @pytest.fixture

@@ -1,6 +1,41 @@
 from django.db import migrations
 
-from kg.ledger_lock import POSTGRES_DROP, POSTGRES_TRIGGERS, SQLITE_DROP, SQLITE_TRIGGERS
+# The first form of the ledger lock, as it was created; 0004 replaces it (kg.ledger_lock).
+SQLITE_TRIGGERS = [
+    """
+    CREATE TRIGGER kg_episode_no_update BEFORE UPDATE ON kg_episode
+    BEGIN SELECT RAISE(ABORT, 'episodes are immutable: UPDATE refused'); END
+    """,
+    """
+    CREATE TRIGGER kg_episode_no_delete BEFORE DELETE ON kg_episode
+    WHEN groundwork_ledger_unlocked() = 0
+    BEGIN SELECT RAISE(ABORT, 'episodes are immutable: DELETE refused'); END
+    """,
+]
+SQLITE_DROP = [
+    "DROP TRIGGER IF EXISTS kg_episode_no_update",
+    "DROP TRIGGER IF EXISTS kg_episode_no_delete",
+]
+POSTGRES_TRIGGERS = [
+    """
+    CREATE OR REPLACE FUNCTION kg_episode_refuse_change() RETURNS trigger AS $$
+    BEGIN
+        IF TG_OP = 'DELETE' AND current_setting('groundwork.ledger_unlocked', true) = 'on' THEN
+            RETURN OLD;
+        END IF;
+        RAISE EXCEPTION 'episodes are immutable: % refused', TG_OP;
+    END;
+    $$ LANGUAGE plpgsql
+    """,
+    """
+    CREATE TRIGGER kg_episode_immutable BEFORE UPDATE OR DELETE ON kg_episode
+    FOR EACH ROW EXECUTE FUNCTION kg_episode_refuse_change()
+    """,
+]
+POSTGRES_DROP = [
+    "DROP TRIGGER IF EXISTS kg_episode_immutable ON kg_episode",
+    "DROP FUNCTION IF EXISTS kg_episode_refuse_change()",
+]
 
 
 def _statements(vendor: str, create: bool) -> list[str]:

@@ -75,12 +75,8 @@ class ResolutionDecision(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        # Append-only (kg.ledger_lock): a reprocessed episode adds decisions beside the old.
         ordering = ["project", "id"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["episode", "node_type", "candidate_label"], name="unique_resolution"
-            )
-        ]
         indexes = [models.Index(fields=["project", "node_uid"])]
 
     def __str__(self) -> str:

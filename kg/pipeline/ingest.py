@@ -11,7 +11,6 @@ import logging
 import uuid
 from dataclasses import dataclass, field
 
-from django.db import transaction
 from rapidfuzz import fuzz
 
 from kg.graph import (
@@ -367,20 +366,18 @@ def _refresh_confidence(state: _ProjectState) -> None:
 
 
 def _log_decision(episode, node_type, label, method, score, compared, node: NodeRecord) -> None:
-    with transaction.atomic():
-        ResolutionDecision.objects.update_or_create(
-            episode=episode,
-            node_type=node_type,
-            candidate_label=label[:500],
-            defaults={
-                "project": episode.project,
-                "method": method,
-                "score": score,
-                "compared_label": compared[:500],
-                "node_uid": node.uid,
-                "node_number": node.number,
-            },
-        )
+    # Append-only: a reprocessing records its own decision; the earlier one stays as it was.
+    ResolutionDecision.objects.create(
+        episode=episode,
+        node_type=node_type,
+        candidate_label=label[:500],
+        project=episode.project,
+        method=method,
+        score=score,
+        compared_label=compared[:500],
+        node_uid=node.uid,
+        node_number=node.number,
+    )
 
 
 def refresh_confidence(scope: GraphScope, uids: list[str]) -> None:
