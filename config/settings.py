@@ -103,6 +103,16 @@ LLM_ENGINE = env_choice(
 LLM_MODEL = env_str("LLM_MODEL", "gpt-4o-mini")
 LLM_TIMEOUT_SECONDS = env_int("LLM_TIMEOUT_SECONDS", 60, minimum=1, maximum=3600)
 LLM_MAX_RETRIES = env_int("LLM_MAX_RETRIES", 3, maximum=10)
+# How the answer's JSON shape is asked for: json_schema (OpenAI, vLLM, recent Ollama),
+# json_object with a schema (llama.cpp servers), none (JSON mode, validated and repaired);
+# auto probes the endpoint once and remembers what it takes.
+LLM_STRUCTURED_OUTPUT = env_choice(
+    "LLM_STRUCTURED_OUTPUT", "auto", {"auto", "json_schema", "json_object", "none"}
+)
+# Calls in flight at once per endpoint, across all workers (1 for a single-slot local server).
+LLM_MAX_CONCURRENCY = env_int("LLM_MAX_CONCURRENCY", 4, minimum=1, maximum=256)
+# The ceiling of any call's answer; each call's own cap is sized from its request and schema.
+LLM_MAX_OUTPUT_TOKENS = env_int("LLM_MAX_OUTPUT_TOKENS", 4096, minimum=64, maximum=131_072)
 PRD_REVIEW = env_bool("PRD_REVIEW", True)  # the reviewer pass; runs only with a real model
 LLM_MAX_INPUT_CHARS = env_int("LLM_MAX_INPUT_CHARS", 100_000, minimum=1000, maximum=10_000_000)
 

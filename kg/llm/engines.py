@@ -2,17 +2,62 @@
 
 from __future__ import annotations
 
+import json
 import logging
+import random
 import time
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from django.conf import settings
+
+from kg.llm.endpoint import (
+    EndpointProbe,
+    endpoint_key,
+    endpoint_slot,
+    remember_probe,
+    remembered_probe,
+)
 
 logger = logging.getLogger("groundwork.llm")
 
 OFFLINE_MODEL = "offline-rules-v1"
 JSON_MODE: dict[str, Any] = {"type": "json_object"}
+
+# Plain JSON mode leaves the end of the answer to the model: a small one goes on writing after
+# the object. These stops end it there (the stop itself is not returned; the brace is put back).
+JSON_END_STOPS = ["}\n\n", "}\n```"]
+
+RETRY_BASE_SECONDS = 0.5
+RETRY_MAX_SECONDS = 30.0
+# Statuses worth sending again; anything else is the request's own fault and is raised.
+RETRYABLE_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504})
+# Statuses with which servers refuse a response_format they do not know (llama.cpp: 500).
+REFUSAL_STATUSES = frozenset({400, 404, 415, 422, 500, 501})
+PROBE_TIMEOUT_SECONDS = 20
+PROBE_MAX_TOKENS = 24
+PROBE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"ok": {"type": "boolean"}},
+    "required": ["ok"],
+    "additionalProperties": False,
+}
+PROBE_MESSAGES = [
+    {"role": "system", "content": 'Answer with exactly this JSON object: {"ok": true}'},
+    {"role": "user", "content": "Are you ready?"},
+]
+
+
+class Dialect(StrEnum):
+    """How an endpoint is asked for an answer of a given JSON shape."""
+
+    JSON_SCHEMA = "json_schema"  # OpenAI, vLLM, recent Ollama
+    JSON_OBJECT = "json_object"  # llama.cpp servers: JSON mode with a "schema" beside it
+    NONE = "none"  # plain JSON mode; the gateway validates and repairs
+
+
+PROBE_ORDER = (Dialect.JSON_SCHEMA, Dialect.JSON_OBJECT, Dialect.NONE)
 
 
 @dataclass(frozen=True)
@@ -22,11 +67,15 @@ class JsonSchemaFormat:
     name: str
     schema: dict[str, Any]
 
-    def response_format(self) -> dict[str, Any]:
-        return {
-            "type": "json_schema",
-            "json_schema": {"name": self.name, "schema": self.schema, "strict": True},
-        }
+    def response_format(self, dialect: Dialect = Dialect.JSON_SCHEMA) -> dict[str, Any]:
+        if dialect == Dialect.JSON_SCHEMA:
+            return {
+                "type": "json_schema",
+                "json_schema": {"name": self.name, "schema": self.schema, "strict": True},
+            }
+        if dialect == Dialect.JSON_OBJECT:
+            return {"type": "json_object", "schema": self.schema}
+        return dict(JSON_MODE)
 
 
 @dataclass(frozen=True)
@@ -35,14 +84,65 @@ class RawCompletion:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     latency_ms: int = 0
+    finish_reason: str = ""
+    max_tokens: int = 0  # the cap the call was sent with; 0 = none
+
+
+def close_cut_object(text: str) -> str:
+    """Put back the closing brace a JSON_END_STOPS stop took away, and nothing else.
+
+    Only when the text is one object left open at exactly one level outside any string.
+    """
+    start = text.find("{")
+    if start < 0:
+        return text
+    depth, in_string, escaped = 0, False, False
+    for char in text[start:]:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "{[":
+            depth += 1
+        elif char in "}]":
+            depth -= 1
+            if depth == 0:
+                return text  # already closed
+    return text.rstrip() + "}" if depth == 1 and not in_string else text
+
+
+def _retry_delay(error: Exception, retries_done: int) -> float:
+    """The server's Retry-After when it gives one, else exponential backoff with jitter."""
+    response = getattr(error, "response", None)
+    if response is not None:
+        for header, divisor in (("retry-after-ms", 1000), ("retry-after", 1)):
+            try:
+                return min(float(response.headers[header]) / divisor, RETRY_MAX_SECONDS * 2)
+            except (KeyError, ValueError):
+                continue
+    delay = min(RETRY_BASE_SECONDS * 2**retries_done, RETRY_MAX_SECONDS)
+    return delay * (1 - 0.25 * random.random())
 
 
 class OpenAIEngine:
     """Any OpenAI-compatible endpoint through the official SDK.
 
-    The SDK retries 429, 5xx, connection errors and timeouts with exponential backoff
-    (max_retries). An operation with a schema is sent as structured output (json_schema),
-    otherwise JSON mode asks for one JSON object; the gateway validates either way.
+    Every call is bounded: `max_tokens` (sized by the gateway per call), a timeout
+    (LLM_TIMEOUT_SECONDS) and one of the endpoint's LLM_MAX_CONCURRENCY slots held from the
+    first attempt to the last. The SDK's own retries are off: they resend at once while a
+    single-slot server is still generating the abandoned answer, and every resend then waits
+    behind it and times out in turn. Here a retry waits (Retry-After or exponential backoff)
+    with the slot held, so nothing else joins the queue, and after a timeout it is given the
+    time of the abandoned answer on top of its own (the timeout grows by LLM_TIMEOUT_SECONDS
+    per attempt).
+
+    The answer's shape goes out in the endpoint's dialect (LLM_STRUCTURED_OUTPUT; `auto`
+    probes once and remembers); the gateway validates the answer either way.
     """
 
     name = "openai"
@@ -51,49 +151,212 @@ class OpenAIEngine:
         from openai import OpenAI
 
         self.model = settings.LLM_MODEL
+        self.base_url = settings.OPENAI_BASE_URL or ""
+        self.endpoint = endpoint_key(self.base_url, self.model)
+        self.setting = settings.LLM_STRUCTURED_OUTPUT
         self._client = OpenAI(
             api_key=settings.OPENAI_API_KEY or "not-needed",
-            base_url=settings.OPENAI_BASE_URL or None,
+            base_url=self.base_url or None,
             timeout=settings.LLM_TIMEOUT_SECONDS,
-            max_retries=settings.LLM_MAX_RETRIES,
+            max_retries=0,
         )
 
+    # --- calls -----------------------------------------------------------------------------
+
     def complete(
-        self, messages: list[dict[str, str]], json_schema: JsonSchemaFormat | None = None
+        self,
+        messages: list[dict[str, str]],
+        json_schema: JsonSchemaFormat | None = None,
+        max_tokens: int | None = None,
     ) -> RawCompletion:
         from openai import BadRequestError
 
-        started = time.monotonic()
-        if json_schema is None:
-            response = self._create(messages, JSON_MODE)
-        else:
+        timeout = settings.LLM_TIMEOUT_SECONDS
+        retries = settings.LLM_MAX_RETRIES
+        # Long enough for every attempt at its growing timeout, plus the waits between them.
+        lease = timeout * (retries + 1) * (retries + 2) / 2 + RETRY_MAX_SECONDS * retries + 60
+        with endpoint_slot(self.endpoint, settings.LLM_MAX_CONCURRENCY, lease, wait_seconds=lease):
+            started = time.monotonic()
+            dialect = self.dialect()
             try:
-                response = self._create(messages, json_schema.response_format())
+                response = self._create(messages, json_schema, dialect, max_tokens)
             except BadRequestError as error:
-                # Some OpenAI-compatible servers reject json_schema; JSON mode plus the prompt
-                # still works there, and the answer is checked the same way. A 400 for another
-                # reason fails again below and is raised.
+                if json_schema is None or dialect == Dialect.NONE:
+                    raise
+                # The endpoint took the dialect when probed but refuses it for this schema;
+                # plain JSON mode still works, and the answer is checked the same way. A 400 for
+                # another reason fails again below and is raised.
                 logger.warning(
-                    "%s: endpoint refused response_format json_schema (%s); using JSON mode",
+                    "%s: endpoint refused response_format %s (%s); using JSON mode",
                     json_schema.name,
+                    dialect.value,
                     error,
                 )
-                response = self._create(messages, JSON_MODE)
+                dialect = Dialect.NONE
+                response = self._create(messages, json_schema, dialect, max_tokens)
+        choice = response.choices[0]
+        text = choice.message.content or ""
+        if dialect == Dialect.NONE and choice.finish_reason == "stop":
+            text = close_cut_object(text)
         usage = response.usage
         return RawCompletion(
-            text=response.choices[0].message.content or "",
+            text=text,
             prompt_tokens=usage.prompt_tokens if usage else 0,
             completion_tokens=usage.completion_tokens if usage else 0,
             latency_ms=int((time.monotonic() - started) * 1000),
+            finish_reason=choice.finish_reason or "",
+            max_tokens=max_tokens or 0,
         )
 
-    def _create(self, messages: list[dict[str, str]], response_format: dict[str, Any]) -> Any:
-        return self._client.chat.completions.create(
-            model=self.model,
-            messages=messages,  # type: ignore[arg-type]
-            response_format=response_format,  # type: ignore[arg-type]
-            temperature=0,
-        )
+    def _create(
+        self,
+        messages: list[dict[str, str]],
+        json_schema: JsonSchemaFormat | None,
+        dialect: Dialect,
+        max_tokens: int | None,
+    ) -> Any:
+        request: dict[str, Any] = {
+            "model": self.model,
+            "messages": messages,
+            "response_format": (
+                json_schema.response_format(dialect) if json_schema else dict(JSON_MODE)
+            ),
+            "temperature": 0,
+        }
+        if max_tokens:
+            request["max_tokens"] = max_tokens
+        if dialect == Dialect.NONE:
+            request["stop"] = JSON_END_STOPS
+        return self._send(request)
+
+    def _send(
+        self,
+        request: dict[str, Any],
+        retries: int | None = None,
+        retry_statuses: frozenset[int] = RETRYABLE_STATUSES,
+    ) -> Any:
+        from openai import APIConnectionError, APIStatusError, APITimeoutError
+
+        retries = settings.LLM_MAX_RETRIES if retries is None else retries
+        timeout = float(settings.LLM_TIMEOUT_SECONDS)
+        attempt_timeout = timeout
+        for attempt in range(retries + 1):
+            try:
+                return self._client.with_options(timeout=attempt_timeout).chat.completions.create(
+                    **request
+                )
+            except APITimeoutError as error:
+                # The server may still be generating the abandoned answer: the resend queues
+                # behind it, so it gets that time on top of its own.
+                attempt_timeout += timeout
+                failure: Exception = error
+            except APIStatusError as error:
+                if error.status_code not in retry_statuses or (
+                    error.response.headers.get("x-should-retry") == "false"
+                ):
+                    raise
+                failure = error
+            except APIConnectionError as error:
+                failure = error
+            if attempt == retries:
+                raise failure
+            delay = _retry_delay(failure, attempt)
+            logger.warning(
+                "model call failed (%s); retry %d of %d in %.1fs",
+                type(failure).__name__,
+                attempt + 1,
+                retries,
+                delay,
+            )
+            time.sleep(delay)
+        raise AssertionError("unreachable")
+
+    # --- the dialect ----------------------------------------------------------------------------
+
+    def dialect(self) -> Dialect:
+        """The dialect calls are sent in: the setting, or what the probe found (`auto`)."""
+        if self.setting != "auto":
+            return Dialect(self.setting)
+        known = remembered_probe(self.endpoint, self.setting)
+        if known is None:
+            known = self.probe(
+                timeout=settings.LLM_TIMEOUT_SECONDS, retries=settings.LLM_MAX_RETRIES
+            )
+        if not known.answered:
+            # Down or too busy: the call goes in plain JSON mode and fails or succeeds on its
+            # own; an unanswered probe is remembered only briefly, then asked again.
+            return Dialect.NONE
+        return Dialect(known.dialect)
+
+    def probe(self, timeout: float = PROBE_TIMEOUT_SECONDS, retries: int = 0) -> EndpointProbe:
+        """Ask the endpoint a tiny structured question in each dialect until one is taken.
+
+        With an explicit setting only that dialect is tried. A refusal (4xx, or the 500 some
+        servers answer an unknown response_format with) moves on to the next dialect; a timeout
+        or a connection error means the endpoint did not answer. The result is remembered.
+        """
+        from openai import APIConnectionError, APIStatusError
+
+        order = PROBE_ORDER if self.setting == "auto" else (Dialect(self.setting),)
+        schema = JsonSchemaFormat(name="probe", schema=PROBE_SCHEMA)
+        refusals: list[str] = []
+        fallback: EndpointProbe | None = None
+        for dialect in order:
+            request: dict[str, Any] = {
+                "model": self.model,
+                "messages": PROBE_MESSAGES,
+                "response_format": schema.response_format(dialect),
+                "temperature": 0,
+                "max_tokens": PROBE_MAX_TOKENS,
+            }
+            try:
+                if retries:  # refusals are answers here, not failures to resend
+                    response = self._send(request, retries, RETRYABLE_STATUSES - REFUSAL_STATUSES)
+                else:
+                    client = self._client.with_options(timeout=timeout)
+                    response = client.chat.completions.create(**request)
+            except APIStatusError as error:
+                if error.status_code in REFUSAL_STATUSES:
+                    refusals.append(f"{dialect.value}: {error.status_code}")
+                    continue
+                probe = EndpointProbe(False, detail=_short(error), checked_at=time.time())
+                break
+            except APIConnectionError as error:  # timeouts included
+                probe = EndpointProbe(False, detail=_short(error), checked_at=time.time())
+                break
+            text = response.choices[0].message.content or ""
+            taken = EndpointProbe(True, dialect.value, "answered", checked_at=time.time())
+            if _is_probe_answer(text) or dialect == Dialect.NONE:
+                probe = taken
+                break
+            # Accepted but not followed (a server that ignores what it does not know).
+            fallback = fallback or EndpointProbe(
+                True, dialect.value, "answered, shape not followed", checked_at=time.time()
+            )
+        else:
+            probe = fallback or EndpointProbe(
+                False,
+                detail="refused every response format (" + ", ".join(refusals) + ")",
+                checked_at=time.time(),
+            )
+        remember_probe(self.endpoint, self.setting, probe)
+        logger.info("model endpoint %s probed: %s", self.endpoint, probe)
+        return probe
+
+    def remembered_probe(self) -> EndpointProbe | None:
+        return remembered_probe(self.endpoint, self.setting)
+
+
+def _is_probe_answer(text: str) -> bool:
+    try:
+        answer = json.loads(text.strip())
+    except ValueError:
+        return False
+    return isinstance(answer, dict) and isinstance(answer.get("ok"), bool)
+
+
+def _short(error: Exception) -> str:
+    return f"{type(error).__name__}: {error}"[:300]
 
 
 class OfflineEngine:

@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Generic
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from pydantic import BaseModel, ValidationError
 
@@ -95,13 +96,54 @@ def strict_json_schema(model: type[BaseModel]) -> dict[str, Any]:
     return strict(schema, ())
 
 
-def response_schema(operation: LLMOperation) -> JsonSchemaFormat | None:
-    """What call_llm asks the engine to constrain the answer to; None means JSON mode."""
+def response_schema(operation: LLMOperation) -> JsonSchemaFormat:
+    """What call_llm asks the engine to constrain the answer to: the operation's schema model,
+    else its response model. A small model left with bare JSON mode writes any JSON at all."""
+    model = operation.response_model
     if isinstance(operation, StructuredOperation) and operation.schema_model is not None:
-        return JsonSchemaFormat(
-            name=operation.name, schema=strict_json_schema(operation.schema_model)
-        )
-    return None
+        model = operation.schema_model
+    return JsonSchemaFormat(name=operation.name, schema=strict_json_schema(model))
+
+
+# --- the answer's token cap -------------------------------------------------------------------
+
+# Deliberately low (English prose runs ~4 characters a token): quotes, names and markup cost more.
+CHARS_PER_TOKEN = 3
+# An answer of fixed shape (a yes/no with a reason) does not grow with the request.
+FIXED_ANSWER_TOKENS = 64
+TOKENS_PER_TEXT_FIELD = 256
+# An answer with lists (nodes, claims) grows with the request: its items quote it verbatim and
+# put a label and some structure around each quote.
+LIST_ANSWER_TOKENS = 512
+LIST_ANSWER_TOKENS_PER_REQUEST_TOKEN = 3
+
+
+def answer_token_cap(schema: dict[str, Any], messages: Messages) -> int:
+    """max_tokens for one call: sized from the request and the answer's schema, never above
+    LLM_MAX_OUTPUT_TOKENS. The system prompt (instructions) does not count: the request does."""
+    request_chars = sum(len(m.get("content") or "") for m in messages if m["role"] != "system")
+    request_tokens = request_chars // CHARS_PER_TOKEN + 1
+    kinds = [node.get("type") for node in _schema_nodes(schema)]
+    if "array" in kinds:
+        cap = LIST_ANSWER_TOKENS + LIST_ANSWER_TOKENS_PER_REQUEST_TOKEN * request_tokens
+    else:
+        cap = FIXED_ANSWER_TOKENS + TOKENS_PER_TEXT_FIELD * kinds.count("string")
+    return min(cap, settings.LLM_MAX_OUTPUT_TOKENS)
+
+
+def operation_token_cap(operation: LLMOperation, messages: Messages) -> int:
+    return answer_token_cap(response_schema(operation).schema, messages)
+
+
+def _schema_nodes(node: Any) -> Any:
+    if isinstance(node, dict):
+        if "type" in node:
+            yield node
+        for value in node.values():
+            yield from _schema_nodes(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _schema_nodes(value)
 
 
 def prompt_hash(operation: str, messages: Messages) -> str:
@@ -140,12 +182,47 @@ def call_llm(
                 latency_ms=int((time.monotonic() - started) * 1000),
             )
         else:
-            raw = engine.complete(messages, json_schema=response_schema(operation))
+            schema = response_schema(operation)
+            raw = engine.complete(
+                messages,
+                json_schema=schema,
+                max_tokens=answer_token_cap(schema.schema, messages),
+            )
         call = _record(operation, engine, digest, messages, raw, project, episode)
 
     if not call.parsed_ok:
         raise LLMOutputError(call.error, call)
     return LLMResult(value=_parse(operation, call.raw_output), call=call, cached=cached)
+
+
+# Why an answer was rejected: the first words of LLMCall.error, counted by the admin's audit.
+CUT_AT_TOKEN_CAP = "cut off at the token cap"  # noqa: S105 (not a secret)
+NOT_JSON = "not JSON"
+WRONG_SHAPE = "wrong shape"
+
+
+def answer_problem(operation: LLMOperation, raw: RawCompletion) -> str:
+    """Empty when the answer parses; else '<reason>: <details>' with one of the reasons above."""
+    try:
+        _parse(operation, raw.text)
+        return ""
+    except ValidationError as exc:
+        problem: Exception = exc
+        not_json = any(e["type"] == "json_invalid" for e in exc.errors())
+    except ValueError as exc:
+        problem, not_json = exc, True
+    details = f"answer is not valid {operation.response_model.__name__} JSON: {problem}"
+    if raw.finish_reason == "length":
+        reason = f"{CUT_AT_TOKEN_CAP} ({raw.max_tokens or '?'} tokens)"
+    else:
+        reason = NOT_JSON if not_json else WRONG_SHAPE
+    return f"{reason}: {details}"[:2000]
+
+
+def rejection_reason(error: str) -> str:
+    """The reason an LLMCall.error starts with, without its details (counts by reason)."""
+    head = error.split(":", 1)[0].strip()
+    return head.split(" (", 1)[0] if head.startswith(CUT_AT_TOKEN_CAP) else head
 
 
 BROKEN_JSON_REPAIR = (
@@ -194,11 +271,7 @@ def _record(
     project: Project | None,
     episode: Episode | None,
 ) -> LLMCall:
-    error = ""
-    try:
-        _parse(operation, raw.text)
-    except (ValidationError, ValueError) as exc:
-        error = f"answer is not valid {operation.response_model.__name__} JSON: {exc}"[:2000]
+    error = answer_problem(operation, raw)
     try:
         with transaction.atomic():
             return LLMCall.objects.create(

@@ -232,7 +232,7 @@ def test_offline_engine_answers_without_http_and_is_recorded(settings, llm_serve
 # --- how the answer's shape is sent -----------------------------------------------------------
 
 
-def test_an_operation_without_a_schema_is_sent_in_json_mode(openai_mode):
+def test_an_operation_without_a_schema_model_is_held_to_its_response_model(openai_mode):
     openai_mode.script({"same": True, "reason": "same"})
     request = resolution.ResolutionRequest(
         node_type="pain", mention="slow app", mention_quote="slow app", existing_label="app lags"
@@ -240,7 +240,9 @@ def test_an_operation_without_a_schema_is_sent_in_json_mode(openai_mode):
 
     call_llm(resolution.OPERATION, request)
 
-    assert openai_mode.requests[0]["response_format"] == {"type": "json_object"}
+    sent = openai_mode.requests[0]["response_format"]
+    assert sent["type"] == "json_schema"
+    assert sent["json_schema"]["schema"] == strict_json_schema(resolution.ResolutionResponse)
 
 
 def test_endpoint_refusing_json_schema_is_asked_again_in_json_mode(openai_mode, caplog):
