@@ -25,16 +25,17 @@ from chat.prompts.assistant_reply import (
     Question,
 )
 from kg.context import ArtifactContext, artifact_context
-from kg.graph import GraphUnavailable
 from kg.llm import call_llm
 from kg.models import Episode, Project
 from kg.ontology import type_name
+from kg.pipeline import retry_policy
 
 logger = logging.getLogger("groundwork.chat")
 
 # Failures worth a retry of the whole task (the pipeline is idempotent); anything else is a
 # property of the message and is reported in the reply instead.
-TRANSIENT_ERRORS: tuple[type[Exception], ...] = (GraphUnavailable, ConnectionError, TimeoutError)
+# The pipeline's own list: redis's, openai's and the database's outage errors included.
+TRANSIENT_ERRORS = retry_policy.TRANSIENT_ERRORS
 
 MAX_BRIEF_NODES = 30
 MAX_QUESTIONS = 5

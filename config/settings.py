@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 
@@ -84,13 +85,30 @@ CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 3
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
+# --- recovery: the sweep re-queues episodes pending or running past the deadline ---
+PIPELINE_STALE_AFTER_SECONDS = env_int("PIPELINE_STALE_AFTER_SECONDS", 600, minimum=5)
+PIPELINE_MAX_REQUEUES = env_int("PIPELINE_MAX_REQUEUES", 5, minimum=1, maximum=100)
+PIPELINE_SWEEP_EVERY_SECONDS = env_int("PIPELINE_SWEEP_EVERY_SECONDS", 60, minimum=1)
 CELERY_BEAT_SCHEDULE = {
     "org-promotion-sweep": {"task": "orgmemory.sweep_all", "schedule": 3600.0},
+    "pipeline-stale-sweep": {
+        "task": "kg.sweep_stale_episodes",
+        "schedule": float(PIPELINE_SWEEP_EVERY_SECONDS),
+    },
 }
-# Redis used for per-project locks; the broker's server by default.
+# Redis used for per-project locks: database 2 on the broker's server by default.
 LOCK_REDIS_URL = env_url(
-    "LOCK_REDIS_URL", f"redis://127.0.0.1:{EMBEDDED_REDIS_PORT}/2", {"redis", "rediss"}
+    "LOCK_REDIS_URL",
+    (
+        urlsplit(CELERY_BROKER_URL)._replace(path="/2").geturl()
+        if CELERY_BROKER_URL.startswith(("redis://", "rediss://"))
+        else f"redis://127.0.0.1:{EMBEDDED_REDIS_PORT}/2"
+    ),
+    {"redis", "rediss"},
 )
+# The installation's name in lock and cache keys shared through Redis; the database name when
+# unset, so two installations on one Redis never block each other.
+GROUNDWORK_INSTALLATION = env_str("GROUNDWORK_INSTALLATION", "")
 
 # --- LLM ---
 OPENAI_API_KEY = env_str("OPENAI_API_KEY", "")

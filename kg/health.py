@@ -6,6 +6,7 @@ import concurrent.futures
 
 from django.conf import settings
 from django.db import connection
+from django.db.models import Q
 from pydantic import BaseModel
 
 
@@ -16,6 +17,18 @@ class ComponentState(BaseModel):
     version: str = ""
 
 
+class PipelineState(BaseModel):
+    """Is the backlog moving: workers seen recently, the oldest waiting work, failures."""
+
+    ok: bool
+    detail: str = ""
+    workers_seen: dict[str, float] = {}  # worker id -> seconds since its heartbeat
+    oldest_pending_seconds: float | None = None
+    oldest_running_seconds: float | None = None
+    stuck: int = 0  # pending or running past the sweep's deadline
+    failed: int = 0
+
+
 class HealthReport(BaseModel):
     ok: bool
     sql: ComponentState
@@ -23,6 +36,8 @@ class HealthReport(BaseModel):
     broker: ComponentState
     workers: ComponentState
     llm: dict[str, str]
+    pipeline: PipelineState | None = None
+    status: str = "ok"  # ok | degraded (the pipeline is stuck) | down (a component is)
 
 
 def sql_state() -> ComponentState:
@@ -83,4 +98,50 @@ def collect_health() -> HealthReport:
         sql = sql_state()
         states = {"graph": graph.result(), "broker": broker.result(), "workers": workers.result()}
     ok = sql.ok and states["graph"].ok and states["broker"].ok
-    return HealthReport(ok=ok, sql=sql, llm=llm_mode(), **states)
+    pipeline = pipeline_state() if sql.ok else None
+    status = "ok" if ok and pipeline and pipeline.ok else ("degraded" if ok else "down")
+    return HealthReport(ok=ok, sql=sql, llm=llm_mode(), pipeline=pipeline, status=status, **states)
+
+
+def pipeline_state() -> PipelineState:
+    """Degraded when no worker has beaten for a minute or an episode waits past the deadline."""
+    from django.db.models import Min
+    from django.utils import timezone
+
+    from kg.models import EpisodeProcessing, ProcessingStatus
+    from kg.pipeline.recovery import WORKER_ALIVE_SECONDS, stale_filter, workers_seen
+
+    problems = []
+    try:
+        seen = workers_seen(WORKER_ALIVE_SECONDS)
+    except Exception as exc:  # the lock Redis is down: no worker can be confirmed
+        seen = {}
+        problems.append(f"worker heartbeats unreadable: {str(exc)[:200]}")
+    if not seen:
+        problems.append(f"no worker seen in the last {WORKER_ALIVE_SECONDS:.0f}s")
+    now = timezone.now()
+    rows = EpisodeProcessing.objects
+    oldest = rows.filter(status__in=[ProcessingStatus.PENDING, ProcessingStatus.RUNNING]).aggregate(
+        pending=Min("updated_at", filter=Q(status=ProcessingStatus.PENDING)),
+        running=Min("updated_at", filter=Q(status=ProcessingStatus.RUNNING)),
+    )
+    stuck = (
+        rows.filter(stale_filter(now, settings.PIPELINE_STALE_AFTER_SECONDS))
+        .exclude(status=ProcessingStatus.FAILED)
+        .count()
+    )
+    if stuck:
+        problems.append(f"{stuck} episode(s) waiting past {settings.PIPELINE_STALE_AFTER_SECONDS}s")
+
+    def age(at) -> float | None:
+        return round((now - at).total_seconds(), 1) if at else None
+
+    return PipelineState(
+        ok=not problems,
+        detail="; ".join(problems),
+        workers_seen=seen,
+        oldest_pending_seconds=age(oldest["pending"]),
+        oldest_running_seconds=age(oldest["running"]),
+        stuck=stuck,
+        failed=rows.filter(status=ProcessingStatus.FAILED).count(),
+    )

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import logging
 import socket
+from collections.abc import Callable
 from dataclasses import asdict
 
 from celery import shared_task
 
-from kg.graph import GraphUnavailable
+from kg import worker_lifecycle  # noqa: F401  (connects the worker's start and stop hooks)
+
+logger = logging.getLogger("groundwork.tasks")
 
 
 @shared_task(name="kg.worker_probe")
@@ -18,15 +22,47 @@ def worker_probe() -> dict:
     return {"host": socket.gethostname(), "sql": sql_state().ok, "graph": graph_state().ok}
 
 
-@shared_task(
-    name="kg.episode_ingest",
-    bind=True,
-    autoretry_for=(ConnectionError, TimeoutError, GraphUnavailable),
-    retry_backoff=True,
-    max_retries=5,
-)
+@shared_task(name="kg.episode_ingest", bind=True, max_retries=None)
 def episode_ingest_task(self, episode_id: int) -> dict:
-    """Run the pipeline for one episode; safe to retry (the pipeline is idempotent)."""
-    from kg.pipeline.ingest import episode_ingest
+    """Run the pipeline for one episode; safe to retry (the pipeline is idempotent).
 
-    return asdict(episode_ingest(episode_id))
+    A transient failure (an outage of SQL, graph, Redis or the model, a lock not held) is
+    retried with spaced, jittered delays; the episode says so while it waits. After the last
+    retry, or on any other failure, the episode is FAILED with its reason.
+    """
+    from kg.pipeline import retry_policy
+    from kg.pipeline.ingest import episode_ingest
+    from kg.pipeline.recovery import record_gave_up, record_retry
+
+    try:
+        return asdict(episode_ingest(episode_id))
+    except retry_policy.TRANSIENT_ERRORS as exc:
+        reason = retry_policy.describe(exc)
+        if self.request.retries < retry_policy.MAX_RETRIES:
+            delay = retry_policy.retry_delay(self.request.retries)
+            _record(episode_id, lambda: record_retry(episode_id, reason, delay))
+            raise self.retry(exc=exc, countdown=delay) from exc
+        retries = self.request.retries
+        reason = f"gave up after {retries} retries: {reason}"
+        _record(episode_id, lambda: record_gave_up(episode_id, reason, transient=True))
+        raise
+    except Exception as exc:
+        reason = retry_policy.describe(exc)
+        _record(episode_id, lambda: record_gave_up(episode_id, reason, transient=False))
+        raise
+
+
+def _record(episode_id: int, write: Callable[[], None]) -> None:
+    """Record the episode's state; with SQL itself down, the stale-work sweep finds it later."""
+    try:
+        write()
+    except Exception as exc:
+        logger.error("episode %s: state not recorded (%s); the sweep will find it", episode_id, exc)
+
+
+@shared_task(name="kg.sweep_stale_episodes")
+def sweep_stale_episodes_task() -> dict:
+    """Beat: re-queue episodes pending or running past the deadline (kg.pipeline.recovery)."""
+    from kg.pipeline.recovery import sweep_stale_episodes
+
+    return asdict(sweep_stale_episodes())

@@ -6,5 +6,9 @@ from kg.health import collect_health
 
 @require_GET
 def health(request: HttpRequest) -> JsonResponse:
+    """The whole report for staff; anyone else sees only the status (no hosts, no endpoints)."""
     report = collect_health()
-    return JsonResponse(report.model_dump(), status=200 if report.ok else 503)
+    code = 200 if report.ok else 503
+    if request.user.is_authenticated and request.user.is_staff:
+        return JsonResponse(report.model_dump(), status=code)
+    return JsonResponse({"ok": report.ok, "status": report.status}, status=code)

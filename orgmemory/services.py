@@ -36,7 +36,7 @@ from kg.llm import LLMOutputError, call_llm
 from kg.llm.prompts import resolution
 from kg.models import Organization, Project
 from kg.node_references import NodeReference
-from kg.pipeline.locks import lock_redis, named_lock
+from kg.pipeline.locks import lock_redis, named_lock, namespaced_key
 from kg.pipeline.resolve import Mention, node_key, resolve_candidate
 from kg.tenancy import OrgNotFound, is_member, projects_for_user
 from orgmemory.models import InsightSource, InsightStatus, OrgInsight
@@ -408,7 +408,7 @@ def _redis() -> redis.Redis:
 
 
 def _pending_key(org_id: int) -> str:
-    return f"groundwork:org-promotion-pending:{org_id}"
+    return namespaced_key(f"org-promotion-pending:{org_id}")
 
 
 def _org_lock(org_id: int) -> contextlib.AbstractContextManager[None]:

@@ -36,6 +36,8 @@ class GraphClient(Protocol):
 
     def server_info(self) -> ServerInfo: ...
 
+    def ensure_unique(self, label: str, prop: str) -> bool: ...
+
     def close(self) -> None: ...
 
 
@@ -82,6 +84,28 @@ class BoltGraphClient:
         except (ClientError, DatabaseError) as exc:
             logger.debug("schema statement skipped (%s): %s", exc.code, statement)
             return False
+
+    def ensure_unique(self, label: str, prop: str) -> bool:
+        """A uniqueness constraint; an existing plain index on the property is replaced."""
+        from neo4j.exceptions import Neo4jError
+
+        from kg.graph.cypher import NEO4J_PLAIN_INDEXES, NEO4J_UNIQUE_CONSTRAINT
+
+        statement = NEO4J_UNIQUE_CONSTRAINT[(label, prop)]
+        try:
+            self.run(statement)
+            return True
+        except Neo4jError as first:
+            try:
+                rows = self.run(NEO4J_PLAIN_INDEXES, label=label, property=prop)
+                for row in rows:
+                    self.run(f"DROP INDEX `{row['name']}` IF EXISTS")
+                self.run(statement)
+                return True
+            except Neo4jError as exc:
+                logger.warning("unique constraint on %s.%s not created: %s", label, prop, first)
+                logger.debug("retry after dropping the plain index failed: %s", exc)
+                return False
 
     def server_info(self) -> ServerInfo:
         from neo4j.exceptions import Neo4jError, ServiceUnavailable
@@ -138,6 +162,27 @@ class FalkorGraphClient:
         except self._response_error as exc:  # "already indexed"
             logger.debug("schema statement skipped (%s): %s", exc, statement)
             return False
+
+    def ensure_unique(self, label: str, prop: str) -> bool:
+        """A uniqueness constraint (FalkorDB wants an exact-match index on it first)."""
+        self.run_schema(f"CREATE INDEX FOR (n:{label}) ON (n.{prop})")
+        existing = [
+            c
+            for c in self._graph.list_constraints()
+            if c.get("type") == "UNIQUE"
+            and c.get("label") == label
+            and list(c.get("properties") or []) == [prop]
+        ]
+        if existing:
+            return existing[0].get("status") != "FAILED"
+        try:
+            self._graph.create_node_unique_constraint(label, prop)
+            return True
+        except self._response_error as exc:  # already exists, or duplicates in the data
+            logger.warning("unique constraint on %s.%s not created: %s", label, prop, exc)
+            return False
+        except self._redis_errors as exc:
+            raise GraphUnavailable(f"graph server at {self.uri} is unavailable: {exc}") from exc
 
     def server_info(self) -> ServerInfo:
         try:

@@ -21,6 +21,24 @@ INDEXES: tuple[str, ...] = (
     "CREATE INDEX FOR (e:Episode) ON (e.project)",
 )
 
+# Uniqueness: (label, property) pairs no two nodes may share. Neo4j takes the statement below;
+# FalkorDB has no Cypher for constraints (its client uses GRAPH.CONSTRAINT CREATE).
+UNIQUE_PROPERTIES: tuple[tuple[str, str], ...] = (("Entity", "uid"), ("Episode", "uid"))
+NEO4J_UNIQUE_CONSTRAINT: dict[tuple[str, str], str] = {
+    ("Entity", "uid"): (
+        "CREATE CONSTRAINT entity_uid_unique IF NOT EXISTS FOR (n:Entity) REQUIRE n.uid IS UNIQUE"
+    ),
+    ("Episode", "uid"): (
+        "CREATE CONSTRAINT episode_uid_unique IF NOT EXISTS FOR (e:Episode) REQUIRE e.uid IS UNIQUE"
+    ),
+}
+# A plain index on the same property blocks a Neo4j constraint: found and dropped first.
+NEO4J_PLAIN_INDEXES = """
+SHOW INDEXES YIELD name, labelsOrTypes, properties, owningConstraint
+WHERE owningConstraint IS NULL AND labelsOrTypes = [$label] AND properties = [$property]
+RETURN name
+"""
+
 PING = "RETURN 1 AS ok"
 
 EPISODE_UPSERT = """
@@ -145,6 +163,7 @@ ORDER BY c.opened_at, c.uid
 
 CONTRADICTION_RESOLVE = """
 MATCH (:Entity {project: $project})-[c:CONTRADICTS {uid: $uid}]->(:Entity {project: $project})
+WHERE coalesce(c.status, 'open') = 'open'
 SET c.status = 'resolved', c.resolved_at = $resolved_at, c.resolution = $resolution
 RETURN c.uid AS uid
 """

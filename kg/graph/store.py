@@ -26,11 +26,18 @@ def _scope_params(scope: GraphScope) -> dict[str, str]:
     return {"project": scope.project, "org": scope.org}
 
 
-def ensure_indexes(client: GraphClient | None = None) -> None:
-    """Create the indexes; safe to call any number of times."""
+def ensure_indexes(client: GraphClient | None = None) -> dict[str, bool]:
+    """Create the uniqueness constraints and indexes; safe to call any number of times.
+
+    Returns each constraint's state (False: not created, e.g. duplicates already stored).
+    """
     c = _client(client)
+    constraints = {
+        f"{label}.{prop}": c.ensure_unique(label, prop) for label, prop in cypher.UNIQUE_PROPERTIES
+    }
     for statement in cypher.INDEXES:
         c.run_schema(statement)
+    return constraints
 
 
 def ping(client: GraphClient | None = None) -> ServerInfo:

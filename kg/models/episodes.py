@@ -93,7 +93,15 @@ class EpisodeProcessing(models.Model):
     stage = models.CharField(max_length=30, blank=True)
     error = models.TextField(blank=True)
     attempts = models.PositiveIntegerField(default=0)
+    # Recovery: how often the stale-work sweep re-queued it, when a scheduled retry is due
+    # (the sweep leaves it alone until then) and which worker process runs it.
+    requeues = models.PositiveIntegerField(default=0)
+    retry_at = models.DateTimeField(null=True, blank=True)
+    worker = models.CharField(max_length=200, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "updated_at"])]
 
     def __str__(self) -> str:
         return f"{self.episode}: {self.status}"

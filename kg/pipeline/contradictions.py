@@ -60,34 +60,44 @@ def resolve_with_answer(
     Returns the new episode. The answer goes through the pipeline like any message, so what it
     says becomes evidence too; the contradiction's resolution cites the episode number.
     """
+    from django.db import transaction
+
     from kg.episodes import EpisodeInput, record_episode
     from kg.graph import store
     from kg.graph.records import graph_time
     from kg.pipeline.ingest import refresh_confidence
+    from kg.pipeline.locks import project_lock
     from kg.pipeline.revision import graph_changed
 
     scope = project.graph_scope
-    known = {c.uid: c for c in store.list_contradictions(scope)}
-    if contradiction_uid not in known:
-        raise LookupError(
-            f"contradiction {contradiction_uid!r} not found in project {project.slug}"
+    # Under the project lock, like every graph write, and conditional on the contradiction
+    # being still open: of two answers, the first stands and the second is refused.
+    with project_lock(project.pk) as lease, transaction.atomic():
+        known = {c.uid: c for c in store.list_contradictions(scope)}
+        if contradiction_uid not in known:
+            raise LookupError(
+                f"contradiction {contradiction_uid!r} not found in project {project.slug}"
+            )
+        if known[contradiction_uid].status != "open":
+            resolution = known[contradiction_uid].resolution
+            raise ContradictionClosed(
+                f"contradiction {contradiction_uid!r} was already resolved ({resolution})"
+            )
+        # Recorded in the same transaction: a refused answer leaves no episode behind.
+        episode = record_episode(
+            project,
+            EpisodeInput(content=answer, author=author, source_ref={"resolves": contradiction_uid}),
+            enqueue=enqueue,
         )
-    if known[contradiction_uid].status != "open":
-        resolution = known[contradiction_uid].resolution
-        raise ContradictionClosed(
-            f"contradiction {contradiction_uid!r} was already resolved ({resolution})"
+        lease.check()
+        resolved = store.resolve_contradiction(
+            scope,
+            contradiction_uid,
+            graph_time(episode.valid_at),
+            f"episode #{episode.number}: {answer[:500]}",
         )
-    episode = record_episode(
-        project,
-        EpisodeInput(content=answer, author=author, source_ref={"resolves": contradiction_uid}),
-        enqueue=enqueue,
-    )
-    store.resolve_contradiction(
-        scope,
-        contradiction_uid,
-        graph_time(episode.valid_at),
-        f"episode #{episode.number}: {answer[:500]}",
-    )
-    refresh_confidence(scope, [known[contradiction_uid].a, known[contradiction_uid].b])
+        if not resolved:
+            raise ContradictionClosed(f"contradiction {contradiction_uid!r} was already resolved")
+        refresh_confidence(scope, [known[contradiction_uid].a, known[contradiction_uid].b])
     graph_changed(project, sender=type(project))
     return episode

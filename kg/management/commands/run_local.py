@@ -9,6 +9,7 @@ import sys
 import time
 
 from django.conf import settings
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from kg.embedded import EmbeddedServer, EmbeddedServiceError, port_answers
@@ -33,6 +34,8 @@ class Command(BaseCommand):
             if embedded_needed:
                 server.start()
                 self.stdout.write(f"embedded graph {server.graph_uri}, broker {server.redis_url()}")
+            # The web's start-up hook: constraints and indexes before the first request.
+            call_command("kg_graph_setup")
             python = sys.executable
             children.append(
                 subprocess.Popen(

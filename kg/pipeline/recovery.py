@@ -1,0 +1,203 @@
+"""Recovery of the pipeline's work: retries recorded, stale episodes swept, workers seen.
+
+Every episode's processing row says where it is. A task that will retry records when
+(`retry_at`); a task that gives up leaves FAILED with its reason and a `retry_at` for the
+sweep. The stale-work sweep re-queues what no one is working on: pending or running past the
+deadline, running on a worker that stopped beating, a scheduled retry long overdue (its
+worker died holding it, or the broker lost it), a transient failure due for another try. Each
+re-queue is counted; after PIPELINE_MAX_REQUEUES the episode is FAILED with its reason.
+
+Workers write a heartbeat (a sorted set in the lock Redis, member = worker id, score = time)
+so /health and the sweep know which workers live.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import os
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from kg.models import EpisodeProcessing, ProcessingStatus
+from kg.pipeline.locks import lock_redis, namespaced_key
+
+logger = logging.getLogger("groundwork.recovery")
+
+HEARTBEAT_EVERY_SECONDS = 10.0
+WORKER_ALIVE_SECONDS = 60.0  # a worker not seen for this long is gone
+WORKER_ID_ENV = "GROUNDWORK_WORKER_ID"
+# A scheduled retry is left to its worker for this long past its due time.
+RETRY_GRACE_SECONDS = 120.0
+# A task that gave up is swept again this long after (an outage has usually ended by then).
+GAVE_UP_RETRY_AFTER_SECONDS = 600.0
+
+
+# -- workers ---------------------------------------------------------------------------------
+def worker_id() -> str:
+    """The worker process that runs this code: set by the worker's main process at start (its
+    pool processes inherit it), else this process."""
+    return os.environ.get(WORKER_ID_ENV) or f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _workers_key() -> str:
+    return namespaced_key("workers")
+
+
+def record_worker_beat(worker: str, at: float | None = None) -> None:
+    client = lock_redis()
+    now = time.time() if at is None else at
+    client.zadd(_workers_key(), {worker: now})
+    # Forget workers gone for a day, so the set does not grow with restarts.
+    client.zremrangebyscore(_workers_key(), 0, now - 86400)
+
+
+def forget_worker(worker: str) -> None:
+    lock_redis().zrem(_workers_key(), worker)
+
+
+def workers_seen(within_seconds: float = WORKER_ALIVE_SECONDS) -> dict[str, float]:
+    """Worker id → seconds since its last heartbeat, for the workers seen within the window."""
+    now = time.time()
+    rows = lock_redis().zrangebyscore(_workers_key(), now - within_seconds, "+inf", withscores=True)
+    return {member.decode(): round(now - score, 1) for member, score in rows}
+
+
+def workers_gone(silent_for_seconds: float = WORKER_ALIVE_SECONDS) -> set[str]:
+    """Workers that beat once and then stopped (killed, crashed or shut down)."""
+    rows = lock_redis().zrangebyscore(_workers_key(), 0, time.time() - silent_for_seconds)
+    return {member.decode() for member in rows}
+
+
+class WorkerHeartbeat:
+    """A daemon thread in a worker's main process that records the worker as alive."""
+
+    def __init__(self, worker: str, every: float = HEARTBEAT_EVERY_SECONDS) -> None:
+        self.worker = worker
+        self.every = every
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="worker-heartbeat", daemon=True)
+
+    def start(self) -> WorkerHeartbeat:
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        while True:
+            try:
+                record_worker_beat(self.worker)
+            except Exception as exc:  # Redis down: try again at the next beat
+                logger.warning("worker heartbeat not recorded: %s", exc)
+            if self._stop.wait(self.every):
+                return
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+        try:
+            forget_worker(self.worker)
+        except Exception as exc:
+            logger.warning("worker %s not removed from the heartbeat set: %s", self.worker, exc)
+
+
+# -- retries ---------------------------------------------------------------------------------
+def record_retry(episode_id: int, reason: str, delay_seconds: float) -> None:
+    """The task retries in `delay_seconds`: pending until then, with the reason."""
+    EpisodeProcessing.objects.filter(episode_id=episode_id).update(
+        status=ProcessingStatus.PENDING,
+        stage="retry",
+        error=f"retrying in {delay_seconds:.0f}s after {reason}"[:4000],
+        retry_at=timezone.now() + dt.timedelta(seconds=delay_seconds),
+        updated_at=timezone.now(),
+    )
+
+
+def record_gave_up(episode_id: int, reason: str, *, transient: bool) -> None:
+    """The task stops: FAILED with its reason; a transient cause is swept again later."""
+    retry_at = (
+        timezone.now() + dt.timedelta(seconds=GAVE_UP_RETRY_AFTER_SECONDS) if transient else None
+    )
+    EpisodeProcessing.objects.filter(episode_id=episode_id).update(
+        status=ProcessingStatus.FAILED,
+        error=reason[:4000],
+        retry_at=retry_at,
+        updated_at=timezone.now(),
+    )
+
+
+# -- the sweep -------------------------------------------------------------------------------
+@dataclass
+class SweepReport:
+    requeued: list[int] = field(default_factory=list)  # episode ids
+    failed: list[int] = field(default_factory=list)
+    live_workers: int = 0
+
+
+def stale_filter(now: dt.datetime, stale_after: float) -> Q:
+    """Episodes no one is working on: what the sweep takes, and what /health calls stuck."""
+    deadline = now - dt.timedelta(seconds=stale_after)
+    overdue = now - dt.timedelta(seconds=RETRY_GRACE_SECONDS)
+    waiting = Q(retry_at__isnull=True) | Q(retry_at__lt=overdue)
+    return (
+        (Q(status=ProcessingStatus.PENDING) & Q(updated_at__lt=deadline) & waiting)
+        | (Q(status=ProcessingStatus.RUNNING) & Q(updated_at__lt=deadline))
+        | (Q(status=ProcessingStatus.FAILED) & Q(retry_at__isnull=False) & Q(retry_at__lte=now))
+    )
+
+
+def sweep_stale_episodes(
+    *,
+    stale_after: float | None = None,
+    max_requeues: int | None = None,
+    now: dt.datetime | None = None,
+) -> SweepReport:
+    """Re-queue the episodes no one is working on; FAILED after max_requeues re-queues."""
+    from kg.tasks import episode_ingest_task
+
+    stale_after = settings.PIPELINE_STALE_AFTER_SECONDS if stale_after is None else stale_after
+    max_requeues = settings.PIPELINE_MAX_REQUEUES if max_requeues is None else max_requeues
+    now = now or timezone.now()
+    # Running on a worker that stopped beating: its task died with it, re-queue it now.
+    orphaned = Q(status=ProcessingStatus.RUNNING) & Q(worker__in=workers_gone())
+    report = SweepReport(live_workers=len(workers_seen()))
+    candidates = EpisodeProcessing.objects.filter(
+        stale_filter(now, stale_after) | orphaned
+    ).values_list("pk", flat=True)
+    for pk in list(candidates):
+        with transaction.atomic():
+            row = EpisodeProcessing.objects.select_for_update().filter(pk=pk).first()
+            if row is None or row.status == ProcessingStatus.DONE:
+                continue
+            if row.requeues >= max_requeues:
+                row.status = ProcessingStatus.FAILED
+                row.error = (
+                    f"gave up after {row.requeues} re-queues by the stale-work sweep; "
+                    f"last state: {row.stage or 'none'}, {row.error or 'no error recorded'}"
+                )[:4000]
+                row.retry_at = None
+                row.save()
+                report.failed.append(row.episode_id)
+                continue
+            row.requeues += 1
+            row.status = ProcessingStatus.PENDING
+            row.stage = "requeued"
+            row.retry_at = None
+            row.worker = ""
+            row.save()
+            episode_id = row.episode_id
+            transaction.on_commit(lambda e=episode_id: episode_ingest_task.delay(e))
+            report.requeued.append(episode_id)
+    if report.requeued or report.failed:
+        logger.warning(
+            "stale-work sweep: %d re-queued, %d failed for good",
+            len(report.requeued),
+            len(report.failed),
+        )
+    return report
