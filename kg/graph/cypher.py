@@ -115,6 +115,38 @@ MATCH (n:Entity {project: $project})
 RETURN count(n) AS count
 """
 
+# Bounded reads for documents that show the top of each type (the PRD): valid at $moment (null
+# = now), ordered by priority — confidence, then corroboration (distinct episodes), then
+# recency (the newest valid_at) — so the database, not the caller, cuts the list.
+NODES_TOP_BY_TYPE = """
+MATCH (n:Entity {project: $project})
+WHERE n.type = $type
+  AND ($moment IS NULL OR n.valid_at <= $moment)
+  AND (n.invalid_at IS NULL OR ($moment IS NOT NULL AND n.invalid_at > $moment))
+RETURN properties(n) AS props
+ORDER BY n.confidence DESC, size(coalesce(n.episode_uids, [])) DESC, n.valid_at DESC, n.number
+LIMIT $limit
+"""
+
+NODE_COUNTS_BY_TYPE = """
+MATCH (n:Entity {project: $project})
+WHERE n.type IN $types
+  AND ($moment IS NULL OR n.valid_at <= $moment)
+  AND (n.invalid_at IS NULL OR ($moment IS NOT NULL AND n.invalid_at > $moment))
+RETURN n.type AS type, count(n) AS count, sum(n.confidence) AS confidence
+"""
+
+# Undirected from each given node by uid (index seeks): an edge between two given nodes comes
+# back twice; the caller keeps one per uid.
+EDGES_OF_NODES = """
+UNWIND $uids AS uid
+MATCH (a:Entity {uid: uid})-[r]-(b:Entity)
+WHERE a.project = $project AND b.project = $project
+  AND r.uid IS NOT NULL AND r.relation IS NOT NULL
+RETURN r.relation AS relation, startNode(r).uid AS source, endNode(r).uid AS target,
+       properties(r) AS props
+"""
+
 
 def _edge_upsert(graph_type: str) -> str:
     return f"""

@@ -120,6 +120,48 @@ def count_nodes(scope: GraphScope, client: GraphClient | None = None) -> int:
     return int(rows[0]["count"]) if rows else 0
 
 
+def top_nodes_of_type(
+    scope: GraphScope,
+    node_type: str,
+    limit: int,
+    moment: str | None = None,
+    client: GraphClient | None = None,
+) -> list[NodeRecord]:
+    """The `limit` highest-priority nodes of a type valid at `moment` (None = now)."""
+    rows = _client(client).run(
+        cypher.NODES_TOP_BY_TYPE, project=scope.project, type=node_type, limit=limit, moment=moment
+    )
+    return [NodeRecord.from_props(r["props"]) for r in rows]
+
+
+def node_totals_by_type(
+    scope: GraphScope,
+    node_types: Iterable[str],
+    moment: str | None = None,
+    client: GraphClient | None = None,
+) -> dict[str, tuple[int, int]]:
+    """(count, sum of confidence) of the nodes of each type valid at `moment` (None = now)."""
+    wanted = list(node_types)
+    rows = _client(client).run(
+        cypher.NODE_COUNTS_BY_TYPE, project=scope.project, types=wanted, moment=moment
+    )
+    found = {r["type"]: (int(r["count"]), int(r["confidence"] or 0)) for r in rows}
+    return {t: found.get(t, (0, 0)) for t in wanted}
+
+
+def edges_of_nodes(
+    scope: GraphScope, uids: Iterable[str], client: GraphClient | None = None
+) -> list[EdgeRecord]:
+    """Every edge with at least one end among the given nodes (any validity), once each."""
+    rows = _client(client).run(cypher.EDGES_OF_NODES, project=scope.project, uids=sorted(uids))
+    found: dict[str, EdgeRecord] = {}
+    for r in rows:
+        if r["props"]["uid"] not in found:
+            record = EdgeRecord.from_row(r["relation"], r["source"], r["target"], r["props"])
+            found[record.uid] = record
+    return [found[uid] for uid in sorted(found, key=lambda u: (found[u].valid_at, u))]
+
+
 def write_edges(
     scope: GraphScope, edges: Iterable[EdgeRecord], client: GraphClient | None = None
 ) -> int:
