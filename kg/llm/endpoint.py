@@ -49,7 +49,7 @@ def endpoint_key(base_url: str, model: str) -> str:
 
 # --- Redis, or the process when Redis is away ----------------------------------------------
 
-_redis_down_until = 0.0
+_redis_down_until: dict[str, float] = {}  # per URL: a Redis that failed, until when
 _clients: dict[str, redis.Redis] = {}
 _process_probes: dict[str, tuple[float, EndpointProbe]] = {}
 _process_slots: dict[str, threading.BoundedSemaphore] = {}
@@ -57,10 +57,9 @@ _process_lock = threading.Lock()
 
 
 def _redis() -> redis.Redis | None:
-    global _redis_down_until
-    if time.monotonic() < _redis_down_until:
-        return None
     url = settings.LOCK_REDIS_URL
+    if time.monotonic() < _redis_down_until.get(url, 0.0):
+        return None
     client = _clients.get(url)
     if client is None:
         client = _clients[url] = redis.Redis.from_url(
@@ -70,7 +69,7 @@ def _redis() -> redis.Redis | None:
         client.ping()
     except redis.RedisError as exc:
         logger.warning("LLM endpoint state kept per process: Redis unreachable (%s)", exc)
-        _redis_down_until = time.monotonic() + REDIS_RETRY_AFTER_SECONDS
+        _redis_down_until[url] = time.monotonic() + REDIS_RETRY_AFTER_SECONDS
         return None
     return client
 
