@@ -104,6 +104,12 @@ class ArtifactVersion(models.Model):
     language = models.CharField(max_length=2)
     as_of = models.DateTimeField(null=True, blank=True)
     context_hash = models.CharField(max_length=64, blank=True, db_index=True)
+    revision_key = models.CharField(
+        max_length=64,
+        blank=True,
+        db_index=True,
+        help_text="Graph revision and generation parameters it was made or reused at.",
+    )
     engine = models.CharField(max_length=20, blank=True)
     writer_model = models.CharField(max_length=200, blank=True)
     status = models.CharField(

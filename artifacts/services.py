@@ -7,8 +7,15 @@ questions and the evidence appendix, and freezes the result as a new version. Th
 org insights (what other projects of the organization hold too) are frozen with the version's
 report and rendered apart from the claims: they cite nothing and are not this project's evidence.
 
-A version is keyed by a hash of the context (sorted JSON) plus the writer model: when the latest
-complete version has the same hash, it is returned and no model is called.
+Each section shows the highest-priority items within a length budget and says how many more
+the research view holds (artifacts.prd_selection); the context is read bounded from the graph.
+
+Two keys decide whether anything has to be written. The revision key — the project's graph
+revision (kg.pipeline.revision), the organization's project revisions for the org insights, and
+the generation parameters (as_of, engine, model, review, budget) — answers an unchanged
+regeneration without reading the graph. When it differs, the bounded context is read and hashed
+(sorted JSON, plus the writer model): the same hash still returns the latest version, and no
+model is called.
 """
 
 from __future__ import annotations
@@ -47,28 +54,27 @@ from artifacts.models import (
     Stage,
     VersionStatus,
 )
+from artifacts.prd_selection import (
+    left_out,
+    section_budget,
+    select_context,
+    within_budget,
+)
 from artifacts.prompts import prd_reviewer, prd_writer
 from artifacts.sections import INSTRUCTIONS, WRITER_SECTIONS, title
-from kg.context import (
-    ArtifactContext,
-    ContextNode,
-    EvidenceView,
-    artifact_context,
-    episodes_by_uid,
-    evidence_view,
-)
-from kg.graph import store
+from kg.context import ArtifactContext, ContextNode, EvidenceView
 from kg.importing import product_name
 from kg.llm import LLMOutputError, call_llm, call_llm_repairing_json
 from kg.llm.engines import OfflineEngine, OpenAIEngine, current_engine
-from kg.models import Project
+from kg.models import Project, ProjectRevision
 from kg.pipeline.evidence import locate_quote, normalise, numbers_in, numbers_missing
+from kg.pipeline.revision import project_revision
 
 logger = logging.getLogger("groundwork.artifacts")
 
 # Part of the context hash: bump when the prompt, the checks or the offline engine change, so
 # an unchanged graph still gets a new version written by the new code.
-WRITER_REVISION = "prd-writer-2"
+WRITER_REVISION = "prd-writer-3"
 
 ProgressCallback = Callable[[str], None]
 
@@ -97,7 +103,46 @@ def parse_as_of(text: str | None) -> dt.datetime | None:
     return moment if moment.tzinfo else moment.replace(tzinfo=dt.UTC)
 
 
-def context_hash(context: ArtifactContext, writer_model: str, review: bool) -> str:
+def revision_key(
+    project: Project,
+    as_of: dt.datetime | None,
+    engine: OpenAIEngine | OfflineEngine,
+    review: bool,
+    budget: int,
+) -> str:
+    """What an unchanged regeneration is recognised by, read from SQL only (two small queries).
+
+    Without as_of the PRD also shows org insights, which other projects' graphs feed: their
+    revisions are part of the key then."""
+    organization: list[list[int]] = []
+    if as_of is None:
+        organization = [
+            [project_id, revision]
+            for project_id, revision in ProjectRevision.objects.filter(
+                project__organization_id=project.organization_id
+            )
+            .order_by("project_id")
+            .values_list("project_id", "revision")
+        ]
+    payload = {
+        "revision": project_revision(project),
+        "organization": organization,
+        "as_of": as_of.astimezone(dt.UTC).isoformat() if as_of else None,
+        "language": project.language,
+        "product": product_name(project),
+        "engine": engine.name,
+        "writer_model": engine.model,
+        "review": review,
+        "budget": budget,
+        "writer_revision": WRITER_REVISION,
+    }
+    encoded = json.dumps(payload, sort_keys=True, ensure_ascii=False).encode("utf-8")
+    return hashlib.sha256(encoded).hexdigest()
+
+
+def context_hash(
+    context: ArtifactContext, writer_model: str, review: bool, selection: dict | None = None
+) -> str:
     """Stable over list order: nodes, evidence, edges, gaps and contradictions are sorted."""
     data = context.model_dump(mode="json")
     for node in data["nodes"]:
@@ -120,6 +165,7 @@ def context_hash(context: ArtifactContext, writer_model: str, review: bool) -> s
         "writer_model": writer_model,
         "revision": WRITER_REVISION,
         "review": review,
+        "selection": selection or {},
     }
     encoded = json.dumps(payload, sort_keys=True, ensure_ascii=False).encode("utf-8")
     return hashlib.sha256(encoded).hexdigest()
@@ -285,6 +331,42 @@ def generate_prd(
         raise
 
 
+def _reusable(artifact: Artifact, key: str) -> ArtifactVersion | None:
+    """The latest complete version, when it was made — or last reused — at this revision key."""
+    latest = artifact.versions.complete().order_by("-number").first()
+    if latest is None:
+        return None
+    if latest.revision_key == key:
+        return latest
+    reused_here = ArtifactVersion.objects.filter(
+        artifact=artifact, status=VersionStatus.REUSED, same_as=latest, revision_key=key
+    )
+    return latest if reused_here.exists() else None
+
+
+def _reuse(
+    artifact: Artifact,
+    latest: ArtifactVersion,
+    run: ArtifactVersion | None,
+    key: str,
+    progress: _Progress,
+    record: bool,
+) -> ArtifactVersion:
+    """Answer with the latest version. `record`: remember the revision key on a reused run, so
+    the next regeneration at this revision is answered without reading the graph."""
+    if run is None and record:
+        run = ArtifactVersion.objects.create(
+            artifact=artifact, language=latest.language, as_of=latest.as_of
+        )
+    if run is not None:
+        ArtifactVersion.objects.filter(pk=run.pk).update(
+            status=VersionStatus.REUSED, stage=Stage.DONE, same_as=latest, revision_key=key
+        )
+    if progress.callback is not None:
+        progress.callback(Stage.DONE)
+    return latest
+
+
 def _generate(
     project: Project,
     as_of: dt.datetime | None,
@@ -293,27 +375,29 @@ def _generate(
     review: bool | None,
 ) -> ArtifactVersion:
     started = time.monotonic()
-    progress(Stage.CONTEXT)
-    context = artifact_context(project, ArtifactKind.PRD, as_of)
     engine = current_engine()
     reviewing = _review_enabled(review, engine)
-    digest = context_hash(context, engine.model, reviewing)
+    budget = section_budget()
     artifact = prd_artifact(project)
+    key = revision_key(project, as_of, engine, reviewing, budget)
+    latest = _reusable(artifact, key)
+    if latest is not None:
+        return _reuse(artifact, latest, run, key, progress, record=False)
+
+    progress(Stage.CONTEXT)
+    selection = select_context(project, as_of, budget)
+    context = selection.context
+    digest = context_hash(context, engine.model, reviewing, selection.fingerprint())
     latest = artifact.versions.complete().order_by("-number").first()
     if latest is not None and latest.context_hash == digest:
-        if run is not None:
-            ArtifactVersion.objects.filter(pk=run.pk).update(
-                status=VersionStatus.REUSED, stage=Stage.DONE, same_as=latest
-            )
-        if progress.callback is not None:
-            progress.callback(Stage.DONE)
-        return latest
+        return _reuse(artifact, latest, run, key, progress, record=True)
 
     if run is None:
         run = ArtifactVersion.objects.create(artifact=artifact, language=project.language)
     run.language = context.language
     run.as_of = as_of
     run.context_hash = digest
+    run.revision_key = key
     run.engine = engine.name
     run.writer_model = engine.model
     run.status = VersionStatus.RUNNING
@@ -322,7 +406,7 @@ def _generate(
     progress.run = run
     timings = {"context_ms": _ms(started)}
 
-    relations = edge_evidence(project, context)
+    relations = selection.edge_evidence
     index = ContextIndex.of(context, relations)
     outcome = _Outcome()
     if context.nodes:
@@ -331,7 +415,9 @@ def _generate(
     timings["writing_ms"] = _ms(started) - timings["context_ms"]
 
     progress(Stage.RENDERING)
-    plan = _plan_claims(context, index, outcome.claims)
+    kept, over_budget = within_budget(outcome.claims, index, budget)
+    plan = _plan_claims(context, index, kept, budget)
+    questions = sum(p.section == Section.OPEN_QUESTIONS for p in plan)
     report = {
         "engine": engine.name,
         "writer_model": engine.model,
@@ -344,7 +430,12 @@ def _generate(
             "gaps": len(context.gaps),
             "contradictions": len(context.contradictions),
             "average_confidence": context.average_confidence,
+            "project_nodes": sum(selection.totals.values()),
         },
+        "budget": budget,
+        "over_budget": len(over_budget),
+        # Counts only: the pointer's words and its link are made when the PRD is shown.
+        "more": left_out(selection, index, kept, questions).as_report(),
         "counts": _counts(plan),
         # Frozen with the version; shown apart from the claims (never evidence of this project).
         "org_insights": [i.model_dump(mode="json") for i in context.org_insights],
@@ -357,25 +448,6 @@ def _generate(
 
 def _ms(started: float) -> int:
     return int((time.monotonic() - started) * 1000)
-
-
-def edge_evidence(project: Project, context: ArtifactContext) -> dict[str, list[EvidenceView]]:
-    """The evidence of the context's edges by edge uid, cut at the context's as_of.
-
-    The context lists only each edge's quote texts; a claim stating a relation cites the edge's
-    own quote, and a citation needs the episode, date and span of it.
-    """
-    wanted = {e.uid for e in context.edges}
-    if not wanted:
-        return {}
-    moment = context.as_of
-    kept = {
-        record.uid: [e for e in record.evidence if moment is None or e.valid_at <= moment]
-        for record in store.list_edges(project.graph_scope)
-        if record.uid in wanted
-    }
-    episodes = episodes_by_uid(project, (e.episode_uid for f in kept.values() for e in f))
-    return {uid: [evidence_view(e, episodes) for e in found] for uid, found in kept.items()}
 
 
 def writer_request(
@@ -726,10 +798,11 @@ def cite(
 
 
 def _plan_claims(
-    context: ArtifactContext, index: ContextIndex, claims: list[CheckedClaim]
+    context: ArtifactContext, index: ContextIndex, claims: list[CheckedClaim], budget: int
 ) -> list[_ClaimPlan]:
+    """`claims` in document order (within_budget); open questions are cut at the budget."""
     plans: list[_ClaimPlan] = []
-    for claim in _ordered(claims, index):
+    for claim in claims:
         citations = [
             c
             for n in claim.nodes
@@ -738,7 +811,7 @@ def _plan_claims(
         plans.append(
             _ClaimPlan(claim.section, claim.text, claim.kind, list(claim.nodes), citations)
         )
-    plans.extend(_open_questions(context, index))
+    plans.extend(_open_questions(context, index)[:budget])
     cited = sorted({n for p in plans for n in p.nodes})
     for number in cited:
         node = index.nodes[number]
@@ -750,25 +823,6 @@ def _plan_claims(
         ]
         plans.append(_ClaimPlan(Section.APPENDIX, text, ClaimKind.EVIDENCE, [number], citations))
     return plans
-
-
-def _ordered(claims: list[CheckedClaim], index: ContextIndex) -> list[CheckedClaim]:
-    """Sections in document order; requirements by the evidence count of their features."""
-    by_section: dict[str, list[CheckedClaim]] = {key: [] for key in WRITER_SECTIONS}
-    for claim in claims:
-        by_section[claim.section].append(claim)
-
-    def feature_weight(claim: CheckedClaim) -> tuple[int, int]:
-        counts = [
-            len(index.nodes[n].episode_numbers)
-            for n in claim.nodes
-            if index.nodes[n].type == "feature"
-        ]
-        return (0, -max(counts)) if counts else (1, 0)
-
-    # Stable: the writer's order stands among requirements of equally evidenced features.
-    by_section[Section.REQUIREMENTS].sort(key=feature_weight)
-    return [c for key in WRITER_SECTIONS for c in by_section[key]]
 
 
 def _open_questions(context: ArtifactContext, index: ContextIndex) -> list[_ClaimPlan]:

@@ -15,6 +15,7 @@ from kg.graph import ContradictionRecord, EdgeRecord, Evidence, NodeRecord, stor
 from kg.models import Episode, Membership, Organization, Project
 from kg.pipeline.confidence import confidence_from
 from kg.pipeline.evidence import locate_quote
+from kg.pipeline.revision import graph_changed
 
 
 def iso(moment: dt.datetime) -> str:
@@ -83,6 +84,7 @@ class Research:
             evidence=evidence,
         )
         store.write_nodes(self.scope, [record])
+        graph_changed(self.project)  # as every pipeline write does
         self.nodes[record.number] = record
         return record
 
@@ -107,6 +109,7 @@ class Research:
             evidence=[evidence],
         )
         store.write_edges(self.scope, [record])
+        graph_changed(self.project)  # as every pipeline write does
         self.edges.append(record)
         return record
 
@@ -123,6 +126,7 @@ class Research:
             opened_at=iso(at(when)),
         )
         store.write_contradiction(self.scope, record)
+        graph_changed(self.project)  # as every pipeline write does
         return record
 
 

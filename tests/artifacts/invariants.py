@@ -11,7 +11,7 @@ from kg.context import artifact_context
 from kg.graph import store
 from kg.graph.records import graph_time
 from kg.models import Episode
-from kg.pipeline.evidence import numbers_in, numbers_missing
+from kg.pipeline.evidence import quantities_missing
 
 
 def writer_claims(version: ArtifactVersion) -> list[Claim]:
@@ -26,10 +26,8 @@ def assert_evidence_traced(version: ArtifactVersion) -> None:
         assert citations, f"claim without citation: {claim.text!r}"
         assert claim.kind in (ClaimKind.FACT, ClaimKind.HYPOTHESIS)
         quotes = [c.quote for c in citations]
-        for number in numbers_in(claim.text):
-            assert any(not numbers_missing(number, q) for q in quotes), (
-                f"{number} in {claim.text!r} is in no cited quote {quotes}"
-            )
+        missing = quantities_missing(claim.text, quotes)
+        assert not missing, f"{missing} in {claim.text!r} are in no cited quote {quotes}"
     for claim in version.claims.prefetch_related("citations"):
         for c in claim.citations.all():
             episode = episodes[c.episode_uid]
@@ -39,16 +37,27 @@ def assert_evidence_traced(version: ArtifactVersion) -> None:
 
 
 def assert_open_questions_complete(version: ArtifactVersion, as_of=None) -> None:
+    """Open questions come from the context's gaps and contradictions, contradictions first, as
+    many as the budget allows; the report counts the rest. When the PRD read every node of the
+    project (a small one), every gap and contradiction is listed or counted."""
     context = artifact_context(version.artifact.project, "prd", as_of)
-    questions = {
-        (q.text, q.kind, tuple(q.nodes))
-        for q in version.claims.filter(section=Section.OPEN_QUESTIONS)
+    expected = {(gap.question, "gap", (gap.node,)) for gap in context.gaps} | {
+        (c.question, "contradiction", (c.a, c.b)) for c in context.contradictions
     }
-    for gap in context.gaps:
-        assert (gap.question, "gap", (gap.node,)) in questions
-    for c in context.contradictions:
-        assert (c.question, "contradiction", (c.a, c.b)) in questions
-    assert len(questions) == len(context.gaps) + len(context.contradictions)
+    listed = [
+        (q.text, q.kind, tuple(q.nodes))
+        for q in version.claims.filter(section=Section.OPEN_QUESTIONS).order_by("order")
+    ]
+    assert set(listed) <= expected
+    assert len(set(listed)) == len(listed)
+    kinds = [kind for _, kind, _ in listed]
+    assert kinds == sorted(kinds, key=lambda k: k != "contradiction")
+    budget = version.report["budget"]
+    assert len(listed) <= budget
+    read = version.report["context"]
+    if read["nodes"] == read["project_nodes"]:
+        assert len(listed) == min(len(expected), budget)
+        assert version.report["more"]["open_questions"] == len(expected) - len(listed)
 
 
 def assert_claims_name_their_nodes(version: ArtifactVersion) -> None:

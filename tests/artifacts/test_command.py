@@ -36,7 +36,7 @@ def test_json_and_reuse(couriers):
 
     body = json.loads(first)
     assert json.loads(second) == body
-    assert err.split() == ["context", "done"]  # reused: no writing, no model call
+    assert err.split() == ["done"]  # reused from the revision: no context, no model call
     assert LLMCall.objects.count() == calls
     assert body["version"] == 1
     assert {"version", "language", "sections", "open_questions", "dropped"} <= set(body)

@@ -177,7 +177,7 @@ def test_task_marks_the_run_failed_on_error(couriers, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("graph exploded")
 
-    monkeypatch.setattr("artifacts.services.artifact_context", broken)
+    monkeypatch.setattr("artifacts.services.select_context", broken)
     with pytest.raises(RuntimeError):
         generate_prd_task.run(couriers.project.pk, None, run.pk)
 

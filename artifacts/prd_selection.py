@@ -1,0 +1,306 @@
+"""What a PRD shows: per section, the items a person should read first, within a length budget.
+
+A project of ten thousand nodes would otherwise give a PRD of ten thousand claims. Each writer
+section shows at most `section_budget()` claims (settings.PRD_SECTION_BUDGET, about a dozen),
+chosen by priority — confidence, then corroboration (how many distinct episodes support the
+node), then recency (the newer node first), then the older number — and says how many more of
+its node types the research holds ("and 140 more pains in the research view").
+
+The selection happens in the graph query (kg.graph.store.top_nodes_of_type: ORDER BY … LIMIT),
+so generating a PRD reads a bounded number of nodes, their edges and the open contradictions,
+never the whole project. Totals come from one count query.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from django.conf import settings
+
+from artifacts.checks import CheckedClaim, ContextIndex
+from artifacts.prompts.prd_writer import NODE_SECTION
+from artifacts.sections import WRITER_SECTIONS
+from kg.context import (
+    QUESTIONS,
+    ArtifactContext,
+    ContextContradiction,
+    ContextEdge,
+    ContextNode,
+    EvidenceView,
+    collect_org_insights,
+    episodes_by_uid,
+    evidence_view,
+    research_gaps,
+)
+from kg.graph import EdgeRecord, NodeRecord, store
+from kg.graph.records import graph_time
+from kg.models import Project
+
+DEFAULT_SECTION_BUDGET = 12
+
+# The node types each writer section speaks for (the problem section summarises top pains too,
+# but the pains section is where they are counted).
+SECTION_TYPES: dict[str, tuple[str, ...]] = {
+    section: tuple(t for t, s in NODE_SECTION.items() if s == section)
+    for section in WRITER_SECTIONS
+}
+
+
+def section_budget() -> int:
+    """Claims shown per section (and open questions shown): settings.PRD_SECTION_BUDGET."""
+    value = int(getattr(settings, "PRD_SECTION_BUDGET", DEFAULT_SECTION_BUDGET))
+    if value < 1:
+        raise ValueError(f"PRD_SECTION_BUDGET must be at least 1, not {value}")
+    return value
+
+
+def by_priority(nodes: Iterable[ContextNode]) -> list[ContextNode]:
+    """Highest confidence first, then most distinct episodes, then newest, then lowest number."""
+    ordered = sorted(nodes, key=lambda n: n.number)
+    # Stable and reversed together: ties keep the ascending number order of the first sort.
+    return sorted(
+        ordered, key=lambda n: (n.confidence, len(n.episode_numbers), n.valid_at), reverse=True
+    )
+
+
+def _record_priority(nodes: Iterable[NodeRecord]) -> list[NodeRecord]:
+    """The same order for graph records (what the Cypher ORDER BY gives)."""
+    ordered = sorted(nodes, key=lambda n: n.number)
+    return sorted(
+        ordered, key=lambda n: (n.confidence, len(n.episode_uids), n.valid_at), reverse=True
+    )
+
+
+@dataclass
+class Selection:
+    """The bounded context a PRD is written from, and what it leaves out."""
+
+    context: ArtifactContext
+    edge_evidence: dict[str, list[EvidenceView]]
+    totals: dict[str, int]  # valid nodes per type in the whole project
+    hidden_questions: int  # open contradictions and gaps of the shown nodes not listed
+    budget: int
+
+    def fingerprint(self) -> dict:
+        """What the selection adds to the content hash beyond the context itself."""
+        return {
+            "totals": dict(sorted(self.totals.items())),
+            "hidden_questions": self.hidden_questions,
+            "budget": self.budget,
+        }
+
+
+def _cut(node: NodeRecord, moment: str | None) -> NodeRecord:
+    if moment is None:
+        return node
+    return node.model_copy(update={"evidence": [e for e in node.evidence if e.valid_at <= moment]})
+
+
+def _node_view(node: NodeRecord, episodes: dict) -> ContextNode:
+    return ContextNode(
+        uid=node.uid,
+        number=node.number,
+        type=node.type,
+        label=node.label,
+        aliases=node.aliases,
+        confidence=node.confidence,
+        valid_at=node.valid_at,
+        invalid_at=node.invalid_at,
+        value=node.value,
+        subject=node.subject,
+        stance=node.stance,
+        evidence=[evidence_view(e, episodes) for e in node.evidence],
+    )
+
+
+def _edge_view(edge: EdgeRecord, numbers: dict[str, int]) -> ContextEdge:
+    return ContextEdge(
+        uid=edge.uid,
+        relation=edge.relation,
+        source=numbers[edge.source],
+        target=numbers[edge.target],
+        confidence=edge.confidence,
+        valid_at=edge.valid_at,
+        invalid_at=edge.invalid_at,
+        quotes=[e.quote for e in edge.evidence],
+    )
+
+
+def _contradiction_question(language: str, a: str, b: str) -> str:
+    return QUESTIONS.get(language, QUESTIONS["en"])["contradiction"].format(a=a, b=b)
+
+
+def select_context(
+    project: Project, as_of: dt.datetime | None = None, budget: int | None = None
+) -> Selection:
+    """Read the top nodes of every PRD section from the graph, with what a PRD needs of them:
+    their evidence, the edges among them, the gaps about them, the open contradictions (within
+    the budget) and the org insights that concern them."""
+    budget = section_budget() if budget is None else budget
+    scope = project.graph_scope
+    moment = graph_time(as_of) if as_of else None
+    language = project.language
+
+    chosen: dict[str, NodeRecord] = {}
+    for section in WRITER_SECTIONS:
+        found: list[NodeRecord] = []
+        for node_type in SECTION_TYPES[section]:
+            top = store.top_nodes_of_type(scope, node_type, budget, moment)
+            found += [n for n in (_cut(r, moment) for r in top) if n.evidence]
+        for node in _record_priority(found)[:budget]:
+            chosen[node.uid] = node
+    by_type = store.node_totals_by_type(scope, NODE_SECTION, moment)
+    totals = {t: count for t, (count, _) in by_type.items()}
+
+    contradictions = [
+        c
+        for c in store.list_contradictions(scope)
+        if (moment is None or c.opened_at <= moment)
+        and (c.status == "open" or (moment is not None and (c.resolved_at or "") > moment))
+    ]
+    # Newest disagreements first; the ones shown bring their two nodes into the context.
+    contradictions.sort(key=lambda c: (c.opened_at, c.uid), reverse=True)
+    missing = {u for c in contradictions[:budget] for u in (c.a, c.b)} - set(chosen)
+    if missing:
+        for node in store.nodes_by_uids(scope, sorted(missing)):
+            node = _cut(node, moment)
+            if node.valid_as_of(moment) and node.evidence:
+                chosen[node.uid] = node
+
+    records = sorted(chosen.values(), key=lambda n: n.number)
+    episodes = episodes_by_uid(project, (e.episode_uid for n in records for e in n.evidence))
+    nodes = [_node_view(n, episodes) for n in records]
+    by_uid = {n.uid: n for n in nodes}
+
+    edges = [e for e in store.edges_of_nodes(scope, list(by_uid)) if e.valid_as_of(moment)]
+    # The far ends of edges leaving the selection: needed only to know whether a shown node
+    # really lacks a link (a gap), so they must be valid nodes with evidence themselves.
+    far = sorted({u for e in edges for u in (e.source, e.target)} - set(by_uid))
+    neighbours: dict[str, int] = {}
+    if far:
+        for node in store.nodes_by_uids(scope, far):
+            if node.valid_as_of(moment) and _cut(node, moment).evidence:
+                neighbours[node.uid] = node.number
+    numbers = {uid: n.number for uid, n in by_uid.items()} | neighbours
+    linking = [_edge_view(e, numbers) for e in edges if e.source in numbers and e.target in numbers]
+    inner = [e for e in edges if e.source in by_uid and e.target in by_uid]
+    context_edges = [_edge_view(e, numbers) for e in inner]
+    kept_evidence = {
+        e.uid: [f for f in e.evidence if moment is None or f.valid_at <= moment] for e in inner
+    }
+    edge_episodes = episodes_by_uid(
+        project, (f.episode_uid for found in kept_evidence.values() for f in found)
+    )
+    edge_evidence = {
+        uid: [evidence_view(f, edge_episodes) for f in found]
+        for uid, found in kept_evidence.items()
+    }
+
+    shown_contradictions = [
+        ContextContradiction(
+            uid=c.uid,
+            a=by_uid[c.a].number,
+            b=by_uid[c.b].number,
+            subject=c.subject,
+            quote_a=c.quote_a,
+            quote_b=c.quote_b,
+            status=c.status,
+            question=_contradiction_question(language, by_uid[c.a].label, by_uid[c.b].label),
+        )
+        for c in contradictions[:budget]
+        if c.a in by_uid and c.b in by_uid
+    ]
+    gaps = research_gaps(by_priority(nodes), linking, language)
+    room = max(budget - len(shown_contradictions), 0)
+    hidden_questions = len(contradictions) - len(shown_contradictions) + max(len(gaps) - room, 0)
+
+    counted = sum(totals.values())
+    average = sum(total for _, total in by_type.values()) / counted if counted else 0.0
+    org_insights = collect_org_insights(project, records) if moment is None else []
+    context = ArtifactContext(
+        project=project.slug,
+        kind="prd",
+        language=language,
+        as_of=moment,
+        nodes=nodes,
+        edges=context_edges,
+        gaps=gaps[:room],
+        contradictions=shown_contradictions,
+        average_confidence=round(average, 1),
+        org_insights=org_insights,
+    )
+    return Selection(
+        context=context,
+        edge_evidence=edge_evidence,
+        totals=totals,
+        hidden_questions=hidden_questions,
+        budget=budget,
+    )
+
+
+# --- after the writer: the budget per section and what is left out ----------------------------
+
+
+def _claim_rank(claim: CheckedClaim, index: ContextIndex, rank: dict[int, int]) -> int:
+    """A claim ranks as its best cited node of its own section's types (else any node)."""
+    own = SECTION_TYPES.get(claim.section, ())
+    cited = [n for n in claim.nodes if n in index.nodes]
+    mine = [n for n in cited if index.nodes[n].type in own] or cited
+    return min((rank[n] for n in mine), default=len(rank))
+
+
+def within_budget(
+    claims: Sequence[CheckedClaim], index: ContextIndex, budget: int
+) -> tuple[list[CheckedClaim], list[CheckedClaim]]:
+    """Sections in document order, each by priority (the writer's order among equals), cut at
+    the budget. Returns (kept, cut)."""
+    rank = {n.number: i for i, n in enumerate(by_priority(index.nodes.values()))}
+    kept: list[CheckedClaim] = []
+    cut: list[CheckedClaim] = []
+    for section in WRITER_SECTIONS:
+        mine = [c for c in claims if c.section == section]
+        mine.sort(key=lambda c: _claim_rank(c, index, rank))
+        kept += mine[:budget]
+        cut += mine[budget:]
+    return kept, cut
+
+
+@dataclass
+class LeftOut:
+    """Per writer section: how many nodes of each of its types the PRD does not show."""
+
+    sections: dict[str, dict[str, int]] = field(default_factory=dict)
+    open_questions: int = 0
+
+    def as_report(self) -> dict:
+        return {"sections": self.sections, "open_questions": self.open_questions}
+
+
+def left_out(
+    selection: Selection, index: ContextIndex, kept: Sequence[CheckedClaim], questions: int
+) -> LeftOut:
+    """Totals minus the nodes of the section's types that a kept claim of the section cites.
+
+    `questions` is how many open questions the PRD lists; the rest of the open contradictions
+    and of the gaps about shown nodes are counted as left out."""
+    result = LeftOut()
+    for section in WRITER_SECTIONS:
+        shown: dict[str, set[int]] = {}
+        for claim in kept:
+            if claim.section != section:
+                continue
+            for number in claim.nodes:
+                node = index.nodes.get(number)
+                if node is not None and node.type in SECTION_TYPES[section]:
+                    shown.setdefault(node.type, set()).add(number)
+        more = {
+            t: selection.totals.get(t, 0) - len(shown.get(t, ())) for t in SECTION_TYPES[section]
+        }
+        more = {t: n for t, n in more.items() if n > 0}
+        if more:
+            result.sections[section] = more
+    listed = len(selection.context.gaps) + len(selection.context.contradictions)
+    result.open_questions = selection.hidden_questions + max(listed - questions, 0)
+    return result
