@@ -46,6 +46,11 @@ def claims_citing_node(project: Project, node_uid: str, node_number: int) -> lis
                 ),
                 url=reverse("admin:artifacts_claim_change", args=[claim.pk]),
                 text=Truncator(claim.text).chars(200),
+                page_url=(
+                    f"{reverse('artifacts:prd', args=[project.slug])}?version={version.number}"
+                    if version.number
+                    else ""
+                ),
             )
         )
         if len(references) >= MAX_CLAIMS:

@@ -12,7 +12,7 @@ from django.urls import path, reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -36,7 +36,7 @@ from artifacts.services import (
     version_by_number,
 )
 from kg.models import Project
-from kg.tenancy import ProjectNotFound, project_for_user
+from kg.tenancy import NotAllowed, ProjectNotFound, check_can_write, project_for_user
 
 
 def _project(request: Request, slug: str) -> Project:
@@ -44,6 +44,15 @@ def _project(request: Request, slug: str) -> Project:
         return project_for_user(request.user, slug)
     except ProjectNotFound:
         raise NotFound("project not found") from None
+
+
+def _writable_project(request: Request, slug: str) -> Project:
+    project = _project(request, slug)
+    try:
+        check_can_write(request.user, project)
+    except NotAllowed as exc:
+        raise PermissionDenied(str(exc)) from None
+    return project
 
 
 def _version(project: Project, number: int) -> ArtifactVersion:
@@ -96,7 +105,7 @@ class Generate(APIView):
         responses={202: GenerateResponseSerializer},
     )
     def post(self, request: Request, slug: str) -> Response:
-        project = _project(request, slug)
+        project = _writable_project(request, slug)
         form = GenerateRequestSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         run = start_prd_generation(project, form.validated_data.get("as_of"))

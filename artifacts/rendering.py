@@ -5,7 +5,8 @@ internet"; confirmed in messages #8, #18)*: node type and number, the node's con
 episode number ("message #N" is episode N), its date and the verbatim quote, then the node's
 other supporting episodes. Three outputs from one loaded document: the JSON shape (command and
 API), Markdown, and HTML where everything user-written is escaped by Django and each citation
-is a footnote marker linking to the chat message, with a tooltip (node, confidence, date, quote).
+is a footnote marker linking to the node's evidence in the research view, with a tooltip
+(node, confidence, date, quote).
 
 After the appendix, a separate block lists the org insights frozen with the version ("also seen
 in other projects of the organization"): label, type, confidence, the note, this project's node
@@ -18,6 +19,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 
+from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
@@ -231,10 +233,18 @@ def org_note(item: OrgInsightView, language: str) -> str:
     return item.note or f"also seen in {count} other project{'' if count == 1 else 's'}"
 
 
-def message_url(slug: str, episode: int) -> str:
-    """The chat message; `highlight` lets the chat page open the conversation that holds it
-    (the fragment alone never reaches the server)."""
-    return f"/projects/{slug}/chat/?highlight={episode}#message-{episode}"
+def message_url(slug: str, episode: int, node: int | None = None) -> str:
+    """The whole message, scrolled to the words it is cited for: those of `node` when given,
+    else every quote the research takes from it."""
+    url = reverse("research:message", args=[slug, episode])
+    return f"{url}?node={node}#quote" if node else f"{url}#quote"
+
+
+def node_evidence_url(slug: str, node: int, episode: int) -> str:
+    """The node's research page at the cited message, its quoted words highlighted there:
+    one click from a claim to the quote, a second to the whole message."""
+    url = reverse("research:node", args=[slug, node])
+    return f"{url}?episode={episode}#evidence-{episode}"
 
 
 # --- JSON -----------------------------------------------------------------------------------
@@ -456,7 +466,8 @@ class _Footnotes:
         )
         self.items.append(self._footnote(number, c, group))
         return (
-            f'<sup class="cite"><a id="ref-{number}" href="{_e(message_url(self.slug, c.episode))}"'
+            f'<sup class="cite"><a id="ref-{number}" '
+            f'href="{_e(node_evidence_url(self.slug, c.node, c.episode))}"'
             f' data-episode="{_e(c.episode)}" data-node="{_e(c.node)}" data-footnote="fn-{number}"'
             f' title="{_e(tip)}">[{number}]</a></sup>'
         )
@@ -467,7 +478,8 @@ class _Footnotes:
         if c is group[-1] and c.confirmed_in:
             lead = w["confirmed_one"] if len(c.confirmed_in) == 1 else w["confirmed_many"]
             links_html = ", ".join(
-                f'<a href="{_e(message_url(self.slug, n))}" data-episode="{_e(n)}">#{_e(n)}</a>'
+                f'<a href="{_e(message_url(self.slug, n, c.node))}" data-episode="{_e(n)}">'
+                f"#{_e(n)}</a>"
                 for n in c.confirmed_in
             )
             confirmed_html = f"; {_e(lead)} {links_html}"
@@ -475,7 +487,8 @@ class _Footnotes:
         return (
             f'<li id="fn-{number}"><a href="#node-{_e(c.node)}">{_e(_node_ref(c, self.language))}'
             f"</a> {_e(label)}, {_e(w['confidence'])} {_e(c.confidence)}; "
-            f'<a href="{_e(message_url(self.slug, c.episode))}" data-episode="{_e(c.episode)}">'
+            f'<a href="{_e(message_url(self.slug, c.episode, c.node))}" '
+            f'data-episode="{_e(c.episode)}">'
             f"{_e(w['message'])} #{_e(c.episode)}</a>{_e(_source(c, self.language))}, "
             f"{_e(format_date(c.date, self.language, self.year))}: <q>{_e(_one_line(c.quote))}</q>"
             f'{confirmed_html} <a href="#ref-{number}" class="back">↩</a></li>'
@@ -546,7 +559,7 @@ def _html_appendix(doc: Document) -> str:
             continue
         first = entry.citations[0]
         quotes_html = "".join(
-            f'<li><a href="{_e(message_url(doc.project_slug, c.episode))}" '
+            f'<li><a href="{_e(message_url(doc.project_slug, c.episode, c.node))}" '
             f'data-episode="{_e(c.episode)}" data-node="{_e(c.node)}">{_e(w["message"])} '
             f"#{_e(c.episode)}</a>{_e(_source(c, doc.language))}, "
             f"{_e(format_date(c.date, doc.language, doc.reference_year))}: "
@@ -555,7 +568,8 @@ def _html_appendix(doc: Document) -> str:
         )
         entries_html.append(
             f'<li id="node-{_e(first.node)}" class="evidence-node"><strong>'
-            f"{_e(_node_ref(first, doc.language))} — {_e(entry.text)}</strong> "
+            f'<a href="{_e(reverse("research:node", args=[doc.project_slug, first.node]))}">'
+            f"{_e(_node_ref(first, doc.language))}</a> — {_e(entry.text)}</strong> "
             f"({_e(w['confidence'])} {_e(first.confidence)})<ul>{quotes_html}</ul></li>"
         )
     return _html_section(

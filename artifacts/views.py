@@ -19,7 +19,7 @@ from artifacts.services import (
     version_by_number,
 )
 from kg.models import Project
-from kg.tenancy import ProjectNotFound, project_for_user
+from kg.tenancy import NotAllowed, ProjectNotFound, can_write, check_can_write, project_for_user
 
 
 def _project(request: HttpRequest, slug: str) -> Project:
@@ -50,6 +50,7 @@ def _page(
         "document_html": render_html(document) if document else "",
         "error": error,
         "as_of": as_of,
+        "can_write": can_write(request.user, project),
     }
     return render(request, "artifacts/prd.html", context, status=status)
 
@@ -81,6 +82,10 @@ def prd_markdown(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @require_POST
 def prd_generate(request: HttpRequest, slug: str) -> HttpResponse:
     project = _project(request, slug)
+    try:
+        check_can_write(request.user, project)
+    except NotAllowed as exc:
+        return _page(request, project, None, error=str(exc), status=403)
     raw = request.POST.get("as_of", "")
     try:
         as_of = parse_as_of(raw)

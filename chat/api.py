@@ -92,7 +92,9 @@ class ConversationList(ProjectScoped, generics.ListCreateAPIView):
 
     def perform_create(self, serializer: ConversationSerializer) -> None:
         serializer.instance = services.create_conversation(
-            self.get_project(), self.request.user, serializer.validated_data.get("title", "")
+            self.get_writable_project(),
+            self.request.user,
+            serializer.validated_data.get("title", ""),
         )
 
 
@@ -128,6 +130,7 @@ class MessageList(ProjectScoped, generics.ListAPIView):
         return services.messages_of(self.conversation(), serializer.validated_data.get("after"))
 
     def post(self, request: Request, slug: str, conversation_id: int) -> Response:
+        self.get_writable_project()
         body = NewMessageSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         message = services.post_user_message(

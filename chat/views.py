@@ -9,6 +9,7 @@ from __future__ import annotations
 from urllib.parse import quote
 
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -19,8 +20,17 @@ from chat.models import Conversation
 from kg.api.services import ContradictionAlreadyResolved, ContradictionNotFound, author_name
 from kg.episodes import EpisodeRejected
 from kg.importing import UnreadableFile, record_uploaded_notes
-from kg.models import Episode, Project
-from kg.tenancy import ProjectNotFound, project_for_user, projects_for_user
+from kg.models import Episode, Language, Project
+from kg.tenancy import (
+    NotAllowed,
+    ProjectNotFound,
+    can_write,
+    check_can_write,
+    managed_orgs,
+    orgs_of_user,
+    project_for_user,
+    projects_for_user,
+)
 
 
 def _project(request: HttpRequest, slug: str) -> Project:
@@ -28,6 +38,16 @@ def _project(request: HttpRequest, slug: str) -> Project:
         return project_for_user(request.user, slug)
     except ProjectNotFound as exc:
         raise Http404(str(exc)) from None
+
+
+def _writable_project(request: HttpRequest, slug: str) -> Project:
+    """The project for a write: 404 for a non-member, 403 (PermissionDenied) for a viewer."""
+    project = _project(request, slug)
+    try:
+        check_can_write(request.user, project)
+    except NotAllowed as exc:
+        raise PermissionDenied(str(exc)) from None
+    return project
 
 
 def _conversation(project: Project, conversation_id: int) -> Conversation:
@@ -55,7 +75,17 @@ def _chat_url(project: Project, conversation: Conversation, highlight: int | Non
 @require_GET
 def project_list(request: HttpRequest) -> HttpResponse:
     projects = projects_for_user(request.user).order_by("organization__name", "name")
-    return render(request, "chat/projects.html", {"projects": projects})
+    return render(
+        request,
+        "chat/projects.html",
+        {
+            "projects": [p for p in projects if not p.archived],
+            "archived": [p for p in projects if p.archived],
+            "managed_orgs": managed_orgs(request.user),
+            "orgs": orgs_of_user(request.user),
+            "languages": Language.choices,
+        },
+    )
 
 
 @login_required
@@ -81,6 +111,7 @@ def chat_page(request: HttpRequest, slug: str, conversation_id: int | None = Non
             "awaiting": services.awaiting_reply(conversation),
             "highlight": highlight,
             "panel": services.research_panel(project),
+            "can_write": can_write(request.user, project),
         },
     )
 
@@ -88,7 +119,7 @@ def chat_page(request: HttpRequest, slug: str, conversation_id: int | None = Non
 @login_required
 @require_POST
 def new_conversation(request: HttpRequest, slug: str) -> HttpResponse:
-    project = _project(request, slug)
+    project = _writable_project(request, slug)
     conversation = services.create_conversation(
         project, request.user, request.POST.get("title", "")
     )
@@ -98,7 +129,7 @@ def new_conversation(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def send_message(request: HttpRequest, slug: str, conversation_id: int) -> HttpResponse:
-    project = _project(request, slug)
+    project = _writable_project(request, slug)
     conversation = _conversation(project, conversation_id)
     try:
         message = services.post_user_message(
@@ -157,6 +188,7 @@ def panel(request: HttpRequest, slug: str) -> HttpResponse:
             "project": project,
             "panel": services.research_panel(project),
             "conversation_id": conversation_id,
+            "can_write": can_write(request.user, project),
         },
     )
     # The browser revalidates each poll with If-None-Match and gets 304 until the research
@@ -169,7 +201,7 @@ def panel(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def answer_contradiction(request: HttpRequest, slug: str, uid) -> HttpResponse:
-    project = _project(request, slug)
+    project = _writable_project(request, slug)
     conversation_id = _number(request.POST.get("conversation"))
     conversation = (
         _conversation(project, conversation_id)
@@ -199,6 +231,7 @@ def answer_contradiction(request: HttpRequest, slug: str, uid) -> HttpResponse:
             "panel": services.research_panel(project),
             "conversation_id": conversation.pk,
             "error": error,
+            "can_write": True,
         },
     )
 
@@ -219,7 +252,7 @@ def message_link(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @require_POST
 def upload_notes(request: HttpRequest, slug: str) -> HttpResponse:
     """Uploaded notes become episodes; the panel shows what they add once processed."""
-    project = _project(request, slug)
+    project = _writable_project(request, slug)
     upload = request.FILES.get("notes")
     target = reverse("chat:chat", args=[project.slug])
     if upload is None:

@@ -20,9 +20,11 @@ api = [
 urlpatterns = [
     path("health", health, name="health"),
     path("admin/", admin.site.urls),
+    path("", include("kg.workspace_urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/", include(api)),
     path("", include("chat.urls")),
+    path("", include("kg.research_urls")),
     path("", include("artifacts.urls")),
     path("", include("orgmemory.urls")),
 ]

@@ -24,8 +24,9 @@ logger = logging.getLogger("groundwork.admin")
 @dataclass(frozen=True)
 class NodeReference:
     title: str
-    url: str = ""
+    url: str = ""  # the admin page
     text: str = ""
+    page_url: str = ""  # the product page any member of the project may open
 
 
 NodeReferenceProvider = Callable[[Project, str, int], list[NodeReference]]

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import secrets
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
+from django.utils import timezone
+from django.utils.text import slugify
 
-from kg.models import Language, Membership, Organization, Project, Role
+from kg.models import Invitation, Language, Membership, Organization, Project, Role
+
+INVITATION_DAYS = 14
+WRITER_ROLES = frozenset({Role.OWNER, Role.ADMIN, Role.EDITOR})
+MANAGER_ROLES = frozenset({Role.OWNER, Role.ADMIN})
 
 
 class ProjectNotFound(LookupError):
@@ -17,6 +27,14 @@ class ProjectNotFound(LookupError):
 
 class OrgNotFound(LookupError):
     pass
+
+
+class NotAllowed(PermissionError):
+    """A member asked for something their role does not allow; the message says which role."""
+
+
+class TenancyRejected(ValueError):
+    """Input that cannot become a user, organization, project or invitation; says why."""
 
 
 def is_member(user, org: Organization) -> bool:
@@ -91,3 +109,250 @@ def ensure_demo(password: str, username: str = "demo") -> Demo:
         user.save()
     Membership.objects.get_or_create(user=user, organization=org, defaults={"role": Role.OWNER})
     return Demo(username=username, org_slug=org.slug, project_slug=project.slug)
+
+
+# --- roles -----------------------------------------------------------------------------------
+
+
+def role_in(user, org: Organization | int) -> str | None:
+    """The user's role in the organization, or None for a non-member."""
+    if not user.is_authenticated:
+        return None
+    org_id = org if isinstance(org, int) else org.pk
+    return (
+        Membership.objects.filter(user=user, organization_id=org_id)
+        .values_list("role", flat=True)
+        .first()
+    )
+
+
+def can_write(user, project: Project) -> bool:
+    """May write research in the project: an editor or above, and the project not archived."""
+    return not project.archived and role_in(user, project.organization_id) in WRITER_ROLES
+
+
+def can_manage(user, org: Organization | int) -> bool:
+    return role_in(user, org) in MANAGER_ROLES
+
+
+def check_can_write(user, project: Project) -> None:
+    if project.archived:
+        raise NotAllowed(f"project {project.slug!r} is archived; it can be read, not changed")
+    if role_in(user, project.organization_id) not in WRITER_ROLES:
+        raise NotAllowed("viewers can read the research; an editor, admin or owner can write it")
+
+
+def check_can_manage(user, org: Organization) -> None:
+    if not can_manage(user, org):
+        raise NotAllowed("only an organization's owners and admins manage people and projects")
+
+
+def writable_project_for_user(user, slug: str) -> Project:
+    """The project for a write: ProjectNotFound for a non-member, NotAllowed for a viewer."""
+    project = project_for_user(user, slug)
+    check_can_write(user, project)
+    return project
+
+
+def managed_orgs(user) -> QuerySet[Organization]:
+    if not user.is_authenticated:
+        return Organization.objects.none()
+    return Organization.objects.filter(
+        memberships__user=user, memberships__role__in=MANAGER_ROLES
+    ).distinct()
+
+
+def orgs_of_user(user) -> QuerySet[Organization]:
+    if not user.is_authenticated:
+        return Organization.objects.none()
+    return Organization.objects.filter(memberships__user=user).distinct()
+
+
+# --- sign-up, organizations and projects ---------------------------------------------------
+
+
+def _unique_slug(model, text: str, fallback: str) -> str:
+    base = (slugify(text) or fallback)[:40].strip("-") or fallback
+    slug, n = base, 2
+    while model.objects.filter(slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+def _clean_name(value: str, what: str) -> str:
+    name = " ".join((value or "").split())
+    if not name:
+        raise TenancyRejected(f"the {what} needs a name")
+    if len(name) > 200:
+        raise TenancyRejected(f"the {what}'s name has {len(name)} characters; the limit is 200")
+    return name
+
+
+def _new_user(username: str, email: str, password: str):
+    username = (username or "").strip()
+    user_model = get_user_model()
+    if not username or len(username) > 150:
+        raise TenancyRejected("choose a user name of 1 to 150 characters")
+    if user_model.objects.filter(username__iexact=username).exists():
+        raise TenancyRejected(f"the user name {username!r} is taken")
+    candidate = user_model(username=username, email=(email or "").strip())
+    try:
+        validate_password(password, candidate)
+    except ValidationError as exc:
+        raise TenancyRejected(" ".join(exc.messages)) from None
+    try:
+        return user_model.objects.create_user(username, candidate.email, password)
+    except IntegrityError:
+        raise TenancyRejected(f"the user name {username!r} is taken") from None
+
+
+@transaction.atomic
+def sign_up(username: str, email: str, password: str, org_name: str):
+    """A new user and their own organization, of which they are the owner."""
+    name = _clean_name(org_name, "organization")
+    user = _new_user(username, email, password)
+    org = Organization.objects.create(slug=_unique_slug(Organization, name, "org"), name=name)
+    Membership.objects.create(user=user, organization=org, role=Role.OWNER)
+    return user
+
+
+@transaction.atomic
+def create_project(
+    user, org: Organization, name: str, language: str = Language.EN, description: str = ""
+) -> Project:
+    check_can_manage(user, org)
+    name = _clean_name(name, "project")
+    if language not in Language.values:
+        raise TenancyRejected(
+            f"unknown language {language!r}; use one of: {', '.join(Language.values)}"
+        )
+    return Project.objects.create(
+        organization=org,
+        slug=_unique_slug(Project, name, "project"),
+        name=name,
+        language=language,
+        description=(description or "").strip()[:2000],
+    )
+
+
+def update_project(user, project: Project, name: str, language: str, description: str) -> Project:
+    """Rename, change the language or the description. The slug (the address) stays."""
+    check_can_manage(user, project.organization)
+    if language not in Language.values:
+        raise TenancyRejected(
+            f"unknown language {language!r}; use one of: {', '.join(Language.values)}"
+        )
+    project.name = _clean_name(name, "project")
+    project.language = language
+    project.description = (description or "").strip()[:2000]
+    project.save(update_fields=["name", "language", "description"])
+    return project
+
+
+def set_project_archived(user, project: Project, archived: bool) -> Project:
+    check_can_manage(user, project.organization)
+    project.archived_at = timezone.now() if archived else None
+    project.save(update_fields=["archived_at"])
+    return project
+
+
+# --- people ----------------------------------------------------------------------------------
+
+
+def _grantable(actor_role: str | None, role: str) -> None:
+    if role not in Role.values:
+        raise TenancyRejected(f"unknown role {role!r}; use one of: {', '.join(Role.values)}")
+    if actor_role not in MANAGER_ROLES:
+        raise NotAllowed("only an organization's owners and admins manage people")
+    if role == Role.OWNER and actor_role != Role.OWNER:
+        raise NotAllowed("only an owner can make someone an owner")
+
+
+def create_invitation(user, org: Organization, role: str, email: str = "") -> Invitation:
+    _grantable(role_in(user, org), role)
+    return Invitation.objects.create(
+        organization=org,
+        role=role,
+        email=(email or "").strip()[:254],
+        token=secrets.token_urlsafe(32),
+        invited_by=user,
+        expires_at=timezone.now() + dt.timedelta(days=INVITATION_DAYS),
+    )
+
+
+def open_invitation(token: str) -> Invitation:
+    """The invitation behind a link, if it can still be used; otherwise TenancyRejected."""
+    invitation = (
+        Invitation.objects.select_related("organization").filter(token=token or "-").first()
+    )
+    if invitation is None:
+        raise TenancyRejected("this invitation link is not valid")
+    if invitation.accepted_at is not None:
+        raise TenancyRejected("this invitation link has already been used")
+    if invitation.expires_at <= timezone.now():
+        raise TenancyRejected("this invitation link has expired; ask for a new one")
+    return invitation
+
+
+@transaction.atomic
+def accept_invitation(token: str, user) -> Membership:
+    """Join the organization with the invitation's role. A member keeps the higher role."""
+    # Locked first, so two people opening one link at once cannot both use it.
+    Invitation.objects.select_for_update().filter(token=token or "-").first()
+    invitation = open_invitation(token)
+    membership, created = Membership.objects.get_or_create(
+        user=user, organization=invitation.organization, defaults={"role": invitation.role}
+    )
+    if not created and ROLE_ORDER.index(invitation.role) < ROLE_ORDER.index(membership.role):
+        membership.role = invitation.role
+        membership.save(update_fields=["role"])
+    invitation.accepted_at = timezone.now()
+    invitation.accepted_by = user
+    invitation.save(update_fields=["accepted_at", "accepted_by"])
+    return membership
+
+
+@transaction.atomic
+def sign_up_by_invitation(token: str, username: str, email: str, password: str):
+    open_invitation(token)
+    user = _new_user(username, email, password)
+    accept_invitation(token, user)
+    return user
+
+
+ROLE_ORDER = [Role.OWNER, Role.ADMIN, Role.EDITOR, Role.VIEWER]
+
+
+def _owners_left(org: Organization, without: Membership) -> int:
+    return (
+        Membership.objects.filter(organization=org, role=Role.OWNER).exclude(pk=without.pk).count()
+    )
+
+
+@transaction.atomic
+def change_role(user, membership: Membership, role: str) -> Membership:
+    actor = role_in(user, membership.organization_id)
+    _grantable(actor, role)
+    if membership.role == Role.OWNER and actor != Role.OWNER:
+        raise NotAllowed("only an owner can change an owner's role")
+    if (
+        membership.role == Role.OWNER
+        and role != Role.OWNER
+        and not _owners_left(membership.organization, membership)
+    ):
+        raise TenancyRejected("an organization keeps at least one owner")
+    membership.role = role
+    membership.save(update_fields=["role"])
+    return membership
+
+
+@transaction.atomic
+def remove_member(user, membership: Membership) -> None:
+    actor = role_in(user, membership.organization_id)
+    if actor not in MANAGER_ROLES:
+        raise NotAllowed("only an organization's owners and admins manage people")
+    if membership.role == Role.OWNER and actor != Role.OWNER:
+        raise NotAllowed("only an owner can remove an owner")
+    if membership.role == Role.OWNER and not _owners_left(membership.organization, membership):
+        raise TenancyRejected("an organization keeps at least one owner")
+    membership.delete()

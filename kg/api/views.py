@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.db.models import Count, QuerySet
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import generics, status
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -19,7 +20,7 @@ from kg.api import services
 from kg.graph import store
 from kg.importing import record_uploaded_notes
 from kg.models import Episode, Organization, Project
-from kg.tenancy import project_for_user, projects_for_user
+from kg.tenancy import NotAllowed, check_can_write, project_for_user, projects_for_user
 
 
 class ProjectScoped:
@@ -33,6 +34,15 @@ class ProjectScoped:
         if not hasattr(self, "_project"):
             self._project = project_for_user(self.request.user, self.kwargs["slug"])
         return self._project
+
+    def get_writable_project(self) -> Project:
+        """The project for a write: 404 for a non-member, 403 for a viewer or an archive."""
+        project = self.get_project()
+        try:
+            check_can_write(self.request.user, project)
+        except NotAllowed as exc:
+            raise PermissionDenied(str(exc)) from None
+        return project
 
     def query(self, serializer_class) -> dict:
         """The validated query parameters (400 with the reasons when they are not valid)."""
@@ -210,9 +220,9 @@ class ContradictionResolve(ProjectScoped, generics.GenericAPIView):
     serializer_class = s.ResolveSerializer
 
     def post(self, request: Request, slug: str, uid) -> Response:
+        project = self.get_writable_project()
         body = self.get_serializer(data=request.data)
         body.is_valid(raise_exception=True)
-        project = self.get_project()
         episode = services.resolve_contradiction(
             project, str(uid), body.validated_data["answer"], services.author_name(request.user)
         )
@@ -231,11 +241,12 @@ class NotesUpload(ProjectScoped, generics.GenericAPIView):
     parser_classes = [MultiPartParser]
 
     def post(self, request: Request, slug: str) -> Response:
+        project = self.get_writable_project()
         body = self.get_serializer(data=request.data)
         body.is_valid(raise_exception=True)
         upload = body.validated_data["file"]
         report = record_uploaded_notes(
-            self.get_project(), upload.name, upload.read(), services.author_name(request.user)
+            project, upload.name, upload.read(), services.author_name(request.user)
         )
         return Response(s.UploadedSerializer(report).data, status=status.HTTP_201_CREATED)
 

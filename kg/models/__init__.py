@@ -1,17 +1,22 @@
 from kg.models.episodes import Episode, EpisodeKind, EpisodeProcessing, ProcessingStatus
+from kg.models.integration import EpisodeIntegration, IndexedNode, IndexPosting
 from kg.models.pipeline import (
     ExtractionRejection,
     LLMCall,
     ProjectRevision,
     ResolutionDecision,
 )
-from kg.models.tenancy import Language, Membership, Organization, Project, Role
+from kg.models.tenancy import Invitation, Language, Membership, Organization, Project, Role
 
 __all__ = [
     "Episode",
     "EpisodeKind",
+    "EpisodeIntegration",
     "EpisodeProcessing",
     "ExtractionRejection",
+    "IndexPosting",
+    "IndexedNode",
+    "Invitation",
     "LLMCall",
     "Language",
     "Membership",

@@ -12,9 +12,13 @@ class Language(models.TextChoices):
 
 
 class Role(models.TextChoices):
+    """Viewers read; editors also write research (messages, uploads, answers, PRDs); admins
+    also manage people and projects; owners also grant and take the owner role."""
+
     OWNER = "owner", "Owner"
     ADMIN = "admin", "Admin"
-    MEMBER = "member", "Member"
+    EDITOR = "editor", "Editor"
+    VIEWER = "viewer", "Viewer"
 
 
 class Organization(models.Model):
@@ -38,12 +42,19 @@ class Project(models.Model):
     language = models.CharField(max_length=2, choices=Language.choices, default=Language.EN)
     description = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    archived_at = models.DateTimeField(
+        null=True, blank=True, help_text="An archived project is read-only; its research stays."
+    )
 
     class Meta:
         ordering = ["slug"]
 
     def __str__(self) -> str:
         return self.name or self.slug
+
+    @property
+    def archived(self) -> bool:
+        return self.archived_at is not None
 
     @property
     def graph_scope(self):  # -> kg.graph.GraphScope, imported lazily to keep models light
@@ -59,7 +70,7 @@ class Membership(models.Model):
     organization = models.ForeignKey(
         Organization, on_delete=models.CASCADE, related_name="memberships"
     )
-    role = models.CharField(max_length=10, choices=Role.choices, default=Role.MEMBER)
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.EDITOR)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -69,3 +80,34 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} in {self.organization} ({self.role})"
+
+
+class Invitation(models.Model):
+    """A link that makes whoever opens it (signed in or signing up) a member with a role.
+    Used once; the token is the only secret in the link."""
+
+    organization = models.ForeignKey(
+        Organization, on_delete=models.CASCADE, related_name="invitations"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.EDITOR)
+    email = models.EmailField(blank=True)
+    token = models.CharField(max_length=64, unique=True)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["organization", "-created_at"]
+
+    def __str__(self) -> str:
+        return f"invitation to {self.organization} as {self.role}"

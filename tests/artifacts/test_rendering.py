@@ -59,14 +59,18 @@ def test_citation_markers_link_to_chat_messages_with_tooltips(hostile):
     markers = re.findall(r'<sup class="cite"><a [^>]*>\[\d+\]</a></sup>', html)
     assert markers
     first = markers[0]
-    assert 'href="/projects/couriers/chat/?highlight=1#message-1"' in first
+    # One click to the node's evidence at the cited message, where the quote is highlighted.
+    assert 'href="/projects/couriers/research/nodes/1/?episode=1#evidence-1"' in first
     assert 'data-episode="1"' in first and 'data-node="1"' in first
     title = re.search(r'title="([^"]*)"', first).group(1)
     assert title.startswith("pain #1 · &lt;script&gt;")
     assert "confidence 80 · 5 March · &quot;typed &lt;script&gt;" in title
     # Footnotes repeat the citation in full, with the confirming messages as links.
     assert '<li id="fn-1">' in html
-    assert 'confirmed in message <a href="/projects/couriers/chat/?highlight=2#message-2"' in html
+    assert (
+        'confirmed in message <a href="/projects/couriers/research/messages/2/?node=1#quote"'
+        in html
+    )
 
 
 def test_dates_show_the_year_only_outside_the_document_year():

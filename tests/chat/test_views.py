@@ -254,7 +254,8 @@ def test_assistant_text_is_escaped_and_only_checked_citations_become_links(brows
     )
     html = _html(browser_client.get(CHAT))
     assert SCRIPT not in html and "&lt;script&gt;" in html
-    assert '<a class="node-ref" href="#node-2" data-node="2">#2</a>' in html
+    node_page = f"/projects/{project.slug}/research/nodes/2/"
+    assert f'<a class="node-ref" href="{node_page}" data-node="2">#2</a>' in html
     assert 'data-node="9"' not in html
     assert "#9<br>next line" in html
 

@@ -83,7 +83,7 @@ def world(db, graph) -> World:
     users = get_user_model().objects
     member = users.create_user("mia")  # no password: force_login, and no slow hashing
     outsider = users.create_user("otto")
-    Membership.objects.create(user=member, organization=acme, role=Role.MEMBER)
+    Membership.objects.create(user=member, organization=acme, role=Role.EDITOR)
     Membership.objects.create(user=outsider, organization=globex, role=Role.OWNER)
     return World(acme, couriers, warehouse, globex, rival, member, outsider)
 

@@ -68,7 +68,7 @@ def orgs(db, graph) -> Orgs:
     rival.node("pain", "App lags on weak internet", (e3, RIVAL_QUOTE))
 
     user = get_user_model().objects.create_user("mia")
-    Membership.objects.create(user=user, organization=acme, role=Role.MEMBER)
+    Membership.objects.create(user=user, organization=acme, role=Role.EDITOR)
     return Orgs(couriers, warehouse, rival, acme, globex, user)
 
 
