@@ -17,6 +17,7 @@ import kg.api.converters  # noqa: F401  registers <num:...>
 from chat import services
 from chat.models import Conversation, Message
 from kg.api.views import ProjectScoped
+from kg.episodes import MAX_MESSAGE_CHARS
 
 # --- serializers ------------------------------------------------------------------------------
 
@@ -68,7 +69,9 @@ class MessageSerializer(serializers.ModelSerializer):
 
 
 class NewMessageSerializer(serializers.Serializer):
-    text = serializers.CharField(max_length=200_000, help_text="Becomes an immutable episode.")
+    text = serializers.CharField(
+        max_length=MAX_MESSAGE_CHARS, help_text="Becomes an immutable episode."
+    )
 
 
 class MessageQuerySerializer(serializers.Serializer):

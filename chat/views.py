@@ -18,8 +18,8 @@ from django.views.decorators.http import require_GET, require_POST
 from chat import services
 from chat.models import Conversation
 from kg.api.services import ContradictionAlreadyResolved, ContradictionNotFound, author_name
-from kg.episodes import EpisodeRejected
-from kg.importing import UnreadableFile, record_uploaded_notes
+from kg.episodes import MAX_MESSAGE_CHARS, EpisodeRejected
+from kg.importing import MAX_UPLOAD_BYTES, UnreadableFile, record_uploaded_notes
 from kg.models import Episode, Language, Project
 from kg.tenancy import (
     NotAllowed,
@@ -112,6 +112,8 @@ def chat_page(request: HttpRequest, slug: str, conversation_id: int | None = Non
             "highlight": highlight,
             "panel": services.research_panel(project),
             "can_write": can_write(request.user, project),
+            "max_message_chars": MAX_MESSAGE_CHARS,
+            "max_upload_mb": MAX_UPLOAD_BYTES // (1024 * 1024),
         },
     )
 

@@ -12,7 +12,10 @@ from django.utils import timezone
 
 from kg.models import Episode, EpisodeKind, EpisodeProcessing, Project
 
-MAX_EPISODE_CHARS = 2_000_000  # about 2 MB of text in one message
+MAX_EPISODE_CHARS = 2_000_000  # about 2 MB of text in one episode (imports, file chunks)
+# One limit for a typed message, the web form's and the API's alike; longer notes are uploaded
+# as a file, which is cut into chunks that can be quoted.
+MAX_MESSAGE_CHARS = 200_000
 
 
 class EpisodeRejected(ValueError):
@@ -35,6 +38,11 @@ def validate_episode_input(item: EpisodeInput) -> None:
         raise EpisodeRejected(
             f"the message has {len(item.content):,} characters; the limit is "
             f"{MAX_EPISODE_CHARS:,} (split it into several messages or upload it as a file)"
+        )
+    if item.kind == EpisodeKind.CHAT_MESSAGE and len(item.content) > MAX_MESSAGE_CHARS:
+        raise EpisodeRejected(
+            f"the message has {len(item.content):,} characters; the limit is "
+            f"{MAX_MESSAGE_CHARS:,} (upload longer notes as a file)"
         )
     if "\x00" in item.content:
         raise EpisodeRejected("the message contains a NUL character")

@@ -125,6 +125,11 @@ def read_uploaded_notes(name: str, raw: bytes) -> ParsedFile:
             buffer = []
     if buffer:
         chunks.append((first_line, section, "\n".join(buffer).strip()))
+    chunks = [
+        (line, section, piece)
+        for line, section, content in chunks
+        for piece in split_at_sentences(content, CHUNK_CHARS)
+    ]
     parsed = ParsedFile()
     for part, (line, section, content) in enumerate([c for c in chunks if c[2]], start=1):
         ref = {"file": name, "part": part, "line": line, "section": section}
@@ -145,8 +150,45 @@ def _decode(raw: bytes, name: str) -> str:
         ) from None
 
 
+JSONL_SUFFIXES = frozenset({".jsonl", ".ndjson"})
+_SENTENCE_END = re.compile(r"(?<=[.!?…。])[\"'”»)\]]*\s+")
+
+
 def _is_jsonl(name: str, text: str) -> bool:
-    return Path(name).suffix.lower() in {".jsonl", ".ndjson"} or text.lstrip().startswith("{")
+    # The extension decides: a Markdown file may well begin with "{".
+    return Path(name).suffix.lower() in JSONL_SUFFIXES
+
+
+def split_at_sentences(text: str, limit: int) -> list[str]:
+    """Text of at most `limit` characters as it is; longer text (notes without blank lines)
+    in pieces of whole sentences under the limit. A sentence longer than the limit is cut at
+    the last space before it, and only a run without any space at the limit itself."""
+    if len(text) <= limit:
+        return [text]
+    sentences: list[str] = []
+    cursor = 0
+    for match in _SENTENCE_END.finditer(text):
+        sentences.append(text[cursor : match.end()])
+        cursor = match.end()
+    sentences.append(text[cursor:])
+    pieces: list[str] = []
+    current = ""
+    for sentence in sentences:
+        while len(sentence) > limit:
+            cut = sentence.rfind(" ", 0, limit)
+            cut = cut if cut > 0 else limit
+            if current:
+                pieces.append(current)
+                current = ""
+            pieces.append(sentence[:cut])
+            sentence = sentence[cut:].lstrip()
+        if len(current) + len(sentence) > limit:
+            pieces.append(current)
+            current = ""
+        current += sentence
+    if current:
+        pieces.append(current)
+    return [p.strip() for p in pieces if p.strip()]
 
 
 def _jsonl_items(text: str, name: str) -> ParsedFile:
@@ -205,6 +247,10 @@ def record_uploaded_notes(project, name: str, raw: bytes, author: str) -> Upload
     parsed = read_uploaded_notes(name, raw)
     if not parsed.items and not parsed.errors:
         raise UnreadableFile(f"{name} holds no text")
+    if not parsed.items:  # nothing to record is a refusal, with the reasons, not a success
+        shown = "; ".join(parsed.errors[:3])
+        more = f" (and {len(parsed.errors) - 3} more)" if len(parsed.errors) > 3 else ""
+        raise UnreadableFile(f"nothing in {name} could be read: {shown}{more}")
     with transaction.atomic():  # all chunks of a file or none
         episodes = [
             record_episode(project, replace(item, author=item.author or author))
