@@ -1,15 +1,21 @@
 """kg_rebuild: the graph is derived data; drop it and replay the ledger.
 
-Episodes are replayed in valid_at order; model answers come from the recorded calls (the
-gateway's cache by model and prompt hash), so no new model call is paid for what was seen.
+Episodes are replayed in the order they were first integrated (EpisodeIntegration.order), each
+from its recorded proposal, so the rebuilt graph is the original one and no model call is made,
+also for a project that several workers built concurrently. Episodes never integrated follow,
+in valid_at order; their model answers come from the recorded calls where the prompt matches.
+The candidate index is cleared with the graph and refilled as the episodes are replayed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.db.models import F
+
 from kg.graph import store
 from kg.models import Episode, Project
+from kg.pipeline.candidates import clear_index
 from kg.pipeline.ingest import episode_ingest
 from kg.pipeline.revision import graph_changed
 
@@ -19,11 +25,12 @@ def rebuild_project_graph(
 ) -> int:
     scope = project.graph_scope
     store.delete_project_graph(scope)
+    clear_index(project)
     graph_changed(project)  # an empty graph is a change too, even with no episode to replay
     store.ensure_indexes()
     episodes = list(
         Episode.objects.filter(project=project)
-        .order_by("valid_at", "number")
+        .order_by(F("integration__order").asc(nulls_last=True), "valid_at", "number")
         .values_list("pk", flat=True)
     )
     for done, episode_id in enumerate(episodes, start=1):

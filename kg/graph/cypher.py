@@ -92,11 +92,57 @@ RETURN properties(n) AS props
 ORDER BY n.number
 """
 
+# UNWIND + MATCH by uid: one index seek per uid, whatever the project's size.
 NODES_BY_UIDS = """
-MATCH (n:Entity {project: $project})
-WHERE n.uid IN $uids
+UNWIND $uids AS uid
+MATCH (n:Entity {uid: uid})
+WHERE n.project = $project
 RETURN properties(n) AS props
 ORDER BY n.number
+"""
+
+NODES_SET_CONFIDENCE = """
+UNWIND $rows AS row
+MATCH (n:Entity {uid: row.uid})
+WHERE n.project = $project
+SET n.confidence = row.confidence
+RETURN count(n) AS written
+"""
+
+OPEN_CONTRADICTION_COUNTS = """
+UNWIND $uids AS uid
+MATCH (n:Entity {uid: uid})
+WHERE n.project = $project
+OPTIONAL MATCH (n)-[c:CONTRADICTS]-(:Entity)
+WHERE c.status = 'open'
+RETURN uid AS uid, count(c) AS open
+"""
+
+# The edges an episode can touch, reached from their end nodes by uid (index seeks), never by
+# scanning the project: the edge between two nodes, a functional relation's other values from
+# the same source, and what points at a value that may lose its last open edge.
+EDGES_BETWEEN = """
+UNWIND $pairs AS pair
+MATCH (a:Entity {uid: pair.source})-[r]->(b:Entity {uid: pair.target})
+WHERE a.project = $project AND b.project = $project
+  AND r.uid IS NOT NULL AND r.relation IS NOT NULL
+RETURN r.relation AS relation, a.uid AS source, b.uid AS target, properties(r) AS props
+"""
+
+EDGES_FROM_BY_RELATION = """
+UNWIND $rows AS row
+MATCH (a:Entity {uid: row.source})-[r]->(b:Entity)
+WHERE a.project = $project AND b.project = $project
+  AND r.uid IS NOT NULL AND r.relation = row.relation
+RETURN r.relation AS relation, a.uid AS source, b.uid AS target, properties(r) AS props
+"""
+
+EDGES_INTO_NODES = """
+UNWIND $uids AS uid
+MATCH (a:Entity)-[r]->(b:Entity {uid: uid})
+WHERE a.project = $project AND b.project = $project
+  AND r.uid IS NOT NULL AND r.relation IS NOT NULL
+RETURN r.relation AS relation, a.uid AS source, b.uid AS target, properties(r) AS props
 """
 
 NODE_BY_NUMBER = """
@@ -185,6 +231,16 @@ MATCH (b:Entity {uid: $b, project: $project})
 MERGE (a)-[c:CONTRADICTS {uid: $uid}]->(b)
 SET c += $props, c.project = $project, c.org = $org
 RETURN c.uid AS uid
+"""
+
+# Opens a contradiction once: a second episode seeing the same pair never reopens or rewrites
+# one that a user already resolved.
+CONTRADICTION_OPEN = """
+MATCH (a:Entity {uid: $a, project: $project})
+MATCH (b:Entity {uid: $b, project: $project})
+MERGE (a)-[c:CONTRADICTS {uid: $uid}]->(b)
+ON CREATE SET c += $props, c.project = $project, c.org = $org
+RETURN c.uid AS uid, c.opened_at AS opened_at
 """
 
 CONTRADICTIONS_BY_PROJECT = """

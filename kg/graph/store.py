@@ -10,6 +10,7 @@ from kg.graph.records import (
     ContradictionRecord,
     EdgeRecord,
     EpisodeStub,
+    Evidence,
     GraphScope,
     NodeRecord,
     ServerInfo,
@@ -81,6 +82,97 @@ def write_nodes(
     if mentions:
         c.run(cypher.NODE_MENTIONS_LINK, rows=mentions, project=scope.project)
     return int(written[0]["written"]) if written else 0
+
+
+def write_node_changes(
+    scope: GraphScope,
+    nodes: Iterable[NodeRecord],
+    new_evidence: Iterable[tuple[str, Evidence]],
+    client: GraphClient | None = None,
+) -> int:
+    """Upsert nodes and link only the mentions this change added (not every past one)."""
+    c = _client(client)
+    nodes = list(nodes)
+    if not nodes:
+        return 0
+    rows = [{"uid": n.uid, "props": n.to_props()} for n in nodes]
+    written = c.run(cypher.NODES_UPSERT, rows=rows, **_scope_params(scope))
+    mentions = [
+        {"node": uid, "episode": e.episode_uid, "quote": e.quote, "start": e.start, "end": e.end}
+        for uid, e in new_evidence
+    ]
+    if mentions:
+        c.run(cypher.NODE_MENTIONS_LINK, rows=mentions, project=scope.project)
+    return int(written[0]["written"]) if written else 0
+
+
+def set_confidence(
+    scope: GraphScope, confidences: dict[str, int], client: GraphClient | None = None
+) -> None:
+    """Write only the confidence field of nodes: their evidence is never rewritten here."""
+    if confidences:
+        rows = [{"uid": uid, "confidence": value} for uid, value in sorted(confidences.items())]
+        _client(client).run(cypher.NODES_SET_CONFIDENCE, rows=rows, project=scope.project)
+
+
+def open_contradiction_counts(
+    scope: GraphScope, uids: Iterable[str], client: GraphClient | None = None
+) -> dict[str, int]:
+    uids = list(uids)
+    if not uids:
+        return {}
+    rows = _client(client).run(cypher.OPEN_CONTRADICTION_COUNTS, uids=uids, project=scope.project)
+    return {r["uid"]: int(r["open"]) for r in rows}
+
+
+def _edges(rows: list[dict]) -> list[EdgeRecord]:
+    return [EdgeRecord.from_row(r["relation"], r["source"], r["target"], r["props"]) for r in rows]
+
+
+def edges_between(
+    scope: GraphScope, pairs: Iterable[tuple[str, str]], client: GraphClient | None = None
+) -> list[EdgeRecord]:
+    rows = [{"source": s, "target": t} for s, t in sorted(set(pairs))]
+    if not rows:
+        return []
+    return _edges(_client(client).run(cypher.EDGES_BETWEEN, pairs=rows, project=scope.project))
+
+
+def edges_from_by_relation(
+    scope: GraphScope, pairs: Iterable[tuple[str, str]], client: GraphClient | None = None
+) -> list[EdgeRecord]:
+    """Edges leaving each (source uid, relation)."""
+    rows = [{"source": s, "relation": r} for s, r in sorted(set(pairs))]
+    if not rows:
+        return []
+    return _edges(
+        _client(client).run(cypher.EDGES_FROM_BY_RELATION, rows=rows, project=scope.project)
+    )
+
+
+def edges_into(
+    scope: GraphScope, uids: Iterable[str], client: GraphClient | None = None
+) -> list[EdgeRecord]:
+    uids = sorted(set(uids))
+    if not uids:
+        return []
+    return _edges(_client(client).run(cypher.EDGES_INTO_NODES, uids=uids, project=scope.project))
+
+
+def open_contradiction(
+    scope: GraphScope, record: ContradictionRecord, client: GraphClient | None = None
+) -> bool:
+    """Open it unless it exists (a resolved one stays resolved); True when this opened it."""
+    props = record.model_dump(exclude={"uid", "a", "b"})
+    rows = _client(client).run(
+        cypher.CONTRADICTION_OPEN,
+        uid=record.uid,
+        a=record.a,
+        b=record.b,
+        props=props,
+        **_scope_params(scope),
+    )
+    return bool(rows) and rows[0]["opened_at"] == record.opened_at
 
 
 def list_nodes(

@@ -6,23 +6,24 @@ recorded (ExtractionRejection) with the reason.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.db.models import Q
 
-from kg.graph import store
+from kg.graph import NodeRecord
+from kg.graph.records import graph_time
 from kg.importing import product_name
 from kg.llm import LLMOutputError, call_llm_repairing_json
 from kg.llm.prompts import extraction
 from kg.llm.prompts.extraction import (
+    MAX_KNOWN_NODES,
     MAX_KNOWN_SUBJECTS,
     CandidateNode,
     ExtractionRequest,
     ExtractionResponse,
+    KnownNode,
 )
-from kg.models import Episode, ExtractionRejection, LLMCall, ProcessingStatus
+from kg.models import Episode, ExtractionRejection, LLMCall
 from kg.ontology import OntologyError, check_node_type, check_relation
 from kg.pipeline.evidence import Span, locate_quote, normalise, numbers_missing
 
@@ -35,6 +36,7 @@ class ExtractionFailed(RuntimeError):
 class AcceptedNode:
     candidate: CandidateNode
     span: Span
+    same_as: int | None = None  # the known node the model said it is, checked against the offer
 
     @property
     def key(self) -> tuple[str, str]:
@@ -44,9 +46,12 @@ class AcceptedNode:
 @dataclass(frozen=True)
 class AcceptedRelation:
     relation: str
-    source: tuple[str, str]  # AcceptedNode.key
+    source: tuple[str, str]  # AcceptedNode.key, or KNOWN and the number of a known node
     target: tuple[str, str]
     span: Span
+
+
+KNOWN = "#"  # AcceptedRelation ends ("#", "12") name known node #12
 
 
 @dataclass(frozen=True)
@@ -71,17 +76,34 @@ class ExtractionOutcome:
     calls: list[LLMCall]
 
 
-def check_answer(text: str, answer: ExtractionResponse) -> CheckedAnswer:
-    """Accept what the episode supports; reject the rest with a reason the model can act on."""
+def check_answer(
+    text: str, answer: ExtractionResponse, known: dict[int, str] | None = None
+) -> CheckedAnswer:
+    """Accept what the episode supports; reject the rest with a reason the model can act on.
+
+    `known` maps the numbers of the known nodes offered in the prompt to their types: a node's
+    `same_as` and a relation's "#12" count only for a number that was offered, of that type.
+    """
+    known = known or {}
     checked = CheckedAnswer()
     by_ref: dict[str, AcceptedNode] = {}
+    for number, node_type in known.items():
+        by_ref[f"#{number}"] = AcceptedNode(
+            candidate=CandidateNode(ref=f"#{number}", type=node_type, label="", quote=""),
+            span=Span(0, 0, ""),
+        )
     seen: set[tuple[str, str]] = set()
     for node in answer.nodes:
         reason = _node_problem(node, text)
         if reason:
             checked.rejections.append(Rejection("node", node.model_dump(), reason))
             continue
-        accepted = AcceptedNode(candidate=node, span=locate_quote(node.quote, text))  # type: ignore[arg-type]
+        same_as = node.same_as if known.get(node.same_as or 0) == node.type else None
+        accepted = AcceptedNode(
+            candidate=node,
+            span=locate_quote(node.quote, text),  # type: ignore[arg-type]
+            same_as=same_as,
+        )
         by_ref[node.ref] = accepted
         if accepted.key not in seen:
             seen.add(accepted.key)
@@ -104,9 +126,18 @@ def check_answer(text: str, answer: ExtractionResponse) -> CheckedAnswer:
             checked.rejections.append(Rejection("relation", relation.model_dump(), reason))
             continue
         checked.relations.append(
-            AcceptedRelation(relation.relation, source.key, target.key, span)  # type: ignore[union-attr,arg-type]
+            AcceptedRelation(
+                relation.relation,
+                _end(relation.source, source),  # type: ignore[arg-type]
+                _end(relation.target, target),  # type: ignore[arg-type]
+                span,  # type: ignore[arg-type]
+            )
         )
     return checked
+
+
+def _end(ref: str, node: AcceptedNode) -> tuple[str, str]:
+    return (KNOWN, ref[1:]) if node.candidate.ref.startswith("#") else node.key
 
 
 def _node_problem(node: CandidateNode, text: str) -> str:
@@ -167,41 +198,32 @@ MAX_SUBJECT_CHARS = 60
 def known_subjects(episode: Episode, limit: int = MAX_KNOWN_SUBJECTS) -> list[str]:
     """The opinion subjects the project's nodes carry, most used first, for the prompt.
 
-    Only nodes backed by episodes processed before this one in replay order (valid_at, number)
-    count: a retry of this episode, or kg_rebuild replaying the ledger, then builds the same
-    prompt and is answered from the recorded call instead of a new one.
+    Read from the candidate index, not the graph; only nodes that became valid before this
+    episode count, so what the episode itself (or a later one) said never shapes its prompt.
     """
-    earlier = (
-        Episode.objects.filter(project=episode.project, processing__status=ProcessingStatus.DONE)
-        .filter(
-            Q(valid_at__lt=episode.valid_at)
-            | Q(valid_at=episode.valid_at, number__lt=episode.number)
-        )
-        .values_list("uid", flat=True)
-    )
-    earlier_uids = {str(uid) for uid in earlier}
-    if not earlier_uids:  # nothing can be known yet: no graph round trip
-        return []
-    uses: Counter[str] = Counter()
-    for node in store.list_nodes(episode.project.graph_scope):
-        subject = node.subject.strip()
-        if (
-            subject
-            and len(subject) <= MAX_SUBJECT_CHARS
-            and any(e.episode_uid in earlier_uids for e in node.evidence)
-        ):
-            uses[subject] += 1
-    ranked = sorted(uses.items(), key=lambda item: (-item[1], item[0]))
-    return [subject for subject, _ in ranked[:limit]]
+    from kg.pipeline.candidates import known_subjects as indexed_subjects
+
+    subjects = indexed_subjects(episode.project, graph_time(episode.valid_at), limit)
+    return [s for s in subjects if len(s.strip()) <= MAX_SUBJECT_CHARS][:limit]
 
 
-def extract_episode(episode: Episode) -> ExtractionOutcome:
+def extract_episode(
+    episode: Episode, known_nodes: list[NodeRecord] | None = None
+) -> ExtractionOutcome:
+    """One extraction call; `known_nodes` (from the candidate index) are offered to the model
+    so that its answer can say "this is #12" and link to existing nodes."""
     project = episode.project
+    offered = [
+        KnownNode(number=n.number, type=n.type, label=n.label, aliases=n.aliases)
+        for n in (known_nodes or [])[:MAX_KNOWN_NODES]
+    ]
+    known = {n.number: n.type for n in offered}
     request = ExtractionRequest(
         text=episode.content,
         language=project.language,
         product=product_name(project),  # "" when the name only repeats the slug
         known_subjects=known_subjects(episode),
+        known_nodes=offered,
     )
     calls: list[LLMCall] = []
     if settings.LLM_ENGINE == "openai" and len(episode.content) > settings.LLM_MAX_INPUT_CHARS:
@@ -209,7 +231,7 @@ def extract_episode(episode: Episode) -> ExtractionOutcome:
             f"the message has {len(episode.content):,} characters, more than one model call "
             f"takes (LLM_MAX_INPUT_CHARS={settings.LLM_MAX_INPUT_CHARS:,}); split it"
         )
-    first = check_answer(episode.content, _ask(episode, request, [], calls))
+    first = check_answer(episode.content, _ask(episode, request, [], calls), known)
     if not first.rejections:
         return ExtractionOutcome(first.nodes, first.relations, [], calls)
     first_call = calls[-1]
@@ -218,7 +240,7 @@ def extract_episode(episode: Episode) -> ExtractionOutcome:
         extraction.repair_message([r.reason for r in first.rejections]),
     ]
     try:
-        second = check_answer(episode.content, _ask(episode, request, repair, calls))
+        second = check_answer(episode.content, _ask(episode, request, repair, calls), known)
     except ExtractionFailed:
         second = CheckedAnswer()  # a broken repair answer keeps what round one got right
     merged = _merge(first, second)

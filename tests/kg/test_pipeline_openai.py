@@ -10,6 +10,7 @@ from kg.graph import Evidence, NodeRecord, store
 from kg.graph.records import graph_time
 from kg.llm.prompts.extraction import MAX_KNOWN_SUBJECTS
 from kg.models import LLMCall, ResolutionDecision
+from kg.pipeline import candidates
 from kg.pipeline.extract import extract_episode, known_subjects
 from kg.pipeline.ingest import episode_ingest
 from tests.kg.pipeline_helpers import make_project, record_messages
@@ -30,28 +31,42 @@ def _pain(label: str, quote: str) -> dict:
 
 def test_one_extraction_per_episode_and_confirmation_only_when_ambiguous(graph, openai_mode):
     project = make_project("scripted", name="RouteMate")
-    episodes = record_messages(project, MESSAGES)
+    episodes = record_messages(project, [*MESSAGES, *LATER])
     openai_mode.script(
         _pain("app lags on weak internet", "the app lags on weak internet"),  # new
         _pain("app lags on weak internet", "the app lags on weak internet"),  # exact: no model
-        _pain("app is slow on bad internet", "The app is slow on bad internet"),  # ambiguous
-        {"same": True, "reason": "same lag"},  # the one confirmation
+        # Offered #1 in the extraction prompt, the model says it is #1: no confirmation.
+        _same("app is slow on bad internet", "The app is slow on bad internet", same_as=1),
         _pain("pricing is confusing", "Pricing is confusing"),  # far from anything: new
-        # No RelationDiscoverer call: nothing existing can link to a pain (only pains exist).
+        # #1 was not offered (the message shares no word with it), the label is in the
+        # ambiguous band: the one confirmation.
+        _pain("sluggish app when internet is weak", "painfully sluggish"),
+        {"same": True, "reason": "same lag"},
     )
     for episode in episodes:
         episode_ingest(episode.pk)
 
-    assert openai_mode.calls == 5
+    assert openai_mode.calls == 6
     recorded = list(LLMCall.objects.order_by("id").values_list("operation", flat=True))
-    assert recorded == ["extraction", "extraction", "extraction", "resolution", "extraction"]
+    assert recorded == ["extraction"] * 5 + ["resolution"]
+    third = openai_mode.requests[2]["messages"][-1]["content"]
+    assert "#1 pain: app lags on weak internet" in third
     pains = store.list_nodes(project.graph_scope, "pain")
     assert sorted(n.label for n in pains) == ["app lags on weak internet", "pricing is confusing"]
     lag = next(n for n in pains if n.label.startswith("app lags"))
-    assert {e.episode_number for e in lag.evidence} == {1, 2, 3}
-    assert lag.aliases == ["app is slow on bad internet"]
+    assert {e.episode_number for e in lag.evidence} == {1, 2, 3, 5}
+    assert lag.aliases == ["app is slow on bad internet", "sluggish app when internet is weak"]
     methods = dict(ResolutionDecision.objects.values_list("episode__number", "method"))
-    assert methods == {1: "new", 2: "exact", 3: "llm", 4: "new"}
+    assert methods == {1: "new", 2: "exact", 3: "llm", 4: "new", 5: "llm"}
+
+
+LATER = [{"at": "2026-03-05T10:00:00Z", "text": "Oleg calls it painfully sluggish."}]
+
+
+def _same(label: str, quote: str, same_as: int) -> dict:
+    answer = _pain(label, quote)
+    answer["nodes"][0]["same_as"] = same_as
+    return answer
 
 
 def test_invented_quote_and_number_never_reach_the_graph(graph, openai_mode):
@@ -178,15 +193,14 @@ def test_known_subjects_are_ranked_by_use_capped_and_scoped(graph, openai_mode):
         + [f"s{i:02d}" for i in range(MAX_KNOWN_SUBJECTS + 3)]
         + ["a whole sentence the model wrote where a short subject belonged"] * 4
     )
-    store.write_nodes(
-        project.graph_scope,
-        [_node(project, n, subject, before) for n, subject in enumerate(subjects, start=1)]
-        + [_node(project, 900, "own", current)],  # backed only by the episode being extracted
-    )
+    nodes = [_node(project, n, subject, before) for n, subject in enumerate(subjects, start=1)]
+    nodes.append(_node(project, 900, "own", current))  # backed only by the episode extracted
+    store.write_nodes(project.graph_scope, nodes)
+    candidates.index_nodes(project, nodes)
     other = make_project("elsewhere", name="RouteMate")
-    store.write_nodes(
-        other.graph_scope, [_node(other, n, "elsewhere", before) for n in range(1, 9)]
-    )
+    elsewhere = [_node(other, n, "elsewhere", before) for n in range(1, 9)]
+    store.write_nodes(other.graph_scope, elsewhere)
+    candidates.index_nodes(other, elsewhere)
 
     expected = ["popular", "common"] + [f"s{i:02d}" for i in range(MAX_KNOWN_SUBJECTS - 2)]
     assert known_subjects(current) == expected

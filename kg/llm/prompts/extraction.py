@@ -24,6 +24,8 @@ from kg.ontology import RELATIONS, NodeType
 
 # The prompt lists at most this many of the project's opinion subjects.
 MAX_KNOWN_SUBJECTS = 50
+# ... and at most this many existing nodes the message most likely speaks about.
+MAX_KNOWN_NODES = 12
 
 
 # --- what the model answers ---------------------------------------------------------------------
@@ -40,18 +42,30 @@ class CandidateNode(BaseModel):
     )
     stance: str = Field(default="", description="positive, negative or empty.")
     aliases: list[str] = Field(default_factory=list)
+    same_as: int | None = Field(
+        default=None, description="The number of the known node this one is, if it is one."
+    )
 
 
 class CandidateRelation(BaseModel):
     relation: str
-    source: str = Field(description="ref of the source node")
-    target: str = Field(description="ref of the target node")
+    source: str = Field(description="ref of the source node, or #number of a known node")
+    target: str = Field(description="ref of the target node, or #number of a known node")
     quote: str = Field(description="The exact words that state the relation, verbatim.")
 
 
 class ExtractionResponse(BaseModel):
     nodes: list[CandidateNode] = Field(default_factory=list)
     relations: list[CandidateRelation] = Field(default_factory=list)
+
+
+class KnownNode(BaseModel):
+    """An existing node of the project that the message may speak about again."""
+
+    number: int
+    type: str
+    label: str
+    aliases: list[str] = Field(default_factory=list)
 
 
 class ExtractionRequest(BaseModel):
@@ -64,6 +78,10 @@ class ExtractionRequest(BaseModel):
     known_subjects: list[str] = Field(
         default_factory=list,
         description="Opinion subjects the project already uses, most used first.",
+    )
+    known_nodes: list[KnownNode] = Field(
+        default_factory=list,
+        description="Existing nodes the message most likely speaks about (candidate index).",
     )
 
 
@@ -93,12 +111,13 @@ class SchemaNode(_Strict):
     subject: str = Field(description="What an opinion is about; else empty.")
     stance: Stance
     aliases: list[str]
+    same_as: int | None = Field(description="The number of the known node it is, else null.")
 
 
 class SchemaRelation(_Strict):
     relation: RelationName  # type: ignore[valid-type]
-    source: str = Field(description="ref of the source node")
-    target: str = Field(description="ref of the target node")
+    source: str = Field(description="ref of the source node, or #number of a known node")
+    target: str = Field(description="ref of the target node, or #number of a known node")
     quote: str = Field(description="The exact words that state the relation, verbatim.")
 
 
@@ -617,8 +636,12 @@ SYSTEM_HEAD = """You extract product-research facts from one message of a produc
 Answer with one JSON object: {"nodes": [...], "relations": [...]}.
 Node: {"ref": "n1", "type": <node type>, "label": <whole phrase>, "quote": <verbatim words>,
 "value": <metric value with numbers, else "">, "subject": <what an opinion is about, else "">,
-"stance": "positive"|"negative"|"", "aliases": []}.
-Relation: {"relation": <name>, "source": <ref>, "target": <ref>, "quote": <verbatim words>}."""
+"stance": "positive"|"negative"|"", "aliases": [], "same_as": <known node number or null>}.
+Relation: {"relation": <name>, "source": <ref>, "target": <ref>, "quote": <verbatim words>}.
+Known nodes are facts the project already holds, each with its number. When the message states
+one of them again (in any words), still extract it with its own quote and set "same_as" to its
+number; leave "same_as" null for anything new. A relation may name a known node as "#<number>"
+in place of a ref, when the message itself states the relation."""
 
 
 def system_prompt() -> str:
@@ -629,18 +652,27 @@ def system_prompt() -> str:
 def build_messages(request: ExtractionRequest) -> list[dict[str, str]]:
     subjects = request.known_subjects[:MAX_KNOWN_SUBJECTS]
     known = json.dumps(subjects, ensure_ascii=False) if subjects else "none yet"
+    nodes = request.known_nodes[:MAX_KNOWN_NODES]
     lines = [
         f"Project name (context only, not a product by itself): {request.product}"
         if request.product.strip()
         else "",
         f"Language: {request.language}",
         f"Known subjects: {known}",
+        "Known nodes:\n" + "\n".join(_known_node(n) for n in nodes)
+        if nodes
+        else "Known nodes: none",
         f"Message:\n{request.text}",
     ]
     return [
         {"role": "system", "content": system_prompt()},
         {"role": "user", "content": "\n".join(line for line in lines if line)},
     ]
+
+
+def _known_node(node: KnownNode) -> str:
+    aliases = f" (also: {'; '.join(node.aliases)})" if node.aliases else ""
+    return f"#{node.number} {node.type}: {node.label}{aliases}"
 
 
 def repair_message(reasons: list[str]) -> dict[str, str]:

@@ -1,0 +1,78 @@
+"""Records of the write side: the candidate index (kg.pipeline.candidates) and the order in
+which episodes were integrated, with the proposal each one was integrated from."""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class IndexedNode(models.Model):
+    """What resolution needs of a graph node, without its evidence."""
+
+    project = models.ForeignKey("kg.Project", on_delete=models.CASCADE, related_name="+")
+    uid = models.CharField(max_length=64)
+    node_type = models.CharField(max_length=20)
+    number = models.PositiveIntegerField()
+    label = models.TextField()
+    key = models.TextField()
+    aliases = models.JSONField(default=list)
+    alias_keys = models.JSONField(default=list)
+    subject = models.CharField(max_length=300, blank=True)
+    stance = models.CharField(max_length=10, blank=True)
+    value = models.TextField(blank=True)
+    valid_at = models.CharField(max_length=40)
+    active = models.BooleanField(default=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["project", "uid"], name="unique_indexed_node")
+        ]
+        indexes = [models.Index(fields=["project", "number"], name="kg_indexed_node_number")]
+
+    def __str__(self) -> str:
+        return f"#{self.number} {self.node_type}: {self.label}"
+
+
+class IndexPosting(models.Model):
+    """One block key of one node: its key, meaning key, a content lemma or its subject."""
+
+    project = models.ForeignKey("kg.Project", on_delete=models.CASCADE, related_name="+")
+    node_type = models.CharField(max_length=20)
+    block = models.CharField(max_length=200)
+    node_uid = models.CharField(max_length=64)
+    number = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["project", "block", "node_uid"], name="unique_index_posting"
+            )
+        ]
+        indexes = [
+            models.Index(
+                fields=["project", "node_type", "block", "-number"], name="kg_posting_typed"
+            ),
+            models.Index(fields=["project", "block", "-number"], name="kg_posting_any_type"),
+            models.Index(fields=["project", "node_uid"], name="kg_posting_node"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.block} → {self.node_uid}"
+
+
+class EpisodeIntegration(models.Model):
+    """An episode's proposal (what the model calls before the lock decided) and its place in
+    the order of integration: kg_rebuild replays these in `order`, with no model call."""
+
+    episode = models.OneToOneField(
+        "kg.Episode", on_delete=models.CASCADE, related_name="integration"
+    )
+    project = models.ForeignKey("kg.Project", on_delete=models.CASCADE, related_name="+")
+    proposal = models.JSONField()
+    order = models.PositiveBigIntegerField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["project", "order"], name="kg_integration_order")]
+
+    def __str__(self) -> str:
+        return f"{self.episode_id} @{self.order}"

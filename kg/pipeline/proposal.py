@@ -1,0 +1,194 @@
+"""Before the lock: every model call an episode needs, turned into a proposal of deltas.
+
+One extraction call receives the existing nodes the message most likely speaks about (from
+the candidate index), so its answer can say "this is #12" and link new facts to existing
+nodes. Each other mention is resolved against its own candidates from the index; the model
+is asked to confirm only where a candidate scores in the ambiguous band and was not already
+shown to it in the extraction call (its silence there is its answer). Offline, the
+RelationDiscoverer's rules link the episode's new nodes to the offered existing ones.
+
+The proposal is recorded (EpisodeIntegration) before it is integrated: a retry and kg_rebuild
+integrate the recorded proposal, so neither pays for a model call again.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from kg.graph import NodeRecord
+from kg.llm import call_llm
+from kg.llm.engines import OfflineEngine, current_engine
+from kg.llm.prompts import relation_discovery, resolution
+from kg.models import Episode, EpisodeIntegration
+from kg.pipeline import candidates
+from kg.pipeline.evidence import locate_quote
+from kg.pipeline.extract import KNOWN, ExtractionOutcome, extract_episode
+from kg.pipeline.resolve import Mention, Resolution, resolve_candidate
+
+
+class ProposedNode(BaseModel):
+    key: list[str]  # the extraction's (type, normalised label): how relations name it
+    type: str
+    label: str
+    quote: str
+    start: int
+    end: int
+    subject: str = ""
+    stance: str = ""
+    value: str = ""
+    target_uid: str | None = None  # the existing node it is, None for a new one
+    method: str = "new"
+    score: float | None = None
+    compared: str = ""
+
+
+class Endpoint(BaseModel):
+    local: list[str] | None = None  # a ProposedNode.key of this episode
+    uid: str | None = None  # an existing node
+
+
+class ProposedEdge(BaseModel):
+    relation: str
+    source: Endpoint
+    target: Endpoint
+    quote: str
+    start: int
+    end: int
+
+
+class Proposal(BaseModel):
+    nodes: list[ProposedNode] = Field(default_factory=list)
+    edges: list[ProposedEdge] = Field(default_factory=list)
+    dropped: int = 0
+
+
+def recorded_proposal(episode: Episode) -> Proposal | None:
+    row = EpisodeIntegration.objects.filter(episode=episode).values_list("proposal").first()
+    return Proposal.model_validate(row[0]) if row else None
+
+
+def record_proposal(episode: Episode, proposal: Proposal) -> None:
+    EpisodeIntegration.objects.update_or_create(
+        episode=episode,
+        defaults={"project_id": episode.project_id, "proposal": proposal.model_dump()},
+    )
+
+
+def propose(episode: Episode) -> Proposal:
+    """Extract, resolve and link with every model call made here, outside any lock."""
+    project = episode.project
+    offline = isinstance(current_engine(), OfflineEngine)
+    known = candidates.nodes_for_text(project, episode.content)
+    outcome = extract_episode(episode, known)
+    by_number = {n.number: n for n in known}
+    offered = {n.uid for n in known}
+
+    proposal = Proposal(dropped=len(outcome.dropped))
+    for accepted in outcome.nodes:
+        c = accepted.candidate
+        mention = Mention(c.type, c.label, c.quote, c.stance, c.value)
+        said = by_number.get(accepted.same_as or 0)
+        if said is not None and said.type == c.type:
+            decision = Resolution("llm", said, None, said.label)
+        else:
+
+            def confirm(m: Mention, n: NodeRecord) -> bool:
+                if not offline and n.uid in offered:
+                    return False  # shown in the extraction call, and not named there
+                return _confirm(episode, m, n)
+
+            pool = candidates.candidates_for(project, c.type, c.label)
+            decision = resolve_candidate(mention, pool, confirm)
+        proposal.nodes.append(
+            ProposedNode(
+                key=list(accepted.key),
+                type=c.type,
+                label=c.label.strip(),
+                quote=accepted.span.text,
+                start=accepted.span.start,
+                end=accepted.span.end,
+                subject=c.subject,
+                stance=c.stance,
+                value=c.value,
+                target_uid=decision.node.uid if decision.node else None,
+                method=decision.method,
+                score=decision.score,
+                compared=decision.compared,
+            )
+        )
+
+    for relation in outcome.relations:
+        source, target = (
+            _endpoint(relation.source, by_number),
+            _endpoint(relation.target, by_number),
+        )
+        if source and target:
+            proposal.edges.append(
+                ProposedEdge(
+                    relation=relation.relation,
+                    source=source,
+                    target=target,
+                    quote=relation.span.text,
+                    start=relation.span.start,
+                    end=relation.span.end,
+                )
+            )
+    if offline:
+        proposal.edges += _discover_offline(episode, outcome, proposal, known)
+    return proposal
+
+
+def _endpoint(end: tuple[str, str], by_number: dict[int, NodeRecord]) -> Endpoint | None:
+    if end[0] == KNOWN:
+        node = by_number.get(int(end[1])) if end[1].isdigit() else None
+        return Endpoint(uid=node.uid) if node else None
+    return Endpoint(local=list(end))
+
+
+def _confirm(episode: Episode, mention: Mention, node: NodeRecord) -> bool:
+    request = resolution.ResolutionRequest.about(mention, node, episode.project.language)
+    return call_llm(
+        resolution.OPERATION, request, project=episode.project, episode=episode
+    ).value.same
+
+
+def _discover_offline(
+    episode: Episode, outcome: ExtractionOutcome, proposal: Proposal, known: list[NodeRecord]
+) -> list[ProposedEdge]:
+    """The RelationDiscoverer's rules: a new node and an existing one named in one sentence."""
+    new = [p for p in proposal.nodes if p.target_uid is None]
+    existing = [n for n in known if n.invalid_at is None]
+    if not new or not existing:
+        return []
+    brief = relation_discovery.NodeBrief
+    request = relation_discovery.DiscoveryRequest(
+        text=episode.content,
+        new_nodes=[brief(number=-i, type=p.type, label=p.label) for i, p in enumerate(new, 1)],
+        existing_nodes=[
+            brief(number=n.number, type=n.type, label=n.label, aliases=n.aliases) for n in existing
+        ],
+    )
+    answer = call_llm(
+        relation_discovery.OPERATION, request, project=episode.project, episode=episode
+    ).value
+    ends: dict[int, Endpoint] = {-i: Endpoint(local=p.key) for i, p in enumerate(new, 1)}
+    ends |= {n.number: Endpoint(uid=n.uid) for n in existing}
+    found = []
+    for edge in answer.edges:
+        source, target = ends.get(edge.source), ends.get(edge.target)
+        span = locate_quote(edge.quote, episode.content)
+        if source is None or target is None or span is None:
+            continue  # unknown number or invented quote: never written
+        if (source.local is None) == (target.local is None):
+            continue  # one end new, the other existing
+        found.append(
+            ProposedEdge(
+                relation=edge.relation,
+                source=source,
+                target=target,
+                quote=span.text,
+                start=span.start,
+                end=span.end,
+            )
+        )
+    return found
