@@ -27,7 +27,7 @@ from itertools import combinations
 
 from kg.context import ArtifactContext, ContextEdge, ContextNode, EvidenceView
 from kg.language import content_lemmas
-from kg.pipeline.evidence import normalise, numbers_in, numbers_missing
+from kg.pipeline.evidence import normalise, numbers_in, numbers_missing, quantities_missing
 
 HYPOTHESIS_BELOW = 70
 MAX_CLAIM_CHARS = 800
@@ -157,14 +157,8 @@ class FailedClaim:
 
 
 def uncovered_numbers(text: str, quotes: list[str]) -> list[str]:
-    """Numbers in the text that no single quote contains."""
-    missing = numbers_in(text)
-    for quote in quotes:
-        if not missing:
-            break
-        still = set(numbers_missing(text, quote))
-        missing = [n for n in missing if n in still]
-    return list(dict.fromkeys(missing))
+    """Quantities in the text (number, scale and unit) that no single quote states."""
+    return list(dict.fromkeys(q.written for q in quantities_missing(text, quotes)))
 
 
 def _named(node: ContextNode) -> str:

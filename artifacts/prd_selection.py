@@ -37,6 +37,7 @@ from kg.context import (
 from kg.graph import EdgeRecord, NodeRecord, store
 from kg.graph.records import graph_time
 from kg.models import Project
+from kg.pipeline.confidence import confidence_from
 
 DEFAULT_SECTION_BUDGET = 12
 
@@ -92,10 +93,23 @@ class Selection:
         }
 
 
-def _cut(node: NodeRecord, moment: str | None) -> NodeRecord:
+def _cut(
+    node: NodeRecord, moment: str | None, disputes: dict[str, int] | None = None
+) -> NodeRecord:
+    """The node as it stood at `moment`: the evidence known then, and the confidence that
+    evidence gave (one message at that date is a single source, whatever came later)."""
     if moment is None:
         return node
-    return node.model_copy(update={"evidence": [e for e in node.evidence if e.valid_at <= moment]})
+    evidence = [e for e in node.evidence if e.valid_at <= moment]
+    confidence = confidence_from(evidence, (disputes or {}).get(node.uid, 0))
+    return node.model_copy(update={"evidence": evidence, "confidence": confidence})
+
+
+def _cut_edge(edge: EdgeRecord, moment: str | None) -> EdgeRecord:
+    if moment is None:
+        return edge
+    evidence = [e for e in edge.evidence if e.valid_at <= moment]
+    return edge.model_copy(update={"evidence": evidence, "confidence": confidence_from(evidence)})
 
 
 def _node_view(node: NodeRecord, episodes: dict) -> ContextNode:
@@ -143,29 +157,34 @@ def select_context(
     moment = graph_time(as_of) if as_of else None
     language = project.language
 
-    chosen: dict[str, NodeRecord] = {}
-    for section in WRITER_SECTIONS:
-        found: list[NodeRecord] = []
-        for node_type in SECTION_TYPES[section]:
-            top = store.top_nodes_of_type(scope, node_type, budget, moment)
-            found += [n for n in (_cut(r, moment) for r in top) if n.evidence]
-        for node in _record_priority(found)[:budget]:
-            chosen[node.uid] = node
-    by_type = store.node_totals_by_type(scope, NODE_SECTION, moment)
-    totals = {t: count for t, (count, _) in by_type.items()}
-
     contradictions = [
         c
         for c in store.list_contradictions(scope)
         if (moment is None or c.opened_at <= moment)
         and (c.status == "open" or (moment is not None and (c.resolved_at or "") > moment))
     ]
+    disputes: dict[str, int] = {}
+    for c in contradictions:  # each open at the moment (or now)
+        for uid in (c.a, c.b):
+            disputes[uid] = disputes.get(uid, 0) + 1
+
+    chosen: dict[str, NodeRecord] = {}
+    for section in WRITER_SECTIONS:
+        found: list[NodeRecord] = []
+        for node_type in SECTION_TYPES[section]:
+            top = store.top_nodes_of_type(scope, node_type, budget, moment)
+            found += [n for n in (_cut(r, moment, disputes) for r in top) if n.evidence]
+        for node in _record_priority(found)[:budget]:
+            chosen[node.uid] = node
+    by_type = store.node_totals_by_type(scope, NODE_SECTION, moment)
+    totals = {t: count for t, (count, _) in by_type.items()}
+
     # Newest disagreements first; the ones shown bring their two nodes into the context.
     contradictions.sort(key=lambda c: (c.opened_at, c.uid), reverse=True)
     missing = {u for c in contradictions[:budget] for u in (c.a, c.b)} - set(chosen)
     if missing:
         for node in store.nodes_by_uids(scope, sorted(missing)):
-            node = _cut(node, moment)
+            node = _cut(node, moment, disputes)
             if node.valid_as_of(moment) and node.evidence:
                 chosen[node.uid] = node
 
@@ -174,7 +193,11 @@ def select_context(
     nodes = [_node_view(n, episodes) for n in records]
     by_uid = {n.uid: n for n in nodes}
 
-    edges = [e for e in store.edges_of_nodes(scope, list(by_uid)) if e.valid_as_of(moment)]
+    edges = [
+        _cut_edge(e, moment)
+        for e in store.edges_of_nodes(scope, list(by_uid))
+        if e.valid_as_of(moment)
+    ]
     # The far ends of edges leaving the selection: needed only to know whether a shown node
     # really lacks a link (a gap), so they must be valid nodes with evidence themselves.
     far = sorted({u for e in edges for u in (e.source, e.target)} - set(by_uid))

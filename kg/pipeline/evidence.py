@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 
 _QUOTE_MARKS = str.maketrans(
     {"“": '"', "”": '"', "„": '"', "«": '"', "»": '"', "‘": "'", "’": "'", "‚": "'", "`": "'"}
@@ -74,7 +75,96 @@ def numbers_in(text: str) -> list[str]:
     return [_canonical(n) for n in _NUMBER.findall(text)]
 
 
+# A quantity is a number with its scale ("3M", "3 тыс.") and unit ("%", "$", "days"), so that
+# "$3M" is not "$3k" and "40%" is not "40 couriers".
+_CURRENCY = {
+    "$": "$", "usd": "$", "dollar": "$", "dollars": "$",
+    "€": "€", "eur": "€", "euro": "€", "euros": "€",
+    "£": "£", "gbp": "£", "pound": "£", "pounds": "£",
+    "₽": "₽", "rub": "₽", "руб": "₽", "рубль": "₽", "рубля": "₽", "рублей": "₽",
+}  # fmt: skip
+_PERCENT = {"%", "percent", "per cent", "процент", "процента", "процентов"}
+_MINUTES = {
+    "minute": 1, "minutes": 1, "min": 1, "mins": 1, "минута": 1, "минуты": 1, "минут": 1,
+    "hour": 60, "hours": 60, "h": 60, "час": 60, "часа": 60, "часов": 60,
+    "day": 1440, "days": 1440, "день": 1440, "дня": 1440, "дней": 1440,
+    "week": 10080, "weeks": 10080, "неделя": 10080, "недели": 10080, "недель": 10080,
+}  # fmt: skip
+_SCALES = {
+    "k": 10**3, "thousand": 10**3, "thousands": 10**3,
+    "тыс": 10**3, "тыс.": 10**3, "тысяча": 10**3, "тысячи": 10**3, "тысяч": 10**3,
+    "m": 10**6, "mn": 10**6, "mln": 10**6, "million": 10**6, "millions": 10**6,
+    "млн": 10**6, "млн.": 10**6, "миллион": 10**6, "миллиона": 10**6, "миллионов": 10**6,
+    "b": 10**9, "bn": 10**9, "billion": 10**9, "billions": 10**9,
+    "млрд": 10**9, "млрд.": 10**9, "миллиард": 10**9, "миллиарда": 10**9, "миллиардов": 10**9,
+}  # fmt: skip
+
+
+def _alternatives(words) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+_UNIT_WORDS = [*_CURRENCY, *_PERCENT, *_MINUTES]
+_QUANTITY = re.compile(
+    rf"(?P<prefix>[$€£₽])?\s?(?P<number>{_NUMBER.pattern})"
+    rf"(?:\s?(?P<scale>{_alternatives(_SCALES)})(?![^\W\d_]))?"
+    rf"(?:\s?(?P<unit>{_alternatives(_UNIT_WORDS)})(?![^\W\d_]))?",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Quantity:
+    written: str  # the number as canonical digits, unscaled ("3", "1200", "2.5")
+    value: Decimal  # scaled, durations in minutes
+    unit: str  # "", "%", a currency sign, or "time"
+
+
+def quantities_in(text: str) -> list[Quantity]:
+    found = []
+    for m in _QUANTITY.finditer(text):
+        written = _canonical(m["number"])
+        try:
+            value = Decimal(written)
+        except InvalidOperation:  # pragma: no cover - the pattern yields digits only
+            continue
+        scale = (m["scale"] or "").lower()
+        value *= _SCALES.get(scale, 1)
+        unit_word = (m["unit"] or "").lower()
+        unit = ""
+        if m["prefix"]:
+            unit = _CURRENCY[m["prefix"]]
+        if unit_word in _CURRENCY:
+            unit = _CURRENCY[unit_word]
+        elif unit_word in _PERCENT:
+            unit = "%"
+        elif unit_word in _MINUTES:
+            unit, value = "time", value * _MINUTES[unit_word]
+        found.append(Quantity(written=written, value=value.normalize(), unit=unit))
+    return found
+
+
+def quantity_matches(claimed: Quantity, quoted: Quantity) -> bool:
+    """Same value at the same scale; a unit the claim names must be the quote's unit, and a
+    percentage is never implicit (40% is not 40 couriers, nor 40 couriers 40%)."""
+    if claimed.value != quoted.value:
+        return False
+    if claimed.unit:
+        return claimed.unit == quoted.unit
+    return quoted.unit != "%"
+
+
+def quantities_missing(claimed: str, quotes: list[str]) -> list[Quantity]:
+    """Quantities of `claimed` that no single quote states with the same value and unit."""
+    quoted = [quantities_in(q) for q in quotes]
+    return [
+        q
+        for q in quantities_in(claimed)
+        if not any(quantity_matches(q, p) for qs in quoted for p in qs)
+    ]
+
+
 def numbers_missing(claimed: str, quote: str) -> list[str]:
-    """Numbers in `claimed` that do not appear in `quote` (2.5 is not 25; 1,200 is 1200)."""
-    present = set(numbers_in(quote))
-    return [n for n in numbers_in(claimed) if n not in present]
+    """Numbers in `claimed` that do not appear in `quote` with their scale and unit (2.5 is not
+    25; 1,200 is 1200; $3M is not $3k; 40% is not 40 couriers)."""
+    return [q.written for q in quantities_missing(claimed, [quote])]

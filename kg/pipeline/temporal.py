@@ -2,7 +2,8 @@
 
 A newer value closes the older edge (invalid_at = the newer valid_at) and records a
 SUPERSEDED_BY link; an episode with an older valid_at that arrives late is placed in history:
-its edge is closed by the newer one at once, and never closes the newer fact.
+its edge is closed by the newer one at once, and never closes the newer fact. Values with the
+same valid_at (several stated in one message) are all kept valid.
 """
 
 from __future__ import annotations
@@ -34,7 +35,9 @@ def place_functional_edge(new: EdgeRecord, existing: list[EdgeRecord]) -> Timeli
     changed: list[EdgeRecord] = []
     supersessions: list[SupersessionRecord] = []
     # The newest value before `new` is closed by it, if it was still open at new.valid_at.
-    older = [e for e in siblings if e.valid_at <= new.valid_at]
+    # Values stated at the same moment (two markets in one message) both hold: closing one by
+    # the other would leave it a validity of zero length.
+    older = [e for e in siblings if e.valid_at < new.valid_at]
     for edge in older:
         if edge.invalid_at is None or edge.invalid_at > new.valid_at:
             edge.invalid_at = new.valid_at
