@@ -3,13 +3,19 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-run
 LINT_DIR := tests/kg/cypher_lint
 
 .PHONY: run test install install-test lint format migrate demo services worker bench clean
 
-$(STAMP): pyproject.toml
+# Running needs the product only; the test tools (Playwright, schemathesis, …) come with `make test`.
+$(RUN_STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+	touch $(RUN_STAMP)
+
+$(STAMP): $(RUN_STAMP)
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
@@ -21,7 +27,7 @@ $(LINT_DIR)/node_modules: $(LINT_DIR)/package.json
 
 install-test: $(STAMP) $(LINT_DIR)/node_modules  ## also Neo4j's Cypher linter (Node.js)
 
-migrate: $(STAMP)
+migrate: $(RUN_STAMP)
 	$(BIN)/python manage.py migrate --noinput
 
 demo: migrate  ## create the demo organization, project and user
@@ -30,7 +36,7 @@ demo: migrate  ## create the demo organization, project and user
 run: demo  ## install, migrate, seed and run everything in the foreground on 127.0.0.1:8000
 	$(BIN)/python manage.py run_local
 
-services: $(STAMP)  ## only the embedded graph + broker
+services: $(RUN_STAMP)  ## only the embedded graph + broker
 	$(BIN)/python manage.py embedded_services
 
 test: install-test  ## install what the tests need and run the whole suite

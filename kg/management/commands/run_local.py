@@ -16,6 +16,16 @@ from kg.embedded import EmbeddedServer, EmbeddedServiceError, port_answers
 
 
 class Command(BaseCommand):
+    def _ready_text(self, host: str, port: int) -> str:
+        password = os.environ.get("DEMO_PASSWORD", "groundwork-demo")
+        return (
+            "\n"
+            f"  Groundwork is up: http://{host}:{port}/\n"
+            f"  Demo login  demo / {password}   (or sign up at /accounts/signup/)\n"
+            f"  API token   curl -X POST http://{host}:{port}/api/auth/token/ "
+            f"-d username=demo -d password={password}\n"
+        )
+
     help = "Start the embedded services, a Celery worker and the web server; Ctrl-C stops all."
 
     def add_arguments(self, parser) -> None:
@@ -61,6 +71,7 @@ class Command(BaseCommand):
             )
             self.stdout.write(f"Groundwork is starting on http://{host}:{port}/  (Ctrl-C stops)")
             stopping = False
+            announced = False
 
             def stop(signum, frame) -> None:
                 nonlocal stopping
@@ -72,6 +83,10 @@ class Command(BaseCommand):
                 if any(child.poll() is not None for child in children):
                     self.stderr.write("a component stopped; shutting down the rest")
                     break
+                if not announced and port_answers(port, host):
+                    # Said again once the web answers: the worker's banner scrolled it away.
+                    announced = True
+                    self.stdout.write(self._ready_text(host, port))
                 time.sleep(0.5)
         except EmbeddedServiceError as exc:
             raise CommandError(str(exc)) from exc
