@@ -22,6 +22,7 @@ from kg.context import ContextContradiction, Gap, OrgInsightNote, artifact_conte
 from kg.episodes import EpisodeInput, record_episode
 from kg.graph import GraphUnavailable
 from kg.health import llm_mode
+from kg.llm.audit import recent_rejections
 from kg.models import EpisodeKind, EpisodeProcessing, ProcessingStatus, Project
 from kg.ontology import NODE_TYPES
 
@@ -198,11 +199,21 @@ class ResearchPanel:
     graph_error: str = ""
 
 
+# Above this share of rejected recent answers the badge says so: the graph is not just quiet.
+REJECTED_SHARE_SHOWN = 0.2
+
+
 def engine_label() -> str:
-    mode = llm_mode()
+    mode = llm_mode(probe=False)  # the badge never waits for a model: /health probes
     if mode["mode"] == "offline":
         return "offline engine (rule-based, no model)"
-    return f"model {mode['model']}"
+    label = f"model {mode['model']}"
+    if mode["probe"] != "answered":
+        label += f" ({mode['probe']})"
+    rejected, answers = recent_rejections(mode["model"])
+    if answers and rejected / answers > REJECTED_SHARE_SHOWN:
+        label += f", {rejected} of its last {answers} answers rejected"
+    return label
 
 
 def research_fingerprint(project: Project) -> str:

@@ -16,6 +16,7 @@ from django.utils.html import format_html
 from django.utils.text import Truncator
 
 from kg import admin_graph
+from kg.llm.audit import rejected_answers
 from kg.models import (
     Episode,
     EpisodeProcessing,
@@ -360,6 +361,15 @@ class LLMCallAdmin(ReadOnlyAdmin):
         "raw_output_pretty",
     )
     readonly_fields = fields
+
+    def changelist_view(self, request: HttpRequest, extra_context=None):
+        # Above the list: how often each operation's answers were rejected, and why, for the
+        # calls the filters select (a model writing invalid JSON shows here, not as silence).
+        response = super().changelist_view(request, extra_context)
+        changelist = getattr(response, "context_data", {}).get("cl")
+        if changelist is not None:
+            response.context_data["answer_rates"] = rejected_answers(changelist.queryset)
+        return response
 
     @admin.display(description="prompt hash")
     def short_hash(self, obj: LLMCall) -> str:

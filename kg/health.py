@@ -83,10 +83,37 @@ def workers_state() -> ComponentState:
     )
 
 
-def llm_mode() -> dict[str, str]:
+def llm_mode(probe: bool = True) -> dict[str, str]:
     if settings.LLM_ENGINE == "offline":
         return {"mode": "offline", "model": "offline-rules"}
-    return {"mode": "openai", "model": settings.LLM_MODEL, "base_url": settings.OPENAI_BASE_URL}
+    return {
+        "mode": "openai",
+        "model": settings.LLM_MODEL,
+        "base_url": settings.OPENAI_BASE_URL,
+        **model_probe_state(probe),
+    }
+
+
+def model_probe_state(probe: bool) -> dict[str, str]:
+    """Whether the endpoint answered its probe (remembered; asked now when unknown and `probe`),
+    the dialect it takes, and how many of the model's recent answers were rejected."""
+    from kg.llm.audit import recent_rejections
+    from kg.llm.engines import OpenAIEngine
+
+    engine = OpenAIEngine()
+    known = engine.remembered_probe()
+    if known is None and probe:
+        known = engine.probe()
+    state = {"structured_output": settings.LLM_STRUCTURED_OUTPUT}
+    if known is None:
+        state["probe"] = "not probed yet"
+    elif known.answered:
+        state.update(probe="answered", dialect=known.dialect)
+    else:
+        state["probe"] = f"no answer: {known.detail}"
+    rejected, answers = recent_rejections(settings.LLM_MODEL)
+    state["rejected_answers"] = f"{rejected} of the last {answers}"
+    return state
 
 
 def collect_health() -> HealthReport:
