@@ -8,6 +8,10 @@ API), Markdown, and HTML where everything user-written is escaped by Django and 
 is a footnote marker linking to the node's evidence in the research view, with a tooltip
 (node, confidence, date, quote).
 
+Each section ends with what it leaves out ("and 140 more pains in the research view"): the
+version's report keeps only the counts; the words and the link (from the research view's URL
+name) are made when the document is shown, and frozen Markdown carries the words alone.
+
 After the appendix, a separate block lists the org insights frozen with the version ("also seen
 in other projects of the organization"): label, type, confidence, the note, this project's node
 numbers and the other projects' names. They are not claims and carry no other project's quotes.
@@ -24,7 +28,15 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from artifacts.models import ArtifactVersion, Citation, ClaimKind, Section
-from artifacts.sections import MONTHS, WRITER_SECTIONS, title, words
+from artifacts.sections import (
+    MONTHS,
+    OPEN_QUESTION,
+    WRITER_SECTIONS,
+    counted,
+    more_words,
+    title,
+    words,
+)
 from kg.ontology import type_name
 
 
@@ -106,6 +118,9 @@ class Document:
     reviewer: dict = field(default_factory=dict)
     average_confidence: float = 0.0
     org_insights: list[OrgInsightView] = field(default_factory=list)
+    # What each section leaves out: {section: {node type: count}}, and open questions.
+    more: dict[str, dict[str, int]] = field(default_factory=dict)
+    more_questions: int = 0
 
     @property
     def reference_year(self) -> int:
@@ -170,7 +185,39 @@ def load_document(version: ArtifactVersion) -> Document:
         reviewer=dict(report.get("reviewer", {})),
         average_confidence=float(report.get("context", {}).get("average_confidence", 0.0)),
         org_insights=[OrgInsightView.of(i) for i in report.get("org_insights", [])],
+        more={
+            str(section): {str(t): int(n) for t, n in counts.items()}
+            for section, counts in report.get("more", {}).get("sections", {}).items()
+        },
+        more_questions=int(report.get("more", {}).get("open_questions", 0)),
     )
+
+
+# --- what a section leaves out --------------------------------------------------------------
+
+RESEARCH_VIEW = "research:nodes"  # the URL name of the project's research view
+
+
+def research_view_url(slug: str, node_type: str = "") -> str:
+    url = reverse(RESEARCH_VIEW, args=[slug])
+    return f"{url}?type={node_type}" if node_type else url
+
+
+def _left_out(doc: Document, section: str) -> list[tuple[str, int]]:
+    """(node type or OPEN_QUESTION, count) left out of a section, in the section's order."""
+    if section == Section.OPEN_QUESTIONS:
+        return [(OPEN_QUESTION, doc.more_questions)] if doc.more_questions > 0 else []
+    return [(t, n) for t, n in doc.more.get(section, {}).items() if n > 0]
+
+
+def more_text(doc: Document, section: str) -> str:
+    """'and 140 more pains, 3 more markets in the research view'; '' when nothing is left out."""
+    items = _left_out(doc, section)
+    if not items:
+        return ""
+    w = more_words(doc.language)
+    listed = ", ".join(counted(n, t, doc.language) for t, n in items)
+    return f"{w['lead']}{listed}{w['tail']}"
 
 
 # --- shared wording -------------------------------------------------------------------------
@@ -321,6 +368,11 @@ def to_json(doc: Document) -> dict:
             for d in doc.dropped
         ],
         "reviewer": doc.reviewer,
+        # What the PRD leaves out, per section and node type; the research view lists them.
+        "more": {
+            **{s: dict(counts) for s, counts in doc.more.items()},
+            Section.OPEN_QUESTIONS: doc.more_questions,
+        },
         # Not claims and not this project's evidence: what other projects of the org hold too.
         "org_insights": [
             {
@@ -385,14 +437,15 @@ def render_markdown(doc: Document) -> str:
     for section in doc.sections:
         lines += [f"## {section.title}", ""]
         if not section.claims:
-            lines += [f"_{w['empty']}_", ""]
-            continue
+            lines.append(f"_{w['empty']}_")
         for claim in section.claims:
             lines.append(
                 f"- {_md_badge(claim.kind, doc.language)}{md_escape(claim.text)} "
                 f"{_md_citations(claim, doc.language, year)}".rstrip()
             )
         lines.append("")
+        if more := more_text(doc, section.key):
+            lines += [f"_{md_escape(more)}_", ""]
     lines += [f"## {title(Section.OPEN_QUESTIONS, doc.language)}", ""]
     if not doc.open_questions:
         lines += [f"_{w['no_questions']}_", ""]
@@ -403,6 +456,8 @@ def render_markdown(doc: Document) -> str:
         )
     if doc.open_questions:
         lines.append("")
+    if more := more_text(doc, Section.OPEN_QUESTIONS):
+        lines += [f"_{md_escape(more)}_", ""]
     lines += [f"## {title(Section.APPENDIX, doc.language)}", ""]
     for entry in doc.appendix:
         if not entry.citations:
@@ -531,7 +586,9 @@ def render_html(doc: Document) -> SafeString:
             if section.claims
             else f'<p class="empty">{_e(w["empty"])}</p>'
         )
-        parts_html.append(_html_section(section.key, section.title, body_html))
+        parts_html.append(
+            _html_section(section.key, section.title, body_html + _html_more(doc, section.key))
+        )
     questions_html = (
         _html_list(doc.open_questions, notes)
         if doc.open_questions
@@ -539,7 +596,9 @@ def render_html(doc: Document) -> SafeString:
     )
     parts_html.append(
         _html_section(
-            Section.OPEN_QUESTIONS, title(Section.OPEN_QUESTIONS, doc.language), questions_html
+            Section.OPEN_QUESTIONS,
+            title(Section.OPEN_QUESTIONS, doc.language),
+            questions_html + _html_more(doc, Section.OPEN_QUESTIONS),
         )
     )
     parts_html.append(_html_appendix(doc))
@@ -549,6 +608,20 @@ def render_html(doc: Document) -> SafeString:
     body_html = "".join(parts_html)
     # Safe: every value above went through _e; only this module's own markup is unescaped.
     return mark_safe(f'<article class="prd" lang="{_e(doc.language)}">{body_html}</article>')  # noqa: S308
+
+
+def _html_more(doc: Document, section: str) -> str:
+    """The pointer to what the section leaves out; each count links to the research view."""
+    items = _left_out(doc, section)
+    if not items:
+        return ""
+    w = more_words(doc.language)
+    links_html = ", ".join(
+        f'<a href="{_e(research_view_url(doc.project_slug, "" if t == OPEN_QUESTION else t))}"'
+        f' data-type="{_e(t)}" data-count="{_e(n)}">{_e(counted(n, t, doc.language))}</a>'
+        for t, n in items
+    )
+    return f'<p class="more">{_e(w["lead"])}{links_html}{_e(w["tail"])}</p>'
 
 
 def _html_appendix(doc: Document) -> str:

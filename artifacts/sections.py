@@ -151,3 +151,53 @@ def words(language: str) -> dict[str, str]:
 
 def title(section: str, language: str) -> str:
     return TITLES.get(language, TITLES["en"])[section]
+
+
+# --- "and 140 more pains in the research view" -----------------------------------------------
+
+OPEN_QUESTION = "open_question"
+
+# Russian nouns after a number: (1, 21 …; 2-4, 22-24 …; 5-20, 25 …).
+_RU_FORMS: dict[str, tuple[str, str, str]] = {
+    "product": ("продукт", "продукта", "продуктов"),
+    "market": ("рынок", "рынка", "рынков"),
+    "segment": ("сегмент", "сегмента", "сегментов"),
+    "pain": ("боль", "боли", "болей"),
+    "job": ("задача", "задачи", "задач"),
+    "trigger": ("триггер", "триггера", "триггеров"),
+    "alternative": ("альтернатива", "альтернативы", "альтернатив"),
+    "competitor": ("конкурент", "конкурента", "конкурентов"),
+    "feature": ("функция", "функции", "функций"),
+    "metric": ("метрика", "метрики", "метрик"),
+    "goal": ("цель", "цели", "целей"),
+    "risk": ("риск", "риска", "рисков"),
+    "insight": ("инсайт", "инсайта", "инсайтов"),
+    OPEN_QUESTION: ("открытый вопрос", "открытых вопроса", "открытых вопросов"),
+}
+_EN_NAMES: dict[str, tuple[str, str]] = {OPEN_QUESTION: ("open question", "open questions")}
+
+
+def counted(count: int, item: str, language: str) -> str:
+    """'140 more pains' / 'ещё 140 болей': a count of a node type (or of open questions)."""
+    if language == "ru":
+        one, few, many = _RU_FORMS.get(item, (item, item, item))
+        tens, units = count % 100, count % 10
+        if units == 1 and tens != 11:
+            noun = one
+        elif 2 <= units <= 4 and not 12 <= tens <= 14:
+            noun = few
+        else:
+            noun = many
+        return f"ещё {count} {noun}"
+    singular, plural = _EN_NAMES.get(item, (item, f"{item}s"))
+    return f"{count} more {singular if count == 1 else plural}"
+
+
+MORE_WORDS: dict[str, dict[str, str]] = {
+    "en": {"lead": "and ", "tail": " in the research view"},
+    "ru": {"lead": "и ", "tail": " — в исследовании"},
+}
+
+
+def more_words(language: str) -> dict[str, str]:
+    return MORE_WORDS.get(language, MORE_WORDS["en"])
