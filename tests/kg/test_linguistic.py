@@ -121,3 +121,31 @@ def test_markup_is_blanked_in_place_and_quotes_stay_verbatim():
     for node in answer.nodes:
         assert node.quote in text
         assert "<" not in node.label and "http" not in node.label
+
+
+@pytest.mark.parametrize(
+    ("text", "part"),
+    [
+        ("The export button doesn't respond anymore.", "export button"),
+        ("Since Tuesday my calendar widget keeps crashing.", "calendar widget"),
+        ("We keep having trouble with the invoice templates.", "invoice templates"),
+        ("What a confusing settings menu.", "settings menu"),
+    ],
+)
+def test_the_part_a_problem_is_said_of_is_a_feature(text, part):
+    assert ("feature", part) in _nodes(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My manager can't log in.",  # a person, not a part of the product
+        "The app doesn't open.",  # the product as a whole
+        "It keeps crashing.",  # a pronoun
+        "If the weekly digest ever failed I would lose the day.",  # hypothetical
+    ],
+)
+def test_people_the_product_and_pronouns_are_not_parts(text):
+    features = [label for kind, label in _nodes(text) if kind == "feature"]
+    assert not any(w in label for label in features for w in ("manager", "app", "digest"))
+    assert all(label != "it" for label in features)

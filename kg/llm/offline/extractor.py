@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from types import ModuleType
 
+from kg.language import lemma
 from kg.llm.offline import lexicon_en, lexicon_ru, linguistic
 from kg.llm.offline.similarity import CONCEPTS, concepts
 from kg.llm.prompts.extraction import (
@@ -51,6 +52,9 @@ class Sentence:
     end: int
     clauses: list[Span]
     lex: ModuleType
+    # The message's own language: an English log line quoted in a Russian bug report is read
+    # with English grammar, but names no feature of the product.
+    in_message_language: bool = True
 
 
 @dataclass
@@ -183,7 +187,8 @@ def _sentence(text: str, start: int, end: int, language: str) -> Iterator[Senten
     if end <= start:
         return
     lex = _lexicon(text[start:end], language)
-    yield Sentence(start, end, _clauses(text, start, end, lex), lex)
+    own = (language.lower()[:2] or lex.LANG) == lex.LANG
+    yield Sentence(start, end, _clauses(text, start, end, lex), lex, own)
 
 
 def _lexicon(sentence: str, language: str) -> ModuleType:
@@ -826,7 +831,15 @@ def _features(
         for cue, phrase in linguistic.request_spans(text, whole, lex.LANG == "en")
     ]
     purposes = linguistic.purpose_spans(text, whole)
-    if lex.LANG == "en":
+    parts: list[Span] = []
+    if lex.LANG == "en" and sentence.in_message_language:
+        parts += [
+            span
+            for clause in sentence.clauses
+            for span in linguistic.problem_part_spans(text, clause)
+            if not _names_people(text[span[0] : span[1]], lex)
+        ]
+        parts += linguistic.part_noun_spans(text, whole, lex.SOFTWARE_PARTS)
         phrases += [
             (c, p, "mentioned")
             for c, p in [
@@ -860,7 +873,18 @@ def _features(
         if label and not any(f.label == label or label in f.label for f in found):
             quote = _cover(sentence, cue_start, phrase[1])
             found.append(Finding("feature", label, quote, phrase[0], origin=origin))
+    # The parts a sentence names come last: a plan or a request that names one says more.
+    for part in parts:
+        label = _label(text, part, sentence)
+        if label and not any(label in f.label or f.label in label for f in found):
+            quote = _cover(sentence, part[0], part[1])
+            found.append(Finding("feature", label, quote, part[0], origin="mentioned"))
     return found
+
+
+def _names_people(phrase: str, lex: ModuleType) -> bool:
+    head = phrase.split()[-1].lower()
+    return head in lex.PEOPLE_NOUNS or lemma(head) in lex.PEOPLE_NOUNS
 
 
 def _metrics(text: str, sentence: Sentence, planned_spans: list[Span]) -> list[Finding]:

@@ -157,6 +157,15 @@ IRREGULAR_PLURALS = {
     "staff": "staff",
     "personnel": "personnel",
 }
+# Everyone a problem can be said of who is not a part of the product: roles, kin, friends.
+PEOPLE_NOUNS = (
+    ROLE_NOUNS
+    | frozenset(IRREGULAR_PLURALS)
+    | _words(
+        "husband wife son daughter brother sister friend boyfriend girlfriend partner "
+        "grandma grandpa grandmother grandfather baby everyone someone anyone somebody"
+    )
+)
 ORG_HEADS = _words(
     "company business firm agency startup organization organisation nonprofit charity brand "
     "team department store shop boutique supermarket restaurant cafe hotel hostel "
@@ -530,6 +539,24 @@ FEATURE_CUTTER = re.compile(
     _I,
 )
 FEATURE_MAX_WORDS = 6
+# Nouns that name a part of a software product in general use: screens and controls, content
+# a product handles, and what people do with it. A noun phrase headed by one of them, said
+# with feeling (praise, a complaint, a wish), names a feature.
+SOFTWARE_PARTS = _words(
+    """button menu toolbar bar screen page tab icon widget window panel dialog popup pop-up
+    setting option mode theme layout interface design font keyboard shortcut gesture
+    notification alert reminder badge sound ringtone volume
+    search filter sort sorting tag label folder notebook note list playlist library queue
+    login password account profile sign-up signup registration
+    message chat call video audio voice photo picture image camera gallery album sticker emoji
+    effect frame collage editor editing
+    feed timeline newsfeed post comment story status share sharing upload download sync backup
+    export import printing scanner scan
+    ad ads advert advertisement ads subscription plan trial checkout cart payment shipping
+    tracking delivery order refund wishlist watchlist bid bidding auction
+    map navigation calendar contact group streaming stream playback shuffle lyrics radio
+    podcast offline resolution quality subtitle caption"""
+)
 
 # ----------------------------------------------------------------------------- metrics
 METRIC_NUMBER = re.compile(

@@ -38,7 +38,7 @@ NEGATORS = _wordset(
 # Words that describe a malfunction or a difficulty by themselves.
 PROBLEM_LEMMAS = _wordset(
     """crash freeze lag hang fail failure break broken bug buggy glitch glitchy error slow
-    unusable unresponsive stuck problem issue annoying annoy frustrating frustrate confusing
+    unusable unresponsive stuck problem issue trouble annoying annoy frustrating frustrate confusing
     confuse difficult hard impossible struggle complain complaint drain lose lost missing
     disappear delay wait unable useless terrible awful horrible worst bad poor waste
     ошибка баг проблема падать вылетать зависать тормозить глючить сломаться ломаться
@@ -85,12 +85,13 @@ ABILITY_EN = re.compile(
     r"|(?:it|this|app|application)\s+(?:won'?t|will\s+not|(?:does|did)\s+not|(?:does|did)n'?t))\b",
     re.IGNORECASE,
 )
-# Verbs too general to name a capability by themselves.
+# Verbs too general to name a capability by themselves, and verbs of feeling about it.
 GENERIC_VERBS = _wordset(
     """be have do get go say tell think know seem look feel want need like love hate enjoy
     prefer try use make let help keep give take come put mean guess hope wish understand
     recommend rate review download install uninstall update buy pay work happen start stop
-    find become remain allow able unable"""
+    find become remain allow able unable
+    disappoint frustrate annoy horrify surprise impress satisfy thank consider choose turn sit"""
 )
 # Nouns that name the product as a whole or the review, never one of its features.
 GENERIC_NOUNS = _wordset(
@@ -210,6 +211,87 @@ def pain_span(text: str, clause: Span) -> Span | None:
     return reading.span(first, last)
 
 
+_BEFORE_PROBLEM_POS = frozenset({"AUX", "PART", "ADV"})
+_ASPECT_VERBS = _wordset("keep start begin continue seem tend")
+# "a problem with syncing", "the lack of filters": the part follows these words.
+_TROUBLE_WITH = _wordset("problem issue trouble bug glitch error lack")
+_TROUBLE_LINKS = _wordset("with of in when")
+
+
+def _part_name(tokens: list[Token], first: int, last: int) -> tuple[int, int] | None:
+    """A noun phrase naming a part of the product, or None (a person is checked by the caller;
+    the product as a whole, a pronoun or a generic word is not a part)."""
+    if last < first or tokens[last].pos != "NOUN" or tokens[last].lemma in GENERIC_NOUNS:
+        return None
+    if tokens[last].lemma in PROBLEM_LEMMAS:
+        return None
+    while first < last and tokens[first].pos not in ("NOUN", "VERB"):
+        first += 1  # "new", "whole": the qualities of the moment are not the part's name
+    return first, last
+
+
+def _noun_phrase_before(tokens: list[Token], end: int) -> tuple[int, int] | None:
+    last = end
+    first = last
+    # "search bar", "calling feature": nouns, adjectives and -ing words before the head
+    while (
+        first > 0
+        and last - first < 3
+        and (
+            tokens[first - 1].pos in ("NOUN", "ADJ")
+            or (tokens[first - 1].pos == "VERB" and tokens[first - 1].lower.endswith("ing"))
+        )
+    ):
+        first -= 1
+    return _part_name(tokens, first, last)
+
+
+def _noun_phrase_after(tokens: list[Token], start: int) -> tuple[int, int] | None:
+    i = start
+    while i < len(tokens) and tokens[i].pos in ("DET", "PRON", "ADV"):
+        i += 1
+    last = i
+    while last + 1 < len(tokens) and last - i < 3 and tokens[last + 1].pos == "NOUN":
+        last += 1
+    if i >= len(tokens) or tokens[i].pos not in ("NOUN", "VERB", "ADJ"):
+        return None
+    if tokens[i].pos == "VERB" and not tokens[i].lower.endswith("ing"):
+        return None
+    if tokens[last].pos == "VERB":  # "trouble with syncing": the activity is the part
+        return (i, last) if last == i else None
+    return _part_name(tokens, i, last)
+
+
+def problem_part_spans(text: str, clause: Span) -> list[Span]:
+    """The parts of the product a problem is said of: the subject of the problem word ("my
+    search bar isn't working", "messages cannot be sent"), what a negative adjective qualifies
+    ("a terrible spell check"), and what "a problem with" or "the lack of" names. Never a
+    pronoun, the product as a whole, or a generic word."""
+    reading = read(text, clause)
+    if is_hypothetical(reading):
+        return []
+    at = problem_at(reading)
+    if at is None:
+        return []
+    tokens = reading.tokens
+    parts: list[tuple[int, int] | None] = []
+    before = at - 1
+    while before >= 0 and (
+        tokens[before].pos in _BEFORE_PROBLEM_POS
+        or tokens[before].lower in NEGATORS
+        or tokens[before].lemma in _ASPECT_VERBS
+    ):
+        before -= 1
+    if before >= 0 and tokens[before].pos == "NOUN":
+        parts.append(_noun_phrase_before(tokens, before))
+    if tokens[at].pos == "ADJ" and at + 1 < len(tokens):
+        parts.append(_noun_phrase_after(tokens, at + 1))
+    trouble = tokens[at].lemma in _TROUBLE_WITH
+    if trouble and at + 1 < len(tokens) and tokens[at + 1].lower in _TROUBLE_LINKS:
+        parts.append(_noun_phrase_after(tokens, at + 2))
+    return [reading.span(*part) for part in parts if part is not None]
+
+
 def _content_bounds(tokens: list[Token], first: int, last: int) -> tuple[int, int]:
     while first <= last and (
         tokens[first].pos in FUNCTION_POS - {"PRON"} or _filler(tokens[first])
@@ -251,6 +333,8 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
     if abs(polarity(text[sentence[0] : sentence[1]])) < 0.3:
         return []
     reading = read(text, sentence)
+    if is_hypothetical(reading):
+        return []  # "if the digest ever failed": nothing anyone did
     found = []
     for i, token in enumerate(reading.tokens):
         if token.pos != "VERB" or token.lemma in GENERIC_VERBS or not token.text.isalpha():
@@ -261,6 +345,32 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
         phrase = _object_phrase(text, (start, sentence[1]), True)
         if phrase is not None and phrase[0] == start:
             found.append((start, phrase))
+    return found
+
+
+# Someone telling their own experience of the product: "I", "we", "you", "my".
+_SPEAKERS = _wordset("i we you u my our your me us")
+
+
+def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Span]:
+    """Noun phrases headed by a name of a software part ("the dark theme", "search filters"),
+    in a sentence said with feeling (praise, a complaint, a wish) or from experience ("I use
+    the calendar"). A neutral description ("the page lists offices") names no feature."""
+    reading = read(text, sentence)
+    tokens = reading.tokens
+    evaluative = abs(polarity(text[sentence[0] : sentence[1]])) >= 0.05
+    personal = any(t.lower in _SPEAKERS for t in tokens)
+    if not (evaluative or personal) and problem_at(reading) is None:
+        return []
+    found = []
+    for i, token in enumerate(tokens):
+        if token.pos != "NOUN" or token.lemma not in parts:
+            continue
+        if i + 1 < len(tokens) and tokens[i + 1].pos == "NOUN":
+            continue  # a modifier: the phrase's head comes later ("video quality")
+        phrase = _noun_phrase_before(tokens, i)
+        if phrase is not None:
+            found.append(reading.span(*phrase))
     return found
 
 
