@@ -5,8 +5,11 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 RUN_STAMP := $(VENV)/.installed-run
 LINT_DIR := tests/kg/cypher_lint
+# A development machine: the settings default to production (DEBUG off, which refuses the
+# development SECRET_KEY); every make target runs with DEBUG on unless told otherwise.
+export DEBUG ?= true
 
-.PHONY: run test install install-test lint format migrate demo services worker bench clean
+.PHONY: run test install install-test lint format migrate demo services worker bench check-local-model clean
 
 # Running needs the product only; the test tools (Playwright, schemathesis, …) come with `make test`.
 $(RUN_STAMP): pyproject.toml
@@ -52,6 +55,9 @@ format: $(STAMP)
 
 bench: $(STAMP)  ## run the benchmarks and record their figures under benchmarks/results/
 	$(BIN)/python -m benchmarks
+
+check-local-model: $(STAMP)  ## the openai engine against a local llama.cpp server with Gemma 3 270M (not in `make test`: the build takes minutes)
+	$(BIN)/python -m benchmarks.local_model $(LOCAL_MODEL_ARGS)
 
 clean:
 	rm -rf $(VENV) $(LINT_DIR)/node_modules
