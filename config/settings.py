@@ -132,6 +132,7 @@ LLM_MAX_CONCURRENCY = env_int("LLM_MAX_CONCURRENCY", 4, minimum=1, maximum=256)
 # The ceiling of any call's answer; each call's own cap is sized from its request and schema.
 LLM_MAX_OUTPUT_TOKENS = env_int("LLM_MAX_OUTPUT_TOKENS", 4096, minimum=64, maximum=131_072)
 PRD_REVIEW = env_bool("PRD_REVIEW", True)  # the reviewer pass; runs only with a real model
+PRD_SECTION_BUDGET = env_int("PRD_SECTION_BUDGET", 12, minimum=1, maximum=1000)  # per section
 LLM_MAX_INPUT_CHARS = env_int("LLM_MAX_INPUT_CHARS", 100_000, minimum=1000, maximum=10_000_000)
 
 INSTALLED_APPS = [
