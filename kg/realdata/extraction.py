@@ -125,6 +125,7 @@ def evaluate_extraction(datasets: Path, annotations: Path, split: Split) -> dict
     loaded = {
         sets.APP_REVIEWS: sets.app_review_sentences(datasets),
         sets.USER_STORIES: sets.user_stories(datasets),
-        sets.RU_VSCODE: sets.ru_vscode_issues(datasets, annotations / "ru_vscode_test.json"),
+        # Each split has its own hand annotation: test written before any rule, dev to tune on.
+        sets.RU_VSCODE: sets.ru_vscode_issues(datasets, annotations / f"ru_vscode_{split}.json"),
     }
     return {name: evaluate_set(name, items, split) for name, items in loaded.items()}

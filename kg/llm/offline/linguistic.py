@@ -348,8 +348,9 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
     return found
 
 
-# Someone telling their own experience of the product: "I", "we", "you", "my".
-_SPEAKERS = _wordset("i we you u my our your me us")
+# Someone telling their own experience of the product: "I", "my". ("We" and "you" are as
+# often a research team writing up its findings.)
+_SPEAKERS = _wordset("i my me")
 
 
 def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Span]:
