@@ -10,7 +10,7 @@ COPY chat ./chat
 COPY artifacts ./artifacts
 COPY orgmemory ./orgmemory
 RUN pip install --no-cache-dir . \
-    && python manage.py collectstatic --noinput \
+    && DEBUG=true python manage.py collectstatic --noinput \
     && chown -R groundwork /app/var
 USER groundwork
 EXPOSE 8000

@@ -53,6 +53,9 @@ format: $(STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
+faults: install-test  ## fault injection: kill workers, broker and graph during imports
+	GROUNDWORK_FAULTS=1 $(BIN)/python -m pytest tests/faults -p no:randomly -s $(PYTEST_ARGS)
+
 bench: $(STAMP)  ## run the benchmarks and record their figures under benchmarks/results/
 	$(BIN)/python -m benchmarks
 

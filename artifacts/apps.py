@@ -12,3 +12,15 @@ class ArtifactsConfig(AppConfig):
 
         register()
         register_real_data_part()
+        from kg.api.services import register_task_finder
+
+        register_task_finder(generation_task_project)
+
+
+def generation_task_project(task_id: str):
+    """The project a PRD generation task writes for (task status is for its members)."""
+    from artifacts.models import ArtifactVersion
+
+    version = ArtifactVersion.objects.filter(task_id=task_id).select_related("artifact__project")
+    found = version.first()
+    return found.artifact.project if found else None

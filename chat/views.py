@@ -6,8 +6,6 @@ partial and a plain browser with a redirect, so the pages also work without Java
 
 from __future__ import annotations
 
-from urllib.parse import quote
-
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
@@ -88,6 +86,25 @@ def project_list(request: HttpRequest) -> HttpResponse:
     )
 
 
+# ?upload_error= carries a code, shown as its fixed message: never text from the address.
+UPLOAD_ERRORS = {
+    "no_file": "Choose a file to upload.",
+    "refused": "The file was not added.",
+}
+UPLOAD_ERROR_DETAIL = "upload_error_detail"
+
+
+def _upload_outcome(request: HttpRequest) -> dict:
+    error = UPLOAD_ERRORS.get(request.GET.get("upload_error", ""))
+    detail = request.session.pop(UPLOAD_ERROR_DETAIL, "") if error else ""
+    return {
+        "upload_error": error,
+        "upload_error_detail": detail,
+        "uploaded": _number(request.GET.get("uploaded")),
+        "skipped": _number(request.GET.get("skipped")),
+    }
+
+
 @login_required
 @require_GET
 def chat_page(request: HttpRequest, slug: str, conversation_id: int | None = None) -> HttpResponse:
@@ -114,6 +131,7 @@ def chat_page(request: HttpRequest, slug: str, conversation_id: int | None = Non
             "can_write": can_write(request.user, project),
             "max_message_chars": MAX_MESSAGE_CHARS,
             "max_upload_mb": MAX_UPLOAD_BYTES // (1024 * 1024),
+            **_upload_outcome(request),
         },
     )
 
@@ -258,11 +276,13 @@ def upload_notes(request: HttpRequest, slug: str) -> HttpResponse:
     upload = request.FILES.get("notes")
     target = reverse("chat:chat", args=[project.slug])
     if upload is None:
-        return redirect(target + "?upload_error=" + quote("choose a file to upload"))
+        return redirect(target + "?upload_error=no_file")
     try:
         report = record_uploaded_notes(
             project, upload.name, upload.read(), author_name(request.user)
         )
     except (UnreadableFile, EpisodeRejected) as exc:
-        return redirect(target + "?upload_error=" + quote(str(exc)[:300]))
+        # The reason stays on the server (the session), never in the address.
+        request.session[UPLOAD_ERROR_DETAIL] = str(exc)[:300]
+        return redirect(target + "?upload_error=refused")
     return redirect(target + f"?uploaded={len(report.episodes)}&skipped={len(report.errors)}")

@@ -7,10 +7,12 @@ FalkorDB server (graph over Bolt, broker over the Redis protocol) and the offlin
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 from config.env import (
     checked,
@@ -26,10 +28,42 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("GROUNDWORK_VAR_DIR", str(BASE_DIR / "var")))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
-SECRET_KEY = env_str("SECRET_KEY", "groundwork-local-development-key-change-me-in-production")
-DEBUG = env_bool("DEBUG", True)
+# Production unless said otherwise: `make` targets set DEBUG=true for a development machine.
+DEBUG = env_bool("DEBUG", False)
+DEVELOPMENT_SECRET_KEY = "groundwork-local-development-key-change-me-in-production"  # noqa: S105
+SECRET_KEY = env_str("SECRET_KEY", DEVELOPMENT_SECRET_KEY)
+# The test runner runs with DEBUG off but serves plain HTTP with the published key; every
+# other start with DEBUG off is production.
+PRODUCTION = not DEBUG and "pytest" not in sys.modules
+if PRODUCTION and SECRET_KEY == DEVELOPMENT_SECRET_KEY:
+    raise ImproperlyConfigured(
+        "SECRET_KEY is the development key while DEBUG is off: set SECRET_KEY (a long random "
+        "string) for production, or DEBUG=true on a development machine"
+    )
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+# --- HTTPS: on in production (TLS ends at a proxy that sets X-Forwarded-Proto) ---
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", PRODUCTION)
+SECURE_REDIRECT_EXEMPT = [r"^health$"]  # probes from inside the network speak plain HTTP
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", PRODUCTION)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", PRODUCTION)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000 if PRODUCTION else 0, maximum=10**9)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", PRODUCTION)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", PRODUCTION)
+
+# --- mail: password reset is offered only when a server is configured ---
+EMAIL_HOST = env_str("EMAIL_HOST", "")
+EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "groundwork@localhost")
+PASSWORD_RESET_ENABLED = bool(EMAIL_HOST)
+
+# --- sign-in throttling (web login and the API token endpoint): attempts per client ---
+LOGIN_ATTEMPTS_PER_MINUTE = env_int("LOGIN_ATTEMPTS_PER_MINUTE", 10, minimum=1, maximum=10_000)
 
 # --- embedded services (graph + broker in one redis-server with the FalkorDB module) ---
 EMBEDDED_GRAPH_PORT = env_int("EMBEDDED_GRAPH_PORT", 17687, minimum=1)
@@ -161,6 +195,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "kg.api.errors.JsonErrorsUnderApi",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -210,6 +245,7 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "kg.api.exceptions.api_exception_handler",
+    "DEFAULT_THROTTLE_RATES": {"login": f"{LOGIN_ATTEMPTS_PER_MINUTE}/min"},
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Groundwork API",
@@ -224,6 +260,11 @@ SPECTACULAR_SETTINGS = {
         "drf_spectacular.hooks.postprocess_schema_enums",
         "kg.api.schema.add_error_responses",
     ],
+    # Choice sets that share a field name get their own component names.
+    "ENUM_NAME_OVERRIDES": {
+        "EpisodeKindEnum": "kg.models.episodes.EpisodeKind",
+        "VersionStatusEnum": "artifacts.models.VersionStatus",
+    },
     # <num:...> (kg.api.converters): at most nine digits, documented as a bounded integer.
     "PATH_CONVERTER_OVERRIDES": {"num": {"type": "integer", "minimum": 0, "maximum": 999999999}},
 }
@@ -231,9 +272,18 @@ SPECTACULAR_SETTINGS = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "structured": {"()": "config.logging.StructuredFormatter"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        # Server errors (500s) as one JSON line each on stderr, whatever DEBUG is.
+        "errors": {"class": "logging.StreamHandler", "formatter": "structured"},
+    },
     "loggers": {
+        "django.request": {"handlers": ["errors"], "level": "ERROR", "propagate": False},
+        "groundwork.api": {"handlers": ["errors"], "level": "WARNING", "propagate": False},
         "groundwork": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO").upper()},
         "neo4j": {"handlers": ["console"], "level": "WARNING"},
     },

@@ -7,6 +7,7 @@ here in Python after one scoped query; callers paginate the returned lists.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from kg.context import QUESTIONS, Gap, artifact_context
@@ -14,6 +15,7 @@ from kg.graph import ContradictionRecord, EdgeRecord, NodeRecord, store
 from kg.models import Episode, Project
 from kg.ontology import NODE_TYPES, RELATIONS
 from kg.pipeline.confidence import explain
+from kg.tenancy import projects_for_user
 
 EXCERPT_MARGIN = 120
 
@@ -312,12 +314,27 @@ class TaskStatus:
     error: str
 
 
-def task_status(task_id: str) -> TaskStatus:
-    """A Celery task's state from the result backend (an unknown id reads as PENDING)."""
+# Apps that start tasks for users say which project a task id belongs to (kg imports none of
+# them): the chat's replies, the PRD generations.
+TaskProjectFinder = Callable[[str], Project | None]
+_task_finders: list[TaskProjectFinder] = []
+
+
+def register_task_finder(finder: TaskProjectFinder) -> None:
+    if finder not in _task_finders:
+        _task_finders.append(finder)
+
+
+def task_status(task_id: str, user) -> TaskStatus:
+    """A task's state from the result backend, for a member of the project it works for;
+    any other id (unknown, or another project's) is not found."""
     from celery.result import AsyncResult
 
     from config.celery import app
 
+    project = next((p for find in _task_finders if (p := find(task_id)) is not None), None)
+    if project is None or not projects_for_user(user).filter(pk=project.pk).exists():
+        raise ResourceNotFound(f"no task {task_id} of your projects")
     result = AsyncResult(task_id, app=app)
     try:
         state = result.state

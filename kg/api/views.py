@@ -261,4 +261,4 @@ class TaskStatusView(generics.GenericAPIView):
     serializer_class = s.TaskStatusSerializer
 
     def get(self, request: Request, task_id) -> Response:
-        return Response(self.get_serializer(services.task_status(str(task_id))).data)
+        return Response(self.get_serializer(services.task_status(str(task_id), request.user)).data)

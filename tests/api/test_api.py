@@ -95,7 +95,7 @@ def test_token_endpoint_hands_out_a_token(alice):
     wrong = APIClient().post(
         "/api/auth/token/", {"username": "alice", "password": "nope"}, format="json"
     )
-    assert _error(wrong, 400)["errors"]
+    assert "credentials" in _error(wrong, 401)["message"]  # well formed, just not valid
 
 
 # --- other organizations: always 404, never 403 (their existence is not disclosed) -------------
@@ -395,8 +395,18 @@ def test_an_empty_or_oversized_message_is_400_and_writes_nothing(api, alice):
 # --- tasks, errors, schema --------------------------------------------------------------------
 
 
-def test_task_status_reads_the_result_backend(api, embedded_server):
-    task_id = str(uuid.uuid4())
+def owned_task(project, task_id: str | None = None) -> str:
+    """A reply task of a conversation in `project` (task status is for its members)."""
+    from chat.models import Conversation, Message
+
+    task_id = task_id or str(uuid.uuid4())
+    conversation = Conversation.objects.create(project=project, title="Tasks")
+    Message.objects.create(conversation=conversation, role="user", text="?", reply_task_id=task_id)
+    return task_id
+
+
+def test_task_status_reads_the_result_backend(api, alice, embedded_server):
+    task_id = owned_task(alice[1])
     body = api.get(f"/api/tasks/{task_id}/").json()
     assert body == {
         "id": task_id,
@@ -407,22 +417,33 @@ def test_task_status_reads_the_result_backend(api, embedded_server):
     }
 
 
-def test_a_finished_task_reports_success(api, embedded_server):
+def test_a_finished_task_reports_success(api, alice, embedded_server):
     from config.celery import app
 
-    task_id = str(uuid.uuid4())
+    task_id = owned_task(alice[1])
     app.backend.store_result(task_id, {"reply": 1}, "SUCCESS")
     body = api.get(f"/api/tasks/{task_id}/").json()
     assert body["state"] == "SUCCESS" and body["ready"] is True and body["successful"] is True
-    failed = str(uuid.uuid4())
+    failed = owned_task(alice[1])
     app.backend.store_result(failed, ValueError("no luck"), "FAILURE")
     body = api.get(f"/api/tasks/{failed}/").json()
     assert body["successful"] is False and body["error"] == "ValueError: no luck"
 
 
-def test_unknown_api_paths_are_json_404(api, settings):
-    settings.DEBUG = False
+def test_task_status_is_for_the_task_projects_members_only(api, alice, bob, embedded_server):
+    bob_client = APIClient()
+    bob_client.force_authenticate(bob[0])
+    alices = owned_task(alice[1])
+    _error(bob_client.get(f"/api/tasks/{alices}/"), 404)
+    _error(api.get(f"/api/tasks/{uuid.uuid4()}/"), 404)  # nobody's task
+    assert api.get(f"/api/tasks/{alices}/").status_code == 200
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_unknown_api_paths_are_json_404(api, settings, debug):
+    settings.DEBUG = debug
     _error(api.get("/api/nothing-here/"), 404)
+    _error(APIClient().get("/api/nothing-here/"), 404)
 
 
 def test_graph_outage_is_503_json(api, alice, settings):

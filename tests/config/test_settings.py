@@ -18,6 +18,7 @@ def _check(**env: str) -> subprocess.CompletedProcess:
         for k, v in os.environ.items()
         if k not in {"OPENAI_API_KEY", "OPENAI_BASE_URL", "LLM_ENGINE"}
     }
+    environment.setdefault("DEBUG", "true")  # a development machine, as `make` says
     environment.update(env)
     return subprocess.run(
         [sys.executable, "manage.py", "check"],
@@ -58,7 +59,7 @@ def test_llm_engine_follows_the_openai_variables():
     run = lambda env: subprocess.run(  # noqa: E731
         [sys.executable, "-c", f"import django; django.setup(); {code}"],
         cwd=ROOT,
-        env=base | {"DJANGO_SETTINGS_MODULE": "config.settings"} | env,
+        env=base | {"DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "true"} | env,
         capture_output=True,
         text=True,
         timeout=120,
