@@ -102,7 +102,7 @@ def people(request: HttpRequest, org_slug: str) -> HttpResponse:
     org = _org(request, org_slug)
     role = tenancy.role_in(request.user, org)
     created: Invitation | None = None
-    error = ""
+    error = mail_error = ""
     if request.method == "POST":
         try:
             created = tenancy.create_invitation(
@@ -113,13 +113,17 @@ def people(request: HttpRequest, org_slug: str) -> HttpResponse:
         except tenancy.TenancyRejected as exc:
             error = str(exc)
         if created and created.email:
-            send_mail(
-                f"You are invited to {org.name} on Groundwork",
-                f"{request.user.get_username()} invites you to {org.name} as {created.role}.\n"
-                f"Open this link to join: {_invitation_url(request, created)}\n",
-                None,
-                [created.email],
-            )
+            try:
+                send_mail(
+                    f"You are invited to {org.name} on Groundwork",
+                    f"{request.user.get_username()} invites you to {org.name} as "
+                    f"{created.role}.\nOpen this link to join: "
+                    f"{_invitation_url(request, created)}\n",
+                    None,
+                    [created.email],
+                )
+            except OSError as exc:  # no mail server here: the link on the page still works
+                mail_error = f"the mail could not be sent ({exc}); send the link yourself"
     manages = role in tenancy.MANAGER_ROLES
     return render(
         request,
@@ -140,6 +144,7 @@ def people(request: HttpRequest, org_slug: str) -> HttpResponse:
             "created": created,
             "created_url": _invitation_url(request, created) if created else "",
             "error": error,
+            "mail_error": mail_error,
         },
         status=400 if error else 200,
     )

@@ -1,10 +1,4 @@
-"""The URLs the lead wires into config/urls.py, mounted the same way for the tests."""
+"""The site's URLs, as config/urls.py mounts them: the page extends the site's base template,
+whose top bar links to the other apps' pages."""
 
-from django.urls import include, path
-
-from orgmemory.api import router_urls
-
-urlpatterns = [
-    path("api/", include(router_urls)),
-    path("", include("orgmemory.urls")),
-]
+from config.urls import handler404, urlpatterns  # noqa: F401
