@@ -149,3 +149,36 @@ def test_people_the_product_and_pronouns_are_not_parts(text):
     features = [label for kind, label in _nodes(text) if kind == "feature"]
     assert not any(w in label for label in features for w in ("manager", "app", "digest"))
     assert all(label != "it" for label in features)
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "words"),
+    [
+        ("В настройках нет кнопки экспорта.", "ru", "нет кнопки экспорта"),
+        ("Не удалось сохранить файл на диск.", "ru", "не удалось сохранить файл"),
+        ("Синхронизация перестаёт работать через час.", "ru", "перестаёт работать"),
+        ("The sync stopped working after the update.", "en", "stopped working"),
+    ],
+)
+def test_absence_failure_and_a_function_that_ceased_are_pains(text, language, words):
+    pains = [label for kind, label in _nodes(text, language) if kind == "pain"]
+    assert any(words in label.lower() for label in pains), pains
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("В целом нет проблем с экспортом.", "ru"),  # a problem said to be absent
+        ("Half of the drivers stop opening the app in winter.", "en"),  # what people do
+        ("Помогите пожалуйста с решением проблемы.", "ru"),  # asks for a fix
+    ],
+)
+def test_absent_problems_behaviour_and_pleas_are_not_pains(text, language):
+    assert not [label for kind, label in _nodes(text, language) if kind == "pain"]
+
+
+def test_a_pain_label_drops_the_greeting_it_opens_with():
+    pains = [
+        label for kind, label in _nodes("Добрый день подскажите выдает ошибку при запуске.", "ru")
+    ]
+    assert pains and not any(label.lower().startswith("добрый") for label in pains)

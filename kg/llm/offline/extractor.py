@@ -620,7 +620,7 @@ def _pains(
         ):
             continue
         phrase = _phrase(text, *span, lex, lex.PAIN_CUTTER, lex.PAIN_MAX_WORDS)
-        phrase = _with_negator(text, phrase, clause[0])
+        phrase = _with_negator(text, linguistic.without_courtesy(text, phrase), clause[0])
         label = _label(text, phrase, sentence)
         if label:
             found.append(Finding("pain", label, clause, phrase[0]))

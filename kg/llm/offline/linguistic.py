@@ -43,7 +43,8 @@ PROBLEM_LEMMAS = _wordset(
     disappear delay wait unable useless terrible awful horrible worst bad poor waste
     ошибка баг проблема падать вылетать зависать тормозить глючить сломаться ломаться
     пропадать пропасть исчезать исчезнуть медленный медленно невозможно неудобно неудобный
-    мешать раздражать сбой краш"""
+    мешать раздражать сбой краш неверный неверно некорректный некорректно неправильный
+    неправильно нечеткий нечёткий слететь слетать нельзя иероглиф кракозябра"""
 )
 # Verbs whose absence is a problem when negated ("doesn't open", «не запускается»).
 FUNCTION_LEMMAS = _wordset(
@@ -52,8 +53,13 @@ FUNCTION_LEMMAS = _wordset(
     scroll search display install
     работать загружаться загрузить открываться открыть запускаться запустить сохранять
     сохраняться показывать отображаться видеть находить подключаться устанавливаться
-    обновляться отвечать реагировать получаться удаваться мочь"""
+    обновляться отвечать реагировать получаться удаваться удаться мочь верный правильный
+    корректный"""
 )
+# Verbs that say a function ceased: "stopped working", «перестал открываться».
+CEASE = _wordset("stop cease перестать переставать")
+# Words that say something is absent: «нет кнопки», «отсутствует перевод».
+ABSENCE = _wordset("нет отсутствует отсутствуют")
 # Modal words that make a clause hypothetical. A plain "if"/«если» does not: "if I open a large
 # file it freezes" reports a real problem; "if it ever crashed" does not (see is_hypothetical).
 HYPOTHETICAL = _wordset("would could might бы")
@@ -171,9 +177,57 @@ def problem_at(reading: Reading) -> int | None:
         if token.lemma in PROBLEM_LEMMAS or token.lower in PROBLEM_LEMMAS:
             if not negated:
                 return i
-        elif negated and token.lemma in FUNCTION_LEMMAS and _verb_here(tokens, i):
+        elif _states_a_failure(tokens, i, negated):
             return i
     return None
+
+
+def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
+    """A function negated ("doesn't sync"), a thing absent («нет кнопки»), or a function
+    that ceased ("stopped syncing", «перестаёт работать»)."""
+    token = tokens[i]
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    if negated and token.lemma in FUNCTION_LEMMAS and _verb_here(tokens, i):
+        return True
+    if token.lower in ABSENCE and _absent_thing(tokens, i + 1):
+        return True
+    if token.lemma not in CEASE or after is None or after.lemma not in FUNCTION_LEMMAS:
+        return False
+    # "it stopped loading" is a failure; "couriers stop opening the app" is what people do.
+    following = tokens[i + 2] if i + 2 < len(tokens) else None
+    return following is None or following.pos not in ("DET", "NOUN", "PROPN", "PRON")
+
+
+def _absent_thing(tokens: list[Token], index: int) -> bool:
+    """A thing said to be missing, not a problem said to be absent («нет проблем»)."""
+    if index >= len(tokens) or tokens[index].pos != "NOUN":
+        return False
+    return tokens[index].lemma not in PROBLEM_LEMMAS
+
+
+# Asking for a fix names no new problem: "please solve my problem", «помогите с решением
+# проблемы».
+FIX_LEMMAS = _wordset("solve fix resolve help решить решение исправить помочь помогать")
+# Greetings and pleas that open a report; they are not part of what went wrong.
+COURTESY = _wordset(
+    """hello hi hey please pls plz help добрый день здравствуйте привет подскажите помогите
+    пожалуйста доброго времени суток"""
+)
+
+
+def _asks_for_a_fix(tokens: list[Token], at: int) -> bool:
+    return any(t.lemma in FIX_LEMMAS or t.lower in FIX_LEMMAS for t in tokens[max(0, at - 3) : at])
+
+
+def without_courtesy(text: str, span: Span) -> Span:
+    """The span without the greetings and pleas it opens with («добрый день подскажите …»)."""
+    tokens = read(text, span).tokens
+    first = 0
+    while first < len(tokens) - 1 and (
+        tokens[first].lower in COURTESY or tokens[first].pos == "PUNCT"
+    ):
+        first += 1
+    return (span[0] + tokens[first].start, span[1]) if tokens else span
 
 
 def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
@@ -181,6 +235,9 @@ def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
     reading = read(text, clause)
     if is_hypothetical(reading):
         return "hypothetical"
+    at = problem_at(reading)
+    if at is not None and _asks_for_a_fix(reading.tokens, at):
+        return "asks for a fix"
     if problem_at(reading) is None:
         words = [t for t in reading.tokens if t.pos != "PUNCT"]
         if any(_negated(reading.tokens, i) for i in range(len(reading.tokens))):
@@ -198,7 +255,7 @@ def pain_span(text: str, clause: Span) -> Span | None:
     if is_hypothetical(reading):
         return None
     at = problem_at(reading)
-    if at is None:
+    if at is None or _asks_for_a_fix(reading.tokens, at):
         return None
     tokens = reading.tokens
     first, last = 0, len(tokens) - 1
