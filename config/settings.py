@@ -61,6 +61,12 @@ EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "groundwork@localhost")
 PASSWORD_RESET_ENABLED = bool(EMAIL_HOST)
+# Without a server, mail (invitations) is printed on the console; the page shows the link too.
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
 
 # --- sign-in throttling (web login and the API token endpoint): attempts per client ---
 LOGIN_ATTEMPTS_PER_MINUTE = env_int("LOGIN_ATTEMPTS_PER_MINUTE", 10, minimum=1, maximum=10_000)
@@ -170,7 +176,7 @@ PRD_SECTION_BUDGET = env_int("PRD_SECTION_BUDGET", 12, minimum=1, maximum=1000) 
 LLM_MAX_INPUT_CHARS = env_int("LLM_MAX_INPUT_CHARS", 100_000, minimum=1000, maximum=10_000_000)
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "config.admin.GroundworkAdminConfig",  # superusers only (config/admin.py)
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

@@ -1,7 +1,8 @@
 """The admin: tenancy, the episode ledger (read-only), the extraction audit, and — through
 ProjectAdmin's extra URLs (kg/admin_graph.py) — the knowledge graph with its evidence trails.
 
-Staff only: every page, the graph views included, goes through admin_site.admin_view.
+Superusers only (config.admin): every page, the graph views included, goes through
+admin_site.admin_view.
 """
 
 from __future__ import annotations
