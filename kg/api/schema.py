@@ -26,6 +26,9 @@ ERRORS = {
     "404": "Not found, or in an organization you do not belong to.",
     "503": "The knowledge graph or the task backend is unavailable; try again shortly.",
 }
+# Sign-in is throttled per client (kg.api.auth).
+THROTTLED = {"429": "Too many sign-in attempts from this client; retry after `Retry-After`."}
+THROTTLED_PATHS = {"/api/auth/token/"}
 METHODS = {"get", "post", "put", "patch", "delete"}
 
 
@@ -45,7 +48,8 @@ def add_error_responses(result: dict, generator, request, public) -> dict:
             # answers e.g. text/markdown can answer its errors that way too (as plain text).
             for media_type in _success_media_types(responses):
                 content.setdefault(media_type, {"schema": {"type": "string"}})
-            for code, description in ERRORS.items():
+            errors = ERRORS | (THROTTLED if path in THROTTLED_PATHS else {})
+            for code, description in errors.items():
                 responses.setdefault(code, {"description": description, "content": content})
     return result
 
