@@ -240,10 +240,18 @@ class UploadReport:
     errors: list[str] = field(default_factory=list)
 
 
-def record_uploaded_notes(project, name: str, raw: bytes, author: str) -> UploadReport:
-    """Uploaded notes become episodes (one per chunk or record), queued for the pipeline."""
-    from kg.episodes import record_episode
+def record_uploaded_notes(project, name: str, raw: bytes, author: str, options=None):
+    """Uploaded notes become episodes (one per chunk or record), queued for the pipeline.
 
+    Documents and exports (PDF, DOCX, HTML, CSV/TSV, Slack zip; format by extension unless
+    `options.format` names it) go to kg.sources, whose report has the same episodes/errors.
+    """
+    from kg.episodes import record_episode
+    from kg.sources import source_format
+    from kg.sources.recording import record_source
+
+    if source_format(name, getattr(options, "format", "")):
+        return record_source(project, name, raw, author=author, options=options)
     parsed = read_uploaded_notes(name, raw)
     if not parsed.items and not parsed.errors:
         raise UnreadableFile(f"{name} holds no text")
