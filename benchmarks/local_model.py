@@ -123,6 +123,18 @@ def run(messages: int, timeout: int, deadline_seconds: int) -> dict:
     install_server()
     port = free_port()
     server = start_server(port, context=8192)
+    worker = None
+    try:
+        worker = start_worker(port, timeout)
+        return ingest_and_report(messages, deadline_seconds)
+    finally:
+        for process in (worker, server):
+            if process is not None:
+                process.terminate()
+                process.wait(timeout=30)
+
+
+def start_worker(port: int, timeout: int) -> subprocess.Popen:
     bench_environment()  # SQLite and the embedded graph and broker; sets the offline engine
     local = {
         "LLM_ENGINE": "openai",
@@ -139,18 +151,11 @@ def run(messages: int, timeout: int, deadline_seconds: int) -> dict:
 
     for name, value in local.items():  # and for this one, already set up
         setattr(settings, name, int(value) if value.isdigit() else value)
-    worker = subprocess.Popen(
+    return subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo", "-l", "warning"],
         cwd=ROOT,
         env=os.environ.copy(),
     )
-    try:
-        return ingest_and_report(messages, deadline_seconds)
-    finally:
-        worker.terminate()
-        server.terminate()
-        worker.wait(timeout=30)
-        server.wait(timeout=30)
 
 
 def ingest_and_report(messages: int, deadline_seconds: int) -> dict:
