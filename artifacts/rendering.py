@@ -38,6 +38,7 @@ from artifacts.sections import (
     words,
 )
 from kg.ontology import type_name
+from kg.sources.reference import citation_source
 
 
 @dataclass(frozen=True)
@@ -240,13 +241,8 @@ def _node_ref(c: CitationView, language: str) -> str:
 
 
 def _source(c: CitationView, language: str) -> str:
-    w = words(language)
-    where = []
-    if c.file:
-        where.append(f"{w['file']} {c.file}")
-    if c.page:
-        where.append(f"{w['page']} {c.page}")
-    return f" ({', '.join(where)})" if where else ""
+    where = citation_source(c.file, c.page, language)  # "transcript-04.docx, §Onboarding, p. 3"
+    return f" ({where})" if where else ""
 
 
 def _confirmed_words(numbers: tuple[int, ...], language: str) -> str:

@@ -33,6 +33,7 @@ from kg.node_references import NodeReferenceSection, node_reference_sections
 from kg.ontology import NODE_TYPES
 from kg.pipeline.confidence import confidence_from, explain
 from kg.pipeline.evidence import locate_quote, normalise
+from kg.sources.reference import source_label
 
 NODES_PER_PAGE = 50
 
@@ -268,6 +269,7 @@ class EvidenceEpisode:
     text_html: SafeString
     quotes: list[QuoteView]
     in_ledger: bool
+    source: str = ""  # "transcript-04.docx, §Interviews › Onboarding, p. 3"
 
 
 @dataclass(frozen=True)
@@ -462,6 +464,7 @@ def _evidence_episodes(
                 text_html=highlight(episode.content, spans),
                 quotes=quotes,
                 in_ledger=True,
+                source=source_label(ref),
             )
         )
     result.sort(key=lambda e: (e.date or dt.datetime.min.replace(tzinfo=dt.UTC), e.number))

@@ -24,6 +24,7 @@ from kg.graph import EdgeRecord, Evidence, NodeRecord, store
 from kg.graph.records import graph_time
 from kg.models import Episode, Project
 from kg.ontology import NODE_TYPES
+from kg.sources.reference import citation_locator
 
 logger = logging.getLogger("groundwork.context")
 
@@ -267,7 +268,7 @@ def evidence_view(e: Evidence, episodes: dict[str, Episode]) -> EvidenceView:
         start=e.start,
         end=e.end,
         file=str(ref.get("file", "")),
-        page=str(ref.get("page", "")),
+        page=citation_locator(ref),  # "§Onboarding, p. 3", "row 212": where in the file
     )
 
 

@@ -71,6 +71,13 @@ class Episode(models.Model):
         raise ImmutableEpisodeError("Episodes are immutable; they cannot be deleted.")
 
     @property
+    def source_label(self) -> str:
+        """Where in its file the episode came from: 'survey.csv, row 212'."""
+        from kg.sources.reference import source_label  # kg.sources reads into these models
+
+        return source_label(self.source_ref)
+
+    @property
     def message_number(self) -> int | None:
         value = (self.source_ref or {}).get("message")
         return int(value) if value is not None else None

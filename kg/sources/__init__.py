@@ -8,6 +8,7 @@ and JSONL stay with kg.importing, which hands the formats named here to `read_so
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib import import_module
 from pathlib import Path
 
 from kg.sources.base import (
@@ -19,21 +20,18 @@ from kg.sources.base import (
     SourceError,
     SourceRead,
 )
-from kg.sources.docx import read_docx
-from kg.sources.html import read_html
-from kg.sources.pdf import read_pdf
-from kg.sources.slack import read_slack, read_slack_directory
-from kg.sources.tabular import read_csv, read_tsv
 
 Reader = Callable[[str, bytes, ImportOptions], SourceRead]
 
-READERS: dict[str, Reader] = {
-    "pdf": read_pdf,
-    "docx": read_docx,
-    "html": read_html,
-    "csv": read_csv,
-    "tsv": read_tsv,
-    "slack": read_slack,
+# Each format's reader, imported when first used: the parsers are heavy, and citations
+# (kg.sources.reference) are rendered by processes that never read a file.
+READERS: dict[str, str] = {
+    "pdf": "kg.sources.pdf:read_pdf",
+    "docx": "kg.sources.docx:read_docx",
+    "html": "kg.sources.html:read_html",
+    "csv": "kg.sources.tabular:read_csv",
+    "tsv": "kg.sources.tabular:read_tsv",
+    "slack": "kg.sources.slack:read_slack",
 }
 EXTENSIONS = {
     ".pdf": "pdf",
@@ -102,12 +100,19 @@ def read_source(name: str, raw: bytes, options: ImportOptions | None = None) -> 
     fmt = source_format(name, options.format)
     if fmt is None:
         raise SourceError(f"{name}: not a document or export format ({', '.join(READERS)})")
-    return READERS[fmt](name, raw, options)
+    return reader(fmt)(name, raw, options)
+
+
+def reader(fmt: str) -> Reader:
+    module, function = READERS[fmt].split(":")
+    return getattr(import_module(module), function)
 
 
 def read_path(path: Path, options: ImportOptions | None = None) -> SourceRead:
     """kg_ingest's reading of a file, or of a Slack export already unzipped (a folder)."""
     if path.is_dir():
+        from kg.sources.slack import read_slack_directory
+
         return read_slack_directory(path)
     try:
         size = path.stat().st_size

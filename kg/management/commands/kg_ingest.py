@@ -1,4 +1,8 @@
-"""Ingest a JSONL or plain-text file into a project as episodes, and run the pipeline."""
+"""Ingest a file into a project as episodes, and run the pipeline.
+
+JSONL or plain text as before; documents and exports (PDF, DOCX, HTML, CSV/TSV, a Slack
+export as a zip or an unzipped folder) through kg.sources, by extension unless --format.
+"""
 
 from __future__ import annotations
 
@@ -11,11 +15,27 @@ from kg.importing import UnreadableFile, detect_language, read_ingest_file
 from kg.management.commands._progress import progress_bar
 from kg.models import Organization, Project
 from kg.pipeline.ingest import episode_ingest
+from kg.sources import (
+    FORMAT_CHOICES,
+    MAX_MESSAGES,
+    MAX_PAGES,
+    MAX_ROWS,
+    MAX_SOURCE_BYTES,
+    ImportOptions,
+    read_path,
+    source_format,
+)
+from kg.sources.recording import record_read
 from kg.tenancy import ProjectNotFound, find_project, get_or_create_project
 
 
 class Command(BaseCommand):
-    help = "Create episodes from FILE (JSONL with author/at/text, or one message per line)."
+    help = (
+        "Create episodes from FILE: JSONL with author/at/text, one message per line, or a "
+        "document or export (.pdf, .docx, .html, .csv, .tsv, a Slack export .zip or folder; "
+        f"up to {MAX_SOURCE_BYTES // 2**20} MB, {MAX_PAGES:,} pages, {MAX_ROWS:,} rows, "
+        f"{MAX_MESSAGES:,} messages)."
+    )
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("file", type=Path)
@@ -30,6 +50,18 @@ class Command(BaseCommand):
         )
         parser.add_argument("--language", choices=["en", "ru"])
         parser.add_argument("--sync", action="store_true", help="run the pipeline in-process")
+        parser.add_argument(
+            "--format", choices=FORMAT_CHOICES, help="the file's format, if not its extension's"
+        )
+        parser.add_argument(
+            "--text-column",
+            action="append",
+            default=[],
+            dest="text_columns",
+            help="CSV/TSV: a column with what people said (repeat for several)",
+        )
+        parser.add_argument("--author-column", default="", help="CSV/TSV: the author's column")
+        parser.add_argument("--date-column", default="", help="CSV/TSV: the date's column")
 
     def handle(
         self,
@@ -43,12 +75,19 @@ class Command(BaseCommand):
         sync: bool,
         **options,
     ) -> None:
+        reading = ImportOptions(
+            format=options.get("format") or "",
+            text_columns=tuple(options.get("text_columns") or ()),
+            author_column=options.get("author_column") or "",
+            date_column=options.get("date_column") or "",
+        )
         try:
-            parsed = read_ingest_file(file)
+            fmt = "slack" if file.is_dir() else source_format(file.name, reading.format)
+            parsed = read_path(file, reading) if fmt else read_ingest_file(file)
         except UnreadableFile as exc:
             raise CommandError(str(exc)) from None
-        for error in parsed.errors:
-            self.stderr.write(f"skipped {error}")
+        for reason in parsed.skipped if fmt else parsed.errors:
+            self.stderr.write(f"skipped {reason}")
         try:
             target = find_project(project)
         except ProjectNotFound as exc:
@@ -65,17 +104,26 @@ class Command(BaseCommand):
             product = " ".join(name.split())
             if Project.objects.filter(pk=target.pk, name=project).update(name=product):
                 target.name = product
-        total = len(parsed.items)
-        episodes = []
-        for item in parsed.items:
+        if fmt:
             try:
-                episodes.append(record_episode(target, item, enqueue=not sync))
-            except EpisodeRejected as exc:
-                self.stderr.write(f"skipped a message: {exc}")
-        self.stdout.write(
-            f"{len(episodes)} episodes recorded in {target.slug}"
-            f" ({len(parsed.errors)} lines skipped)"
-        )
+                report = record_read(
+                    target,
+                    file.name,
+                    parsed,
+                    fmt=fmt,
+                    enqueue=not sync,
+                    progress=lambda done, total: progress_bar(done, total, "recording"),
+                )
+            except UnreadableFile as exc:
+                raise CommandError(str(exc)) from None
+            self.stdout.write(f"{report.summary()}; recorded in {target.slug}")
+            episodes = report.episodes
+        else:
+            episodes = self._record_lines(target, parsed.items, sync)
+            self.stdout.write(
+                f"{len(episodes)} episodes recorded in {target.slug}"
+                f" ({len(parsed.errors)} lines skipped)"
+            )
         if not sync:
             self.stdout.write("the pipeline runs on the Celery workers")
             return
@@ -86,8 +134,17 @@ class Command(BaseCommand):
             except Exception as exc:  # the episode is kept and marked failed; go on
                 failed += 1
                 self.stderr.write(f"\nepisode #{episode.number} failed: {exc}")
-            progress_bar(done, total, "pipeline")
+            progress_bar(done, len(episodes), "pipeline")
         if failed:
             raise CommandError(
                 f"{failed} episode(s) failed; they are marked failed with the reason"
             )
+
+    def _record_lines(self, target: Project, items: list, sync: bool) -> list:
+        episodes = []
+        for item in items:
+            try:
+                episodes.append(record_episode(target, item, enqueue=not sync))
+            except EpisodeRejected as exc:
+                self.stderr.write(f"skipped a message: {exc}")
+        return episodes
