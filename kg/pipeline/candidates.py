@@ -26,10 +26,10 @@ with `rebuild_index` (kg_rebuild drops and refills it with the graph).
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
+import json
 from collections.abc import Iterable
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max
 
 from kg.graph import GraphScope, NodeRecord, store
@@ -38,6 +38,8 @@ from kg.models import IndexedNode, IndexPosting, Project
 from kg.pipeline.resolve import meaning_key, node_key
 
 POSTINGS_PER_BLOCK = 200
+EXACT_KINDS = ("k:", "m:", "k#", "m#")  # a shared key or meaning key, not one shared lemma
+EXACT_WEIGHT = 4
 MAX_CANDIDATES = 24
 MAX_TEXT_LEMMAS = 60  # a long message is looked up by its first this-many distinct lemmas
 BLOCK_CHARS = 200
@@ -71,43 +73,83 @@ def blocks_of_node(node: NodeRecord) -> set[str]:
     return blocks
 
 
-def _record(row: IndexedNode) -> NodeRecord:
-    """A node as resolution sees it: everything but the evidence."""
-    return NodeRecord(
-        uid=row.uid,
-        number=row.number,
-        type=row.node_type,
-        label=row.label,
-        key=row.key,
-        aliases=list(row.aliases),
-        alias_keys=list(row.alias_keys),
-        valid_at=row.valid_at,
-        invalid_at=None if row.active else row.valid_at,
-        subject=row.subject,
-        stance=row.stance,
-        value=row.value,
+def _ranking_sql(
+    project_id: int, blocks: list[str], node_type: str | None, limit: int
+) -> tuple[str, list]:
+    """One statement: each block's newest postings (a bounded range scan of the block's
+    index), summed per node with the block's weight, joined to the active nodes, best first.
+
+    Only table names from the models and integer constants are formatted into the text; every
+    value that comes from a mention is a parameter.
+    """
+    posting, node = IndexPosting._meta.db_table, IndexedNode._meta.db_table
+    typed = "AND node_type = %s " if node_type else ""
+    parts, params = [], []
+    for i, block in enumerate(blocks):
+        weight = EXACT_WEIGHT if block[:2] in EXACT_KINDS else 1
+        parts.append(
+            f"SELECT * FROM (SELECT node_uid, {weight:d} AS weight FROM {posting} "  # noqa: S608
+            f"WHERE project_id = %s {typed}AND block = %s "
+            f"ORDER BY number DESC LIMIT {POSTINGS_PER_BLOCK:d}) b{i}"
+        )
+        params += [project_id, *([node_type] if node_type else []), block]
+    sql = (
+        "SELECT n.uid, n.number, n.node_type, n.label, n.key, n.aliases, n.alias_keys, "  # noqa: S608
+        "n.subject, n.stance, n.value, n.valid_at, n.active FROM "
+        f"(SELECT node_uid, SUM(weight) AS score FROM ({' UNION ALL '.join(parts)}) hits "
+        f"GROUP BY node_uid) ranked JOIN {node} n "
+        "ON n.project_id = %s AND n.uid = ranked.node_uid "
+        f"WHERE n.active ORDER BY ranked.score DESC, n.number ASC LIMIT {int(limit):d}"
     )
+    return sql, [*params, project_id]
+
+
+def _json_list(value: object) -> list[str]:
+    if isinstance(value, str):  # SQLite hands JSON columns back as text in raw queries
+        value = json.loads(value)
+    return list(value or [])
 
 
 def _lookup(
     project: Project, blocks: Iterable[str], node_type: str | None, limit: int
 ) -> list[NodeRecord]:
-    shared: Counter[str] = Counter()
-    numbers: dict[str, int] = {}
-    for block in sorted(set(blocks)):
-        postings = IndexPosting.objects.filter(project=project, block=block)
-        if node_type:
-            postings = postings.filter(node_type=node_type)
-        for uid, number in postings.order_by("-number").values_list("node_uid", "number")[
-            :POSTINGS_PER_BLOCK
-        ]:
-            weight = 4 if block.startswith(("k:", "m:", "k#", "m#")) else 1
-            shared[uid] += weight
-            numbers[uid] = number
-    best = sorted(shared, key=lambda uid: (-shared[uid], numbers[uid]))[: limit * 2]
-    rows = IndexedNode.objects.filter(project=project, uid__in=best, active=True)
-    found = {row.uid: _record(row) for row in rows}
-    return [found[uid] for uid in best if uid in found][:limit]
+    chosen = sorted(set(blocks))
+    if not chosen:
+        return []
+    sql, params = _ranking_sql(project.pk, chosen, node_type, limit)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    return [
+        NodeRecord(
+            uid=uid,
+            number=number,
+            type=kind,
+            label=label,
+            key=key,
+            aliases=_json_list(aliases),
+            alias_keys=_json_list(alias_keys),
+            valid_at=valid_at,
+            invalid_at=None if active else valid_at,
+            subject=subject,
+            stance=stance,
+            value=value,
+        )
+        for (
+            uid,
+            number,
+            kind,
+            label,
+            key,
+            aliases,
+            alias_keys,
+            subject,
+            stance,
+            value,
+            valid_at,
+            active,
+        ) in rows
+    ]
 
 
 def candidates_for(

@@ -121,3 +121,16 @@ def test_rebuild_replays_the_recorded_order_with_no_model_call(graph, openai_mod
     assert export_project(project) == before
     nodes = store.list_nodes(project.graph_scope)
     assert sorted(n.number for n in nodes) == [1, 2]
+
+
+def test_the_oldest_node_is_found_by_its_key_among_many_newer_sharing_its_words():
+    project = make_project("oldest")
+    first = _node(1, "app problem")
+    crowd = [
+        _node(i, f"app problem {i} widget{i}")
+        for i in range(2, 2 + 2 * candidates.POSTINGS_PER_BLOCK)
+    ]
+    candidates.index_nodes(project, [first, *crowd])
+    found = candidates.candidates_for(project, "pain", "App problem")
+    assert found[0].number == 1
+    assert len(found) <= candidates.MAX_CANDIDATES
