@@ -90,7 +90,13 @@ def write_node_changes(
     new_evidence: Iterable[tuple[str, Evidence]],
     client: GraphClient | None = None,
 ) -> int:
-    """Upsert nodes and link only the mentions this change added (not every past one)."""
+    """Upsert nodes and link only the mentions this change added (not every past one).
+
+    A touched node's evidence property is written whole (the node's props carry it). That is
+    safe only because every writer of node evidence holds the project lease and checked it
+    just before (kg.pipeline.integrate): the node it read cannot have gained evidence since.
+    Writers without the lease write single fields (`set_confidence`), never the props.
+    """
     c = _client(client)
     nodes = list(nodes)
     if not nodes:
@@ -314,15 +320,36 @@ def resolve_contradiction(
     resolved_at: str,
     resolution: str,
     client: GraphClient | None = None,
+    *,
+    kept: str = "",
+    superseded: str = "",
+    answer_episode: str = "",
+    answer_number: int | None = None,
+    answer_quote: str = "",
 ) -> bool:
+    """Mark an open contradiction resolved (and what the answer decided); False when it was
+    not open any more."""
     rows = _client(client).run(
         cypher.CONTRADICTION_RESOLVE,
         project=scope.project,
         uid=uid,
         resolved_at=resolved_at,
         resolution=resolution,
+        kept=kept,
+        superseded=superseded,
+        answer_episode=answer_episode,
+        answer_number=answer_number,
+        answer_quote=answer_quote,
     )
     return bool(rows)
+
+
+def write_answer_supersession(
+    scope: GraphScope, record: SupersessionRecord, client: GraphClient | None = None
+) -> None:
+    """The losing statement of a contradiction superseded by the kept one, the answer its
+    evidence."""
+    _client(client).run(cypher.SUPERSEDED_BY_ANSWER, **record.model_dump(), **_scope_params(scope))
 
 
 def write_supersession(

@@ -62,7 +62,11 @@ class IndexPosting(models.Model):
 
 class EpisodeIntegration(models.Model):
     """An episode's proposal (what the model calls before the lock decided) and its place in
-    the order of integration: kg_rebuild replays these in `order`, with no model call."""
+    the order of integration: kg_rebuild replays these in `order`, with no model call.
+
+    `numbers` holds the numbers allocated to the nodes the episode created (uid → number):
+    taken from the project's counter before the graph is written, so a retry after a failed
+    write, and a rebuild, give each node the number it had and no number is ever reused."""
 
     episode = models.OneToOneField(
         "kg.Episode", on_delete=models.CASCADE, related_name="integration"
@@ -70,6 +74,7 @@ class EpisodeIntegration(models.Model):
     project = models.ForeignKey("kg.Project", on_delete=models.CASCADE, related_name="+")
     proposal = models.JSONField()
     order = models.PositiveBigIntegerField(null=True, blank=True)
+    numbers = models.JSONField(default=dict)
 
     class Meta:
         indexes = [models.Index(fields=["project", "order"], name="kg_integration_order")]

@@ -94,6 +94,8 @@ class ProjectRevision(models.Model):
         "kg.Project", on_delete=models.CASCADE, related_name="graph_revision", primary_key=True
     )
     revision = models.PositiveBigIntegerField(default=0)
+    # The last node number handed out (kg.pipeline.numbering): numbers are never reused.
+    last_node_number = models.PositiveBigIntegerField(default=0)
     changed_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:

@@ -23,6 +23,7 @@ from kg.ontology import RELATIONS, OntologyError, check_relation
 from kg.pipeline import candidates
 from kg.pipeline.confidence import confidence_from
 from kg.pipeline.contradictions import find_contradictions
+from kg.pipeline.numbering import allocate_numbers
 from kg.pipeline.proposal import Endpoint, Proposal, ProposedNode
 from kg.pipeline.resolve import Mention, node_key, resolve_candidate
 from kg.pipeline.temporal import place_functional_edge
@@ -100,8 +101,8 @@ def integrate(
         wanted |= {edge.source.uid, edge.target.uid}
     _load(state, scope, wanted)
 
-    number = candidates.next_number(project)
     created_here: list[NodeRecord] = []
+    merged_into: list[NodeRecord] = []
     local: dict[tuple[str, ...], str] = {}
     for proposed in proposal.nodes:
         node, decision = _settle(state, scope, project, proposed, created_here)
@@ -111,7 +112,7 @@ def integrate(
                 uid=str(
                     uuid.uuid5(NAMESPACE, f"{scope.project}:{proposed.type}:{key}:{episode.uid}")
                 ),
-                number=number,
+                number=0,  # allocated below, once every new node of the episode is known
                 type=proposed.type,
                 label=proposed.label,
                 key=key,
@@ -120,17 +121,15 @@ def integrate(
                 stance=proposed.stance,
                 value=proposed.value,
             )
-            number += 1
             state.nodes[node.uid] = node
             created_here.append(node)
-            result.created.append(node.number)
         else:
             key = node_key(proposed.label)
             if key != node.key and key not in node.alias_keys:
                 node.aliases.append(proposed.label)
                 node.alias_keys.append(key)
             node.valid_at = min(node.valid_at, at)
-            result.merged.append(node.number)
+            merged_into.append(node)
         evidence = _evidence(episode, proposed.quote, proposed.start, proposed.end)
         if _add_evidence(node, evidence):
             state.new_evidence.append((node.uid, evidence))
@@ -139,6 +138,12 @@ def integrate(
         result.decisions.append(
             Decision(proposed.type, proposed.label, *decision, node)  # type: ignore[arg-type]
         )
+
+    numbers = allocate_numbers(episode, [n.uid for n in created_here])
+    for node in created_here:
+        node.number = numbers[node.uid]
+        result.created.append(node.number)
+    result.merged = [node.number for node in merged_into]
 
     _relate(state, scope, episode, proposal, local)
     partners = _contradictions(state, scope, project, at, result)

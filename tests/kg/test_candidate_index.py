@@ -134,3 +134,38 @@ def test_the_oldest_node_is_found_by_its_key_among_many_newer_sharing_its_words(
     found = candidates.candidates_for(project, "pain", "App problem")
     assert found[0].number == 1
     assert len(found) <= candidates.MAX_CANDIDATES
+
+
+def test_a_failed_index_write_after_the_graph_write_reuses_no_number(graph, monkeypatch):
+    from kg.pipeline import integrate as integration_step
+
+    project = make_project("numbers")
+    first, second, third = record_messages(
+        project,
+        [
+            {"at": "2026-03-01T10:00:00Z", "text": "Salon owners say the booking app lags."},
+            {"at": "2026-03-02T10:00:00Z", "text": "Couriers hate paper maps."},
+            {"at": "2026-03-03T10:00:00Z", "text": "Florists lose orders written on paper."},
+        ],
+    )
+    episode_ingest(first.pk)
+    real_index_nodes = candidates.index_nodes
+
+    def index_down(project, nodes):
+        raise RuntimeError("index write failed")
+
+    monkeypatch.setattr(integration_step.candidates, "index_nodes", index_down)
+    with pytest.raises(RuntimeError, match="index write failed"):
+        episode_ingest(second.pk)  # graph written, index not
+    monkeypatch.setattr(integration_step.candidates, "index_nodes", real_index_nodes)
+    given_to_second = dict(EpisodeIntegration.objects.get(episode=second).numbers)
+    assert given_to_second
+
+    episode_ingest(third.pk)  # before the retry: must not take the second episode's numbers
+    episode_ingest(second.pk)
+
+    nodes = store.list_nodes(project.graph_scope)
+    numbers = [n.number for n in nodes]
+    assert len(numbers) == len(set(numbers))
+    assert {n.uid: n.number for n in nodes if n.uid in given_to_second} == given_to_second
+    assert dict(EpisodeIntegration.objects.get(episode=second).numbers) == given_to_second
