@@ -15,10 +15,23 @@ from django.views.decorators.http import require_GET, require_POST
 
 from chat import services
 from chat.models import Conversation
-from kg.api.services import ContradictionAlreadyResolved, ContradictionNotFound, author_name
+from kg.api.services import (
+    ContradictionAlreadyResolved,
+    ContradictionNotFound,
+    NotOneOfTheTwo,
+    author_name,
+)
 from kg.episodes import MAX_MESSAGE_CHARS, EpisodeRejected
 from kg.importing import MAX_UPLOAD_BYTES, UnreadableFile, record_uploaded_notes
 from kg.models import Episode, Language, Project
+from kg.sources import (
+    FORMAT_CHOICES,
+    MAX_MESSAGES,
+    MAX_PAGES,
+    MAX_ROWS,
+    MAX_SOURCE_BYTES,
+    ImportOptions,
+)
 from kg.tenancy import (
     NotAllowed,
     ProjectNotFound,
@@ -92,6 +105,8 @@ UPLOAD_ERRORS = {
     "refused": "The file was not added.",
 }
 UPLOAD_ERROR_DETAIL = "upload_error_detail"
+UPLOAD_REPORT = "upload_report"  # the last upload's per-file report, shown once
+REPORT_REASONS = 20  # skipped items listed by reason; the count says how many in all
 
 
 def _upload_outcome(request: HttpRequest) -> dict:
@@ -102,6 +117,7 @@ def _upload_outcome(request: HttpRequest) -> dict:
         "upload_error_detail": detail,
         "uploaded": _number(request.GET.get("uploaded")),
         "skipped": _number(request.GET.get("skipped")),
+        "upload_report": request.session.pop(UPLOAD_REPORT, None),
     }
 
 
@@ -131,6 +147,13 @@ def chat_page(request: HttpRequest, slug: str, conversation_id: int | None = Non
             "can_write": can_write(request.user, project),
             "max_message_chars": MAX_MESSAGE_CHARS,
             "max_upload_mb": MAX_UPLOAD_BYTES // (1024 * 1024),
+            "source_limits": {
+                "mb": MAX_SOURCE_BYTES // (1024 * 1024),
+                "pages": MAX_PAGES,
+                "rows": MAX_ROWS,
+                "messages": MAX_MESSAGES,
+            },
+            "formats": FORMAT_CHOICES,
             **_upload_outcome(request),
         },
     )
@@ -232,10 +255,17 @@ def answer_contradiction(request: HttpRequest, slug: str, uid) -> HttpResponse:
     answer = request.POST.get("answer", "")
     try:
         # uid arrives as a UUID (path converter); the graph stores it as text.
-        services.answer_contradiction(project, conversation, request.user, str(uid), answer)
+        services.answer_contradiction(
+            project,
+            conversation,
+            request.user,
+            str(uid),
+            answer,
+            keep=_number(request.POST.get("keep")),
+        )
     except ContradictionNotFound as exc:
         raise Http404(str(exc)) from None
-    except (ContradictionAlreadyResolved, EpisodeRejected) as exc:
+    except (ContradictionAlreadyResolved, NotOneOfTheTwo, EpisodeRejected) as exc:
         error = str(exc)
     if not _is_htmx(request):
         if error:
@@ -277,12 +307,26 @@ def upload_notes(request: HttpRequest, slug: str) -> HttpResponse:
     target = reverse("chat:chat", args=[project.slug])
     if upload is None:
         return redirect(target + "?upload_error=no_file")
+    options = ImportOptions(
+        format=request.POST.get("format", ""),
+        text_columns=tuple(c for c in request.POST.getlist("text_columns") if c.strip()),
+        author_column=request.POST.get("author_column", ""),
+        date_column=request.POST.get("date_column", ""),
+    )
     try:
         report = record_uploaded_notes(
-            project, upload.name, upload.read(), author_name(request.user)
+            project, upload.name, upload.read(), author_name(request.user), options
         )
     except (UnreadableFile, EpisodeRejected) as exc:
         # The reason stays on the server (the session), never in the address.
         request.session[UPLOAD_ERROR_DETAIL] = str(exc)[:300]
         return redirect(target + "?upload_error=refused")
+    request.session[UPLOAD_REPORT] = {
+        "file": upload.name[:200],
+        "episodes": len(report.episodes),
+        "units": getattr(report, "units", None),
+        "unit": getattr(report, "unit", ""),
+        "skipped": [str(r)[:200] for r in report.errors[:REPORT_REASONS]],
+        "skipped_count": len(report.errors),
+    }
     return redirect(target + f"?uploaded={len(report.episodes)}&skipped={len(report.errors)}")
