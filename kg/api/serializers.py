@@ -6,6 +6,7 @@ from rest_framework import serializers
 
 from kg.models import Episode, EpisodeProcessing, Membership, Organization, Project
 from kg.ontology import NODE_TYPES, RELATIONS
+from kg.sources import FORMAT_CHOICES, ImportOptions
 
 
 class ErrorSerializer(serializers.Serializer):
@@ -207,13 +208,42 @@ class GapSerializer(serializers.Serializer):
 class UploadSerializer(serializers.Serializer):
     file = serializers.FileField(
         help_text="UTF-8 notes: .txt/.md become file chunks (paragraphs, with their heading); "
-        ".jsonl is one {author, at, text} record per line."
+        ".jsonl is one {author, at, text} record per line. Documents and exports: .pdf (pages), "
+        ".docx (sections), .html (main content), .csv/.tsv (one episode per row), a Slack "
+        "export .zip (one episode per message)."
     )
+    format = serializers.ChoiceField(
+        choices=list(FORMAT_CHOICES),
+        required=False,
+        help_text="The file's format when its extension does not say it.",
+    )
+    text_columns = serializers.ListField(
+        child=serializers.CharField(max_length=200),
+        required=False,
+        max_length=20,
+        help_text="CSV/TSV: the column(s) with what people said (optional with one column).",
+    )
+    author_column = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    date_column = serializers.CharField(max_length=200, required=False, allow_blank=True)
+
+    def import_options(self) -> ImportOptions:
+        data = self.validated_data
+        return ImportOptions(
+            format=data.get("format", ""),
+            text_columns=tuple(data.get("text_columns") or ()),
+            author_column=data.get("author_column", ""),
+            date_column=data.get("date_column", ""),
+        )
 
 
 class UploadedSerializer(serializers.Serializer):
     episodes = EpisodeSerializer(many=True)
-    errors = serializers.ListField(child=serializers.CharField(), help_text="Skipped lines.")
+    errors = serializers.ListField(
+        child=serializers.CharField(), help_text="Skipped lines, pages or rows, with the reason."
+    )
+    format = serializers.CharField(required=False, help_text="The reader used (documents).")
+    units = serializers.IntegerField(required=False, help_text="Pages, rows or messages read.")
+    unit = serializers.CharField(required=False, help_text="page, row, message, paragraph…")
 
 
 class ResolveSerializer(serializers.Serializer):

@@ -246,7 +246,11 @@ class NotesUpload(ProjectScoped, generics.GenericAPIView):
         body.is_valid(raise_exception=True)
         upload = body.validated_data["file"]
         report = record_uploaded_notes(
-            project, upload.name, upload.read(), services.author_name(request.user)
+            project,
+            upload.name,
+            upload.read(),
+            services.author_name(request.user),
+            body.import_options(),
         )
         return Response(s.UploadedSerializer(report).data, status=status.HTTP_201_CREATED)
 
