@@ -11,11 +11,11 @@ Each section shows the highest-priority items within a length budget and says ho
 the research view holds (artifacts.prd_selection); the context is read bounded from the graph.
 
 Two keys decide whether anything has to be written. The revision key — the project's graph
-revision (kg.pipeline.revision), the organization's project revisions for the org insights, and
-the generation parameters (as_of, engine, model, review, budget) — answers an unchanged
-regeneration without reading the graph. When it differs, the bounded context is read and hashed
-(sorted JSON, plus the writer model): the same hash still returns the latest version, and no
-model is called.
+revision (kg.pipeline.revision), for the org insights the organization's project revisions and
+org memory stamp, and the generation parameters (as_of, engine, model, review, budget) —
+answers an unchanged regeneration without reading the graph. When it differs, the bounded
+context is read and hashed (sorted JSON, plus the writer model): the same hash still returns
+the latest version, and no model is called.
 """
 
 from __future__ import annotations
@@ -26,12 +26,13 @@ import json
 import logging
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from django.apps import apps
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Count, Max
 from django.utils import timezone
 
 from artifacts.checks import (
@@ -43,6 +44,7 @@ from artifacts.checks import (
     claim_key,
     evidence_order,
 )
+from artifacts.decisions import Decision
 from artifacts.models import (
     Artifact,
     ArtifactKind,
@@ -127,6 +129,7 @@ def revision_key(
     payload = {
         "revision": project_revision(project),
         "organization": organization,
+        "org_memory": org_memory_stamp(project) if as_of is None else None,
         "as_of": as_of.astimezone(dt.UTC).isoformat() if as_of else None,
         "language": project.language,
         "product": product_name(project),
@@ -138,6 +141,23 @@ def revision_key(
     }
     encoded = json.dumps(payload, sort_keys=True, ensure_ascii=False).encode("utf-8")
     return hashlib.sha256(encoded).hexdigest()
+
+
+def org_memory_stamp(project: Project) -> list:
+    """How many org insights the organization holds and when one last changed.
+
+    Promotion writes them after the graph changed (and without changing any graph), so the
+    graph revisions alone would keep a PRD's org block stale. The org memory reaches the
+    context only through a registered provider (kg.context); it is read here by app label, so
+    artifacts imports none of its code. Without the app, there is nothing to watch."""
+    if not apps.is_installed("orgmemory"):
+        return []
+    insights = apps.get_model("orgmemory", "OrgInsight").objects
+    found = insights.filter(organization_id=project.organization_id).aggregate(
+        count=Count("pk"), changed=Max("updated_at")
+    )
+    changed = found["changed"]
+    return [found["count"], changed.isoformat() if changed else None]
 
 
 def context_hash(
@@ -416,7 +436,7 @@ def _generate(
 
     progress(Stage.RENDERING)
     kept, over_budget = within_budget(outcome.claims, index, budget)
-    plan = _plan_claims(context, index, kept, budget)
+    plan = _plan_claims(context, index, kept, budget, selection.decisions)
     questions = sum(p.section == Section.OPEN_QUESTIONS for p in plan)
     report = {
         "engine": engine.name,
@@ -798,9 +818,14 @@ def cite(
 
 
 def _plan_claims(
-    context: ArtifactContext, index: ContextIndex, claims: list[CheckedClaim], budget: int
+    context: ArtifactContext,
+    index: ContextIndex,
+    claims: list[CheckedClaim],
+    budget: int,
+    decisions: Sequence[Decision] = (),
 ) -> list[_ClaimPlan]:
-    """`claims` in document order (within_budget); open questions are cut at the budget."""
+    """`claims` in document order (within_budget); what answers decided, then open questions
+    cut at the budget."""
     plans: list[_ClaimPlan] = []
     for claim in claims:
         citations = [
@@ -811,6 +836,7 @@ def _plan_claims(
         plans.append(
             _ClaimPlan(claim.section, claim.text, claim.kind, list(claim.nodes), citations)
         )
+    plans.extend(_decisions(context, index, decisions))
     plans.extend(_open_questions(context, index)[:budget])
     cited = sorted({n for p in plans for n in p.nodes})
     for number in cited:
@@ -822,6 +848,29 @@ def _plan_claims(
             _CitationPlan(node=node, evidence=e, confirmed_in=[]) for e in _evidence_order(node)
         ]
         plans.append(_ClaimPlan(Section.APPENDIX, text, ClaimKind.EVIDENCE, [number], citations))
+    return plans
+
+
+def _decisions(
+    context: ArtifactContext, index: ContextIndex, decisions: Sequence[Decision]
+) -> list[_ClaimPlan]:
+    """Each answered contradiction: the statement kept, cited with the answer's words."""
+    plans = []
+    by_uid = {n.uid: n for n in index.nodes.values()}
+    for decision in decisions:
+        node = by_uid.get(decision.kept_uid)
+        if node is None:
+            continue
+        citation = _CitationPlan(node=node, evidence=decision.answer, confirmed_in=[])
+        plans.append(
+            _ClaimPlan(
+                Section.DECISIONS,
+                decision.text(context.language),
+                ClaimKind.DECISION,
+                [node.number],
+                [citation],
+            )
+        )
     return plans
 
 
