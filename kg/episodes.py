@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import re
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
@@ -16,6 +17,14 @@ MAX_EPISODE_CHARS = 2_000_000  # about 2 MB of text in one episode (imports, fil
 # One limit for a typed message, the web form's and the API's alike; longer notes are uploaded
 # as a file, which is cut into chunks that can be quoted.
 MAX_MESSAGE_CHARS = 200_000
+# A message is dated when it was said: not before the epoch, and not later than now, give or
+# take the clocks of the machines that exported it. A date far ahead would stay "the newest"
+# and override every present-day statement.
+EARLIEST_VALID_AT = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+CLOCK_SKEW = dt.timedelta(minutes=10)
+# Lone surrogates (a broken "\ud83d" escape in JSON) cannot be stored or encoded; NUL cannot be
+# stored in PostgreSQL text.
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 
 class EpisodeRejected(ValueError):
@@ -44,12 +53,52 @@ def validate_episode_input(item: EpisodeInput) -> None:
             f"the message has {len(item.content):,} characters; the limit is "
             f"{MAX_MESSAGE_CHARS:,} (upload longer notes as a file)"
         )
-    if "\x00" in item.content:
-        raise EpisodeRejected("the message contains a NUL character")
+    for what, text in (("message", item.content), ("author", item.author)):
+        problem = unstorable_character(text)
+        if problem:
+            raise EpisodeRejected(f"the {what} contains {problem}")
     if item.kind not in EpisodeKind.values:
         raise EpisodeRejected(f"unknown episode kind {item.kind!r}")
-    if item.valid_at is not None and timezone.is_naive(item.valid_at):
+    if item.valid_at is not None:
+        check_valid_at(item.valid_at)
+
+
+def unstorable_character(text: str) -> str:
+    """What in `text` cannot be stored ("" when nothing): a NUL or a lone surrogate, by place."""
+    found = _UNSTORABLE.search(text)
+    if found is None:
+        return ""
+    where = f"at character {found.start() + 1}"
+    if found.group() == "\x00":
+        return f"a NUL character {where}"
+    return (
+        f"a lone surrogate U+{ord(found.group()):04X} {where}, which is not a character "
+        "(a broken \\u escape: an emoji needs both halves of its pair)"
+    )
+
+
+def check_valid_at(moment: dt.datetime, *, now: dt.datetime | None = None) -> None:
+    """A message's time is aware, not before 1970 and not after now (plus a small skew)."""
+    if timezone.is_naive(moment):
         raise EpisodeRejected("the time has no timezone; use ISO-8601 with an offset or Z")
+    try:
+        utc = moment.astimezone(dt.UTC)
+    except OverflowError:  # year 1 with a positive offset, year 9999 with a negative one
+        raise EpisodeRejected(f"the time {moment.isoformat()} is out of range") from None
+    if utc < EARLIEST_VALID_AT:
+        raise EpisodeRejected(f"the time {iso_utc(utc)} is before 1970")
+    latest = (now or timezone.now()) + CLOCK_SKEW
+    if utc > latest:
+        raise EpisodeRejected(
+            f"the time {iso_utc(utc)} is in the future (after {iso_utc(latest)}, now plus "
+            f"{int(CLOCK_SKEW.total_seconds() // 60)} minutes)"
+        )
+
+
+def iso_utc(moment: dt.datetime) -> str:
+    """ISO-8601 in UTC with a four-digit year (strftime's %Y writes year 1 as "1")."""
+    utc = moment.astimezone(dt.UTC)
+    return f"{utc.year:04d}-{utc:%m-%dT%H:%M:%S}Z"
 
 
 def record_episode(project: Project, item: EpisodeInput, *, enqueue: bool = True) -> Episode:

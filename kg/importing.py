@@ -13,7 +13,7 @@ from pathlib import Path
 
 from django.db import transaction
 
-from kg.episodes import EpisodeInput, EpisodeRejected, validate_episode_input
+from kg.episodes import EpisodeInput, EpisodeRejected, check_valid_at, validate_episode_input
 from kg.models import EpisodeKind, Project
 
 
@@ -60,26 +60,33 @@ def _parse_time(value: object, line_number: int) -> dt.datetime | None:
         raise ValueError(f"line {line_number}: 'at' is not ISO-8601: {value!r}") from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=dt.UTC)
+    try:
+        check_valid_at(moment)
+    except EpisodeRejected as exc:
+        raise ValueError(f"line {line_number}: 'at' {value!r} is refused: {exc}") from None
     return moment
 
 
-def read_ingest_file(path: Path) -> ParsedFile:
-    """kg_ingest's reading: JSONL records, or plain text with one message per line."""
+def read_ingest_file(path: Path, *, strict_utf8: bool = False) -> ParsedFile:
+    """kg_ingest's reading: JSONL records, or plain text with one message per line.
+
+    A line that is not valid UTF-8 is reported and skipped; with `strict_utf8` the whole file
+    is refused instead."""
     try:
         raw = path.read_bytes()
     except OSError as exc:
         raise UnreadableFile(f"cannot read {path}: {exc.strerror}") from None
-    text = _decode(raw, path.name)
-    if _is_jsonl(path.name, text):
-        return _jsonl_items(text, path.name)
-    parsed = ParsedFile()
-    for number, line in enumerate(text.splitlines(), start=1):
+    lines, errors = decode_lines(raw, path.name, strict_utf8=strict_utf8)
+    if _is_jsonl(path.name):
+        return _jsonl_items(lines, errors, path.name)
+    parsed = ParsedFile(errors=errors)
+    for number, line in lines:
         if line.strip():
             ref = {"file": path.name, "line": number}
             _keep(
                 parsed, number, EpisodeInput(content=line, kind=EpisodeKind.IMPORT, source_ref=ref)
             )
-    return parsed
+    return _in_line_order(parsed)
 
 
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
@@ -101,12 +108,12 @@ def read_uploaded_notes(name: str, raw: bytes) -> ParsedFile:
         raise UnreadableFile(
             f"{name} has {len(raw):,} bytes; the limit is {MAX_UPLOAD_BYTES:,} (split the file)"
         )
-    text = _decode(raw, name)
-    if _is_jsonl(name, text):
-        return _jsonl_items(text, name)
+    lines, errors = decode_lines(raw, name)
+    if _is_jsonl(name):
+        return _jsonl_items(lines, errors, name)
     chunks: list[tuple[int, str, str]] = []  # (first line, section, text)
     section, buffer, first_line = "", [], 0
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in lines:
         heading = _HEADING.match(line)
         if heading:
             if buffer:
@@ -130,31 +137,78 @@ def read_uploaded_notes(name: str, raw: bytes) -> ParsedFile:
         for line, section, content in chunks
         for piece in split_at_sentences(content, CHUNK_CHARS)
     ]
-    parsed = ParsedFile()
+    parsed = ParsedFile(errors=errors)
     for part, (line, section, content) in enumerate([c for c in chunks if c[2]], start=1):
         ref = {"file": name, "part": part, "line": line, "section": section}
         _keep(
             parsed, line, EpisodeInput(content=content, kind=EpisodeKind.FILE_CHUNK, source_ref=ref)
         )
-    return parsed
+    return _in_line_order(parsed)
 
 
-def _decode(raw: bytes, name: str) -> str:
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
+# Files that are not text, by their first bytes (documents and exports go to kg.sources).
+_BINARY_SIGNATURES = {
+    b"\x89PNG\r\n\x1a\n": "a PNG image",
+    b"\xff\xd8\xff": "a JPEG image",
+    b"GIF8": "a GIF image",
+    b"%PDF-": "a PDF",
+    b"PK\x03\x04": "a zip archive",
+    b"\xff\xfe": "UTF-16 text",
+    b"\xfe\xff": "UTF-16 text",
+}
+_UTF8_BOM = b"\xef\xbb\xbf"
+
+
+def decode_lines(
+    raw: bytes, name: str, *, strict_utf8: bool = False
+) -> tuple[list[tuple[int, str]], list[str]]:
+    """The file's lines with their numbers, and the lines that are not UTF-8, reported.
+
+    Lines end at "\n" (and a "\r" before it) only: U+2028 or U+0085 inside a record are
+    characters of that record, and the numbers stay those an editor shows. A line with an
+    invalid byte is skipped with its number and the others are kept; `strict_utf8` refuses
+    the whole file at the first such line instead.
+    """
+    for signature, kind in _BINARY_SIGNATURES.items():
+        if raw.startswith(signature):
+            raise UnreadableFile(
+                f"{name} is not a text file (it is {kind}); save the notes as UTF-8 text"
+            )
+    if b"\x00" in raw[:8192]:
         raise UnreadableFile(
-            f"{name} is not valid UTF-8 (first bad byte on line {line}); "
+            f"{name} is not a text file (it has NUL bytes); save the notes as UTF-8 text"
+        )
+    if raw.startswith(_UTF8_BOM):
+        raw = raw[len(_UTF8_BOM) :]
+    lines: list[tuple[int, str]] = []
+    errors: list[str] = []
+    bad_lines: list[int] = []
+    for number, line in enumerate(raw.split(b"\n"), start=1):
+        line = line.removesuffix(b"\r")
+        try:
+            lines.append((number, line.decode("utf-8")))
+        except UnicodeDecodeError as exc:
+            where = f"byte 0x{line[exc.start]:02x} at column {exc.start + 1}"
+            if strict_utf8:
+                raise UnreadableFile(
+                    f"{name} is not valid UTF-8 (line {number}, {where}); refused whole as "
+                    "asked by --strict-utf8 (without it the valid lines are kept)"
+                ) from None
+            errors.append(f"line {number}: not valid UTF-8 ({where}); save the file as UTF-8")
+            bad_lines.append(number)
+    if bad_lines and not any(text.strip() for _, text in lines):
+        raise UnreadableFile(
+            f"{name} is not valid UTF-8 (first bad byte on line {bad_lines[0]}, no valid line); "
             "save it as UTF-8 and try again"
-        ) from None
+        )
+    return lines, errors
 
 
 JSONL_SUFFIXES = frozenset({".jsonl", ".ndjson"})
 _SENTENCE_END = re.compile(r"(?<=[.!?…。])[\"'”»)\]]*\s+")
 
 
-def _is_jsonl(name: str, text: str) -> bool:
+def _is_jsonl(name: str) -> bool:
     # The extension decides: a Markdown file may well begin with "{".
     return Path(name).suffix.lower() in JSONL_SUFFIXES
 
@@ -191,9 +245,9 @@ def split_at_sentences(text: str, limit: int) -> list[str]:
     return [p.strip() for p in pieces if p.strip()]
 
 
-def _jsonl_items(text: str, name: str) -> ParsedFile:
-    parsed = ParsedFile()
-    for number, line in enumerate(text.splitlines(), start=1):
+def _jsonl_items(lines: list[tuple[int, str]], errors: list[str], name: str) -> ParsedFile:
+    parsed = ParsedFile(errors=list(errors))
+    for number, line in lines:
         if not line.strip():
             continue
         try:
@@ -202,6 +256,20 @@ def _jsonl_items(text: str, name: str) -> ParsedFile:
             parsed.errors.append(str(exc))
             continue
         _keep(parsed, number, item)
+    return _in_line_order(parsed)
+
+
+_LINE_OF = re.compile(r"line (\d+):")
+
+
+def _line_number(error: str) -> int:
+    found = _LINE_OF.match(error)
+    return int(found.group(1)) if found else 0
+
+
+def _in_line_order(parsed: ParsedFile) -> ParsedFile:
+    """Errors as a reader meets them: undecodable lines among the others, by line number."""
+    parsed.errors.sort(key=_line_number)
     return parsed
 
 

@@ -9,8 +9,12 @@ from pydantic import BaseModel, Field
 
 
 def graph_time(moment: dt.datetime) -> str:
-    """Graph times are ISO-8601 UTC strings: no temporal values in the graph (DESIGN §2)."""
-    return moment.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    """Graph times are ISO-8601 UTC strings: no temporal values in the graph (DESIGN §2).
+
+    The year is written with four digits (strftime's %Y writes year 1 as "1"), so the strings
+    are ISO-8601 and sort like the times they name."""
+    utc = moment.astimezone(dt.UTC)
+    return f"{utc.year:04d}-{utc:%m-%dT%H:%M:%S.%f}Z"
 
 
 class GraphScope(BaseModel):
@@ -115,6 +119,13 @@ class ContradictionRecord(BaseModel):
     opened_at: str
     resolved_at: str | None = None
     resolution: str = ""
+    # What the answer decided: the statement that holds, the one it superseded, and the answer
+    # (an episode) that is the evidence of the decision.
+    kept: str = ""  # node uid
+    superseded: str = ""  # node uid
+    answer_episode: str = ""  # episode uid
+    answer_number: int | None = None
+    answer_quote: str = ""
 
 
 class SupersessionRecord(BaseModel):
@@ -122,6 +133,10 @@ class SupersessionRecord(BaseModel):
     new: str  # node uid
     relation: str
     at: str
+    # Set when a user's answer decided it: the answer episode and its words.
+    episode_uid: str = ""
+    episode_number: int | None = None
+    quote: str = ""
 
 
 class ServerInfo(BaseModel):

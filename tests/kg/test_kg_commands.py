@@ -67,9 +67,9 @@ def test_plain_text_creates_a_russian_project(tmp_path, graph):
     assert exported["nodes"] and all(n["evidence"] for n in exported["nodes"])
 
 
-def test_invalid_utf8_is_a_clear_error(tmp_path):
+def test_a_file_with_no_valid_utf8_line_is_a_clear_error(tmp_path):
     path = tmp_path / "broken.txt"
-    path.write_bytes("first line\nsecond \xff line\n".encode("latin-1"))
+    path.write_bytes("\nsecond \xff line\n".encode("latin-1"))
     with pytest.raises(CommandError, match="not valid UTF-8 .*line 2"):
         run("kg_ingest", "--project", "x", "--create", str(path))
     assert not Episode.objects.exists()

@@ -72,7 +72,8 @@ def test_jsonl_upload_reads_records_and_reports_bad_lines():
 @pytest.mark.parametrize(
     ("raw", "message"),
     [
-        (b"fine\n\xff broken\n", "not valid UTF-8 .*line 2"),
+        (b"\n\xff broken\n", "not valid UTF-8 .*line 2"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00", "not a text file"),
         (b"x" * (MAX_UPLOAD_BYTES + 1), "the limit is"),
         (b"   \n\n  ", "holds no text"),
     ],

@@ -51,6 +51,12 @@ class Command(BaseCommand):
         parser.add_argument("--language", choices=["en", "ru"])
         parser.add_argument("--sync", action="store_true", help="run the pipeline in-process")
         parser.add_argument(
+            "--strict-utf8",
+            action="store_true",
+            help="refuse the whole file if a line is not valid UTF-8 (by default that line is "
+            "skipped and reported, the others are kept)",
+        )
+        parser.add_argument(
             "--format", choices=FORMAT_CHOICES, help="the file's format, if not its extension's"
         )
         parser.add_argument(
@@ -83,7 +89,11 @@ class Command(BaseCommand):
         )
         try:
             fmt = "slack" if file.is_dir() else source_format(file.name, reading.format)
-            parsed = read_path(file, reading) if fmt else read_ingest_file(file)
+            parsed = (
+                read_path(file, reading)
+                if fmt
+                else read_ingest_file(file, strict_utf8=options.get("strict_utf8", False))
+            )
         except UnreadableFile as exc:
             raise CommandError(str(exc)) from None
         for reason in parsed.skipped if fmt else parsed.errors:
