@@ -51,6 +51,7 @@ class Section(models.TextChoices):
     GOALS = "goals", "Goals and success metrics"
     REQUIREMENTS = "requirements", "Requirements"
     RISKS = "risks", "Risks"
+    DECISIONS = "decisions", "Decisions"
     OPEN_QUESTIONS = "open_questions", "Open questions"
     APPENDIX = "appendix", "Evidence appendix"
 
@@ -60,6 +61,7 @@ class ClaimKind(models.TextChoices):
     HYPOTHESIS = "hypothesis", "Hypothesis"
     GAP = "gap", "Research gap"
     CONTRADICTION = "contradiction", "Open contradiction"
+    DECISION = "decision", "Decision"  # what a user's answer to a contradiction decided
     EVIDENCE = "evidence", "Evidence entry"  # one per cited node in the appendix
 
 

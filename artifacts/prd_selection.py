@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 
 from artifacts.checks import CheckedClaim, ContextIndex
+from artifacts.decisions import Decision, decided_as_of, decisions
 from artifacts.prompts.prd_writer import NODE_SECTION
 from artifacts.sections import WRITER_SECTIONS
 from kg.context import (
@@ -83,6 +84,7 @@ class Selection:
     totals: dict[str, int]  # valid nodes per type in the whole project
     hidden_questions: int  # open contradictions and gaps of the shown nodes not listed
     budget: int
+    decisions: list[Decision] = field(default_factory=list)  # answered contradictions
 
     def fingerprint(self) -> dict:
         """What the selection adds to the content hash beyond the context itself."""
@@ -90,6 +92,7 @@ class Selection:
             "totals": dict(sorted(self.totals.items())),
             "hidden_questions": self.hidden_questions,
             "budget": self.budget,
+            "decisions": [d.fingerprint() for d in self.decisions],
         }
 
 
@@ -157,9 +160,10 @@ def select_context(
     moment = graph_time(as_of) if as_of else None
     language = project.language
 
+    every_contradiction = store.list_contradictions(scope)
     contradictions = [
         c
-        for c in store.list_contradictions(scope)
+        for c in every_contradiction
         if (moment is None or c.opened_at <= moment)
         and (c.status == "open" or (moment is not None and (c.resolved_at or "") > moment))
     ]
@@ -187,6 +191,19 @@ def select_context(
             node = _cut(node, moment, disputes)
             if node.valid_as_of(moment) and node.evidence:
                 chosen[node.uid] = node
+    # What answers decided (newest first): the statement kept comes into the context, to be
+    # cited with the answer; the superseded one is only named.
+    decided = decided_as_of(every_contradiction, moment)[:budget]
+    decided_nodes = {}
+    if decided:
+        wanted = sorted({u for c in decided for u in (c.kept, c.superseded)})
+        decided_nodes = {n.uid: n for n in store.nodes_by_uids(scope, wanted)}
+        for c in decided:
+            node = decided_nodes.get(c.kept)
+            if node is not None and node.uid not in chosen:
+                node = _cut(node, moment, disputes)
+                if node.valid_as_of(moment) and node.evidence:
+                    chosen[node.uid] = node
 
     records = sorted(chosen.values(), key=lambda n: n.number)
     episodes = episodes_by_uid(project, (e.episode_uid for n in records for e in n.evidence))
@@ -254,12 +271,14 @@ def select_context(
         average_confidence=round(average, 1),
         org_insights=org_insights,
     )
+    kept = [c for c in decided if c.kept in by_uid]
     return Selection(
         context=context,
         edge_evidence=edge_evidence,
         totals=totals,
         hidden_questions=hidden_questions,
         budget=budget,
+        decisions=decisions(project, kept, decided_nodes),
     )
 
 

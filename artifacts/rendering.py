@@ -122,6 +122,7 @@ class Document:
     # What each section leaves out: {section: {node type: count}}, and open questions.
     more: dict[str, dict[str, int]] = field(default_factory=dict)
     more_questions: int = 0
+    decisions: list[ClaimView] = field(default_factory=list)  # what answers decided
 
     @property
     def reference_year(self) -> int:
@@ -182,6 +183,7 @@ def load_document(version: ArtifactVersion) -> Document:
         ],
         open_questions=grouped.get(Section.OPEN_QUESTIONS, []),
         appendix=grouped.get(Section.APPENDIX, []),
+        decisions=grouped.get(Section.DECISIONS, []),
         dropped=list(report.get("dropped", [])),
         reviewer=dict(report.get("reviewer", {})),
         average_confidence=float(report.get("context", {}).get("average_confidence", 0.0)),
@@ -335,6 +337,15 @@ def to_json(doc: Document) -> dict:
             }
             for s in doc.sections
         ],
+        "decisions": [
+            {
+                "text": d.text,
+                "kind": d.kind,
+                "nodes": list(d.nodes),
+                "citations": [_citation_json(x) for x in d.citations],
+            }
+            for d in doc.decisions
+        ],
         "open_questions": [
             {
                 "text": q.text,
@@ -442,6 +453,14 @@ def render_markdown(doc: Document) -> str:
         lines.append("")
         if more := more_text(doc, section.key):
             lines += [f"_{md_escape(more)}_", ""]
+    if doc.decisions:
+        lines += [f"## {title(Section.DECISIONS, doc.language)}", ""]
+        for decision in doc.decisions:
+            lines.append(
+                f"- {md_escape(decision.text)} "
+                f"{_md_citations(decision, doc.language, year)}".rstrip()
+            )
+        lines.append("")
     lines += [f"## {title(Section.OPEN_QUESTIONS, doc.language)}", ""]
     if not doc.open_questions:
         lines += [f"_{w['no_questions']}_", ""]
@@ -584,6 +603,14 @@ def render_html(doc: Document) -> SafeString:
         )
         parts_html.append(
             _html_section(section.key, section.title, body_html + _html_more(doc, section.key))
+        )
+    if doc.decisions:
+        parts_html.append(
+            _html_section(
+                Section.DECISIONS,
+                title(Section.DECISIONS, doc.language),
+                _html_list(doc.decisions, notes),
+            )
         )
     questions_html = (
         _html_list(doc.open_questions, notes)

@@ -18,7 +18,7 @@ WRITER_SECTIONS: tuple[str, ...] = (
     Section.REQUIREMENTS,
     Section.RISKS,
 )
-SYSTEM_SECTIONS: tuple[str, ...] = (Section.OPEN_QUESTIONS, Section.APPENDIX)
+SYSTEM_SECTIONS: tuple[str, ...] = (Section.DECISIONS, Section.OPEN_QUESTIONS, Section.APPENDIX)
 ALL_SECTIONS: tuple[str, ...] = WRITER_SECTIONS + SYSTEM_SECTIONS
 
 TITLES: dict[str, dict[str, str]] = {
@@ -32,6 +32,7 @@ TITLES: dict[str, dict[str, str]] = {
         Section.GOALS: "Цели и метрики успеха",
         Section.REQUIREMENTS: "Требования",
         Section.RISKS: "Риски",
+        Section.DECISIONS: "Решения",
         Section.OPEN_QUESTIONS: "Открытые вопросы",
         Section.APPENDIX: "Приложение: подтверждения",
     },

@@ -162,6 +162,9 @@ class VersionDetailSerializer(serializers.Serializer):
     engine = serializers.CharField()
     writer_model = serializers.CharField()
     sections = SectionShapeSerializer(many=True)
+    decisions = ClaimShapeSerializer(
+        many=True, help_text="What answers to contradictions decided, each citing its answer."
+    )
     open_questions = ClaimShapeSerializer(many=True)
     appendix = AppendixShapeSerializer(many=True)
     dropped = DroppedShapeSerializer(many=True)

@@ -109,12 +109,19 @@ def post_user_message(conversation: Conversation, user, text: str) -> Message:
 
 
 def answer_contradiction(
-    project: Project, conversation: Conversation, user, contradiction_uid: str, answer: str
+    project: Project,
+    conversation: Conversation,
+    user,
+    contradiction_uid: str,
+    answer: str,
+    keep: int | None = None,
 ) -> Message:
     """A user's answer to an open contradiction: an episode that resolves it, shown in the chat.
+    `keep` is the number of the statement that holds (else the one the answer sides with); the
+    other is superseded, with the answer as its evidence.
 
-    Raises kg.api.services.ContradictionNotFound / ContradictionAlreadyResolved, or
-    kg.episodes.EpisodeRejected for an empty answer.
+    Raises kg.api.services.ContradictionNotFound / ContradictionAlreadyResolved /
+    NotOneOfTheTwo, or kg.episodes.EpisodeRejected for an empty answer.
     """
     from kg.api.services import resolve_contradiction
 
@@ -122,7 +129,7 @@ def answer_contradiction(
     with transaction.atomic():
         # The reply task runs the pipeline for this episode, so it is not queued twice.
         episode = resolve_contradiction(
-            project, contradiction_uid, answer, author_name(user), enqueue=False
+            project, contradiction_uid, answer, author_name(user), keep=keep, enqueue=False
         )
         message = _user_message(conversation, episode, answer)
     return message

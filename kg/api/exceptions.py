@@ -45,6 +45,8 @@ def _domain(exc: Exception) -> Exception:
             return Conflict(str(exc))
         case services.UnknownFilter():
             return exceptions.ValidationError({"query": [str(exc)]})
+        case services.NotOneOfTheTwo():
+            return exceptions.ValidationError({"keep": [str(exc)]})
         case EpisodeRejected():
             return exceptions.ValidationError({"text": [str(exc)]})
         case UnreadableFile():

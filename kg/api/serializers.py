@@ -177,6 +177,15 @@ class ContradictionSerializer(serializers.Serializer):
     resolved_at = serializers.CharField(allow_null=True)
     resolution = serializers.CharField(allow_blank=True)
     question = serializers.CharField()
+    kept = serializers.IntegerField(
+        allow_null=True, help_text="The statement the answer kept (node number), once resolved."
+    )
+    superseded = serializers.IntegerField(
+        allow_null=True, help_text="The statement the answer superseded (node number)."
+    )
+    answer_message = serializers.IntegerField(
+        allow_null=True, help_text="The message (episode number) that answered it."
+    )
 
 
 class ContradictionQuerySerializer(serializers.Serializer):
@@ -249,6 +258,11 @@ class UploadedSerializer(serializers.Serializer):
 class ResolveSerializer(serializers.Serializer):
     answer = serializers.CharField(
         max_length=200_000, help_text="What holds now, in the user's words; becomes an episode."
+    )
+    keep = serializers.IntegerField(
+        required=False,
+        help_text="The number of the statement that holds (one of the two); without it, the "
+        "one the answer sides with: named by number, repeated in its words, or by stance.",
     )
 
 

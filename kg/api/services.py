@@ -40,6 +40,10 @@ class UnknownFilter(ValueError):
     """A filter value outside what the ontology knows; the message lists what is allowed."""
 
 
+class NotOneOfTheTwo(ValueError):
+    """An answer's `keep` names neither statement of the contradiction."""
+
+
 @dataclass(frozen=True)
 class NodeRef:
     number: int
@@ -89,6 +93,10 @@ class ContradictionView:
     resolved_at: str | None
     resolution: str
     question: str
+    # What the answer decided (node numbers) and the message that answered.
+    kept: int | None = None
+    superseded: int | None = None
+    answer_message: int | None = None
 
 
 @dataclass(frozen=True)
@@ -247,7 +255,14 @@ def _contradiction_view(
         resolved_at=record.resolved_at,
         resolution=record.resolution,
         question=_question(project, a, b),
+        kept=_number_of(record.kept, a, b),
+        superseded=_number_of(record.superseded, a, b),
+        answer_message=record.answer_number,
     )
+
+
+def _number_of(uid: str, a: NodeRecord, b: NodeRecord) -> int | None:
+    return next((n.number for n in (a, b) if uid and n.uid == uid), None)
 
 
 def _contradiction_views(project: Project, nodes: dict[str, NodeRecord]) -> list[ContradictionView]:
@@ -278,19 +293,33 @@ def contradiction(project: Project, uid: str) -> ContradictionView:
 
 
 def resolve_contradiction(
-    project: Project, uid: str, answer: str, author: str, *, enqueue: bool = True
+    project: Project,
+    uid: str,
+    answer: str,
+    author: str,
+    *,
+    keep: int | str | None = None,
+    enqueue: bool = True,
 ) -> Episode:
-    """Record the answer as an episode that resolves an open contradiction.
+    """Record the answer as an episode that resolves an open contradiction: the statement kept
+    (`keep`, a node number, or the one the answer sides with) stays valid, the other is
+    superseded by it with the answer as evidence.
 
     A resolved contradiction keeps its first answer: a second one is refused.
     """
-    from kg.pipeline.contradictions import ContradictionClosed, resolve_with_answer
+    from kg.pipeline.contradictions import (
+        ContradictionClosed,
+        UnknownStatement,
+        resolve_with_answer,
+    )
 
     # An empty answer is refused by record_episode before anything is written.
     try:
-        return resolve_with_answer(project, uid, answer, author, enqueue=enqueue)
+        return resolve_with_answer(project, uid, answer, author, keep=keep, enqueue=enqueue)
     except ContradictionClosed as exc:
         raise ContradictionAlreadyResolved(str(exc)) from None
+    except UnknownStatement as exc:
+        raise NotOneOfTheTwo(str(exc)) from None
     except LookupError:
         raise ContradictionNotFound(
             f"contradiction {uid!r} not found in project {project.slug!r}"

@@ -224,7 +224,11 @@ class ContradictionResolve(ProjectScoped, generics.GenericAPIView):
         body = self.get_serializer(data=request.data)
         body.is_valid(raise_exception=True)
         episode = services.resolve_contradiction(
-            project, str(uid), body.validated_data["answer"], services.author_name(request.user)
+            project,
+            str(uid),
+            body.validated_data["answer"],
+            services.author_name(request.user),
+            keep=body.validated_data.get("keep"),
         )
         result = {"contradiction": services.contradiction(project, str(uid)), "episode": episode}
         return Response(s.ResolvedSerializer(result).data, status=status.HTTP_201_CREATED)

@@ -252,7 +252,9 @@ ORDER BY c.opened_at, c.uid
 CONTRADICTION_RESOLVE = """
 MATCH (:Entity {project: $project})-[c:CONTRADICTS {uid: $uid}]->(:Entity {project: $project})
 WHERE coalesce(c.status, 'open') = 'open'
-SET c.status = 'resolved', c.resolved_at = $resolved_at, c.resolution = $resolution
+SET c.status = 'resolved', c.resolved_at = $resolved_at, c.resolution = $resolution,
+    c.kept = $kept, c.superseded = $superseded, c.answer_episode = $answer_episode,
+    c.answer_number = $answer_number, c.answer_quote = $answer_quote
 RETURN c.uid AS uid
 """
 
@@ -264,9 +266,21 @@ SET s.at = $at, s.project = $project, s.org = $org
 RETURN s.at AS at
 """
 
+# A statement superseded by a user's answer to a contradiction: the answer is its evidence.
+SUPERSEDED_BY_ANSWER = """
+MATCH (a:Entity {uid: $old, project: $project})
+MATCH (b:Entity {uid: $new, project: $project})
+MERGE (a)-[s:SUPERSEDED_BY {relation: $relation}]->(b)
+SET s.at = $at, s.project = $project, s.org = $org, s.episode_uid = $episode_uid,
+    s.episode_number = $episode_number, s.quote = $quote
+RETURN s.at AS at
+"""
+
 SUPERSESSIONS_BY_PROJECT = """
 MATCH (a:Entity {project: $project})-[s:SUPERSEDED_BY]->(b:Entity {project: $project})
-RETURN a.uid AS old, b.uid AS new, s.relation AS relation, s.at AS at
+RETURN a.uid AS old, b.uid AS new, s.relation AS relation, s.at AS at,
+       coalesce(s.episode_uid, '') AS episode_uid, s.episode_number AS episode_number,
+       coalesce(s.quote, '') AS quote
 ORDER BY s.at
 """
 

@@ -6,6 +6,7 @@ main factor" vs "price does not matter") become a CONTRADICTS link, open until a
 
 from __future__ import annotations
 
+import re
 import uuid
 
 from kg.graph import ContradictionRecord, GraphScope, NodeRecord
@@ -52,19 +53,83 @@ class ContradictionClosed(ValueError):
     """The contradiction was already resolved; its first answer stands."""
 
 
-def resolve_with_answer(
-    project, contradiction_uid: str, answer: str, author: str, *, enqueue: bool = True
-):
-    """Record a user's answer as an episode and mark the contradiction resolved by it.
+class UnknownStatement(ValueError):
+    """`keep` names neither of the contradiction's two statements."""
 
-    Returns the new episode. The answer goes through the pipeline like any message, so what it
-    says becomes evidence too; the contradiction's resolution cites the episode number.
+
+ANSWER_QUOTE_CHARS = 300  # the answer's words the decision quotes (from its start, verbatim)
+_NUMBER = re.compile(r"#(\d+)\b")
+# A negation in the answer sides with the statement of negative stance ("price does not
+# matter"), none with the positive one; used only when the answer names neither statement.
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|hardly|barely|nothing|none|neither|nor|cannot)\b|n't\b"
+    r"|(?<![а-яё])(?:не|нет|ни|никогда|вовсе не)(?![а-яё])",
+    re.IGNORECASE,
+)
+_SPACES = re.compile(r"\s+")
+
+
+def _plain(text: str) -> str:
+    return _SPACES.sub(" ", text.casefold()).strip(" .!?,;:")
+
+
+def kept_by_answer(answer: str, a: NodeRecord, b: NodeRecord) -> NodeRecord:
+    """Which of two opposing statements the answer keeps, when the user did not say it with a
+    choice: the one it names by number (#12), else the one whose words it repeats, else the
+    one whose stance it shares (a negation sides with the negative statement)."""
+    numbers = {int(n) for n in _NUMBER.findall(answer)}
+    named = [n for n in (a, b) if n.number in numbers]
+    if len(named) == 1:
+        return named[0]
+    text = _plain(answer)
+    repeated = [n for n in (a, b) if _plain(n.label) and _plain(n.label) in text]
+    if len(repeated) == 1:
+        return repeated[0]
+    stance = "negative" if _NEGATION.search(answer) else "positive"
+    shared = [n for n in (a, b) if n.stance == stance]
+    return shared[0] if len(shared) == 1 else max((a, b), key=lambda n: n.number)
+
+
+def _chosen(keep: int | str, a: NodeRecord, b: NodeRecord) -> NodeRecord:
+    for node in (a, b):
+        if str(keep) in (node.uid, str(node.number), f"#{node.number}"):
+            return node
+    raise UnknownStatement(
+        f"keep must be #{a.number} or #{b.number}, the two statements that disagree"
+    )
+
+
+def answer_quote(answer: str) -> str:
+    """The answer's own words for the decision's citation: whole, or its start cut at a word."""
+    if len(answer) <= ANSWER_QUOTE_CHARS:
+        return answer
+    cut = answer.rfind(" ", 0, ANSWER_QUOTE_CHARS)
+    return answer[: cut if cut > 0 else ANSWER_QUOTE_CHARS].rstrip()
+
+
+def resolve_with_answer(
+    project,
+    contradiction_uid: str,
+    answer: str,
+    author: str,
+    *,
+    keep: int | str | None = None,
+    enqueue: bool = True,
+):
+    """Record a user's answer as an episode and let it decide the contradiction.
+
+    The statement kept is `keep` (a node number or uid of one of the two) or, without it, the
+    one the answer sides with (kept_by_answer). The other statement stops being valid at the
+    answer's time and is SUPERSEDED_BY the kept one, with the answer episode as the evidence;
+    the contradiction is resolved, citing the episode. Returns the new episode. The answer goes
+    through the pipeline like any message, so what it says becomes evidence too.
     """
     from django.db import transaction
 
     from kg.episodes import EpisodeInput, record_episode
-    from kg.graph import store
+    from kg.graph import SupersessionRecord, store
     from kg.graph.records import graph_time
+    from kg.pipeline.candidates import index_nodes
     from kg.pipeline.ingest import refresh_confidence
     from kg.pipeline.locks import project_lock
     from kg.pipeline.revision import graph_changed
@@ -78,26 +143,63 @@ def resolve_with_answer(
             raise LookupError(
                 f"contradiction {contradiction_uid!r} not found in project {project.slug}"
             )
-        if known[contradiction_uid].status != "open":
-            resolution = known[contradiction_uid].resolution
+        record = known[contradiction_uid]
+        if record.status != "open":
             raise ContradictionClosed(
-                f"contradiction {contradiction_uid!r} was already resolved ({resolution})"
+                f"contradiction {contradiction_uid!r} was already resolved ({record.resolution})"
             )
+        nodes = {n.uid: n for n in store.nodes_by_uids(scope, [record.a, record.b])}
+        if record.a not in nodes or record.b not in nodes:
+            raise LookupError(
+                f"contradiction {contradiction_uid!r} not found in project {project.slug}"
+            )
+        a, b = nodes[record.a], nodes[record.b]
+        kept = _chosen(keep, a, b) if keep not in (None, "") else kept_by_answer(answer, a, b)
+        lost = b if kept is a else a
         # Recorded in the same transaction: a refused answer leaves no episode behind.
         episode = record_episode(
             project,
-            EpisodeInput(content=answer, author=author, source_ref={"resolves": contradiction_uid}),
+            EpisodeInput(
+                content=answer,
+                author=author,
+                source_ref={"resolves": contradiction_uid, "keeps": kept.uid},
+            ),
             enqueue=enqueue,
         )
+        at = graph_time(episode.valid_at)
+        quote = answer_quote(episode.content)
         lease.check()
+        # The losing statement first, the resolution last: a failure in between leaves the
+        # contradiction open, and answering again converges (both writes are idempotent).
+        if lost.invalid_at is None or lost.invalid_at > at:
+            lost.invalid_at = at
+            store.write_node_changes(scope, [lost], [])
+            index_nodes(project, [lost])
+        store.write_answer_supersession(
+            scope,
+            SupersessionRecord(
+                old=lost.uid,
+                new=kept.uid,
+                relation=f"answer in message #{episode.number}",
+                at=at,
+                episode_uid=str(episode.uid),
+                episode_number=episode.number,
+                quote=quote,
+            ),
+        )
         resolved = store.resolve_contradiction(
             scope,
             contradiction_uid,
-            graph_time(episode.valid_at),
+            at,
             f"episode #{episode.number}: {answer[:500]}",
+            kept=kept.uid,
+            superseded=lost.uid,
+            answer_episode=str(episode.uid),
+            answer_number=episode.number,
+            answer_quote=quote,
         )
         if not resolved:
             raise ContradictionClosed(f"contradiction {contradiction_uid!r} was already resolved")
-        refresh_confidence(scope, [known[contradiction_uid].a, known[contradiction_uid].b])
+        refresh_confidence(scope, [record.a, record.b])
     graph_changed(project, sender=type(project))
     return episode

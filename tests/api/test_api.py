@@ -315,10 +315,16 @@ def test_resolving_a_contradiction_records_the_answer_as_an_episode(
     body = response.json()
     assert body["episode"]["number"] == 5
     assert body["episode"]["author"] == "alice"
-    assert body["episode"]["source_ref"] == {"resolves": research.contradiction_uid}
+    # No negation in the answer: it sides with #3 ("Price is the main factor").
+    assert body["episode"]["source_ref"] == {
+        "resolves": research.contradiction_uid,
+        "keeps": f"{research.project.slug}-n3",
+    }
     assert body["episode"]["processing"]["status"] == "pending"
     assert body["contradiction"]["status"] == "resolved"
     assert body["contradiction"]["resolution"].startswith("episode #5")
+    assert (body["contradiction"]["kept"], body["contradiction"]["superseded"]) == (3, 4)
+    assert body["contradiction"]["answer_message"] == 5
     # The answer goes through the pipeline like any message (and org memory is told).
     queued_names = [getattr(q, "func", q).__name__ for q in queued]
     assert queued_names.count("_enqueue") == 1

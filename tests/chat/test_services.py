@@ -103,7 +103,10 @@ def test_answering_a_contradiction_resolves_it_and_shows_the_answer_in_the_chat(
             "Price matters to new couriers.",
         )
     assert message.episode.number == 5
-    assert message.episode.source_ref == {"resolves": research.contradiction_uid}
+    assert message.episode.source_ref == {
+        "resolves": research.contradiction_uid,
+        "keeps": f"{project.slug}-n3",
+    }
     assert message.conversation == conversation
     [contradiction] = store.list_contradictions(project.graph_scope)
     assert contradiction.status == "resolved"
