@@ -1,0 +1,72 @@
+"""Research files uploaded on the chat page: the limits and column pickers in the form, the
+CSV columns sent with the file, and the per-file report shown once after the upload."""
+
+from __future__ import annotations
+
+import re
+
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from kg.models import Episode
+from tests.kg.source_files import csv_bytes, pdf_bytes
+
+
+def _html(response) -> str:
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_the_form_states_the_limits_and_offers_column_pickers(browser_client):
+    page = _html(browser_client.get("/projects/couriers/chat/"))
+    limits = re.search(r'id="source-limits">([^<]+)<', page).group(1)
+    assert limits == (
+        "Research files: up to 25 MB, 1,000 pages, 20,000 rows or 20,000 Slack messages per file."
+    )
+    for picker in ('name="text_columns" multiple', 'name="author_column"', 'name="date_column"'):
+        assert picker in page
+    assert '<option value="slack">slack</option>' in page
+    assert "groundwork/upload.js" in page
+
+
+def test_a_survey_upload_records_rows_and_reports_what_was_skipped(browser_client, alice):
+    _, project = alice
+    survey = csv_bytes(
+        ["id", "answer", "who"],
+        [["1", "Paper maps are out of date", "Ann"], ["2", "", "Bob"], ["3", "<b>Slow</b>", "Cy"]],
+    )
+    response = browser_client.post(
+        "/projects/couriers/upload/",
+        {
+            "notes": SimpleUploadedFile("survey.csv", survey, content_type="text/csv"),
+            "text_columns": ["answer"],
+            "author_column": "who",
+        },
+    )
+    assert response["Location"] == "/projects/couriers/chat/?uploaded=2&skipped=1"
+    rows = Episode.objects.filter(project=project).order_by("number")
+    assert [(e.source_ref["row"], e.author, e.content) for e in rows] == [
+        (2, "Ann", "Paper maps are out of date"),
+        (4, "Cy", "<b>Slow</b>"),
+    ]
+    page = _html(browser_client.get(response["Location"]))
+    report = re.search(r'<div class="notice" id="upload-report">(.*?)</div>', page, re.S).group(1)
+    assert "survey.csv: 2 episodes from 3 rows; 1 skipped." in report
+    assert "<li>row 3: no text in answer</li>" in report
+    assert 'id="upload-report"' not in _html(browser_client.get("/projects/couriers/chat/"))
+
+
+def test_a_bad_research_file_is_refused_with_its_reason(browser_client, alice):
+    _, project = alice
+    scan = SimpleUploadedFile("scan.pdf", pdf_bytes([[]], image_pages=(1,)))
+    refused = browser_client.post("/projects/couriers/upload/", {"notes": scan})
+    assert refused["Location"] == "/projects/couriers/chat/?upload_error=refused"
+    page = _html(browser_client.get(refused["Location"]))
+    assert "scan.pdf has no text layer" in page
+    survey = SimpleUploadedFile("survey.csv", csv_bytes(["id", "answer"], [["1", "x"]]))
+    browser_client.post(
+        "/projects/couriers/upload/", {"notes": survey, "text_columns": ["comment"]}
+    )
+    assert "survey.csv has no column &#x27;comment&#x27;" in _html(
+        browser_client.get("/projects/couriers/chat/?upload_error=refused")
+    )
+    assert not Episode.objects.filter(project=project).exists()
