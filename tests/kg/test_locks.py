@@ -70,6 +70,7 @@ def test_a_killed_holder_frees_the_project_within_one_lease(embedded_server, set
         "LOCK_REDIS_URL": settings.LOCK_REDIS_URL,
         "GROUNDWORK_INSTALLATION": installation_namespace(),
         "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DEBUG": "true",  # a development start: the development secret key is accepted
     }
     script = (
         "import django, time; django.setup()\n"
