@@ -11,6 +11,7 @@ lock is held for the writes only, never for a model call.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -25,10 +26,10 @@ from kg.models import (
     ProcessingStatus,
     ResolutionDecision,
 )
+from kg.pipeline.batch import proposal_for
 from kg.pipeline.confidence import confidence_from
 from kg.pipeline.integrate import integrate
 from kg.pipeline.locks import project_lock
-from kg.pipeline.proposal import propose, record_proposal, recorded_proposal
 from kg.pipeline.recovery import worker_id
 from kg.pipeline.revision import graph_changed
 
@@ -68,10 +69,7 @@ def episode_ingest(episode_id: int, *, force: bool = False) -> IngestReport:
         return IngestReport(episode=episode.number, skipped=True)
     _set_status(processing, ProcessingStatus.RUNNING, stage="extract")
     try:
-        proposal = recorded_proposal(episode)
-        if proposal is None:
-            proposal = propose(episode)
-            record_proposal(episode, proposal)
+        proposal = proposal_for(episode)  # recorded, else made now (imports in batches)
         _set_status(processing, ProcessingStatus.RUNNING, stage="resolve")
         with project_lock(episode.project_id) as lease:
             done = integrate(episode, proposal, lease.check)
@@ -92,6 +90,36 @@ def episode_ingest(episode_id: int, *, force: bool = False) -> IngestReport:
         dropped=proposal.dropped,
         contradictions=done.contradictions,
     )
+
+
+def ingest_recorded_episodes(episodes: Sequence[Episode], *, sync: bool = False) -> list[Episode]:
+    """Run the pipeline for episodes recorded without queueing (`enqueue=False`): a file's, an
+    export's. Imported messages are extracted several per model call (kg.pipeline.batch).
+
+    With `sync`, in this process, one episode after another: a failure is recorded on its
+    episode and the others go on. Otherwise queued for the workers once the current
+    transaction commits, one task per episode; each finds its batch's recorded proposal.
+    Returns the episodes that failed (always empty when queued).
+    """
+    if not sync:
+        ids = [e.pk for e in episodes]
+        transaction.on_commit(lambda: _enqueue(ids))
+        return []
+    failed = []
+    for episode in episodes:
+        try:
+            episode_ingest(episode.pk)
+        except Exception as exc:  # kept, marked failed with the reason; the rest go on
+            logger.warning("episode %s failed: %s", episode.pk, exc)
+            failed.append(episode)
+    return failed
+
+
+def _enqueue(episode_ids: list[int]) -> None:
+    from kg.tasks import episode_ingest_task  # tasks import this module
+
+    for episode_id in episode_ids:
+        episode_ingest_task.delay(episode_id)
 
 
 def _take_place_in_order(episode: Episode, *, keep: bool) -> None:

@@ -76,12 +76,35 @@ def record_proposal(episode: Episode, proposal: Proposal) -> None:
 
 def propose(episode: Episode) -> Proposal:
     """Extract, resolve and link with every model call made here, outside any lock."""
+    known = candidates.nodes_for_text(episode.project, episode.content)
+    outcome = extract_episode(episode, known)
+    return proposal_from(episode, outcome, known)
+
+
+def proposal_from(
+    episode: Episode,
+    outcome: ExtractionOutcome,
+    known: list[NodeRecord],
+    *,
+    confirm_with_model: bool = True,
+) -> Proposal:
+    """Resolve and link what an extraction accepted for one episode.
+
+    `known` are the nodes the extraction was offered. With `confirm_with_model` off (a batch
+    of imported messages, kg.pipeline.batch) the model is never asked to confirm a merge:
+    the mention then merges only on the certain rungs of the ladder, or by its `same_as`.
+    """
     project = episode.project
     offline = isinstance(current_engine(), OfflineEngine)
-    known = candidates.nodes_for_text(project, episode.content)
-    outcome = extract_episode(episode, known)
     by_number = {n.number: n for n in known}
     offered = {n.uid for n in known}
+
+    def confirm(m: Mention, n: NodeRecord) -> bool:
+        if offline:
+            return _confirm(episode, m, n)  # rules, no model
+        if not confirm_with_model or n.uid in offered:
+            return False  # shown in the extraction call, and not named there
+        return _confirm(episode, m, n)
 
     proposal = Proposal(dropped=len(outcome.dropped))
     for accepted in outcome.nodes:
@@ -91,12 +114,6 @@ def propose(episode: Episode) -> Proposal:
         if said is not None and said.type == c.type:
             decision = Resolution("llm", said, None, said.label)
         else:
-
-            def confirm(m: Mention, n: NodeRecord) -> bool:
-                if not offline and n.uid in offered:
-                    return False  # shown in the extraction call, and not named there
-                return _confirm(episode, m, n)
-
             pool = candidates.candidates_for(project, c.type, c.label)
             decision = resolve_candidate(mention, pool, confirm)
         proposal.nodes.append(

@@ -1,0 +1,232 @@
+"""Bulk import: several imported messages per model call, each still its own episode.
+
+An imported message (kg_ingest, an upload, a document or an export) whose proposal is not
+recorded yet is proposed together with the next few pending imported messages of its project:
+one `batch_extraction` call, whose answer is split into one extraction outcome per message,
+each checked against its own message (a quote found only in a neighbour is rejected), then
+resolved and recorded as that episode's proposal exactly like a single one. From there
+nothing differs: each episode is integrated under the lock from its recorded proposal, a
+retry and kg_rebuild make no model call.
+
+The batch is formed where the work is taken, so every way of queueing imported messages
+batches without knowing it: the per-episode tasks of a bulk import, `kg_ingest --sync`, and
+`kg.pipeline.ingest.ingest_recorded_episodes` (the entry point for readers of files). A
+message is claimed in Redis while it is being proposed in someone's batch; its own task
+waits for that proposal instead of asking again. A batch whose call fails, and a message
+the answer left out, fall back to the single extraction.
+
+Chat messages are never batched: the person is waiting for that one message's answer.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterable, Sequence
+
+from django.db import transaction
+
+from kg.graph import NodeRecord
+from kg.importing import product_name
+from kg.llm import LLMOutputError, call_llm_repairing_json
+from kg.llm.engines import OfflineEngine, current_engine
+from kg.llm.prompts import batch_extraction
+from kg.llm.prompts.batch_extraction import (
+    MAX_BATCH_KNOWN_NODES,
+    BatchExtractionRequest,
+    BatchMessage,
+)
+from kg.llm.prompts.extraction import ExtractionResponse, KnownNode
+from kg.models import Episode, EpisodeKind, ExtractionRejection, LLMCall
+from kg.pipeline import candidates
+from kg.pipeline.extract import ExtractionOutcome, check_answer, known_subjects
+from kg.pipeline.locks import lock_redis, namespaced_key
+from kg.pipeline.proposal import (
+    Proposal,
+    proposal_from,
+    propose,
+    record_proposal,
+    recorded_proposal,
+)
+
+logger = logging.getLogger("groundwork.pipeline")
+
+BULK_KINDS = frozenset({EpisodeKind.IMPORT, EpisodeKind.FILE_CHUNK})
+BATCH_MESSAGES = 8  # messages per call: 0.125 calls per message when every batch is full
+BATCH_CHARS = 16_000  # text per call; a longer message is extracted on its own
+KNOWN_PER_MESSAGE = 6  # candidate nodes each message adds to the batch's known nodes
+CLAIM_SECONDS = 300  # a claim outlives any batch call; a dead proposer's claim expires
+WAIT_POLL_SECONDS = 0.1
+
+
+def batchable(episode: Episode) -> bool:
+    return episode.kind in BULK_KINDS and len(episode.content) <= BATCH_CHARS
+
+
+# --- claims: one proposer per message ------------------------------------------------------------
+
+
+def _claim_key(episode_id: int) -> str:
+    return namespaced_key(f"proposing:{episode_id}")
+
+
+def _claim(episode_id: int) -> bool:
+    return bool(lock_redis().set(_claim_key(episode_id), "1", nx=True, ex=CLAIM_SECONDS))
+
+
+def _release(episode_ids: Iterable[int]) -> None:
+    keys = [_claim_key(i) for i in episode_ids]
+    if keys:
+        lock_redis().delete(*keys)
+
+
+def _claimed(episode_id: int) -> bool:
+    return bool(lock_redis().exists(_claim_key(episode_id)))
+
+
+# --- the proposal of one episode, in a batch where it can be -------------------------------------
+
+
+def proposal_for(episode: Episode) -> Proposal:
+    """The episode's recorded proposal, else one made now and recorded: an imported message
+    together with the next pending imported messages of its project, anything else alone."""
+    recorded = recorded_proposal(episode)
+    if recorded is not None:
+        return recorded
+    if batchable(episode):
+        deadline = time.monotonic() + CLAIM_SECONDS
+        while not _claim(episode.pk):  # in another worker's batch right now: wait for it
+            if time.monotonic() > deadline:
+                break
+            time.sleep(WAIT_POLL_SECONDS)
+            recorded = recorded_proposal(episode)
+            if recorded is not None:
+                return recorded
+        else:
+            recorded = recorded_proposal(episode)  # recorded between our read and our claim
+            if recorded is not None:
+                _release([episode.pk])
+                return recorded
+            batch = [episode, *_claim_companions(episode)]
+            try:
+                proposals = propose_batch(batch)
+            finally:
+                _release(e.pk for e in batch)
+            if episode.pk in proposals:
+                return proposals[episode.pk]
+    proposal = propose(episode)
+    record_proposal(episode, proposal)
+    return proposal
+
+
+def _claim_companions(episode: Episode) -> list[Episode]:
+    """The next pending imported messages of the project that no one else is proposing."""
+    pending = (
+        Episode.objects.filter(
+            project_id=episode.project_id,
+            kind__in=BULK_KINDS,
+            number__gt=episode.number,
+            integration__isnull=True,
+        )
+        .select_related("project__organization")
+        .order_by("number")[: BATCH_MESSAGES * 4]
+    )
+    chosen: list[Episode] = []
+    chars = len(episode.content)
+    for other in pending:
+        if len(chosen) + 1 >= BATCH_MESSAGES:
+            break
+        if chars + len(other.content) > BATCH_CHARS:
+            break
+        if _claim(other.pk):
+            chosen.append(other)
+            chars += len(other.content)
+    return chosen
+
+
+# --- one call for several messages ---------------------------------------------------------------
+
+
+def propose_batch(episodes: Sequence[Episode]) -> dict[int, Proposal]:
+    """Extract several episodes of one project in one call; resolve and record each episode's
+    proposal. Returns the proposals by episode id; an episode missing from the result (the
+    answer left it out, or the call failed) is proposed on its own by its caller."""
+    episodes = [e for e in episodes if recorded_proposal(e) is None]
+    if not episodes:
+        return {}
+    if len(episodes) == 1:
+        proposal = propose(episodes[0])
+        record_proposal(episodes[0], proposal)
+        return {episodes[0].pk: proposal}
+    project = episodes[0].project
+    if any(e.project_id != project.pk for e in episodes):
+        raise ValueError("a batch holds the episodes of one project")
+    known = _known_nodes(project, episodes)
+    first = min(episodes, key=lambda e: e.valid_at)
+    request = BatchExtractionRequest(
+        messages=[BatchMessage(id=i, text=e.content) for i, e in enumerate(episodes, start=1)],
+        language=project.language,
+        product=product_name(project),
+        known_subjects=known_subjects(first),
+        known_nodes=[
+            KnownNode(number=n.number, type=n.type, label=n.label, aliases=n.aliases) for n in known
+        ],
+    )
+    calls: list[LLMCall] = []
+    try:
+        answer = call_llm_repairing_json(
+            batch_extraction.OPERATION, request, calls=calls, project=project
+        ).value
+    except LLMOutputError as error:
+        logger.warning("batch of %d messages not extracted (%s): one by one", len(episodes), error)
+        return {}
+    items = {}
+    for item in answer.items:
+        items.setdefault(item.message, item)
+    offered = {n.number: n.type for n in known}
+    confirm_with_model = isinstance(current_engine(), OfflineEngine)
+    proposals: dict[int, Proposal] = {}
+    for number, episode in enumerate(episodes, start=1):
+        item = items.get(number)
+        if item is None:
+            continue  # left out of the answer: extracted on its own
+        response = ExtractionResponse(nodes=item.nodes, relations=item.relations)
+        checked = check_answer(episode.content, response, offered)
+        _record_rejections(episode, calls[-1], checked.rejections)
+        outcome = ExtractionOutcome(checked.nodes, checked.relations, checked.rejections, calls)
+        proposal = proposal_from(episode, outcome, known, confirm_with_model=confirm_with_model)
+        record_proposal(episode, proposal)
+        proposals[episode.pk] = proposal
+    return proposals
+
+
+def _known_nodes(project, episodes: Sequence[Episode]) -> list[NodeRecord]:
+    """The nodes the batch's messages most likely speak about: each message's best few, in
+    turn, so no message's candidates crowd out another's."""
+    per_message = [
+        candidates.nodes_for_text(project, e.content, limit=KNOWN_PER_MESSAGE) for e in episodes
+    ]
+    chosen: dict[str, NodeRecord] = {}
+    for rank in range(KNOWN_PER_MESSAGE):
+        for found in per_message:
+            if rank < len(found) and len(chosen) < MAX_BATCH_KNOWN_NODES:
+                chosen.setdefault(found[rank].uid, found[rank])
+    return list(chosen.values())
+
+
+def _record_rejections(episode: Episode, call: LLMCall, rejections) -> None:
+    # Idempotent: a re-proposed episode replaces its own records of this round.
+    with transaction.atomic():
+        ExtractionRejection.objects.filter(episode=episode, round=1).delete()
+        ExtractionRejection.objects.bulk_create(
+            ExtractionRejection(
+                episode=episode,
+                llm_call=call,
+                round=1,
+                item_kind=r.kind,
+                item=r.item,
+                reason=r.reason,
+                final=True,  # a batch is not sent back for repair: one call is its budget
+            )
+            for r in rejections
+        )
