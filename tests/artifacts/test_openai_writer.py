@@ -10,8 +10,10 @@ import pytest
 
 from artifacts.checks import names_grounded
 from artifacts.models import ArtifactVersion, Claim, Section, VersionStatus
+from artifacts.prompts import prd_writer
 from artifacts.rendering import load_document, render_html, to_json
 from artifacts.services import GenerationError, generate_prd
+from kg.llm.gateway import strict_json_schema
 from kg.models import LLMCall
 from tests.artifacts.invariants import (
     assert_claims_name_their_nodes,
@@ -167,7 +169,11 @@ def test_the_prompt_lists_numbered_nodes_with_quotes(openai_mode, couriers):
     )
     assert "#1 -targets_market-> #2" in user
     assert "- requirements: Requirements" in user
-    assert request["response_format"] == {"type": "json_object"}
+    # The answer's shape goes with the request: the writer's response model as a strict schema.
+    assert request["response_format"]["type"] == "json_schema"
+    assert request["response_format"]["json_schema"]["schema"] == strict_json_schema(
+        prd_writer.WriterResponse
+    )
 
 
 def test_reviewer_remark_gets_the_claim_rewritten(openai_mode, couriers):
