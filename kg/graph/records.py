@@ -34,6 +34,9 @@ class Evidence(BaseModel):
     end: int
     valid_at: str  # ISO-8601 UTC
     author: str = ""
+    # Fingerprints of the long sentence and the long paragraph the quote sits in: the same
+    # passage carried by several documents is one source (kg.pipeline.confidence).
+    passages: list[str] = Field(default_factory=list)
 
 
 class EpisodeStub(BaseModel):

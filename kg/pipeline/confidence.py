@@ -7,11 +7,13 @@
 
 "Independent" means a different episode; the same words repeated in one message count once,
 and so does a passage repeated word for word across episodes (a legal notice, a template, a
-pasted paragraph): boilerplate that several documents carry corroborates nothing.
+pasted paragraph), and so does a quote whose whole long sentence is repeated: boilerplate that
+several documents carry corroborates nothing.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 from kg.graph import Evidence
@@ -26,6 +28,32 @@ FLOOR = 30
 
 BOILERPLATE_WORDS = 12  # a passage this long repeated word for word is copied, not re-said
 _SPACE = re.compile(r"\s+")
+_SENTENCE_END = re.compile(r"[.!?…]\s|\n")
+
+
+def _words(text: str) -> str:
+    return _SPACE.sub(" ", text.casefold()).strip()
+
+
+def _fingerprint(text: str) -> str:
+    words = _words(text)
+    if len(words.split()) < BOILERPLATE_WORDS:
+        return ""
+    return hashlib.sha256(words.encode()).hexdigest()[:16]
+
+
+def passage_fingerprints(text: str, start: int, end: int) -> list[str]:
+    """The sentence and the paragraph a quote sits in, when long enough to be copied rather
+    than re-said: a short quote ("please let us know what we're missing") inside a notice
+    pasted into three documents is still one source."""
+    begin = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
+    after = _SENTENCE_END.search(text, end)
+    sentence = text[begin : after.start() + 1 if after else len(text)]
+    first = text.rfind("\n\n", 0, start)
+    last = text.find("\n\n", end)
+    paragraph = text[first + 2 if first >= 0 else 0 : last if last >= 0 else len(text)]
+    found = [_fingerprint(sentence), _fingerprint(paragraph)]
+    return sorted({f for f in found if f})
 
 
 def independent_sources(evidence: list[Evidence]) -> int:
@@ -40,10 +68,12 @@ def independent_sources(evidence: list[Evidence]) -> int:
     first_with: dict[str, str] = {}
     for item in evidence:
         root(item.episode_uid)
-        words = _SPACE.sub(" ", item.quote.casefold()).strip()
-        if len(words.split()) >= BOILERPLATE_WORDS:
-            other = first_with.setdefault(words, item.episode_uid)
-            owner[root(item.episode_uid)] = root(other)
+        words = _words(item.quote)
+        long_quote = words if len(words.split()) >= BOILERPLATE_WORDS else ""
+        for passage in (long_quote, *item.passages):
+            if passage:
+                other = first_with.setdefault(passage, item.episode_uid)
+                owner[root(item.episode_uid)] = root(other)
     return len({root(uid) for uid in owner})
 
 

@@ -21,7 +21,7 @@ from kg.graph.records import graph_time
 from kg.models import Episode
 from kg.ontology import RELATIONS, OntologyError, check_relation
 from kg.pipeline import candidates
-from kg.pipeline.confidence import confidence_from
+from kg.pipeline.confidence import confidence_from, passage_fingerprints
 from kg.pipeline.contradictions import find_contradictions
 from kg.pipeline.numbering import allocate_numbers
 from kg.pipeline.proposal import Endpoint, Proposal, ProposedNode
@@ -69,6 +69,7 @@ def _evidence(episode: Episode, quote: str, start: int, end: int) -> Evidence:
         end=end,
         valid_at=graph_time(episode.valid_at),
         author=episode.author,
+        passages=passage_fingerprints(episode.content, start, end),
     )
 
 

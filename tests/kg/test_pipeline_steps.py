@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kg.graph import EdgeRecord, Evidence, GraphScope, NodeRecord
-from kg.pipeline.confidence import confidence_from
+from kg.pipeline.confidence import confidence_from, passage_fingerprints
 from kg.pipeline.contradictions import find_contradictions
 from kg.pipeline.resolve import Mention, node_key, resolve_candidate
 from kg.pipeline.temporal import place_functional_edge
@@ -19,6 +19,19 @@ def _evidence(episode: str, quote: str = "q") -> Evidence:
         start=0,
         end=len(quote),
         valid_at="2026-03-01T00:00:00.000000Z",
+    )
+
+
+def _evidence_in(episode: str, text: str, quote: str) -> Evidence:
+    start = text.index(quote)
+    return Evidence(
+        episode_uid=episode,
+        episode_number=1,
+        quote=quote,
+        start=start,
+        end=start + len(quote),
+        valid_at="2026-03-01T00:00:00.000000Z",
+        passages=passage_fingerprints(text, start, start + len(quote)),
     )
 
 
@@ -224,3 +237,20 @@ def test_a_passage_repeated_verbatim_across_episodes_corroborates_nothing():
     # A copied passage plus an independent message: two sources.
     mixed = [*copied, _evidence("e4", "checkout takes too long on mobile")]
     assert confidence_from(mixed) == confidence_from([_evidence("e1"), _evidence("e4")])
+
+
+def test_a_short_quote_inside_a_notice_pasted_into_several_documents_is_one_source():
+    notice = (
+        "This research is preliminary.\n"
+        "* Imperfect and incomplete: please tell us what we missed in the interviews so far!"
+    )
+    documents = [f"# Findings {n}\n\n{notice}\n\nOther text {n}." for n in range(3)]
+    copied = [_evidence_in(f"e{n}", text, "what we missed") for n, text in enumerate(documents)]
+    assert confidence_from(copied) == confidence_from(copied[:1])
+    # The same few words in sentences of their own are said again, not copied.
+    own = [
+        "Several requesters told us what we missed in the first round.",
+        "An agency officer listed what we missed about their intake process.",
+    ]
+    said = [_evidence_in(f"o{n}", text, "what we missed") for n, text in enumerate(own)]
+    assert confidence_from(said) > confidence_from(said[:1])

@@ -883,8 +883,11 @@ def _features(
 
 
 def _names_people(phrase: str, lex: ModuleType) -> bool:
+    """ "my husband", "requesters": a person or a group of people, not a part of the product."""
     head = phrase.split()[-1].lower()
-    return head in lex.PEOPLE_NOUNS or lemma(head) in lex.PEOPLE_NOUNS
+    if head in lex.PEOPLE_NOUNS or lemma(head) in lex.PEOPLE_NOUNS:
+        return True
+    return head.endswith("s") and lex.SEGMENT_HEAD.fullmatch(head) is not None
 
 
 def _metrics(text: str, sentence: Sentence, planned_spans: list[Span]) -> list[Finding]:
