@@ -328,5 +328,7 @@ def upload_notes(request: HttpRequest, slug: str) -> HttpResponse:
         "unit": getattr(report, "unit", ""),
         "skipped": [str(r)[:200] for r in report.errors[:REPORT_REASONS]],
         "skipped_count": len(report.errors),
+        "duplicates": [d.message for d in report.duplicates[:REPORT_REASONS]],
+        "duplicate_count": len(report.duplicates),
     }
     return redirect(target + f"?uploaded={len(report.episodes)}&skipped={len(report.errors)}")

@@ -5,13 +5,15 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
 from kg.models import Episode, EpisodeKind, EpisodeProcessing, Project
+from kg.models.episodes import content_sha256
 
 MAX_EPISODE_CHARS = 2_000_000  # about 2 MB of text in one episode (imports, file chunks)
 # One limit for a typed message, the web form's and the API's alike; longer notes are uploaded
@@ -29,6 +31,15 @@ _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 class EpisodeRejected(ValueError):
     """The input cannot become an episode; the message says why."""
+
+
+class DuplicateContent(EpisodeRejected):
+    """The project's ledger already holds this very content: recorded again it would count as
+    a second source of what it says (corroboration) while nobody said it twice."""
+
+    def __init__(self, original: Episode) -> None:
+        self.original = original
+        super().__init__(f"duplicate of message #{original.number}")
 
 
 @dataclass(frozen=True)
@@ -101,9 +112,32 @@ def iso_utc(moment: dt.datetime) -> str:
     return f"{utc.year:04d}-{utc:%m-%dT%H:%M:%S}Z"
 
 
-def record_episode(project: Project, item: EpisodeInput, *, enqueue: bool = True) -> Episode:
-    """Append an episode with the next number; queue its pipeline run once committed."""
+def earlier_copy(project: Project, content: str) -> Episode | None:
+    """The project's first episode with exactly this content (by its SHA-256), if any."""
+    return (
+        Episode.objects.filter(project=project, content_sha256=content_sha256(content))
+        .order_by("number")
+        .only("pk", "number", "kind", "source_ref")
+        .first()
+    )
+
+
+def record_episode(
+    project: Project,
+    item: EpisodeInput,
+    *,
+    enqueue: bool = True,
+    refuse_duplicate: bool = False,
+) -> Episode:
+    """Append an episode with the next number; queue its pipeline run once committed.
+
+    With `refuse_duplicate` (uploads and imports: a file sent twice, a record exported twice),
+    content the project already holds raises DuplicateContent naming the earlier message, and
+    nothing is written: the same words count as one source.
+    """
     validate_episode_input(item)
+    if refuse_duplicate and (original := earlier_copy(project, item.content)) is not None:
+        raise DuplicateContent(original)
     for _attempt in range(5):
         try:
             with transaction.atomic():
@@ -124,6 +158,57 @@ def record_episode(project: Project, item: EpisodeInput, *, enqueue: bool = True
         except IntegrityError:
             continue  # another writer took the number; take the next one
     raise EpisodeRejected("could not allocate an episode number; try again")
+
+
+@dataclass(frozen=True)
+class Duplicate:
+    """A chunk or record whose content the project already holds: not recorded again."""
+
+    where: str  # "part 2", "line 14"
+    of: int  # the earlier episode's number
+
+    @property
+    def message(self) -> str:
+        return f"{self.where}: duplicate of message #{self.of}"
+
+
+def where_in_file(item: EpisodeInput) -> str:
+    ref = item.source_ref or {}
+    for key in ("part", "page", "row", "line", "message"):
+        if ref.get(key) not in (None, ""):
+            return f"{key} {ref[key]}"
+    return "the text"
+
+
+def record_new_episodes(
+    project: Project,
+    items: Iterable[EpisodeInput],
+    author: str = "",
+    *,
+    enqueue: bool = True,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[list[Episode], list[Duplicate]]:
+    """A file's or an export's items as episodes, in one transaction (all or none), except those
+    whose content the project already holds (an earlier upload, or twice in this one): these
+    are reported as duplicates of the earlier message and add nothing."""
+    episodes: list[Episode] = []
+    duplicates: list[Duplicate] = []
+    with transaction.atomic():
+        for done, item in enumerate(items, start=1):
+            try:
+                episodes.append(
+                    record_episode(
+                        project,
+                        replace(item, author=item.author or author),
+                        enqueue=enqueue,
+                        refuse_duplicate=True,
+                    )
+                )
+            except DuplicateContent as exc:
+                duplicates.append(Duplicate(where_in_file(item), exc.original.number))
+            if progress is not None:
+                progress(done)
+    return episodes, duplicates
 
 
 def _enqueue(episode_id: int) -> None:

@@ -8,12 +8,17 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from django.db import transaction
-
-from kg.episodes import EpisodeInput, EpisodeRejected, check_valid_at, validate_episode_input
+from kg.episodes import (
+    Duplicate,
+    EpisodeInput,
+    EpisodeRejected,
+    check_valid_at,
+    record_new_episodes,
+    validate_episode_input,
+)
 from kg.models import EpisodeKind, Project
 
 
@@ -306,6 +311,7 @@ def _jsonl_item(line: str, number: int, file_name: str) -> EpisodeInput:
 class UploadReport:
     episodes: list = field(default_factory=list)  # kg.models.Episode, in file order
     errors: list[str] = field(default_factory=list)
+    duplicates: list[Duplicate] = field(default_factory=list)  # content already recorded
 
 
 def record_uploaded_notes(project, name: str, raw: bytes, author: str, options=None):
@@ -314,7 +320,6 @@ def record_uploaded_notes(project, name: str, raw: bytes, author: str, options=N
     Documents and exports (PDF, DOCX, HTML, CSV/TSV, Slack zip; format by extension unless
     `options.format` names it) go to kg.sources, whose report has the same episodes/errors.
     """
-    from kg.episodes import record_episode
     from kg.sources import source_format
     from kg.sources.recording import record_source
 
@@ -327,9 +332,6 @@ def record_uploaded_notes(project, name: str, raw: bytes, author: str, options=N
         shown = "; ".join(parsed.errors[:3])
         more = f" (and {len(parsed.errors) - 3} more)" if len(parsed.errors) > 3 else ""
         raise UnreadableFile(f"nothing in {name} could be read: {shown}{more}")
-    with transaction.atomic():  # all chunks of a file or none
-        episodes = [
-            record_episode(project, replace(item, author=item.author or author))
-            for item in parsed.items
-        ]
-    return UploadReport(episodes=episodes, errors=parsed.errors)
+    # All new chunks of a file or none; content already recorded is reported, not re-recorded.
+    episodes, duplicates = record_new_episodes(project, parsed.items, author)
+    return UploadReport(episodes=episodes, errors=parsed.errors, duplicates=duplicates)

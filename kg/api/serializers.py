@@ -245,6 +245,14 @@ class UploadSerializer(serializers.Serializer):
         )
 
 
+class DuplicateSerializer(serializers.Serializer):
+    where = serializers.CharField(help_text='Where in the file: "part 2", "line 14", "row 3".')
+    duplicate_of = serializers.IntegerField(
+        source="of", help_text="The number of the message that already holds this content."
+    )
+    message = serializers.CharField(help_text='"part 2: duplicate of message #7"')
+
+
 class UploadedSerializer(serializers.Serializer):
     episodes = EpisodeSerializer(many=True)
     errors = serializers.ListField(
@@ -253,6 +261,11 @@ class UploadedSerializer(serializers.Serializer):
     format = serializers.CharField(required=False, help_text="The reader used (documents).")
     units = serializers.IntegerField(required=False, help_text="Pages, rows or messages read.")
     unit = serializers.CharField(required=False, help_text="page, row, message, paragraph…")
+    duplicates = DuplicateSerializer(
+        many=True,
+        help_text="Chunks or records whose content the project already holds: not recorded "
+        "again, so they add no corroboration.",
+    )
 
 
 class ResolveSerializer(serializers.Serializer):

@@ -238,7 +238,7 @@ class ContradictionResolve(ProjectScoped, generics.GenericAPIView):
     tags=["episodes"],
     summary="Upload notes: each chunk or record becomes an episode, queued for the pipeline",
     request={"multipart/form-data": s.UploadSerializer},
-    responses={201: s.UploadedSerializer},
+    responses={201: s.UploadedSerializer, 200: s.UploadedSerializer},
 )
 class NotesUpload(ProjectScoped, generics.GenericAPIView):
     serializer_class = s.UploadSerializer
@@ -256,7 +256,9 @@ class NotesUpload(ProjectScoped, generics.GenericAPIView):
             services.author_name(request.user),
             body.import_options(),
         )
-        return Response(s.UploadedSerializer(report).data, status=status.HTTP_201_CREATED)
+        # Nothing new (every chunk already recorded): 200 with the duplicates, not 201.
+        created = status.HTTP_201_CREATED if report.episodes else status.HTTP_200_OK
+        return Response(s.UploadedSerializer(report).data, status=created)
 
 
 # --- tasks ------------------------------------------------------------------------------------

@@ -56,7 +56,11 @@ class Episode(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["project", "number"], name="unique_episode_number")
         ]
-        indexes = [models.Index(fields=["project", "valid_at"])]
+        indexes = [
+            models.Index(fields=["project", "valid_at"]),
+            # Uploads and imports look their content up: the same words are one source.
+            models.Index(fields=["project", "content_sha256"], name="episode_content_hash"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.project.slug} #{self.number}"

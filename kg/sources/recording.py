@@ -4,11 +4,9 @@ and what was skipped and why."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
-from django.db import transaction
-
-from kg.episodes import record_episode
+from kg.episodes import Duplicate, record_new_episodes
 from kg.models import Episode, Project
 from kg.sources import ImportOptions, SourceError, SourceRead, read_source, source_format
 
@@ -25,6 +23,7 @@ class ImportReport:
     unit: str = "part"
     episodes: list[Episode] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    duplicates: list[Duplicate] = field(default_factory=list)  # content already recorded
 
     @property
     def errors(self) -> list[str]:  # the name kg.importing's reports use for skipped lines
@@ -36,6 +35,8 @@ class ImportReport:
             f"{self.file}: {made:,} episode{'' if made == 1 else 's'} from "
             f"{self.units:,} {self.unit}{'' if self.units == 1 else 's'}"
         )
+        if self.duplicates:
+            text += f"; {len(self.duplicates):,} already recorded (duplicates)"
         return text + (f"; {len(self.skipped):,} skipped" if self.skipped else "")
 
 
@@ -60,12 +61,15 @@ def record_read(
     report = ImportReport(file=name, format=fmt, units=read.units, unit=read.unit)
     report.skipped = list(read.skipped)
     total = len(read.items)
-    with transaction.atomic():
-        for done, item in enumerate(read.items, start=1):
-            item = replace(item, author=item.author or author)
-            report.episodes.append(record_episode(project, item, enqueue=enqueue))
-            if progress is not None:
-                progress(done, total)
+    # Content the project already holds (the same export imported again) is reported as a
+    # duplicate of the earlier message and adds no corroboration.
+    report.episodes, report.duplicates = record_new_episodes(
+        project,
+        read.items,
+        author,
+        enqueue=enqueue,
+        progress=None if progress is None else (lambda done: progress(done, total)),
+    )
     return report
 
 

@@ -154,7 +154,10 @@ class Command(BaseCommand):
         episodes = []
         for item in items:
             try:
-                episodes.append(record_episode(target, item, enqueue=not sync))
-            except EpisodeRejected as exc:
+                # A line the project already holds (the file imported again) is one source.
+                episodes.append(
+                    record_episode(target, item, enqueue=not sync, refuse_duplicate=True)
+                )
+            except EpisodeRejected as exc:  # DuplicateContent says "duplicate of message #N"
                 self.stderr.write(f"skipped a message: {exc}")
         return episodes
