@@ -97,7 +97,8 @@ GENERIC_VERBS = _wordset(
     prefer try use make let help keep give take come put mean guess hope wish understand
     recommend rate review download install uninstall update buy pay work happen start stop
     find become remain allow able unable
-    disappoint frustrate annoy horrify surprise impress satisfy thank consider choose turn sit"""
+    disappoint frustrate annoy horrify surprise impress satisfy thank consider choose turn sit
+    believe expect miss fix solve resolve"""
 )
 # Nouns that name the product as a whole or the review, never one of its features.
 GENERIC_NOUNS = _wordset(
@@ -384,6 +385,14 @@ def capability_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
     return found
 
 
+def _past_form(token: Token) -> bool:
+    """A verb in a past form ("decorated", "chose", "designed"): not its base, -s or -ing form."""
+    word = token.lower
+    if word == token.lemma or word.endswith("ing"):
+        return False
+    return not (word.endswith("s") and word[:-1].startswith(token.lemma[:-1]))
+
+
 def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
     """(start, phrase) for each specific verb with its object in an evaluative sentence:
     what a reviewer does with the product ("sync my notes", "edit photos")."""
@@ -396,8 +405,8 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
     for i, token in enumerate(reading.tokens):
         if token.pos != "VERB" or token.lemma in GENERIC_VERBS or not token.text.isalpha():
             continue
-        if token.text.lower().endswith("ed") and i and reading.tokens[i - 1].pos in ("AUX",):
-            continue  # "is designed", "has improved": a state, not something one does
+        if _past_form(token):
+            continue  # "I decorated my cover", "is designed": a story or a state, not a use
         start = reading.tokens[i].start + reading.offset
         phrase = _object_phrase(text, (start, sentence[1]), True)
         if phrase is not None and phrase[0] == start:
