@@ -16,6 +16,7 @@ from rest_framework.response import Response
 import kg.api.converters  # noqa: F401  registers <num:...>
 from chat import services
 from chat.models import Conversation, Message
+from kg.api.fields import StringField, WrittenTextField
 from kg.api.views import ProjectScoped
 from kg.episodes import MAX_MESSAGE_CHARS
 
@@ -25,12 +26,12 @@ from kg.episodes import MAX_MESSAGE_CHARS
 class ConversationSerializer(serializers.ModelSerializer):
     created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
     message_count = serializers.SerializerMethodField()
+    title = StringField(required=False, allow_blank=True, max_length=200)
 
     class Meta:
         model = Conversation
         fields = ["id", "title", "created_by", "created_at", "message_count"]
         read_only_fields = ["id", "created_by", "created_at", "message_count"]
-        extra_kwargs = {"title": {"required": False, "allow_blank": True}}
 
     def get_message_count(self, conversation: Conversation) -> int:
         counted = getattr(conversation, "message_count", None)  # annotated by the service
@@ -39,7 +40,15 @@ class ConversationSerializer(serializers.ModelSerializer):
 
 class MessageSerializer(serializers.ModelSerializer):
     number = serializers.IntegerField(
-        read_only=True, allow_null=True, help_text="The message (episode) number; users only."
+        read_only=True,
+        allow_null=True,
+        help_text="The message (episode) number in the project's ledger, as citations say it; "
+        "users only.",
+    )
+    position = serializers.IntegerField(
+        read_only=True,
+        allow_null=True,
+        help_text="The user message's number within this conversation (1, 2, 3…).",
     )
     processing_status = serializers.SerializerMethodField()
 
@@ -50,6 +59,7 @@ class MessageSerializer(serializers.ModelSerializer):
             "conversation",
             "role",
             "number",
+            "position",
             "text",
             "created_at",
             "reply_to",
@@ -69,8 +79,10 @@ class MessageSerializer(serializers.ModelSerializer):
 
 
 class NewMessageSerializer(serializers.Serializer):
-    text = serializers.CharField(
-        max_length=MAX_MESSAGE_CHARS, help_text="Becomes an immutable episode."
+    text = WrittenTextField(
+        max_length=MAX_MESSAGE_CHARS,
+        help_text="Becomes an immutable episode. Something besides spaces; a NUL character "
+        "is refused (400), not stripped.",
     )
 
 
@@ -101,13 +113,38 @@ class ConversationList(ProjectScoped, generics.ListCreateAPIView):
         )
 
 
-@extend_schema(tags=["chat"], summary="One conversation", responses=ConversationSerializer)
+class RenameSerializer(serializers.Serializer):
+    title = serializers.CharField(max_length=services.MAX_TITLE, help_text="The new title.")
+
+
+@extend_schema_view(
+    get=extend_schema(tags=["chat"], summary="One conversation", responses=ConversationSerializer),
+    patch=extend_schema(
+        tags=["chat"],
+        summary="Rename a conversation (editors and above)",
+        request=RenameSerializer,
+        responses=ConversationSerializer,
+    ),
+)
 class ConversationDetail(ProjectScoped, generics.GenericAPIView):
     serializer_class = ConversationSerializer
 
+    def _conversation(self, project) -> Conversation:
+        conversation = services.conversations_of(project).filter(pk=self.kwargs["conversation_id"])
+        return generics.get_object_or_404(conversation)
+
     def get(self, request: Request, slug: str, conversation_id: int) -> Response:
-        conversation = services.conversations_of(self.get_project()).filter(pk=conversation_id)
-        return Response(self.get_serializer(generics.get_object_or_404(conversation)).data)
+        return Response(self.get_serializer(self._conversation(self.get_project())).data)
+
+    def patch(self, request: Request, slug: str, conversation_id: int) -> Response:
+        conversation = self._conversation(self.get_writable_project())
+        body = RenameSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            services.rename_conversation(conversation, body.validated_data["title"])
+        except services.TitleRefused as exc:
+            raise serializers.ValidationError({"title": [str(exc)]}) from None
+        return Response(self.get_serializer(conversation).data)
 
 
 @extend_schema_view(

@@ -16,6 +16,9 @@ class Conversation(models.Model):
         "kg.Project", on_delete=models.CASCADE, related_name="conversations"
     )
     title = models.CharField(max_length=200)
+    # False while the title is the default or taken from the first message; a user's own
+    # title is never replaced.
+    named = models.BooleanField(default=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -86,8 +89,14 @@ class Message(models.Model):
 
     @property
     def number(self) -> int | None:
-        """The message number users see: its episode's number."""
+        """The message's number in the project's ledger (its episode's): what citations say."""
         return self.episode.number if self.episode_id else None
+
+    @property
+    def position(self) -> int | None:
+        """The user message's number within its conversation (1, 2, 3…), when annotated by
+        chat.services.messages_of; file chunks and other conversations take no numbers here."""
+        return getattr(self, "conversation_position", None)
 
     @property
     def dom_id(self) -> str:

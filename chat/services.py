@@ -14,7 +14,18 @@ import uuid
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import Count, Max, Q, QuerySet
+from django.db.models import (
+    Case,
+    Count,
+    IntegerField,
+    Max,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
 
 from chat.models import Conversation, Message, Role
 from kg.api.services import ResourceNotFound, author_name
@@ -41,10 +52,51 @@ def conversations_of(project: Project) -> QuerySet[Conversation]:
     return counted.order_by("-created_at", "-id")  # an aggregate drops Meta.ordering
 
 
+TITLE_FROM_MESSAGE = 60  # characters of the first message a conversation is titled with
+
+
+class TitleRefused(ValueError):
+    """A conversation's title must say something."""
+
+
+def _clean_title(title: str) -> str:
+    return " ".join(title.split())[:MAX_TITLE]
+
+
 def create_conversation(project: Project, user, title: str = "") -> Conversation:
+    title = _clean_title(title)
     return Conversation.objects.create(
-        project=project, title=(title.strip() or DEFAULT_TITLE)[:MAX_TITLE], created_by=user
+        project=project, title=title or DEFAULT_TITLE, named=bool(title), created_by=user
     )
+
+
+def rename_conversation(conversation: Conversation, title: str) -> Conversation:
+    """Give the conversation the user's own title (kept from then on)."""
+    title = _clean_title(title)
+    if not title:
+        raise TitleRefused("a conversation needs a title")
+    conversation.title = title
+    conversation.named = True
+    conversation.save(update_fields=["title", "named"])
+    return conversation
+
+
+def title_from_message(text: str) -> str:
+    """The first words of a message, cut at a word: 'Couriers in Kazan say the app lags…'."""
+    words = " ".join(text.split())
+    if len(words) <= TITLE_FROM_MESSAGE:
+        return words
+    cut = words.rfind(" ", 0, TITLE_FROM_MESSAGE)
+    return words[: cut if cut > 0 else TITLE_FROM_MESSAGE].rstrip(" ,.;:—-") + "…"
+
+
+def _title_from_first_message(conversation: Conversation, text: str) -> None:
+    if conversation.named or conversation.messages.filter(role=Role.USER).exists():
+        return
+    title = title_from_message(text)
+    if title:
+        conversation.title = title
+        conversation.save(update_fields=["title"])
 
 
 def conversation_in(project: Project, conversation_id: int) -> Conversation:
@@ -73,7 +125,28 @@ def conversation_of_message(project: Project, episode_number: int) -> Conversati
 
 
 def messages_of(conversation: Conversation, after: int | None = None) -> QuerySet[Message]:
-    messages = conversation.messages.select_related("episode__processing").order_by("id")
+    """The conversation's messages in order, each user message with its position in the
+    conversation (Message.position): numbers that do not jump over uploads or other chats."""
+    earlier = (
+        Message.objects.filter(
+            conversation=OuterRef("conversation"), role=Role.USER, pk__lte=OuterRef("pk")
+        )
+        .order_by()
+        .values("conversation")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    messages = (
+        conversation.messages.select_related("episode__processing")
+        .annotate(
+            conversation_position=Case(
+                When(role=Role.USER, then=Subquery(earlier)),
+                default=Value(None),
+                output_field=IntegerField(),
+            )
+        )
+        .order_by("id")
+    )
     return messages.filter(pk__gt=after) if after else messages
 
 
@@ -137,6 +210,7 @@ def answer_contradiction(
 
 def _user_message(conversation: Conversation, episode, text: str) -> Message:
     task_id = str(uuid.uuid4())  # known now, so the API can hand it out before the task runs
+    _title_from_first_message(conversation, text)
     message = Message.objects.create(
         conversation=conversation,
         role=Role.USER,
@@ -144,6 +218,9 @@ def _user_message(conversation: Conversation, episode, text: str) -> Message:
         text=text,
         reply_task_id=task_id,
     )
+    message.conversation_position = conversation.messages.filter(
+        role=Role.USER, pk__lte=message.pk
+    ).count()
     # robust: the message is committed either way; a broker outage must not turn the request
     # into an error after the fact (the episode stays pending and is visible as such).
     transaction.on_commit(functools.partial(_queue_reply, message.pk, task_id), robust=True)

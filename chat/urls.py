@@ -14,6 +14,11 @@ urlpatterns = [
     path(P + "chat/new/", views.new_conversation, name="new-conversation"),
     path(P + "chat/<num:conversation_id>/", views.chat_page, name="conversation"),
     path(P + "chat/<num:conversation_id>/send/", views.send_message, name="send"),
+    path(
+        P + "chat/<num:conversation_id>/rename/",
+        views.rename_conversation,
+        name="rename-conversation",
+    ),
     path(P + "chat/<num:conversation_id>/messages/", views.messages_partial, name="messages"),
     path(P + "panel/", views.panel, name="panel"),
     path(P + "upload/", views.upload_notes, name="upload"),

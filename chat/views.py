@@ -171,6 +171,20 @@ def new_conversation(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
+def rename_conversation(request: HttpRequest, slug: str, conversation_id: int) -> HttpResponse:
+    project = _writable_project(request, slug)
+    conversation = _conversation(project, conversation_id)
+    try:
+        services.rename_conversation(conversation, request.POST.get("title", ""))
+    except services.TitleRefused as exc:
+        return render(
+            request, "chat/error.html", {"project": project, "error": str(exc)}, status=400
+        )
+    return redirect(_chat_url(project, conversation))
+
+
+@login_required
+@require_POST
 def send_message(request: HttpRequest, slug: str, conversation_id: int) -> HttpResponse:
     project = _writable_project(request, slug)
     conversation = _conversation(project, conversation_id)

@@ -72,6 +72,9 @@ def source_label(ref: dict | None, *, full_path: bool = True) -> str:
     ref = ref or {}
     where = locator(ref, full_path=full_path)
     name = str(ref.get("file") or "")
+    if ref.get("part") and not any(ref.get(k) not in (None, "") for k in ("page", "row")):
+        # A chunk of notes without pages: "notes.md, §Survey, part 2", not a message number.
+        where = ", ".join(p for p in (where, f"part {ref['part']}") if p)
     if not where and name and ref.get("line"):
         where = f"line {ref['line']}"
     return ", ".join(p for p in (name, where) if p)
