@@ -19,7 +19,7 @@ from kg.api import services
 from kg.episodes import EpisodeRejected
 from kg.graph import GraphUnavailable
 from kg.importing import UnreadableFile
-from kg.tenancy import ProjectNotFound
+from kg.tenancy import NotAllowed, OrgNotFound, ProjectNotFound, TenancyRejected
 
 logger = logging.getLogger("groundwork.api")
 
@@ -39,8 +39,12 @@ class Unavailable(exceptions.APIException):
 def _domain(exc: Exception) -> Exception:
     """Map the services' exceptions to API exceptions (others pass through)."""
     match exc:
-        case ProjectNotFound() | services.ResourceNotFound():
+        case ProjectNotFound() | OrgNotFound() | services.ResourceNotFound():
             return exceptions.NotFound(str(exc))
+        case NotAllowed():
+            return exceptions.PermissionDenied(str(exc))
+        case TenancyRejected():
+            return exceptions.ValidationError({"project": [str(exc)]})
         case services.ContradictionAlreadyResolved():
             return Conflict(str(exc))
         case services.UnknownFilter():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from kg.models import Episode, EpisodeProcessing, Membership, Organization, Project
+from kg.models import Episode, EpisodeProcessing, Language, Membership, Organization, Project
 from kg.ontology import NODE_TYPES, RELATIONS
 from kg.sources import FORMAT_CHOICES, ImportOptions
 
@@ -34,6 +34,9 @@ class OrganizationSerializer(serializers.ModelSerializer):
 class ProjectSerializer(serializers.ModelSerializer):
     organization = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     episode_count = serializers.IntegerField(read_only=True)
+    archived = serializers.BooleanField(
+        read_only=True, help_text="Archived projects can be read, not changed."
+    )
 
     class Meta:
         model = Project
@@ -45,7 +48,24 @@ class ProjectSerializer(serializers.ModelSerializer):
             "description",
             "created_at",
             "episode_count",
+            "archived",
         ]
+
+
+class NewProjectSerializer(serializers.Serializer):
+    organization = serializers.SlugField(help_text="The organization's slug (owners, admins).")
+    name = serializers.CharField(max_length=200)
+    language = serializers.ChoiceField(choices=Language.choices, default=Language.EN)
+    description = serializers.CharField(max_length=2000, required=False, allow_blank=True)
+
+
+class ProjectChangeSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200, required=False)
+    language = serializers.ChoiceField(choices=Language.choices, required=False)
+    description = serializers.CharField(max_length=2000, required=False, allow_blank=True)
+    archived = serializers.BooleanField(
+        required=False, help_text="true archives the project (read-only), false restores it."
+    )
 
 
 class ProcessingSerializer(serializers.ModelSerializer):

@@ -20,7 +20,16 @@ from kg.api import services
 from kg.graph import store
 from kg.importing import record_uploaded_notes
 from kg.models import Episode, Organization, Project
-from kg.tenancy import NotAllowed, check_can_write, project_for_user, projects_for_user
+from kg.tenancy import (
+    NotAllowed,
+    check_can_write,
+    create_project,
+    org_for_user,
+    project_for_user,
+    projects_for_user,
+    set_project_archived,
+    update_project,
+)
 
 
 class ProjectScoped:
@@ -78,21 +87,76 @@ def _projects(user) -> QuerySet[Project]:
     return counted.order_by("slug")  # an aggregate drops Meta.ordering; pages need an order
 
 
-@extend_schema(tags=["tenancy"], summary="Projects of your organizations")
+def _project_view(user, slug: str) -> Project:
+    return generics.get_object_or_404(_projects(user), slug=slug)
+
+
+@extend_schema_view(
+    get=extend_schema(tags=["tenancy"], summary="Projects of your organizations"),
+    post=extend_schema(
+        tags=["tenancy"],
+        summary="Create a project (owners and admins of the organization)",
+        request=s.NewProjectSerializer,
+        responses={201: s.ProjectSerializer, 403: s.ErrorSerializer},
+    ),
+)
 class ProjectList(generics.ListAPIView):
     serializer_class = s.ProjectSerializer
 
     def get_queryset(self) -> QuerySet[Project]:
         return _projects(self.request.user)
 
+    def post(self, request: Request) -> Response:
+        body = s.NewProjectSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        project = create_project(
+            request.user,
+            org_for_user(request.user, data["organization"]),
+            data["name"],
+            data["language"],
+            data.get("description", ""),
+        )
+        return Response(
+            s.ProjectSerializer(_project_view(request.user, project.slug)).data,
+            status=status.HTTP_201_CREATED,
+        )
 
-@extend_schema(tags=["tenancy"], summary="One of your projects")
+
+@extend_schema_view(
+    get=extend_schema(tags=["tenancy"], summary="One of your projects"),
+    patch=extend_schema(
+        tags=["tenancy"],
+        summary="Rename, change the language or description, archive or restore a project "
+        "(owners and admins)",
+        request=s.ProjectChangeSerializer,
+        responses={200: s.ProjectSerializer, 403: s.ErrorSerializer},
+    ),
+)
 class ProjectDetail(generics.RetrieveAPIView):
     serializer_class = s.ProjectSerializer
     lookup_field = "slug"
 
     def get_queryset(self) -> QuerySet[Project]:
         return _projects(self.request.user)
+
+    def patch(self, request: Request, slug: str) -> Response:
+        project = project_for_user(request.user, slug)
+        body = s.ProjectChangeSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        change = body.validated_data
+        # The same rules as the pages: kg.tenancy checks the role, whatever is changed.
+        if {"name", "language", "description"} & change.keys() or not change:
+            update_project(
+                request.user,
+                project,
+                change.get("name", project.name),
+                change.get("language", project.language),
+                change.get("description", project.description),
+            )
+        if "archived" in change:
+            set_project_archived(request.user, project, change["archived"])
+        return Response(s.ProjectSerializer(_project_view(request.user, slug)).data)
 
 
 # --- episodes ---------------------------------------------------------------------------------

@@ -128,6 +128,22 @@ def test_page_for_member_outsider_and_anonymous(client, promoted):
     assert "Warehouse" in html
 
 
+def test_page_quotes_link_to_the_messages_the_viewer_may_open(client, promoted):
+    [insight] = insights_for_user(promoted.member, promoted.acme)
+    by_slug = {s.project_slug: s for s in insight.sources}
+    couriers = by_slug["couriers"]
+    [quote] = couriers.evidence
+    client.force_login(promoted.member)
+    html = client.get("/orgs/acme/insights/").content.decode()
+    message = f"/projects/couriers/research/messages/{quote.episode_number}/"
+    assert f'href="{message}?node={couriers.node_number}#quote"' in html
+    assert f'href="/projects/couriers/research/nodes/{couriers.node_number}/"' in html
+    # The node's page (its evidence, the quoted words highlighted) opens for this viewer.
+    node_page = client.get(f"/projects/couriers/research/nodes/{couriers.node_number}/")
+    assert node_page.status_code == 200
+    assert quote.quote in node_page.content.decode()
+
+
 def test_org_context_for_a_project(promoted):
     [item] = org_context_for_project(promoted.couriers)
     assert item.matched_by == "source"
