@@ -339,6 +339,24 @@ class NodeTrail:
         return self.computed_confidence != self.node.confidence
 
 
+def answer_evidence(supersessions: list, node_uid: str) -> list[Evidence]:
+    """The answers that kept this statement over another (SUPERSEDED_BY with an answer): shown
+    and highlighted with its evidence, though never counted in its confidence (a user's
+    decision is not another source of what the research says)."""
+    return [
+        Evidence(
+            episode_uid=s.episode_uid,
+            episode_number=s.episode_number,
+            quote=s.quote,
+            start=0,  # the answer's words are quoted from its start
+            end=len(s.quote),
+            valid_at=s.at,
+        )
+        for s in supersessions
+        if s.new == node_uid and s.episode_uid and s.episode_number is not None and s.quote
+    ]
+
+
 def node_trail(project: Project, number: int) -> NodeTrail | None:
     """Everything the node page shows. Bounded cost whatever the number of supporting
     episodes: five graph reads, two SQL queries (episodes, resolution decisions) and what the
@@ -366,9 +384,12 @@ def node_trail(project: Project, number: int) -> NodeTrail | None:
     def link(uid: str) -> NodeLink:
         return others.get(uid) or NodeLink.unknown(uid)
 
-    episode_uids = {e.episode_uid for e in node.evidence} | {
-        ev.episode_uid for edge in edges for ev in edge.evidence
-    }
+    answers = answer_evidence(supersessions, node.uid)
+    episode_uids = (
+        {e.episode_uid for e in node.evidence}
+        | {ev.episode_uid for edge in edges for ev in edge.evidence}
+        | {a.episode_uid for a in answers}
+    )
     episodes = _episodes_by_uid(project, episode_uids)
     open_count = sum(1 for c in contradictions if c.status == "open")
 
@@ -380,7 +401,7 @@ def node_trail(project: Project, number: int) -> NodeTrail | None:
         open_contradictions=open_count,
         computed_confidence=confidence_from(node.evidence, open_count),
         confidence_explanation=explain(node.evidence, open_count),
-        evidence=_evidence_episodes(node.evidence, episodes),
+        evidence=_evidence_episodes(node.evidence + answers, episodes),
         edges_out=[_edge_view(e, link(e.target), episodes) for e in edges if e.source == node.uid],
         edges_in=[_edge_view(e, link(e.source), episodes) for e in edges if e.target == node.uid],
         contradictions=[

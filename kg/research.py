@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from django.core.paginator import Page, Paginator
 from django.utils.safestring import SafeString
 
-from kg.admin_graph import NodeFilters, highlight, quote_span
+from kg.admin_graph import NodeFilters, answer_evidence, highlight, quote_span
 from kg.graph import NodeRecord, store
 from kg.models import Episode, Project
 
@@ -117,9 +117,13 @@ def highlighted_message(
     uid = str(episode.uid)
     node = store.node_by_number(project.graph_scope, node_number) if node_number else None
     nodes = [node] if node else store.nodes_for_episode(project.graph_scope, uid)
+    # A node's words here include an answer that kept it (see admin_graph.answer_evidence).
+    answers = (
+        answer_evidence(store.list_supersessions(project.graph_scope), node.uid) if node else []
+    )
     spans = []
     for each in nodes:
-        for evidence in each.evidence:
+        for evidence in each.evidence + (answers if each is node else []):
             if evidence.episode_uid != uid:
                 continue
             span, _offsets_ok = quote_span(episode.content, evidence)

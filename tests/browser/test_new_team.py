@@ -1,6 +1,8 @@
 """A new product manager in headless Chromium: signs up, creates a project, invites a viewer
 (who reads but cannot write), chats, uploads notes, generates the PRD and reaches the highlighted
-quote from a claim in two clicks. Screenshots at 1280 and 390 px go to the test's tmp dir.
+quote from a claim in two clicks; then answers the contradiction the research holds and finds
+the decision, citing the answer, in the regenerated PRD. Screenshots at 1280 and 390 px go to
+the test's tmp dir.
 
 Everything is real: Django's live server, the embedded graph and broker, a Celery worker in a
 thread (pipeline, replies and PRD generation with the offline engine).
@@ -18,7 +20,11 @@ PASSWORD = "a-long-test-password"
 MESSAGES = [
     "Couriers in Moscow say the app lags on weak internet in basements.",
     "Couriers use paper maps and WhatsApp groups to coordinate deliveries today.",
+    # Two statements that disagree: the research asks which holds.
+    "For couriers price is the main factor when they pick an app.",
+    "Honestly, price does not matter to couriers at all.",
 ]
+ANSWER = "We asked twelve couriers again and price is the main factor for all of them."
 NOTES = (
     "# Interview with a dispatcher\n\n"
     "Dispatchers lose track of couriers when the app lags on weak internet. "
@@ -192,4 +198,34 @@ def test_a_new_team_from_sign_up_to_the_quote_behind_a_claim(
     viewer.goto("/projects/courier-app/prd/")
     expect(viewer.locator("sup.cite a").first).to_be_visible()
     assert viewer.locator(".prd-toolbar .generate").count() == 0
-    assert len(list(tmp_path.glob("*.png"))) == 10
+
+    # The PM answers the disagreement in the chat: price is the main factor.
+    pm.click("#nav-chat")
+    disagreement = pm.locator("#panel .contradiction")
+    expect(disagreement).to_have_count(1)
+    main = disagreement.locator("blockquote", has_text="price is the main factor")
+    kept = main.locator(".muted").inner_text().lstrip("#")
+    disagreement.locator("input[name=answer]").fill(ANSWER)
+    disagreement.locator(f'button.keep[value="{kept}"]').click()
+    expect(pm.locator("#panel .contradiction")).to_have_count(0)
+    expect(pm.locator(".message.user").last).to_contain_text(ANSWER)
+
+    # The regenerated PRD says what was decided and cites the answer.
+    pm.click("#nav-prd")
+    pm.click(".prd-toolbar .generate button")
+    decision = pm.locator("#section-decisions .claim").first
+    expect(decision).to_contain_text("“price is the main factor” holds")
+    expect(decision).to_contain_text("“price does not matter” no longer does")
+    answer_citation = decision.locator("sup.cite a").first
+    answer_episode = answer_citation.get_attribute("data-episode")
+    assert ANSWER in (answer_citation.get_attribute("title") or "")
+    assert pm.locator("#section-open_questions").inner_text().count("price") == 0
+    _shoot(pm, tmp_path, "decision")
+
+    # One click: the kept statement's evidence shows the answer, its words highlighted.
+    answer_citation.click()
+    expect(pm).to_have_url(re.compile(rf"/research/nodes/{kept}/\?episode={answer_episode}"))
+    answered = pm.locator(f"#evidence-{answer_episode}")
+    expect(answered).to_have_class(re.compile(r"\bcited\b"))
+    assert ANSWER in " ".join(answered.locator("mark").all_inner_texts())
+    assert len(list(tmp_path.glob("*.png"))) == 12

@@ -187,3 +187,26 @@ def test_the_regenerated_prd_says_what_was_decided_and_cites_the_answer(research
     assert "“Price does not matter” holds" in page
     assert f"#{episode.number}" in page and "speed does" in page
     assert "## Decisions" in after.markdown
+
+
+def test_the_research_pages_show_the_answer_with_the_kept_statement(research, client):
+    user, seeded = research
+    project = seeded.project
+    answer = "We re-asked twelve couriers: price does not matter, speed does."
+    episode = resolve_contradiction(
+        project, seeded.contradiction_uid, answer, "Alice", keep=4, enqueue=False
+    )
+    client.force_login(user)
+    node = client.get(f"/projects/{project.slug}/research/nodes/4/", {"episode": episode.number})
+    page = node.content.decode()
+    assert f'id="evidence-{episode.number}"' in page
+    assert f"<mark>{answer}</mark>" in page.replace("&#x27;", "'")
+    # Confidence is not raised by the decision: it counts the sources of the research.
+    assert store.node_by_number(project.graph_scope, 4).confidence == 65
+    message = client.get(
+        f"/projects/{project.slug}/research/messages/{episode.number}/", {"node": 4}
+    ).content.decode()
+    assert f"<mark>{answer}</mark>" in message
+    superseded = client.get(f"/projects/{project.slug}/research/nodes/3/").content.decode()
+    assert 'id="node-superseded-by"' in superseded
+    assert f"answer in message #{episode.number}" in superseded
