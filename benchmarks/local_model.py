@@ -130,8 +130,12 @@ def run(messages: int, timeout: int, deadline_seconds: int) -> dict:
     finally:
         for process in (worker, server):
             if process is not None:
-                process.terminate()
-                process.wait(timeout=30)
+                process.terminate()  # a worker inside a model call may not stop: then killed
+                try:
+                    process.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait(timeout=30)
 
 
 def start_worker(port: int, timeout: int) -> subprocess.Popen:
