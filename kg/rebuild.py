@@ -4,6 +4,8 @@ Episodes are replayed in the order they were first integrated (EpisodeIntegratio
 from its recorded proposal, so the rebuilt graph is the original one and no model call is made,
 also for a project that several workers built concurrently. Episodes never integrated follow,
 in valid_at order; their model answers come from the recorded calls where the prompt matches.
+A user's answer to a contradiction decides it again (kept statement, superseded one) just
+before the answer itself is replayed.
 The candidate index is cleared with the graph and refilled as the episodes are replayed.
 """
 
@@ -16,6 +18,7 @@ from django.db.models import F
 from kg.graph import store
 from kg.models import Episode, Project
 from kg.pipeline.candidates import clear_index
+from kg.pipeline.contradictions import replay_answer
 from kg.pipeline.ingest import episode_ingest
 from kg.pipeline.revision import graph_changed
 
@@ -31,9 +34,12 @@ def rebuild_project_graph(
     episodes = list(
         Episode.objects.filter(project=project)
         .order_by(F("integration__order").asc(nulls_last=True), "valid_at", "number")
-        .values_list("pk", flat=True)
+        .values_list("pk", "source_ref")
     )
-    for done, episode_id in enumerate(episodes, start=1):
+    for done, (episode_id, source_ref) in enumerate(episodes, start=1):
+        if (source_ref or {}).get("resolves"):
+            # An answer decided its contradiction before it was integrated itself.
+            replay_answer(project, Episode.objects.get(pk=episode_id))
         episode_ingest(episode_id, force=True)
         if progress:
             progress(done, len(episodes))

@@ -127,9 +127,7 @@ def resolve_with_answer(
     from django.db import transaction
 
     from kg.episodes import EpisodeInput, record_episode
-    from kg.graph import SupersessionRecord, store
-    from kg.graph.records import graph_time
-    from kg.pipeline.candidates import index_nodes
+    from kg.graph import store
     from kg.pipeline.ingest import refresh_confidence
     from kg.pipeline.locks import project_lock
     from kg.pipeline.revision import graph_changed
@@ -166,40 +164,78 @@ def resolve_with_answer(
             ),
             enqueue=enqueue,
         )
-        at = graph_time(episode.valid_at)
-        quote = answer_quote(episode.content)
         lease.check()
-        # The losing statement first, the resolution last: a failure in between leaves the
-        # contradiction open, and answering again converges (both writes are idempotent).
-        if lost.invalid_at is None or lost.invalid_at > at:
-            lost.invalid_at = at
-            store.write_node_changes(scope, [lost], [])
-            index_nodes(project, [lost])
-        store.write_answer_supersession(
-            scope,
-            SupersessionRecord(
-                old=lost.uid,
-                new=kept.uid,
-                relation=f"answer in message #{episode.number}",
-                at=at,
-                episode_uid=str(episode.uid),
-                episode_number=episode.number,
-                quote=quote,
-            ),
-        )
-        resolved = store.resolve_contradiction(
-            scope,
-            contradiction_uid,
-            at,
-            f"episode #{episode.number}: {answer[:500]}",
-            kept=kept.uid,
-            superseded=lost.uid,
-            answer_episode=str(episode.uid),
-            answer_number=episode.number,
-            answer_quote=quote,
-        )
-        if not resolved:
+        if not apply_answer(project, record, kept, lost, episode):
             raise ContradictionClosed(f"contradiction {contradiction_uid!r} was already resolved")
         refresh_confidence(scope, [record.a, record.b])
     graph_changed(project, sender=type(project))
     return episode
+
+
+def apply_answer(project, record, kept: NodeRecord, lost: NodeRecord, episode) -> bool:
+    """The graph side of an answer (under the project lock): `lost` stops being valid at the
+    answer's time, SUPERSEDED_BY `kept` with the answer as its evidence, and the contradiction is
+    resolved with what was decided. False when the contradiction was not open any more."""
+    from kg.graph import SupersessionRecord, store
+    from kg.graph.records import graph_time
+    from kg.pipeline.candidates import index_nodes
+
+    scope = project.graph_scope
+    at = graph_time(episode.valid_at)
+    quote = answer_quote(episode.content)
+    # The losing statement first, the resolution last: a failure in between leaves the
+    # contradiction open, and answering again converges (both writes are idempotent).
+    if lost.invalid_at is None or lost.invalid_at > at:
+        lost.invalid_at = at
+        store.write_node_changes(scope, [lost], [])
+        index_nodes(project, [lost])
+    store.write_answer_supersession(
+        scope,
+        SupersessionRecord(
+            old=lost.uid,
+            new=kept.uid,
+            relation=f"answer in message #{episode.number}",
+            at=at,
+            episode_uid=str(episode.uid),
+            episode_number=episode.number,
+            quote=quote,
+        ),
+    )
+    return store.resolve_contradiction(
+        scope,
+        record.uid,
+        at,
+        f"episode #{episode.number}: {episode.content[:500]}",
+        kept=kept.uid,
+        superseded=lost.uid,
+        answer_episode=str(episode.uid),
+        answer_number=episode.number,
+        answer_quote=quote,
+    )
+
+
+def replay_answer(project, episode) -> bool:
+    """kg_rebuild: an answer episode decides its contradiction again, as recorded in its source
+    reference (which contradiction, which statement it kept), when the replayed graph holds
+    that contradiction open with both statements. False when there is nothing to decide."""
+    from kg.graph import store
+    from kg.pipeline.ingest import refresh_confidence
+    from kg.pipeline.locks import project_lock
+
+    ref = episode.source_ref or {}
+    uid, kept_uid = ref.get("resolves"), ref.get("keeps")
+    if not uid or not kept_uid:
+        return False  # answered before decisions were recorded: nothing to replay
+    scope = project.graph_scope
+    with project_lock(project.pk) as lease:
+        record = next((c for c in store.list_contradictions(scope) if c.uid == uid), None)
+        if record is None or record.status != "open" or kept_uid not in (record.a, record.b):
+            return False
+        nodes = {n.uid: n for n in store.nodes_by_uids(scope, [record.a, record.b])}
+        if len(nodes) != 2:
+            return False
+        lost_uid = record.b if kept_uid == record.a else record.a
+        lease.check()
+        decided = apply_answer(project, record, nodes[kept_uid], nodes[lost_uid], episode)
+        refresh_confidence(scope, [record.a, record.b])
+    return decided

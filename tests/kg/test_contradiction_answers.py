@@ -210,3 +210,36 @@ def test_the_research_pages_show_the_answer_with_the_kept_statement(research, cl
     superseded = client.get(f"/projects/{project.slug}/research/nodes/3/").content.decode()
     assert 'id="node-superseded-by"' in superseded
     assert f"answer in message #{episode.number}" in superseded
+
+
+def test_kg_rebuild_replays_the_decision(db, graph):
+    from kg.episodes import EpisodeInput, record_episode
+    from kg.pipeline.ingest import episode_ingest
+    from kg.rebuild import rebuild_project_graph
+    from tests.kg.pipeline_helpers import make_project
+
+    project = make_project("rebuild-answer")
+    scope = project.graph_scope
+    for text in (
+        "For couriers price is the main factor when they pick an app.",
+        "Honestly, price does not matter to couriers at all.",
+    ):
+        episode_ingest(record_episode(project, EpisodeInput(content=text), enqueue=False).pk)
+    [opened] = store.list_contradictions(scope)
+    main = next(n for n in store.list_nodes(scope) if n.label == "price is the main factor")
+    answer = resolve_contradiction(
+        project, opened.uid, "Price is the main factor, we checked.", "Alice", enqueue=False
+    )
+    episode_ingest(answer.pk)
+
+    def decided() -> tuple:
+        [c] = store.list_contradictions(scope)
+        nodes = {n.uid: n for n in store.list_nodes(scope)}
+        lost = nodes[c.superseded]
+        supersessions = [(s.old, s.new, s.episode_number) for s in store.list_supersessions(scope)]
+        return c.status, c.kept, c.superseded, c.answer_number, lost.invalid_at, supersessions
+
+    before = decided()
+    assert before[:2] == ("resolved", main.uid)
+    assert rebuild_project_graph(project) == 3
+    assert decided() == before
