@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import re
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -72,18 +75,59 @@ class RunSerializer(serializers.ModelSerializer):
         return done.number if done else None
 
 
-class GenerateRequestSerializer(serializers.Serializer):
-    as_of = serializers.CharField(
-        required=False,
-        allow_blank=True,
-        help_text="ISO-8601 date or time; a date alone means the end of that day (UTC).",
-    )
+# RFC 3339 as the schema's `date` and `date-time` formats say: a date, or a date and time with
+# Z or an offset (a time without one would be read in some unknown zone).
+_AS_OF = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
+    r"([Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2}))?"
+)
 
-    def validate_as_of(self, value: str):
+
+@extend_schema_field(
+    {
+        "type": "string",
+        "anyOf": [{"format": "date"}, {"format": "date-time"}],
+        "example": "2026-03-05",
+    }
+)
+class AsOfField(serializers.Field):
+    """A date (the end of that day, UTC) or an RFC 3339 date-time with Z or an offset."""
+
+    def to_internal_value(self, data) -> dt.datetime:
+        if not isinstance(data, str) or not _AS_OF.fullmatch(data):
+            raise serializers.ValidationError(
+                "a date (2026-03-05, the end of that day in UTC) or a date and time with Z or "
+                "an offset (2026-03-05T12:00:00Z)"
+            )
+        text = data.upper()
+        if "." in text:  # Python reads at most six digits of a second's fraction
+            head, _, tail = text.partition(".")
+            digits = len(tail) - len(tail.lstrip("0123456789"))
+            text = f"{head}.{tail[:digits][:6].ljust(6, '0')}{tail[digits:]}"
         try:
-            return parse_as_of(value)
+            moment = parse_as_of(text)
         except ValueError as exc:
             raise serializers.ValidationError(str(exc)) from None
+        try:
+            return moment.astimezone(dt.UTC)
+        except OverflowError:  # year 1 or 9999 with an offset: before or after everything
+            return (
+                dt.datetime.min.replace(tzinfo=dt.UTC)
+                if moment.year == 1
+                else (dt.datetime.max.replace(tzinfo=dt.UTC))
+            )
+
+    def to_representation(self, value):
+        return value.isoformat()
+
+
+class GenerateRequestSerializer(serializers.Serializer):
+    as_of = AsOfField(
+        required=False,
+        allow_null=True,
+        help_text="The PRD as of this date or time: a date alone means the end of that day "
+        "(UTC); a time needs Z or an offset. Omitted or null: now.",
+    )
 
 
 class GenerateResponseSerializer(serializers.Serializer):

@@ -56,7 +56,7 @@ class OrgInsightListView(GenericAPIView):
     )
     def get(self, request: Request, org_slug: str) -> Response:
         org = _org_or_404(request, org_slug)
-        status = request.query_params.get("status") or None
+        status = request.query_params.get("status")  # present but empty is a mistake too
         if status is not None and status not in InsightStatus.values:
             raise ValidationError({"status": f"one of {', '.join(InsightStatus.values)}"})
         # Paginate the queryset, then describe only the page: an org can hold many insights.

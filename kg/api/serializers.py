@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from kg.api.fields import WrittenTextField
 from kg.models import Episode, EpisodeProcessing, Language, Membership, Organization, Project
 from kg.ontology import NODE_TYPES, RELATIONS
 from kg.sources import FORMAT_CHOICES, ImportOptions
@@ -289,8 +290,10 @@ class UploadedSerializer(serializers.Serializer):
 
 
 class ResolveSerializer(serializers.Serializer):
-    answer = serializers.CharField(
-        max_length=200_000, help_text="What holds now, in the user's words; becomes an episode."
+    answer = WrittenTextField(
+        max_length=200_000,
+        help_text="What holds now, in the user's words; becomes an episode. Something besides "
+        "spaces; a NUL character is refused (400).",
     )
     keep = serializers.IntegerField(
         required=False,

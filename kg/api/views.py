@@ -11,12 +11,12 @@ from django.db.models import Count, QuerySet
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import generics, status
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.parsers import MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from kg.api import serializers as s
 from kg.api import services
+from kg.api.parsers import StrictMultiPartParser
 from kg.graph import store
 from kg.importing import record_uploaded_notes
 from kg.models import Episode, Organization, Project
@@ -306,7 +306,7 @@ class ContradictionResolve(ProjectScoped, generics.GenericAPIView):
 )
 class NotesUpload(ProjectScoped, generics.GenericAPIView):
     serializer_class = s.UploadSerializer
-    parser_classes = [MultiPartParser]
+    parser_classes = [StrictMultiPartParser]
 
     def post(self, request: Request, slug: str) -> Response:
         project = self.get_writable_project()

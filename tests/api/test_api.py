@@ -503,7 +503,7 @@ def test_uploaded_notes_become_file_chunk_episodes(api, alice, bob):
     assert response.json()["errors"] == []
 
     broken = api.post(
-        PROJECT + "uploads/", {"file": _notes("bad.txt", b"\xff\xfe\x00")}, format="multipart"
+        PROJECT + "uploads/", {"file": _notes("bad.txt", b"\xc3(\n")}, format="multipart"
     )
     assert "not valid UTF-8" in _error(broken, 400)["message"]
     _error(api.post(OTHER + "uploads/", {"file": _notes("n.md", notes)}, format="multipart"), 404)

@@ -94,7 +94,7 @@ def test_generate_rejects_a_bad_date(api, couriers):
 
     assert response.status_code == 400
     assert "as_of" in response.content.decode()
-    assert "is not an ISO-8601 date or time" in response.content.decode()
+    assert "a date (2026-03-05, the end of that day in UTC)" in response.content.decode()
     assert ArtifactVersion.objects.count() == 0
 
 

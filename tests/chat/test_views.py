@@ -317,7 +317,7 @@ def test_notes_uploaded_on_the_chat_page_become_evidence(browser_client, alice, 
     notice = _html(browser_client.get(response["Location"]))
     assert "1 part(s) of the file added as evidence" in notice
 
-    bad = SimpleUploadedFile("bad.txt", b"\xff\xfe")
+    bad = SimpleUploadedFile("bad.txt", b"\xc3(")
     refused = browser_client.post("/projects/couriers/upload/", {"notes": bad})
     assert "upload_error=" in refused["Location"]
     assert "not valid UTF-8" in _html(browser_client.get(refused["Location"]))
