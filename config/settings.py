@@ -23,6 +23,7 @@ from config.env import (
     env_str,
     env_url,
 )
+from config.local_secret import read_or_create_secret
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("GROUNDWORK_VAR_DIR", str(BASE_DIR / "var")))
@@ -75,6 +76,13 @@ LOGIN_ATTEMPTS_PER_MINUTE = env_int("LOGIN_ATTEMPTS_PER_MINUTE", 10, minimum=1, 
 EMBEDDED_GRAPH_PORT = env_int("EMBEDDED_GRAPH_PORT", 17687, minimum=1)
 EMBEDDED_REDIS_PORT = env_int("EMBEDDED_REDIS_PORT", 16379, minimum=1)
 EMBEDDED_DATA_DIR = Path(env_str("EMBEDDED_DATA_DIR", str(VAR_DIR / "embedded")))
+# The embedded server asks for a password (redis `requirepass`), generated once under var/;
+# the default graph, broker and lock URLs below carry it. Its Bolt listener stays off: it
+# listens on every interface and lets a client without credentials in.
+EMBEDDED_PASSWORD = env_str("EMBEDDED_PASSWORD", "") or read_or_create_secret(
+    VAR_DIR / "embedded-password"
+)
+_EMBEDDED = f":{EMBEDDED_PASSWORD}@127.0.0.1:{EMBEDDED_REDIS_PORT}"
 
 # --- SQL ---
 DATABASE_URL = env_url(
@@ -102,7 +110,7 @@ else:
 # listener is experimental and fails on large requests); bolt:// or neo4j:// for Neo4j 5.
 GRAPH_URI = env_url(
     "GRAPH_URI",
-    f"falkordb://127.0.0.1:{EMBEDDED_REDIS_PORT}",
+    f"falkordb://{_EMBEDDED}",
     {"bolt", "neo4j", "bolt+s", "neo4j+s", "falkordb", "falkordbs", "redis"},
 )
 GRAPH_USER = env_str("GRAPH_USER", "")
@@ -112,7 +120,7 @@ GRAPH_TIMEOUT_SECONDS = env_int("GRAPH_TIMEOUT_SECONDS", 5, minimum=1, maximum=6
 
 # --- queue ---
 CELERY_BROKER_URL = env_url(
-    "CELERY_BROKER_URL", f"redis://127.0.0.1:{EMBEDDED_REDIS_PORT}/1", {"redis", "rediss", "memory"}
+    "CELERY_BROKER_URL", f"redis://{_EMBEDDED}/1", {"redis", "rediss", "memory"}
 )
 CELERY_RESULT_BACKEND = env_str("CELERY_RESULT_BACKEND", CELERY_BROKER_URL)
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
@@ -142,7 +150,7 @@ LOCK_REDIS_URL = env_url(
     (
         urlsplit(CELERY_BROKER_URL)._replace(path="/2").geturl()
         if CELERY_BROKER_URL.startswith(("redis://", "rediss://"))
-        else f"redis://127.0.0.1:{EMBEDDED_REDIS_PORT}/2"
+        else f"redis://{_EMBEDDED}/2"
     ),
     {"redis", "rediss"},
 )
@@ -247,7 +255,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "kg.api.pagination.StrictPageNumberPagination",
+    "DEFAULT_PARSER_CLASSES": [
+        "rest_framework.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "kg.api.parsers.StrictMultiPartParser",
+    ],
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "kg.api.exceptions.api_exception_handler",

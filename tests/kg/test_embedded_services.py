@@ -8,6 +8,9 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+import redis
+
 from kg.embedded import EmbeddedServer, free_port, port_answers
 from kg.graph import GraphScope, NodeRecord, make_client, store
 
@@ -24,16 +27,19 @@ def _wait(condition, seconds: float = 30) -> bool:
     return False
 
 
+NODE = NodeRecord(
+    uid="n1",
+    number=1,
+    type="pain",
+    label="slow sync",
+    key="slow sync",
+    valid_at="2026-03-01T00:00:00Z",
+)
+
+
 def test_data_survives_a_restart(tmp_path):
     server = EmbeddedServer(redis_port=free_port(), graph_port=free_port(), data_dir=tmp_path)
-    node = NodeRecord(
-        uid="n1",
-        number=1,
-        type="pain",
-        label="slow sync",
-        key="slow sync",
-        valid_at="2026-03-01T00:00:00Z",
-    )
+    node = NODE
     with server:
         client = make_client(server.graph_uri)
         store.write_nodes(SCOPE, [node], client=client)
@@ -58,6 +64,7 @@ def test_command_serves_both_ports_and_stops_on_ctrl_c(tmp_path):
             str(redis_port),
             "--data",
             str(tmp_path),
+            "--bolt",
         ],
         cwd=ROOT,
         stdout=subprocess.PIPE,
@@ -75,3 +82,30 @@ def test_command_serves_both_ports_and_stops_on_ctrl_c(tmp_path):
     assert "embedded services stopped" in output
     assert not port_answers(redis_port) and not port_answers(graph_port)
     assert (tmp_path / "redis-server.log").exists()
+
+
+def test_the_server_asks_every_client_for_its_password_and_keeps_bolt_off(tmp_path):
+    server = EmbeddedServer(
+        redis_port=free_port(), graph_port=free_port(), data_dir=tmp_path, password="s3cret-pw"
+    )
+    with server:
+        with pytest.raises(redis.AuthenticationError):
+            redis.Redis(port=server.redis_port).ping()
+        assert redis.Redis.from_url(server.redis_url(1)).ping()
+        client = make_client(server.graph_uri)  # the URL carries the password
+        store.write_nodes(SCOPE, [NODE], client=client)
+        assert [n.label for n in store.list_nodes(SCOPE, client=client)] == ["slow sync"]
+        client.close()
+        # Bolt would listen on every interface and let a client without credentials in
+        assert not port_answers(server.graph_port)
+        assert "s3cret-pw" not in " ".join(server.command())  # not visible in ps
+        assert server.shown_url() == f"redis://:***@127.0.0.1:{server.redis_port}/0"
+    listening = subprocess.run(["ss", "-ltn"], capture_output=True, text=True).stdout
+    assert f"127.0.0.1:{server.redis_port}" not in listening  # stopped
+
+
+def test_the_product_settings_carry_a_generated_password(settings):
+    secret = (Path(settings.VAR_DIR) / "embedded-password").read_text().strip()
+    assert len(secret) == 48 and settings.EMBEDDED_PASSWORD
+    for url in (settings.CELERY_BROKER_URL, settings.LOCK_REDIS_URL, settings.GRAPH_URI):
+        assert f":{settings.EMBEDDED_PASSWORD}@" in url or "127.0.0.1" not in url

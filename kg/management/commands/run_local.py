@@ -37,13 +37,14 @@ class Command(BaseCommand):
             redis_port=settings.EMBEDDED_REDIS_PORT,
             graph_port=settings.EMBEDDED_GRAPH_PORT,
             data_dir=settings.EMBEDDED_DATA_DIR,
+            password=settings.EMBEDDED_PASSWORD,
         )
         children: list[subprocess.Popen] = []
-        embedded_needed = not port_answers(settings.EMBEDDED_GRAPH_PORT)
+        embedded_needed = not port_answers(settings.EMBEDDED_REDIS_PORT)
         try:
             if embedded_needed:
                 server.start()
-                self.stdout.write(f"embedded graph {server.graph_uri}, broker {server.redis_url()}")
+                self.stdout.write(f"embedded graph and broker {server.shown_url()}")
             # The web's start-up hook: constraints and indexes before the first request.
             call_command("kg_graph_setup")
             python = sys.executable
