@@ -185,19 +185,21 @@ def propose_batch(episodes: Sequence[Episode]) -> dict[int, Proposal]:
         items.setdefault(item.message, item)
     offered = {n.number: n.type for n in known}
     confirm_with_model = isinstance(current_engine(), OfflineEngine)
-    proposals: dict[int, Proposal] = {}
+    made: list[tuple[Episode, Proposal, list]] = []
     for number, episode in enumerate(episodes, start=1):
         item = items.get(number)
         if item is None:
             continue  # left out of the answer: extracted on its own
         response = ExtractionResponse(nodes=item.nodes, relations=item.relations)
         checked = check_answer(episode.content, response, offered)
-        _record_rejections(episode, calls[-1], checked.rejections)
         outcome = ExtractionOutcome(checked.nodes, checked.relations, checked.rejections, calls)
         proposal = proposal_from(episode, outcome, known, confirm_with_model=confirm_with_model)
-        record_proposal(episode, proposal)
-        proposals[episode.pk] = proposal
-    return proposals
+        made.append((episode, proposal, checked.rejections))
+    with transaction.atomic():  # the batch's records in one commit
+        for episode, proposal, rejections in made:
+            _record_rejections(episode, calls[-1], rejections)
+            record_proposal(episode, proposal)
+    return {episode.pk: proposal for episode, proposal, _ in made}
 
 
 def _known_nodes(project, episodes: Sequence[Episode]) -> list[NodeRecord]:

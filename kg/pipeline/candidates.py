@@ -203,11 +203,18 @@ def index_nodes(project: Project, nodes: Iterable[NodeRecord]) -> None:
     nodes = list(nodes)
     if not nodes:
         return
+    existing = {
+        row.uid: row
+        for row in IndexedNode.objects.filter(project=project, uid__in=[n.uid for n in nodes])
+    }
+    # Most touched nodes only gained evidence, which the index does not hold: nothing to do.
+    nodes = [
+        n for n in nodes if n.uid not in existing or _fields(n) != _row_fields(existing[n.uid])
+    ]
+    if not nodes:
+        return
     uids = [n.uid for n in nodes]
     with transaction.atomic():
-        existing = {
-            row.uid: row for row in IndexedNode.objects.filter(project=project, uid__in=uids)
-        }
         old_blocks: dict[str, set[str]] = {}
         for uid, block in IndexPosting.objects.filter(
             project=project, node_uid__in=uids
@@ -215,19 +222,7 @@ def index_nodes(project: Project, nodes: Iterable[NodeRecord]) -> None:
             old_blocks.setdefault(uid, set()).add(block)
         creates, updates, postings, stale = [], [], [], []
         for node in nodes:
-            fields = {
-                "node_type": node.type,
-                "number": node.number,
-                "label": node.label,
-                "key": node.key,
-                "aliases": list(node.aliases),
-                "alias_keys": list(node.alias_keys),
-                "subject": node.subject.strip()[:300],
-                "stance": node.stance,
-                "value": node.value,
-                "valid_at": node.valid_at,
-                "active": node.invalid_at is None,
-            }
+            fields = _fields(node)
             row = existing.get(node.uid)
             if row is None:
                 creates.append(IndexedNode(project=project, uid=node.uid, **fields))
@@ -254,6 +249,41 @@ def index_nodes(project: Project, nodes: Iterable[NodeRecord]) -> None:
         for uid, block in stale:
             IndexPosting.objects.filter(project=project, node_uid=uid, block=block).delete()
         IndexPosting.objects.bulk_create(postings, ignore_conflicts=True)
+
+
+def _fields(node: NodeRecord) -> dict:
+    return {
+        "node_type": node.type,
+        "number": node.number,
+        "label": node.label,
+        "key": node.key,
+        "aliases": list(node.aliases),
+        "alias_keys": list(node.alias_keys),
+        "subject": node.subject.strip()[:300],
+        "stance": node.stance,
+        "value": node.value,
+        "valid_at": node.valid_at,
+        "active": node.invalid_at is None,
+    }
+
+
+def _row_fields(row: IndexedNode) -> dict:
+    return {name: getattr(row, name) for name in INDEXED_FIELDS}
+
+
+INDEXED_FIELDS = (
+    "node_type",
+    "number",
+    "label",
+    "key",
+    "aliases",
+    "alias_keys",
+    "subject",
+    "stance",
+    "value",
+    "valid_at",
+    "active",
+)
 
 
 def clear_index(project: Project) -> None:

@@ -28,7 +28,7 @@ from kg.models import (
 )
 from kg.pipeline.batch import proposal_for
 from kg.pipeline.confidence import confidence_from
-from kg.pipeline.integrate import integrate
+from kg.pipeline.integrate import Decision, integrate
 from kg.pipeline.locks import project_lock
 from kg.pipeline.recovery import worker_id
 from kg.pipeline.revision import graph_changed
@@ -56,7 +56,7 @@ def episode_ingest(episode_id: int, *, force: bool = False) -> IngestReport:
     episode = Episode.objects.select_related("project__organization").get(pk=episode_id)
     processing, _ = EpisodeProcessing.objects.get_or_create(episode=episode)
     # Recorded before the first call to any server: an outage leaves a trace, never silence.
-    _set_status(processing, ProcessingStatus.RUNNING, stage="start", attempt=True)
+    _set_status(processing, ProcessingStatus.RUNNING, stage="extract", attempt=True)
     scope = episode.project.graph_scope
     store.upsert_episode_stub(
         scope,
@@ -67,7 +67,6 @@ def episode_ingest(episode_id: int, *, force: bool = False) -> IngestReport:
     if not force and store.episode_processed(scope, str(episode.uid)):
         _set_status(processing, ProcessingStatus.DONE)
         return IngestReport(episode=episode.number, skipped=True)
-    _set_status(processing, ProcessingStatus.RUNNING, stage="extract")
     try:
         proposal = proposal_for(episode)  # recorded, else made now (imports in batches)
         _set_status(processing, ProcessingStatus.RUNNING, stage="resolve")
@@ -78,9 +77,9 @@ def episode_ingest(episode_id: int, *, force: bool = False) -> IngestReport:
     except Exception as exc:
         _set_status(processing, ProcessingStatus.FAILED, error=f"{type(exc).__name__}: {exc}")
         raise
-    for d in done.decisions:
-        _log_decision(episode, d.node_type, d.label, d.method, d.score, d.compared, d.node)
-    _set_status(processing, ProcessingStatus.DONE)
+    with transaction.atomic():  # one commit for the record of the episode's outcome
+        _log_decisions(episode, done.decisions)
+        _set_status(processing, ProcessingStatus.DONE)
     graph_changed(episode.project_id, sender=Episode)
     return IngestReport(
         episode=episode.number,
@@ -154,18 +153,21 @@ def _set_status(
     processing.save()
 
 
-def _log_decision(episode, node_type, label, method, score, compared, node: NodeRecord) -> None:
-    # Append-only: a reprocessing records its own decision; the earlier one stays as it was.
-    ResolutionDecision.objects.create(
-        episode=episode,
-        node_type=node_type,
-        candidate_label=label[:500],
-        project=episode.project,
-        method=method,
-        score=score,
-        compared_label=compared[:500],
-        node_uid=node.uid,
-        node_number=node.number,
+def _log_decisions(episode: Episode, decisions: Sequence[Decision]) -> None:
+    # Append-only: a reprocessing records its own decisions; the earlier ones stay as they were.
+    ResolutionDecision.objects.bulk_create(
+        ResolutionDecision(
+            episode=episode,
+            node_type=d.node_type,
+            candidate_label=d.label[:500],
+            project=episode.project,
+            method=d.method,
+            score=d.score,
+            compared_label=d.compared[:500],
+            node_uid=d.node.uid,
+            node_number=d.node.number,
+        )
+        for d in decisions
     )
 
 
