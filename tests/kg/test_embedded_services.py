@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -104,8 +105,32 @@ def test_the_server_asks_every_client_for_its_password_and_keeps_bolt_off(tmp_pa
     assert f"127.0.0.1:{server.redis_port}" not in listening  # stopped
 
 
-def test_the_product_settings_carry_a_generated_password(settings):
-    secret = (Path(settings.VAR_DIR) / "embedded-password").read_text().strip()
-    assert len(secret) == 48 and settings.EMBEDDED_PASSWORD
-    for url in (settings.CELERY_BROKER_URL, settings.LOCK_REDIS_URL, settings.GRAPH_URI):
-        assert f":{settings.EMBEDDED_PASSWORD}@" in url or "127.0.0.1" not in url
+def test_the_product_settings_carry_a_generated_password(tmp_path):
+    # A fresh start of the settings (the test session's own point at the fixture's server).
+    script = (
+        "from django.conf import settings as s; "
+        "print(s.EMBEDDED_PASSWORD, s.GRAPH_URI, s.CELERY_BROKER_URL, s.LOCK_REDIS_URL)"
+    )
+    env = {**os.environ, "DEBUG": "true", "GROUNDWORK_VAR_DIR": str(tmp_path)}
+    for name in ("GRAPH_URI", "CELERY_BROKER_URL", "LOCK_REDIS_URL", "EMBEDDED_PASSWORD"):
+        env.pop(name, None)
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", f"import django; django.setup(); {script}"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+        for _ in range(2)
+    ]
+    password, graph, broker, lock = runs[0]
+    assert runs[1] == runs[0]  # generated once, then read
+    secret = tmp_path / "embedded-password"
+    assert secret.read_text().strip() == password and len(password) == 48
+    assert secret.stat().st_mode & 0o777 == 0o600
+    assert graph == f"falkordb://:{password}@127.0.0.1:16379"
+    assert broker == f"redis://:{password}@127.0.0.1:16379/1"
+    assert lock == f"redis://:{password}@127.0.0.1:16379/2"
