@@ -1,26 +1,42 @@
-"""Production defaults: DEBUG off unless said, no start with the development key, and
-`check --deploy` clean with the production compose environment."""
+"""Production defaults: DEBUG off unless said, no start with the development key, compose
+working over plain http://localhost out of the box, and `check --deploy` clean with the compose
+environment behind TLS."""
 
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import subprocess
 import sys
 from pathlib import Path
 
+import yaml
+
 ROOT = Path(__file__).resolve().parents[2]
 
-# The app's environment in docker-compose.yml (x-app), with a strong key as the operator sets.
-COMPOSE_ENVIRONMENT = {
-    "DATABASE_URL": "postgres://groundwork:groundwork@postgres:5432/groundwork",
-    "GRAPH_URI": "bolt://neo4j:7687",
-    "GRAPH_USER": "neo4j",
-    "GRAPH_PASSWORD": "groundwork-neo4j",
-    "CELERY_BROKER_URL": "redis://redis:6379/1",
-    "LOCK_REDIS_URL": "redis://redis:6379/2",
-    "DEBUG": "false",
-    "ALLOWED_HOSTS": "localhost",
+
+def compose_environment(**operator: str) -> dict[str, str]:
+    """The app's environment in docker-compose.yml (x-app), with ${VAR:-default} resolved from
+    what the operator sets (`operator`), else the file's default."""
+    app = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["x-app"]
+    resolved = {}
+    for name, value in app["environment"].items():
+        text = re.sub(
+            r"\$\{(\w+):[-?]([^}]*)\}",
+            lambda found: operator.get(found.group(1), found.group(2)),
+            str(value),
+        )
+        resolved[name] = text
+    return resolved
+
+
+# What an operator sets to serve over TLS (as docker-compose.yml's comment says).
+TLS = {
+    "TLS_ENABLED": "true",
+    "SECURE_HSTS_SECONDS": "31536000",
+    "CSRF_TRUSTED_ORIGINS": "https://groundwork.example.com",
+    "ALLOWED_HOSTS": "groundwork.example.com",
 }
 
 
@@ -55,13 +71,29 @@ def test_production_start_with_the_development_key_is_refused():
     assert manage("check", DEBUG="true").returncode == 0  # a development machine says so
 
 
-def test_check_deploy_is_clean_with_the_compose_environment():
-    result = manage(
-        "check", "--deploy", SECRET_KEY=secrets.token_urlsafe(50), **COMPOSE_ENVIRONMENT
-    )
+def test_check_deploy_is_clean_with_the_compose_environment_behind_tls():
+    key = secrets.token_urlsafe(50)
+    result = manage("check", "--deploy", **compose_environment(SECRET_KEY=key, **TLS))
     assert result.returncode == 0, result.stderr
     output = result.stdout + result.stderr
     assert "System check identified no issues (0 silenced)." in output, output
+
+
+def test_compose_out_of_the_box_serves_sign_in_over_plain_http():
+    # Secure cookies over http://localhost would never come back: sign-in would fail.
+    environment = compose_environment(SECRET_KEY=secrets.token_urlsafe(50))
+    script = (
+        "from django.conf import settings as s; print(s.SESSION_COOKIE_SECURE, "
+        "s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT, s.SECURE_HSTS_SECONDS, "
+        "s.CSRF_TRUSTED_ORIGINS)"
+    )
+    shown = manage("shell", "-c", script, **environment)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.split("\n")[-2] == "False False False 0 ['http://localhost:8000']"
+    # and the warnings check --deploy gives there are exactly the ones TLS removes
+    deploy = manage("check", "--deploy", **environment)
+    warned = set(re.findall(r"security\.(W\d+)", deploy.stdout + deploy.stderr))
+    assert warned == {"W004", "W008", "W012", "W016"}, deploy.stderr
 
 
 def test_make_sets_development_values_explicitly():
