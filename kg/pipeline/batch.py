@@ -56,7 +56,7 @@ BATCH_MESSAGES = 8  # messages per call: 0.125 calls per message when every batc
 BATCH_CHARS = 16_000  # text per call; a longer message is extracted on its own
 KNOWN_PER_MESSAGE = 6  # candidate nodes each message adds to the batch's known nodes
 CLAIM_SECONDS = 300  # a claim outlives any batch call; a dead proposer's claim expires
-WAIT_POLL_SECONDS = 0.1
+WAIT_POLL_SECONDS = 0.02
 
 
 def batchable(episode: Episode) -> bool:

@@ -11,7 +11,9 @@ lock is held for the writes only, never for a model call.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -29,7 +31,7 @@ from kg.models import (
 from kg.pipeline.batch import proposal_for
 from kg.pipeline.confidence import confidence_from
 from kg.pipeline.integrate import Decision, integrate
-from kg.pipeline.locks import project_lock
+from kg.pipeline.locks import WAIT_SECONDS, Lease, LockBusy, named_lock
 from kg.pipeline.recovery import worker_id
 from kg.pipeline.revision import graph_changed
 
@@ -70,7 +72,7 @@ def episode_ingest(episode_id: int, *, force: bool = False) -> IngestReport:
     try:
         proposal = proposal_for(episode)  # recorded, else made now (imports in batches)
         _set_status(processing, ProcessingStatus.RUNNING, stage="resolve")
-        with project_lock(episode.project_id) as lease:
+        with _project_lease(episode.project_id) as lease:
             done = integrate(episode, proposal, lease.check)
             _take_place_in_order(episode, keep=force)
             store.mark_episode_processed(scope, str(episode.uid))
@@ -119,6 +121,29 @@ def _enqueue(episode_ids: list[int]) -> None:
 
     for episode_id in episode_ids:
         episode_ingest_task.delay(episode_id)
+
+
+# How often a writer waiting for its project's lease asks again. The lease is held for a few
+# milliseconds per episode (the writes only), so the lock's own backoff (up to 250 ms between
+# tries) would leave it free most of the time a writer sleeps.
+LEASE_POLL_SECONDS = 0.005
+
+
+@contextmanager
+def _project_lease(project_id: int) -> Iterator[Lease]:
+    """The project's lease (kg.pipeline.locks.project_lock's name), asked for every
+    LEASE_POLL_SECONDS for up to WAIT_SECONDS; held, renewed and released by the lock."""
+    deadline = time.monotonic() + WAIT_SECONDS
+    with ExitStack() as stack:
+        while True:
+            try:
+                lease = stack.enter_context(named_lock(f"project-lock:{project_id}", timeout=0))
+                break
+            except LockBusy:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(LEASE_POLL_SECONDS)
+        yield lease
 
 
 def _take_place_in_order(episode: Episode, *, keep: bool) -> None:
