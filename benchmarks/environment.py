@@ -1,5 +1,7 @@
 """A throwaway environment for benchmarks: temp SQLite, an embedded FalkorDB on free ports.
 
+With BENCH_DATABASE_URL (a PostgreSQL server, e.g. postgres://postgres:postgres@127.0.0.1:5432/
+postgres) a throwaway database is created on that server instead, and dropped at exit.
 Call `bench_environment()` before importing anything that touches Django models.
 """
 
@@ -16,7 +18,11 @@ RESULTS = Path(__file__).parent / "results"
 def bench_environment() -> None:
     workdir = Path(tempfile.mkdtemp(prefix="groundwork-bench-"))
     os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
-    os.environ["DATABASE_URL"] = f"sqlite:///{workdir / 'bench.sqlite3'}"
+    server_url = os.environ.get("BENCH_DATABASE_URL", "")
+    if server_url:
+        os.environ["DATABASE_URL"] = _throwaway_postgres(server_url, workdir.name)
+    else:
+        os.environ["DATABASE_URL"] = f"sqlite:///{workdir / 'bench.sqlite3'}"
     os.environ["LLM_ENGINE"] = "offline"
     os.environ.pop("OPENAI_API_KEY", None)
     os.environ.pop("OPENAI_BASE_URL", None)
@@ -40,3 +46,21 @@ def bench_environment() -> None:
     from kg.graph.store import ensure_indexes
 
     ensure_indexes()
+
+
+def _throwaway_postgres(server_url: str, name: str) -> str:
+    import psycopg
+
+    database = name.replace("-", "_").lower()
+    with psycopg.connect(server_url, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{database}"')
+
+    def drop() -> None:
+        from django.db import connections
+
+        connections.close_all()
+        with psycopg.connect(server_url, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+
+    atexit.register(drop)
+    return server_url.rsplit("/", 1)[0] + f"/{database}"
