@@ -8,9 +8,13 @@ the type, so its cost does not grow with the project. Each node is filed under b
     t:<lemma>            each content lemma of each name         (fuzzy neighbours)
     s:<subject>          an opinion's subject                    (contradiction partners)
 
-A lookup reads at most POSTINGS_PER_BLOCK postings per block (the newest), so a lemma shared
-by thousands of nodes costs no more than a rare one, ranks nodes by the blocks they share
-with the mention and returns the best MAX_CANDIDATES.
+A lookup is one SQL statement: for each block a range scan of the posting index that stops
+after POSTINGS_PER_BLOCK postings (the newest), so a lemma shared by thousands of nodes costs
+no more than a rare one and the work is bounded by blocks x POSTINGS_PER_BLOCK whatever the
+project's size; the database sums each node's block weights (a shared key or meaning key
+outweighs shared lemmas), joins the active nodes and returns the best MAX_CANDIDATES. A rare
+block is read whole, so a node that shares a rare key or lemma with the mention is found
+however old it is; only among nodes sharing nothing but common lemmas are the newest preferred.
 
 Where it lives: two SQL tables (kg.models.integration), written in the same place and under
 the same project lock as the graph. Chosen over
