@@ -30,7 +30,11 @@ from django.dispatch import receiver
 
 _state = threading.local()
 
-APPEND_ONLY_TABLES = ("kg_episode", "kg_resolutiondecision")
+# The tables migration 0004 locked, then the correction ledger (kg.models.corrections), locked
+# by its own migration once its table exists.
+FIRST_LOCKED_TABLES = ("kg_episode", "kg_resolutiondecision")
+CORRECTION_TABLE = "kg_correction"
+APPEND_ONLY_TABLES = (*FIRST_LOCKED_TABLES, CORRECTION_TABLE)
 
 
 def ledger_unlocked() -> bool:
@@ -128,10 +132,10 @@ def _postgres_triggers(table: str) -> list[str]:
     ]
 
 
-SQLITE_TRIGGERS = [s for table in APPEND_ONLY_TABLES for s in _sqlite_triggers(table)]
+SQLITE_TRIGGERS = [s for table in FIRST_LOCKED_TABLES for s in _sqlite_triggers(table)]
 SQLITE_DROP = [
     f"DROP TRIGGER IF EXISTS {table}_{what}"
-    for table in APPEND_ONLY_TABLES
+    for table in FIRST_LOCKED_TABLES
     for what in ("no_update", "no_delete")
 ]
 POSTGRES_TRIGGERS = [
@@ -159,14 +163,26 @@ POSTGRES_TRIGGERS = [
     END;
     $$ LANGUAGE plpgsql
     """,
-    *[s for table in APPEND_ONLY_TABLES for s in _postgres_triggers(table)],
+    *[s for table in FIRST_LOCKED_TABLES for s in _postgres_triggers(table)],
 ]
 POSTGRES_DROP = [
     *[
         f"DROP TRIGGER IF EXISTS {trigger} ON {table}"
-        for table in APPEND_ONLY_TABLES
+        for table in FIRST_LOCKED_TABLES
         for trigger in _postgres_trigger_names(table)
     ],
     "DROP FUNCTION IF EXISTS groundwork_refuse_change()",
     "DROP FUNCTION IF EXISTS groundwork_refuse_truncate()",
+]
+
+# The correction ledger: the same triggers on its table (the PostgreSQL functions exist since
+# migration 0004).
+CORRECTION_SQLITE_TRIGGERS = _sqlite_triggers(CORRECTION_TABLE)
+CORRECTION_SQLITE_DROP = [
+    f"DROP TRIGGER IF EXISTS {CORRECTION_TABLE}_{what}" for what in ("no_update", "no_delete")
+]
+CORRECTION_POSTGRES_TRIGGERS = _postgres_triggers(CORRECTION_TABLE)
+CORRECTION_POSTGRES_DROP = [
+    f"DROP TRIGGER IF EXISTS {trigger} ON {CORRECTION_TABLE}"
+    for trigger in _postgres_trigger_names(CORRECTION_TABLE)
 ]

@@ -5,7 +5,8 @@ from its recorded proposal, so the rebuilt graph is the original one and no mode
 also for a project that several workers built concurrently. Episodes never integrated follow,
 in valid_at order; their model answers come from the recorded calls where the prompt matches.
 A user's answer to a contradiction decides it again (kept statement, superseded one) just
-before the answer itself is replayed.
+before the answer itself is replayed. Corrections (kg.corrections) are applied again between
+the episodes, where they were made.
 The candidate index is cleared with the graph and refilled as the episodes are replayed.
 """
 
@@ -15,6 +16,7 @@ from collections.abc import Callable
 
 from django.db.models import F
 
+from kg.corrections import CorrectionReplay
 from kg.graph import store
 from kg.models import Episode, Project
 from kg.pipeline.candidates import clear_index
@@ -34,13 +36,16 @@ def rebuild_project_graph(
     episodes = list(
         Episode.objects.filter(project=project)
         .order_by(F("integration__order").asc(nulls_last=True), "valid_at", "number")
-        .values_list("pk", "source_ref")
+        .values_list("pk", "source_ref", "integration__order")
     )
-    for done, (episode_id, source_ref) in enumerate(episodes, start=1):
+    corrections = CorrectionReplay(project)  # each replayed where it was made
+    for done, (episode_id, source_ref, order) in enumerate(episodes, start=1):
+        corrections.before(order)
         if (source_ref or {}).get("resolves"):
             # An answer decided its contradiction before it was integrated itself.
             replay_answer(project, Episode.objects.get(pk=episode_id))
         episode_ingest(episode_id, force=True)
         if progress:
             progress(done, len(episodes))
+    corrections.before(None)
     return len(episodes)

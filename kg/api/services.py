@@ -171,7 +171,7 @@ def node_trail(project: Project, number: int) -> NodeTrail:
     return NodeTrail(
         node=node,
         evidence=evidence,
-        confidence_explanation=explain(node.evidence, open_count),
+        confidence_explanation=explain(node.evidence, open_count, node.confirmed_by),
         edges=edges,
         contradictions=contradictions,
     )

@@ -210,6 +210,14 @@ EDGE_UPSERT: dict[str, str] = {
     name: _edge_upsert(relation.graph_type) for name, relation in RELATIONS.items()
 }
 
+# A person's correction moved an edge onto another node (kg.corrections): the old one goes.
+EDGES_DELETE = """
+UNWIND $rows AS row
+MATCH (a:Entity {uid: row.source})-[r]->(:Entity)
+WHERE a.project = $project AND r.uid = row.uid
+DELETE r
+"""
+
 EDGES_BY_PROJECT = """
 MATCH (a:Entity {project: $project})-[r]->(b:Entity {project: $project})
 WHERE r.uid IS NOT NULL AND r.relation IS NOT NULL

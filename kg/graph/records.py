@@ -60,6 +60,11 @@ class NodeRecord(BaseModel):
     stance: str = ""
     value: str = ""
     evidence: list[Evidence] = Field(default_factory=list)
+    # What people decided about it (kg.corrections): "" | "merged" | "rejected", the node a
+    # merge put it into, and who vouched for it (a confirmation counts as a source).
+    status: str = ""
+    merged_into: str = ""
+    confirmed_by: list[str] = Field(default_factory=list)
 
     @property
     def episode_uids(self) -> list[str]:

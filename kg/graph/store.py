@@ -279,6 +279,15 @@ def write_edges(
     return written
 
 
+def delete_edges(
+    scope: GraphScope, edges: Iterable[EdgeRecord], client: GraphClient | None = None
+) -> None:
+    """Delete edges (by source and uid): a correction moved them onto another node."""
+    rows = [{"source": e.source, "uid": e.uid} for e in edges]
+    if rows:
+        _client(client).run(cypher.EDGES_DELETE, rows=rows, project=scope.project)
+
+
 def list_edges(scope: GraphScope, client: GraphClient | None = None) -> list[EdgeRecord]:
     rows = _client(client).run(cypher.EDGES_BY_PROJECT, project=scope.project)
     return [EdgeRecord.from_row(r["relation"], r["source"], r["target"], r["props"]) for r in rows]

@@ -1,3 +1,4 @@
+from kg.models.corrections import Correction, CorrectionAction
 from kg.models.episodes import Episode, EpisodeKind, EpisodeProcessing, ProcessingStatus
 from kg.models.integration import EpisodeIntegration, IndexedNode, IndexPosting
 from kg.models.pipeline import (
@@ -9,6 +10,8 @@ from kg.models.pipeline import (
 from kg.models.tenancy import Invitation, Language, Membership, Organization, Project, Role
 
 __all__ = [
+    "Correction",
+    "CorrectionAction",
     "Episode",
     "EpisodeKind",
     "EpisodeIntegration",

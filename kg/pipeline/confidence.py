@@ -5,6 +5,8 @@
     each further episode                   +5, up to 90
     each open contradiction on the node    -15, never below 30
 
+A person's confirmation (kg.corrections) counts as one more independent source of its own kind.
+
 "Independent" means a different episode; the same words repeated in one message count once,
 and so does a passage repeated word for word across episodes (a legal notice, a template, a
 pasted paragraph), and so does a quote whose whole long sentence is repeated: boilerplate that
@@ -77,19 +79,39 @@ def independent_sources(evidence: list[Evidence]) -> int:
     return len({root(uid) for uid in owner})
 
 
-def confidence_from(evidence: list[Evidence], open_contradictions: int = 0) -> int:
-    episodes = independent_sources(evidence)
-    if episodes == 0:
+def _base(sources: int) -> int:
+    return SINGLE if sources == 1 else min(CEILING, CORROBORATED + STEP * (sources - 2))
+
+
+def confidence_from(
+    evidence: list[Evidence], open_contradictions: int = 0, confirmations: int = 0
+) -> int:
+    sources = independent_sources(evidence) + confirmations
+    if sources == 0:
         return 0
-    score = SINGLE if episodes == 1 else min(CEILING, CORROBORATED + STEP * (episodes - 2))
-    return max(FLOOR, score - CONTRADICTION_PENALTY * open_contradictions)
+    return max(FLOOR, _base(sources) - CONTRADICTION_PENALTY * open_contradictions)
 
 
-def explain(evidence: list[Evidence], open_contradictions: int = 0) -> str:
-    """The same computation in words, for the admin and the API."""
+def explain(
+    evidence: list[Evidence], open_contradictions: int = 0, confirmed_by: list[str] | None = None
+) -> str:
+    """The same computation in words, for the admin and the API; with the people who
+    confirmed the node first: "confirmed by Anna, 3 sources, 1 open contradiction: …"."""
     episodes = independent_sources(evidence)
-    base = SINGLE if episodes == 1 else min(CEILING, CORROBORATED + STEP * (episodes - 2))
-    text = f"{episodes} supporting episode(s) → {base}"
+    people = list(confirmed_by or [])
+    sources = episodes + len(people)
+    text = f"{episodes} supporting episode(s)"
+    if people:
+        text += f" + {len(people)} confirmation(s)"
+    text += f" → {_base(sources) if sources else 0}"
     if open_contradictions:
         text += f"; {open_contradictions} open contradiction(s) × -{CONTRADICTION_PENALTY}"
-    return text + f" = {confidence_from(evidence, open_contradictions)}"
+    text += f" = {confidence_from(evidence, open_contradictions, len(people))}"
+    if not people:
+        return text
+    summary = [f"confirmed by {', '.join(people)}", f"{episodes} source{'s' * (episodes != 1)}"]
+    if open_contradictions:
+        summary.append(
+            f"{open_contradictions} open contradiction{'s' * (open_contradictions != 1)}"
+        )
+    return f"{', '.join(summary)}: {text}"

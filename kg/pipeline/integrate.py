@@ -26,6 +26,7 @@ from kg.pipeline.contradictions import find_contradictions
 from kg.pipeline.numbering import allocate_numbers
 from kg.pipeline.proposal import Endpoint, Proposal, ProposedNode
 from kg.pipeline.resolve import Mention, node_key, resolve_candidate
+from kg.pipeline.taught import STEERED, steer
 from kg.pipeline.temporal import place_functional_edge
 
 NAMESPACE = uuid.UUID("0f7d3c1e-2a44-4b8e-9d7e-6a1c5e2b9f10")
@@ -95,6 +96,7 @@ def integrate(
     project = episode.project
     scope = project.graph_scope
     at = graph_time(episode.valid_at)
+    proposal = steer(episode, proposal)  # what the project's corrections taught (under the lease)
     state = _Touched()
     result = Integration()
     wanted = {p.target_uid for p in proposal.nodes}
@@ -171,7 +173,9 @@ def integrate(
     store.set_confidence(
         scope,
         {
-            uid: confidence_from(state.nodes[uid].evidence, counts.get(uid, 0))
+            uid: confidence_from(
+                state.nodes[uid].evidence, counts.get(uid, 0), len(state.nodes[uid].confirmed_by)
+            )
             for uid in involved
             if uid in state.nodes
         },
@@ -179,7 +183,7 @@ def integrate(
     for uid in involved:
         if uid in state.nodes:
             state.nodes[uid].confidence = confidence_from(
-                state.nodes[uid].evidence, counts.get(uid, 0)
+                state.nodes[uid].evidence, counts.get(uid, 0), len(state.nodes[uid].confirmed_by)
             )
     candidates.index_nodes(project, touched)
     result.contradictions = opened
@@ -192,7 +196,8 @@ def _settle(state, scope, project, proposed: ProposedNode, created_here: list[No
         proposed.type, proposed.label, proposed.quote, proposed.stance, proposed.value
     )
     node = state.nodes.get(proposed.target_uid) if proposed.target_uid else None
-    if node is not None and node.invalid_at is None:
+    # A correction may send a mention to a closed node: a rejected one keeps it, hidden.
+    if node is not None and (node.invalid_at is None or proposed.method == STEERED):
         return node, (proposed.method, proposed.score, proposed.compared)
     # Proposed as new (or its node is gone): what was written since may already hold it. Only
     # the certain rungs of the ladder apply here; the model is never asked under the lock.

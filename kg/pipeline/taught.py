@@ -1,0 +1,92 @@
+"""What a project's corrections teach the pipeline (kg.corrections records them).
+
+Applied to a proposal under the project lease, just before it is integrated, so the model's
+recorded answers are never asked again and a replay meets the same rules:
+
+- a mention of a node a person merged away resolves to the survivor;
+- a mention with the label of a rejected node attaches to it as evidence (it stays hidden);
+- a mention with a label whose node was retyped takes that node (and so its new type);
+- a mention with a label split off another node goes to the split-off node, never back.
+
+Only the corrections made before the episode's place in the order of integration count: a
+rebuild replays corrections between the episodes where they were made, and an episode
+integrated again meets exactly the corrections it met the first time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kg.models import Correction, CorrectionAction, Episode, EpisodeIntegration
+from kg.pipeline.proposal import Endpoint, Proposal
+from kg.pipeline.resolve import node_key
+
+STEERED = "correction"  # the method a steered mention is logged with
+
+
+@dataclass
+class TaughtRules:
+    survivor_of: dict[str, str] = field(default_factory=dict)  # absorbed uid → survivor uid
+    by_label: dict[tuple[str, str], str] = field(default_factory=dict)  # (type, key) → uid
+
+    def survivor(self, uid: str | None) -> str | None:
+        seen: set[str] = set()
+        while uid in self.survivor_of and uid not in seen:
+            seen.add(uid)
+            uid = self.survivor_of[uid]
+        return uid
+
+    def __bool__(self) -> bool:
+        return bool(self.survivor_of or self.by_label)
+
+
+def rules_from(corrections: list[Correction]) -> TaughtRules:
+    """The rules of corrections taken in the order they were made (a later one wins)."""
+    rules = TaughtRules()
+    for c in sorted(corrections, key=lambda c: c.number):
+        params = c.params or {}
+        if c.action == CorrectionAction.MERGE and params.get("applied", True):
+            rules.survivor_of[c.other_uid] = c.node_uid
+        elif c.action in (CorrectionAction.REJECT, CorrectionAction.RETYPE):
+            node_type = params.get("old_type") or params.get("type", "")
+            for key in params.get("keys", []):
+                rules.by_label[(node_type, key)] = c.node_uid
+        elif c.action == CorrectionAction.SPLIT and params.get("new_uid"):
+            rules.by_label[(params.get("type", ""), node_key(params["alias"]))] = params["new_uid"]
+    return rules
+
+
+def rules_for(episode: Episode) -> TaughtRules:
+    """The corrections made before the episode's place in the order of integration (all of
+    them for an episode not yet integrated)."""
+    corrections = Correction.objects.filter(project_id=episode.project_id)
+    order = (
+        EpisodeIntegration.objects.filter(episode=episode).values_list("order", flat=True).first()
+    )
+    if order is not None:
+        corrections = corrections.filter(after_order__lt=order)
+    return rules_from(list(corrections))
+
+
+def steer(episode: Episode, proposal: Proposal) -> Proposal:
+    """The proposal with the project's corrections applied to whom each mention means."""
+    rules = rules_for(episode)
+    if not rules:
+        return proposal
+    steered = proposal.model_copy(deep=True)
+    for node in steered.nodes:
+        forced = rules.by_label.get((node.type, node_key(node.label)))
+        if forced:
+            node.target_uid = rules.survivor(forced)
+            node.method = STEERED
+        elif node.target_uid:
+            node.target_uid = rules.survivor(node.target_uid)
+    for edge in steered.edges:
+        for end in (edge.source, edge.target):
+            _steer_endpoint(end, rules)
+    return steered
+
+
+def _steer_endpoint(end: Endpoint, rules: TaughtRules) -> None:
+    if end.uid:
+        end.uid = rules.survivor(end.uid)
