@@ -399,6 +399,7 @@ def main() -> None:
         "machine": f"{platform.machine()} {platform.python_version()}, 2 shared cores",
         "taken_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "note": "shared machine: other engineers ran test suites at the same time; noisy",
+        "load_average_at_start": [round(x, 1) for x in os.getloadavg()],
     }
     from django.db import connection
 
