@@ -280,6 +280,7 @@ class EdgeView:
     valid_at: dt.datetime | None
     invalid_at: dt.datetime | None
     quotes: list[tuple[str, int, str]]  # (quote, episode number, episode admin url or "")
+    uid: str = ""  # what a correction of the edge names (kg.corrections)
 
 
 @dataclass(frozen=True)
@@ -506,6 +507,7 @@ def _edge_view(edge: EdgeRecord, other: NodeLink, episodes: dict[str, Episode]) 
         valid_at=when(edge.valid_at),
         invalid_at=when(edge.invalid_at),
         quotes=quotes,
+        uid=edge.uid,
     )
 
 

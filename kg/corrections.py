@@ -549,3 +549,49 @@ class CorrectionReplay:
                 lease.check()
                 apply_correction(self.project, correction)
         return len(due)
+
+
+# --- one entry point for the pages and the API ----------------------------------------------
+
+
+def _number_field(value, name: str) -> int:
+    text = str(value if value is not None else "").strip().lstrip("#")
+    if not text.isascii() or not text.isdigit() or len(text) > 9:
+        raise CorrectionRefused(f"{name} must be a node number")
+    return int(text)
+
+
+def correct(project: Project, user, number: int, action: str, fields: dict) -> CorrectionDone:
+    """Run the correction `action` on node #number with the fields a form or a request sent
+    (other, alias, label, type, edge, relation, target, note)."""
+    note = str(fields.get("note") or "")
+    text = {k: str(fields.get(k) or "").strip() for k in ("alias", "label", "type", "edge")}
+    match action:
+        case CorrectionAction.MERGE:
+            other = _number_field(fields.get("other"), "the node to merge in")
+            return merge_nodes(project, user, number, other, note)
+        case CorrectionAction.SPLIT:
+            return split_alias(project, user, number, text["alias"], note)
+        case CorrectionAction.RENAME:
+            return rename_node(project, user, number, text["label"], note)
+        case CorrectionAction.RETYPE:
+            return retype_node(project, user, number, text["type"], note)
+        case CorrectionAction.REJECT:
+            return reject_node(project, user, number, note)
+        case CorrectionAction.CONFIRM:
+            return confirm_node(project, user, number, note)
+        case CorrectionAction.EDIT_EDGE:
+            target = fields.get("target")
+            return edit_edge(
+                project,
+                user,
+                number,
+                text["edge"],
+                str(fields.get("relation") or "").strip(),
+                _number_field(target, "the new target") if str(target or "").strip() else None,
+                note,
+            )
+        case CorrectionAction.REMOVE_EDGE:
+            return remove_edge(project, user, number, text["edge"], note)
+    choices = ", ".join(CorrectionAction.values)
+    raise CorrectionRefused(f"unknown correction {action!r} (one of: {choices})")

@@ -11,5 +11,6 @@ P = "projects/<slug:slug>/research/"
 urlpatterns = [
     path(P, views.nodes_page, name="nodes"),
     path(P + "nodes/<num:number>/", views.node_page, name="node"),
+    path(P + "nodes/<num:number>/correct/", views.correct_node, name="correct"),
     path(P + "messages/<num:number>/", views.message_page, name="message"),
 ]

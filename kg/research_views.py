@@ -7,13 +7,17 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.views.decorators.http import require_GET, require_POST
 
 from kg.admin_graph import CONFIDENCE_BANDS, VALIDITY, node_trail
+from kg.corrections import CorrectionRefused, NodeNotFound, correct
 from kg.graph import GraphUnavailable
 from kg.models import Project
-from kg.ontology import NODE_TYPES
+from kg.node_history import node_history
+from kg.ontology import NODE_TYPES, RELATIONS
 from kg.research import (
     STATUSES,
     MessageNotFound,
@@ -21,7 +25,7 @@ from kg.research import (
     highlighted_message,
     research_listing,
 )
-from kg.tenancy import ProjectNotFound, can_write, project_for_user
+from kg.tenancy import NotAllowed, ProjectNotFound, can_write, project_for_user
 
 
 def _project(request: HttpRequest, slug: str) -> Project:
@@ -59,17 +63,50 @@ def nodes_page(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_GET
 def node_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    project = _project(request, slug)
-    context: dict = {"project": project, "cited": _number(request.GET.get("episode"))}
+    return _node_page(request, _project(request, slug), number)
+
+
+def _node_page(
+    request: HttpRequest, project: Project, number: int, refused: str = "", status: int = 200
+) -> HttpResponse:
+    context: dict = {
+        "project": project,
+        "cited": _number(request.GET.get("episode")),
+        "can_write": can_write(request.user, project),
+        "node_types": NODE_TYPES,
+        "relations": sorted(RELATIONS),
+        "refused": refused,
+        "done": request.GET.get("corrected", "")[:300],
+    }
     try:
         trail = node_trail(project, number)
+        if trail is not None:
+            context["history"] = node_history(project, trail.node)
     except GraphUnavailable as exc:
         context["graph_error"] = str(exc)
         return render(request, "research/node.html", context, status=503)
     if trail is None:
         raise Http404(f"node #{number} not found in project {project.slug!r}")
     context["trail"] = trail
-    return render(request, "research/node.html", context)
+    return render(request, "research/node.html", context, status=status)
+
+
+@login_required
+@require_POST
+def correct_node(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A correction from the node page (editors and above): redirected to the node to show
+    next on success, the page again with the reason (400) when refused."""
+    project = _project(request, slug)
+    try:
+        done = correct(project, request.user, number, request.POST.get("action", ""), request.POST)
+    except NotAllowed as exc:
+        return HttpResponse(str(exc), status=403, content_type="text/plain; charset=utf-8")
+    except NodeNotFound as exc:
+        raise Http404(str(exc)) from None
+    except CorrectionRefused as exc:
+        return _node_page(request, project, number, refused=str(exc), status=400)
+    target = reverse("research:node", args=[project.slug, done.node.number])
+    return redirect(f"{target}?{urlencode({'corrected': done.message})}")
 
 
 @login_required

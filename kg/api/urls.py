@@ -3,7 +3,7 @@
 from django.urls import path
 
 import kg.api.converters  # noqa: F401  registers <num:...>
-from kg.api import views
+from kg.api import corrections, views
 
 P = "projects/<slug:slug>/"
 
@@ -21,6 +21,12 @@ urlpatterns = [
     path(P + "uploads/", views.NotesUpload.as_view(), name="api-uploads"),
     path(P + "nodes/", views.NodeList.as_view(), name="api-nodes"),
     path(P + "nodes/<num:number>/", views.NodeDetail.as_view(), name="api-node"),
+    path(
+        P + "nodes/<num:number>/corrections/",
+        corrections.NodeCorrections.as_view(),
+        name="api-node-corrections",
+    ),
+    path(P + "corrections/", corrections.CorrectionList.as_view(), name="api-corrections"),
     path(P + "edges/", views.EdgeList.as_view(), name="api-edges"),
     path(P + "gaps/", views.GapList.as_view(), name="api-gaps"),
     path(P + "contradictions/", views.ContradictionList.as_view(), name="api-contradictions"),

@@ -1,0 +1,149 @@
+"""Corrections through the API and the research view's node page: per role, across
+organizations, refusals with their reason, and the node's history."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from rest_framework.test import APIClient
+
+from kg.graph import store
+from kg.models import Correction, Membership, Organization, Role
+from kg.pipeline.ingest import episode_ingest
+from tests.kg.pipeline_helpers import make_project, record_messages
+
+pytestmark = pytest.mark.django_db
+
+MESSAGES = [
+    {
+        "text": "Couriers in Berlin hate the slow checkout. The slow checkout makes them lose "
+        "orders.",
+        "at": "2026-01-01T10:00:00Z",
+        "author": "Anna",
+    },
+    {
+        "text": "The checkout is slow for couriers again; they lose orders every evening.",
+        "at": "2026-01-04T10:00:00Z",
+        "author": "Ben",
+    },
+]
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def project(graph):
+    project = make_project("couriers")
+    for episode in record_messages(project, MESSAGES):
+        episode_ingest(episode.pk)
+    return project
+
+
+def _person(org, name: str, role: str):
+    user = get_user_model().objects.create_user(username=name, password="pw", first_name=name)
+    Membership.objects.create(user=user, organization=org, role=role)
+    return user
+
+
+def _pain(project, label: str):
+    return next(n for n in store.list_nodes(project.graph_scope, "pain") if n.label == label)
+
+
+def _api(user) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(user)
+    return client
+
+
+@pytest.mark.parametrize(
+    ("role", "expected"),
+    [(Role.OWNER, 201), (Role.ADMIN, 201), (Role.EDITOR, 201), (Role.VIEWER, 403)],
+)
+def test_api_correction_per_role(project, role, expected):
+    user = _person(project.organization, "pat", role)
+    pain = _pain(project, "slow checkout")
+    url = f"/api/projects/{project.slug}/nodes/{pain.number}/corrections/"
+    response = _api(user).post(url, {"action": "confirm", "note": "seen it"}, format="json")
+    assert response.status_code == expected, response.content
+    if expected == 201:
+        body = response.json()
+        assert body["correction"]["action"] == "confirm"
+        assert body["correction"]["author"] == "pat"
+        assert body["node"]["number"] == pain.number
+        assert store.node_by_number(project.graph_scope, pain.number).confirmed_by == ["pat"]
+    else:
+        assert not Correction.objects.exists()
+    listed = _api(user).get(f"/api/projects/{project.slug}/corrections/")
+    assert listed.status_code == 200
+    assert len(listed.json()["results"]) == (1 if expected == 201 else 0)
+
+
+def test_api_other_organization_is_404_and_refusals_are_400(project):
+    outsider_org = Organization.objects.create(slug="other", name="Other")
+    outsider = _person(outsider_org, "olga", Role.OWNER)
+    pain = _pain(project, "slow checkout")
+    url = f"/api/projects/{project.slug}/nodes/{pain.number}/corrections/"
+    assert _api(outsider).post(url, {"action": "reject"}, format="json").status_code == 404
+    assert _api(outsider).get(f"/api/projects/{project.slug}/corrections/").status_code == 404
+
+    editor = _person(project.organization, "ed", Role.EDITOR)
+    refused = _api(editor).post(url, {"action": "merge", "other": pain.number}, format="json")
+    assert refused.status_code == 400
+    assert "itself" in refused.json()["message"]
+    retype = _api(editor).post(url, {"action": "retype", "type": "segment"}, format="json")
+    assert retype.status_code == 400 and "experiences" in retype.json()["message"]
+    missing = f"/api/projects/{project.slug}/nodes/999/corrections/"
+    assert _api(editor).post(missing, {"action": "reject"}, format="json").status_code == 404
+    assert not Correction.objects.exists()
+
+
+def test_node_page_merges_and_shows_the_history(project):
+    editor = _person(project.organization, "Anna", Role.EDITOR)
+    keep, gone = _pain(project, "slow checkout"), _pain(project, "lose orders")
+    client = Client()
+    client.force_login(editor)
+    page = client.get(f"/projects/{project.slug}/research/nodes/{keep.number}/")
+    assert page.status_code == 200 and b'id="merge-form"' in page.content
+
+    response = client.post(
+        f"/projects/{project.slug}/research/nodes/{keep.number}/correct/",
+        {"action": "merge", "other": str(gone.number), "note": "one pain"},
+        follow=True,
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "lose orders" in html  # now an alias of the survivor
+    history = html[html.index('id="node-history"') :]
+    assert "extracted as" in history and f"merged #{gone.number} into this node" in history
+    assert "by Anna" in history and "one pain" in history
+
+    closed = client.get(f"/projects/{project.slug}/research/nodes/{gone.number}/").content.decode()
+    assert 'id="node-status">merged' in closed and f"merged into #{keep.number}" in closed
+    assert 'id="merge-form"' not in closed  # a closed node is not corrected further
+
+    refused = client.post(
+        f"/projects/{project.slug}/research/nodes/{keep.number}/correct/",
+        {"action": "rename", "label": "  "},
+    )
+    assert refused.status_code == 400 and "Refused: a label has 1 to" in refused.content.decode()
+
+
+def test_node_page_for_viewers_and_outsiders(project):
+    viewer = _person(project.organization, "vic", Role.VIEWER)
+    pain = _pain(project, "slow checkout")
+    client = Client()
+    client.force_login(viewer)
+    page = client.get(f"/projects/{project.slug}/research/nodes/{pain.number}/")
+    assert page.status_code == 200 and b'id="merge-form"' not in page.content
+    assert b'id="node-history"' in page.content
+    url = f"/projects/{project.slug}/research/nodes/{pain.number}/correct/"
+    assert client.post(url, {"action": "reject"}).status_code == 403
+    outsider = _person(Organization.objects.create(slug="o2", name="O2"), "out", Role.OWNER)
+    client.force_login(outsider)
+    assert client.post(url, {"action": "reject"}).status_code == 404
+    assert not Correction.objects.exists()
+    assert store.node_by_number(project.graph_scope, pain.number).invalid_at is None
