@@ -205,5 +205,9 @@ def refresh_confidence(scope: GraphScope, uids: list[str]) -> None:
     nodes: list[NodeRecord] = store.nodes_by_uids(scope, uids)
     counts = store.open_contradiction_counts(scope, [n.uid for n in nodes])
     store.set_confidence(
-        scope, {n.uid: confidence_from(n.evidence, counts.get(n.uid, 0)) for n in nodes}
+        scope,
+        {
+            n.uid: confidence_from(n.evidence, counts.get(n.uid, 0), len(n.confirmed_by))
+            for n in nodes
+        },
     )

@@ -290,9 +290,7 @@ def test_later_messages_follow_the_corrections(research):
     assert retyped.type == "competitor" and 5 in {e.episode_number for e in retyped.evidence}
     nodes = store.list_nodes(scope)
     assert not [n for n in nodes if n.type == "alternative" and "whatsapp" in n.key]
-    assert not [
-        n for n in nodes if n.number > count and n.type == "feature" and "payment" in n.key
-    ]
+    assert not [n for n in nodes if n.number > count and n.type == "feature" and "payment" in n.key]
     assert ResolutionDecision.objects.filter(project=project, method="correction").exists()
 
 
@@ -310,3 +308,57 @@ def test_rebuild_replays_episodes_and_corrections_to_the_same_graph(research):
     assert _graph(project) == before
     assert LLMCall.objects.count() == calls  # no model call on replay
     assert project_revision(project) > revision
+
+
+def test_with_the_model_a_replay_after_corrections_asks_it_nothing(graph, openai_mode):
+    project = make_project("scripted-fix", name="RouteMate")
+    anna = _user(project, "anna", first="Anna")
+    first, second = record_messages(
+        project,
+        [
+            {"at": "2026-03-01T10:00:00Z", "text": "The checkout is slow and orders get lost."},
+            {"at": "2026-03-02T10:00:00Z", "text": "Again orders get lost at night."},
+        ],
+    )
+    openai_mode.script(
+        {
+            "nodes": [
+                {
+                    "ref": "n1",
+                    "type": "pain",
+                    "label": "checkout is slow",
+                    "quote": "checkout is slow",
+                },
+                {
+                    "ref": "n2",
+                    "type": "pain",
+                    "label": "orders get lost",
+                    "quote": "orders get lost",
+                },
+            ]
+        },
+        {
+            "nodes": [
+                {
+                    "ref": "n1",
+                    "type": "pain",
+                    "label": "orders get lost",
+                    "quote": "orders get lost",
+                }
+            ]
+        },
+    )
+    episode_ingest(first.pk)
+    keep = _by_label(project, "pain", "checkout is slow")
+    gone = _by_label(project, "pain", "orders get lost")
+    fix.merge_nodes(project, anna, keep.number, gone.number)
+    episode_ingest(second.pk)
+    assert openai_mode.calls == 2
+    survivor = store.node_by_number(project.graph_scope, keep.number)
+    assert {e.episode_number for e in survivor.evidence} == {1, 2}  # the merged alias followed
+    before = _graph(project)
+
+    rebuild_project_graph(project)
+
+    assert openai_mode.calls == 2  # episodes and corrections replayed from the record
+    assert _graph(project) == before
