@@ -114,7 +114,7 @@ UNWIND $uids AS uid
 MATCH (n:Entity {uid: uid})
 WHERE n.project = $project
 OPTIONAL MATCH (n)-[c:CONTRADICTS]-(:Entity)
-WHERE c.status = 'open'
+WHERE c.status = $open
 RETURN uid AS uid, count(c) AS open
 """
 
@@ -259,7 +259,7 @@ ORDER BY c.opened_at, c.uid
 
 CONTRADICTION_RESOLVE = """
 MATCH (:Entity {project: $project})-[c:CONTRADICTS {uid: $uid}]->(:Entity {project: $project})
-WHERE coalesce(c.status, 'open') = 'open'
+WHERE coalesce(c.status, $open) = $open
 SET c.status = 'resolved', c.resolved_at = $resolved_at, c.resolution = $resolution,
     c.kept = $kept, c.superseded = $superseded, c.answer_episode = $answer_episode,
     c.answer_number = $answer_number, c.answer_quote = $answer_quote
@@ -287,8 +287,7 @@ RETURN s.at AS at
 SUPERSESSIONS_BY_PROJECT = """
 MATCH (a:Entity {project: $project})-[s:SUPERSEDED_BY]->(b:Entity {project: $project})
 RETURN a.uid AS old, b.uid AS new, s.relation AS relation, s.at AS at,
-       coalesce(s.episode_uid, '') AS episode_uid, s.episode_number AS episode_number,
-       coalesce(s.quote, '') AS quote
+       s.episode_uid AS episode_uid, s.episode_number AS episode_number, s.quote AS quote
 ORDER BY s.at
 """
 

@@ -127,7 +127,9 @@ def open_contradiction_counts(
     uids = list(uids)
     if not uids:
         return {}
-    rows = _client(client).run(cypher.OPEN_CONTRADICTION_COUNTS, uids=uids, project=scope.project)
+    rows = _client(client).run(
+        cypher.OPEN_CONTRADICTION_COUNTS, uids=uids, project=scope.project, open="open"
+    )
     return {r["uid"]: int(r["open"]) for r in rows}
 
 
@@ -341,6 +343,7 @@ def resolve_contradiction(
     rows = _client(client).run(
         cypher.CONTRADICTION_RESOLVE,
         project=scope.project,
+        open="open",
         uid=uid,
         resolved_at=resolved_at,
         resolution=resolution,
@@ -371,7 +374,11 @@ def list_supersessions(
     scope: GraphScope, client: GraphClient | None = None
 ) -> list[SupersessionRecord]:
     rows = _client(client).run(cypher.SUPERSESSIONS_BY_PROJECT, project=scope.project)
-    return [SupersessionRecord.model_validate(r) for r in rows]
+    # Links a pipeline wrote carry no answer: their absent fields keep the record's defaults.
+    return [
+        SupersessionRecord.model_validate({k: v for k, v in r.items() if v is not None})
+        for r in rows
+    ]
 
 
 def delete_project_graph(scope: GraphScope, client: GraphClient | None = None) -> None:

@@ -50,7 +50,7 @@ def test_orm_refuses_save_update_and_delete(episode):
 )
 def test_database_refuses_raw_sql(episode, statement):
     with (
-        pytest.raises(DatabaseError, match="immutable"),
+        pytest.raises(DatabaseError, match="append-only"),
         transaction.atomic(),
         connection.cursor() as cursor,
     ):

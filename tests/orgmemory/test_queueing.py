@@ -10,7 +10,7 @@ from config.celery import app
 from kg.models import Project
 from kg.signals import project_graph_changed
 from orgmemory.models import OrgInsight
-from orgmemory.services import queue_promotion, sweep_all
+from orgmemory.services import _pending_key, queue_promotion, sweep_all
 
 
 @pytest.fixture
@@ -31,7 +31,7 @@ def test_signal_queues_promotion_on_commit(shared_pain, eager, django_capture_on
 
 
 def test_a_pending_run_absorbs_further_changes(shared_pain, eager):
-    pending = f"groundwork:org-promotion-pending:{shared_pain.acme.pk}"
+    pending = _pending_key(shared_pain.acme.pk)
     redis.Redis.from_url(settings.LOCK_REDIS_URL).set(pending, "1", ex=60)
 
     assert queue_promotion(shared_pain.acme.pk) is False
