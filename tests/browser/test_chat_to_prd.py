@@ -1,5 +1,5 @@
 """End to end in headless Chromium: log in, chat, watch the panel fill, generate a PRD, and
-follow its first citation back to the message it quotes.
+follow its first citation to the quoted words, highlighted in the message they come from.
 
 Everything is real: Django's live server, the embedded graph and broker, a Celery worker in
 a thread running the pipeline, the assistant reply and the PRD generation (offline engine).
@@ -113,13 +113,12 @@ def test_chat_fills_the_panel_and_the_prd_cites_the_messages(member_project, wor
     assert 1 <= episode <= 3
     assert quote.group(1) in MESSAGES[episode - 1]
 
-    # Follow it: the chat opens at that message, highlighted.
+    # Follow it: the node's evidence opens at that message, the quoted words highlighted.
     first_citation.click()
-    expect(page).to_have_url(re.compile(rf"/projects/couriers/(chat|messages)/.*message-{episode}"))
-    target = page.locator(f"#message-{episode}")
-    expect(target).to_be_visible()
-    expect(target).to_contain_text(quote.group(1))
-    highlighted = target.evaluate(
-        "el => el.matches(':target') || el.classList.contains('highlight')"
+    expect(page).to_have_url(
+        re.compile(rf"/projects/couriers/research/nodes/\d+/\?episode={episode}#evidence-{episode}")
     )
-    assert highlighted, "the cited message is not highlighted"
+    target = page.locator(f"#evidence-{episode}")
+    expect(target).to_be_visible()
+    expect(target).to_have_class(re.compile(r"\bcited\b"))
+    assert quote.group(1) in " ".join(target.locator("mark").all_inner_texts())
