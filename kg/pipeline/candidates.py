@@ -41,7 +41,8 @@ from kg.language import content_lemmas
 from kg.models import IndexedNode, IndexPosting, Project
 from kg.pipeline.resolve import meaning_key, node_key
 
-POSTINGS_PER_BLOCK = 200
+POSTINGS_PER_BLOCK = 64  # past this many postings a block is common: its newest are read
+OPINIONS_PER_SUBJECT = 200  # contradiction partners: the newest opinions on one subject
 EXACT_KINDS = ("k:", "m:", "k#", "m#")  # a shared key or meaning key, not one shared lemma
 EXACT_WEIGHT = 4
 MAX_CANDIDATES = 24
@@ -78,7 +79,7 @@ def blocks_of_node(node: NodeRecord) -> set[str]:
 
 
 def _ranking_sql(
-    project_id: int, blocks: list[str], node_type: str | None, limit: int
+    project_id: int, blocks: list[str], node_type: str | None, limit: int, per_block: int
 ) -> tuple[str, list]:
     """One statement: each block's newest postings (a bounded range scan of the block's
     index), summed per node with the block's weight, joined to the active nodes, best first.
@@ -94,7 +95,7 @@ def _ranking_sql(
         parts.append(
             f"SELECT * FROM (SELECT node_uid, {weight:d} AS weight FROM {posting} "  # noqa: S608
             f"WHERE project_id = %s {typed}AND block = %s "
-            f"ORDER BY number DESC LIMIT {POSTINGS_PER_BLOCK:d}) b{i}"
+            f"ORDER BY number DESC LIMIT {int(per_block):d}) b{i}"
         )
         params += [project_id, *([node_type] if node_type else []), block]
     sql = (
@@ -115,12 +116,16 @@ def _json_list(value: object) -> list[str]:
 
 
 def _lookup(
-    project: Project, blocks: Iterable[str], node_type: str | None, limit: int
+    project: Project,
+    blocks: Iterable[str],
+    node_type: str | None,
+    limit: int,
+    per_block: int = POSTINGS_PER_BLOCK,
 ) -> list[NodeRecord]:
     chosen = sorted(set(blocks))
     if not chosen:
         return []
-    sql, params = _ranking_sql(project.pk, chosen, node_type, limit)
+    sql, params = _ranking_sql(project.pk, chosen, node_type, limit, per_block)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
@@ -179,7 +184,8 @@ def opinions_on(project: Project, node_type: str, subject: str) -> list[NodeReco
     """Active nodes of the type about a subject (contradiction partners)."""
     if not subject.strip():
         return []
-    return _lookup(project, [_block("s", subject.strip().lower())], node_type, POSTINGS_PER_BLOCK)
+    subject_block = [_block("s", subject.strip().lower())]
+    return _lookup(project, subject_block, node_type, OPINIONS_PER_SUBJECT, OPINIONS_PER_SUBJECT)
 
 
 def known_subjects(project: Project, before: str, limit: int) -> list[str]:

@@ -158,3 +158,44 @@ def test_offline_bulk_import_batches_too_and_each_quote_is_from_its_own_message(
                 evidence.quote
             )
     assert propose_batch(episodes) == {}  # all recorded: nothing proposed twice
+
+
+def test_kg_ingest_of_a_file_asks_the_model_once_per_eight_messages(tmp_path, graph, openai_mode):
+    import io
+    import json
+    import re
+
+    from django.core.management import call_command
+
+    from kg.models import Project
+
+    def respond(body: dict) -> dict:
+        prompt = body["messages"][1]["content"]
+        assert body["response_format"]["json_schema"]["name"] == "batch_extraction"
+        blocks = re.findall(r"--- message (\d+) ---\nFlorists in (\w+)", prompt)
+        return {"items": [_item(int(n), town) for n, town in blocks]}
+
+    openai_mode.responder = respond
+    path = tmp_path / "florists.jsonl"
+    path.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "at": f"2026-03-01T10:{i:02d}:00Z",
+                    "text": f"Florists in {t} lose orders written on paper, note {i}.",
+                }
+            )
+            + "\n"
+            for i, t in enumerate(TOWNS * 2)
+        ),
+        encoding="utf-8",
+    )
+    call_command(
+        "kg_ingest", str(path), "--project", "florists", "--create", "--org", "acme", "--sync",
+        stdout=io.StringIO(), stderr=io.StringIO(),
+    )  # fmt: skip
+
+    project = Project.objects.get(slug="florists")
+    assert openai_mode.calls == 3  # 20 messages: 0.15 calls per message
+    pains = store.list_nodes(project.graph_scope, "pain")
+    assert len(pains) == 1 and len(pains[0].evidence) == 2 * len(TOWNS)
