@@ -2,10 +2,13 @@
 
 Every episode's processing row says where it is. A task that will retry records when
 (`retry_at`); a task that gives up leaves FAILED with its reason and a `retry_at` for the
-sweep. The stale-work sweep re-queues what no one is working on: pending or running past the
-deadline, running on a worker that stopped beating, a scheduled retry long overdue (its
-worker died holding it, or the broker lost it), a transient failure due for another try. Each
-re-queue is counted; after PIPELINE_MAX_REQUEUES the episode is FAILED with its reason.
+sweep. The stale-work sweep re-queues what no one is working on: running on a worker that
+stopped beating, running past the deadline on no live worker, pending past the deadline once
+nothing is left to deliver it (the broker's queue is empty, or no episode moved for the
+deadline), a scheduled retry long overdue (its worker died holding it, or the broker lost
+it), a transient failure due for another try. A long import is not work lost: its tail waits in
+the broker's queue past the deadline and is left there. Each re-queue is counted; after
+PIPELINE_MAX_REQUEUES the episode is FAILED with its reason.
 
 Workers write a heartbeat (a sorted set in the lock Redis, member = worker id, score = time)
 so /health and the sweep know which workers live.
@@ -19,6 +22,7 @@ import os
 import socket
 import threading
 import time
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -31,8 +35,11 @@ from kg.pipeline.locks import lock_redis, namespaced_key
 
 logger = logging.getLogger("groundwork.recovery")
 
-HEARTBEAT_EVERY_SECONDS = 10.0
-WORKER_ALIVE_SECONDS = 60.0  # a worker not seen for this long is gone
+HEARTBEAT_EVERY_SECONDS = 5.0
+WORKER_ALIVE_SECONDS = 60.0  # /health: no worker seen for this long is a degraded pipeline
+# The sweep: a worker silent for six beats died (kill -9, a lost machine); what it was running
+# is re-queued at once.
+WORKER_GONE_SECONDS = 30.0
 WORKER_ID_ENV = "GROUNDWORK_WORKER_ID"
 # A scheduled retry is left to its worker for this long past its due time.
 RETRY_GRACE_SECONDS = 120.0
@@ -140,16 +147,54 @@ class SweepReport:
     live_workers: int = 0
 
 
-def stale_filter(now: dt.datetime, stale_after: float) -> Q:
-    """Episodes no one is working on: what the sweep takes, and what /health calls stuck."""
+def stale_filter(
+    now: dt.datetime,
+    stale_after: float,
+    *,
+    live_workers: Collection[str] | None = None,
+    pending_undelivered: bool = True,
+) -> Q:
+    """Episodes no one is working on: what the sweep takes, and what /health calls stuck.
+
+    `live_workers` given, a running episode on one of them is its worker's (a long model
+    call), not stale. `pending_undelivered` false: pending episodes are still in the broker's
+    queue, on their way to a worker, and are left alone.
+    """
     deadline = now - dt.timedelta(seconds=stale_after)
     overdue = now - dt.timedelta(seconds=RETRY_GRACE_SECONDS)
     waiting = Q(retry_at__isnull=True) | Q(retry_at__lt=overdue)
-    return (
-        (Q(status=ProcessingStatus.PENDING) & Q(updated_at__lt=deadline) & waiting)
-        | (Q(status=ProcessingStatus.RUNNING) & Q(updated_at__lt=deadline))
-        | (Q(status=ProcessingStatus.FAILED) & Q(retry_at__isnull=False) & Q(retry_at__lte=now))
+    running = Q(status=ProcessingStatus.RUNNING) & Q(updated_at__lt=deadline)
+    if live_workers is not None:
+        running &= ~Q(worker__in=list(live_workers))
+    stale = running | (
+        Q(status=ProcessingStatus.FAILED) & Q(retry_at__isnull=False) & Q(retry_at__lte=now)
     )
+    if pending_undelivered:
+        stale |= Q(status=ProcessingStatus.PENDING) & Q(updated_at__lt=deadline) & waiting
+    return stale
+
+
+def broker_backlog() -> int | None:
+    """Messages waiting in the broker's default queue; None when the broker cannot say."""
+    from config.celery import app
+
+    try:
+        with app.connection_for_read() as conn:
+            conn.ensure_connection(max_retries=1, timeout=3)
+            queue = app.conf.task_default_queue
+            return int(conn.default_channel.queue_declare(queue=queue).message_count)
+    except Exception as exc:
+        logger.warning("broker queue length unknown: %s", exc)
+        return None
+
+
+def _nothing_left_to_deliver(now: dt.datetime, stale_after: float, backlog: int | None) -> bool:
+    """Pending episodes are lost (not queued) when the broker's queue is empty, or, the broker
+    not saying, when no episode moved for the deadline."""
+    if backlog is not None:
+        return backlog == 0
+    moved_since = now - dt.timedelta(seconds=stale_after)
+    return not EpisodeProcessing.objects.filter(updated_at__gte=moved_since).exists()
 
 
 def sweep_stale_episodes(
@@ -157,19 +202,29 @@ def sweep_stale_episodes(
     stale_after: float | None = None,
     max_requeues: int | None = None,
     now: dt.datetime | None = None,
+    backlog: int | None = -1,
 ) -> SweepReport:
-    """Re-queue the episodes no one is working on; FAILED after max_requeues re-queues."""
+    """Re-queue the episodes no one is working on; FAILED after max_requeues re-queues.
+
+    `backlog` is the broker's queue length (read from the broker unless given; None: unknown).
+    """
     from kg.tasks import episode_ingest_task
 
     stale_after = settings.PIPELINE_STALE_AFTER_SECONDS if stale_after is None else stale_after
     max_requeues = settings.PIPELINE_MAX_REQUEUES if max_requeues is None else max_requeues
     now = now or timezone.now()
+    backlog = broker_backlog() if backlog == -1 else backlog
+    live = workers_seen(WORKER_GONE_SECONDS)
     # Running on a worker that stopped beating: its task died with it, re-queue it now.
-    orphaned = Q(status=ProcessingStatus.RUNNING) & Q(worker__in=workers_gone())
-    report = SweepReport(live_workers=len(workers_seen()))
-    candidates = EpisodeProcessing.objects.filter(
-        stale_filter(now, stale_after) | orphaned
-    ).values_list("pk", flat=True)
+    orphaned = Q(status=ProcessingStatus.RUNNING) & Q(worker__in=workers_gone(WORKER_GONE_SECONDS))
+    report = SweepReport(live_workers=len(live))
+    stale = stale_filter(
+        now,
+        stale_after,
+        live_workers=live,
+        pending_undelivered=_nothing_left_to_deliver(now, stale_after, backlog),
+    )
+    candidates = EpisodeProcessing.objects.filter(stale | orphaned).values_list("pk", flat=True)
     for pk in list(candidates):
         with transaction.atomic():
             row = EpisodeProcessing.objects.select_for_update().filter(pk=pk).first()

@@ -1,24 +1,38 @@
-"""Faults during an import through real workers: every episode ends done, none lost, no twins.
+"""Faults during an import through real workers, broker and graph: every episode ends done,
+none lost, no twins, and the graph equals a clean `kg_ingest --sync` run of the same file.
 
-Sizes are smaller than the issue's 1,000 messages to fit CI (FAULTS_MESSAGES, default 150);
-figures are printed and recorded in benchmarks/results/faults.json.
+The import is a JSONL file read by `kg_ingest` (harness.MESSAGES messages, 300 unless
+FAULTS_MESSAGES says otherwise; the issue's 1,000 takes about three times as long). The sweep
+runs every 5 s with a 20 s deadline (production: every 60 s, 600 s). Figures are printed and
+recorded in benchmarks/results/faults.json.
 """
 
 from __future__ import annotations
 
+import io
 import os
+import subprocess
+import sys
 import time
 
 import pytest
-from django.db import transaction
+from django.conf import settings
+from django.core.management import call_command
 
-from kg.episodes import EpisodeInput, record_episode
-from kg.pipeline.ingest import episode_ingest
+from kg.models import Project
+from kg.pipeline.locks import LEASE_SECONDS, installation_namespace
 from tests.faults import harness
-from tests.kg.pipeline_helpers import at, make_project, record_messages
 
 OUTAGE_SECONDS = int(os.environ.get("FAULTS_OUTAGE_SECONDS", "60"))
 pytestmark = pytest.mark.timeout(1800)
+
+_clean: dict = {}  # the clean run's export, made once for the module (the database is not kept)
+
+
+@pytest.fixture(scope="module")
+def import_file(tmp_path_factory):
+    items = harness.messages()
+    return harness.write_jsonl(tmp_path_factory.mktemp("import") / "research.jsonl", items), items
 
 
 @pytest.fixture
@@ -32,8 +46,6 @@ def installation(tmp_path, transactional_db, embedded_server):
     yield inst
     inst.stop()
     # Back to the session's services for the tests that follow.
-    from django.conf import settings
-
     from config.celery import app
     from kg.graph import reset_client
 
@@ -45,93 +57,201 @@ def installation(tmp_path, transactional_db, embedded_server):
     reset_client()
 
 
-def _import(slug: str, items: list[dict]):
-    project = make_project(slug)
-    with transaction.atomic():  # queued on commit, like an upload
-        for m in items:
-            record_episode(project, EpisodeInput(content=m["text"], valid_at=at(m["at"])))
-    return project
+def _ingest(path, slug: str, *, sync: bool = False) -> Project:
+    options = {"sync": True} if sync else {}
+    call_command(
+        "kg_ingest",
+        str(path),
+        project=slug,
+        org="acme",
+        create=True,
+        name=harness.PRODUCT,
+        language="en",
+        stdout=io.StringIO(),
+        stderr=io.StringIO(),
+        **options,
+    )
+    return Project.objects.get(slug=slug)
 
 
-def _clean_sync_summary(items: list[dict]) -> list:
-    project = make_project("clean-sync")
-    for episode in record_messages(project, items):
-        episode_ingest(episode.pk)
-    return harness.graph_summary(project)
+def _clean_export(path) -> dict:
+    """The same file through `kg_ingest --sync` in this process: one episode after another."""
+    if not _clean:
+        started = time.monotonic()
+        project = _ingest(path, "clean-sync", sync=True)
+        _clean["seconds"] = round(time.monotonic() - started, 1)
+        _clean["export"] = harness.order_free_export(project)
+    return _clean["export"]
 
 
-def _check(project, items, name: str, figures: dict) -> None:
+def _check(project: Project, path, items: list[dict], name: str, figures: dict) -> dict:
     counts = harness.statuses(project)
     figures |= {
         "messages": len(items),
+        "episodes": project.episodes.count(),
         "done": counts.get("done", 0),
         "failed": counts.get("failed", 0),
+        "pending_or_running": counts.get("pending", 0) + counts.get("running", 0),
         "lost": len(items) - counts.get("done", 0),
         "duplicate_active_nodes": harness.duplicate_active_nodes(project),
     }
-    summary = harness.graph_summary(project)
-    figures["export_equals_clean_sync"] = summary == _clean_sync_summary(items)
+    got = harness.order_free_export(project)
+    figures |= harness.compare_exports(got, _clean_export(path))
+    figures["clean_sync_seconds"] = _clean["seconds"]
     harness.record_figures(name, figures)
-    assert figures["lost"] == 0
+    assert figures["episodes"] == len(items)
+    assert figures["lost"] == 0, figures
+    assert figures["pending_or_running"] == 0
     assert figures["duplicate_active_nodes"] == 0
+    assert figures["export_equal_but_node_numbers"], figures["export_differences"]
+    return figures
 
 
-def test_worker_killed_twice_during_an_import(installation):
-    items = harness.messages()
+def test_worker_killed_twice_during_an_import(installation, import_file):
+    path, items = import_file
     first = installation.start_worker()
-    project = _import("kill9", items)
     started = time.monotonic()
-    harness.wait_until(lambda: harness.statuses(project).get("done", 0) >= len(items) // 4, 300)
+    project = _ingest(path, "kill9")
+    total = len(items)
+    harness.wait_until(lambda: harness.statuses(project).get("done", 0) >= total // 4, 600)
     installation.kill_worker(first)
-    second = installation.start_worker()
-    harness.wait_until(lambda: harness.statuses(project).get("done", 0) >= len(items) // 2, 300)
-    installation.kill_worker(second)
+    installation.start_worker()
+    harness.wait_until(lambda: harness.statuses(project).get("done", 0) >= total // 2, 600)
+    held = harness.unfinished(project)  # what the killed worker was running or had reserved
+    installation.kill_worker(installation.workers[-1])
     installation.start_worker()
     restarted = time.monotonic()
-    harness.wait_done(project, len(items), 600)
-    _check(
+    held_done = harness.wait_episodes_done(held, 300)
+    harness.wait_done(project, total, 900)
+    figures = _check(
         project,
+        path,
         items,
         "worker_killed_twice",
         {
             "total_seconds": round(time.monotonic() - started, 1),
             "done_after_last_restart_seconds": round(time.monotonic() - restarted, 1),
+            "running_at_second_kill": len(held),
+            "those_done_after_restart_seconds": round(held_done, 1),
         },
     )
+    # The episodes the killed worker held are back within a minute of the restart (the rest of
+    # the backlog is throughput, not recovery).
+    assert figures["those_done_after_restart_seconds"] <= 60
 
 
-def test_graph_killed_and_down_mid_import(installation):
-    items = harness.messages()
+def test_graph_killed_and_restarted_mid_import(installation, import_file):
+    path, items = import_file
     installation.start_worker()
-    project = _import("graph-outage", items)
-    harness.wait_until(lambda: harness.statuses(project).get("done", 0) >= len(items) // 4, 300)
+    project = _ingest(path, "graph-restart")
+    harness.wait_until(lambda: harness.statuses(project).get("done", 0) >= len(items) // 3, 600)
     harness.kill9(installation.graph)
-    time.sleep(OUTAGE_SECONDS)
-    harness.restart(installation.graph)
+    harness.restart(installation.graph)  # at once: a crash and its supervisor's restart
     back = time.monotonic()
     harness.wait_done(project, len(items), 900)
     _check(
         project,
+        path,
         items,
-        "graph_outage",
-        {
-            "outage_seconds": OUTAGE_SECONDS,
-            "done_after_graph_return_seconds": round(time.monotonic() - back, 1),
-        },
+        "graph_killed_and_restarted",
+        {"done_after_graph_return_seconds": round(time.monotonic() - back, 1)},
     )
 
 
-def test_broker_lost_its_queue(installation):
-    items = harness.messages()
-    project = _import("broker-loss", items)  # queued, no worker yet
+def test_graph_only_outage_of_a_minute(installation, import_file):
+    path, items = import_file
+    installation.start_worker()
+    project = _ingest(path, "graph-outage")
+    harness.wait_until(lambda: harness.statuses(project).get("done", 0) >= len(items) // 4, 600)
+    harness.kill9(installation.graph)
+    time.sleep(OUTAGE_SECONDS)
+    during = harness.statuses(project)
+    harness.restart(installation.graph)
+    back = time.monotonic()
+    harness.wait_done(project, len(items), 900)
+    figures = _check(
+        project,
+        path,
+        items,
+        "graph_only_outage",
+        {
+            "outage_seconds": OUTAGE_SECONDS,
+            "statuses_at_graph_return": dict(during),
+            "done_after_graph_return_seconds": round(time.monotonic() - back, 1),
+        },
+    )
+    assert figures["done_after_graph_return_seconds"] <= 120
+
+
+def test_broker_lost_its_queue(installation, import_file):
+    path, items = import_file
+    project = _ingest(path, "broker-loss")  # queued, no worker yet
     harness.kill9(installation.broker)  # no persistence: every queued task is gone
     harness.restart(installation.broker)
     installation.start_worker()
     started = time.monotonic()
     harness.wait_done(project, len(items), 900)
-    _check(
+    figures = _check(
         project,
+        path,
         items,
         "broker_lost_queue",
-        {"done_after_restart_seconds": round(time.monotonic() - started, 1)},
+        {
+            "done_after_restart_seconds": round(time.monotonic() - started, 1),
+            "requeued_by_sweep": harness.requeued(project),
+        },
     )
+    assert figures["requeued_by_sweep"] == len(items)
+
+
+def test_lock_holder_killed_mid_import(installation, import_file):
+    """A process holding the project's lease (a worker stalled inside its writes) is killed
+    with SIGKILL: the project's episodes move again within one lease."""
+    path, items = import_file
+    installation.start_worker()
+    project = _ingest(path, "lock-holder")
+    harness.wait_until(lambda: harness.statuses(project).get("done", 0) >= len(items) // 4, 600)
+    script = (
+        "import django, sys, time; django.setup()\n"
+        "from kg.pipeline.locks import project_lock\n"
+        "with project_lock(int(sys.argv[1])):\n"
+        "    print('held', flush=True); time.sleep(600)\n"
+    )
+    env = installation.env() | {
+        "GROUNDWORK_INSTALLATION": installation_namespace(),
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    }
+    holder = subprocess.Popen(
+        [sys.executable, "-c", script, str(project.pk)], env=env, stdout=subprocess.PIPE
+    )
+    try:
+        assert holder.stdout.readline().strip() == b"held"
+        time.sleep(3)  # episodes in flight finish their extraction and wait for the lease
+        stalled_at = harness.statuses(project).get("done", 0)
+        time.sleep(5)
+        stalled = harness.statuses(project).get("done", 0) - stalled_at
+        holder.kill()
+        holder.wait()
+        killed = time.monotonic()
+        resumed = harness.wait_until(
+            lambda: harness.statuses(project).get("done", 0) > stalled_at + stalled, 120
+        )
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+            holder.wait()
+    harness.wait_done(project, len(items), 900)
+    figures = _check(
+        project,
+        path,
+        items,
+        "lock_holder_killed",
+        {
+            "done_while_held_5s": stalled,
+            "resumed_after_kill_seconds": round(resumed, 1),
+            "lease_seconds": LEASE_SECONDS,
+            "done_after_kill_seconds": round(time.monotonic() - killed, 1),
+        },
+    )
+    assert figures["done_while_held_5s"] == 0  # the holder did hold the project
+    assert figures["resumed_after_kill_seconds"] <= 30

@@ -144,7 +144,7 @@ def test_the_sweep_requeues_only_what_no_one_works_on(
     )
     _age(failed_for_good, 700, status=ProcessingStatus.FAILED, error="ValueError: bad")
     with django_capture_on_commit_callbacks() as queued:
-        report = recovery.sweep_stale_episodes(stale_after=600, max_requeues=3)
+        report = recovery.sweep_stale_episodes(stale_after=600, max_requeues=3, backlog=0)
     assert sorted(report.requeued) == sorted([stale_pending.pk, stale_running.pk])
     assert len(queued) == 2
     rows = {p.episode_id: p for p in EpisodeProcessing.objects.all()}
@@ -155,11 +155,53 @@ def test_the_sweep_requeues_only_what_no_one_works_on(
 
 
 @pytest.mark.django_db
+def test_the_tail_of_a_long_import_waiting_in_the_queue_is_left_there(
+    five_episodes, django_capture_on_commit_callbacks
+):
+    """Pending past the deadline is lost work only when nothing is left to deliver it."""
+    waiting, moving = five_episodes[:2]
+    _age(waiting, 700)
+    _age(moving, 700, status=ProcessingStatus.RUNNING, worker="live:1")
+    recovery.record_worker_beat("live:1")
+    with django_capture_on_commit_callbacks():
+        # The broker still holds tasks: the episode waits its turn behind them.
+        assert recovery.sweep_stale_episodes(stale_after=600, backlog=40).requeued == []
+        # The broker cannot say, and episodes moved within the deadline: still waiting.
+        assert recovery.sweep_stale_episodes(stale_after=600, backlog=None).requeued == []
+        # The queue is empty: the episode's task is gone (a broker restart, a dead worker's
+        # reserved task) and it is re-queued; the live worker's long episode is left to it.
+        assert recovery.sweep_stale_episodes(stale_after=600, backlog=0).requeued == [waiting.pk]
+    # The broker cannot say and nothing moved for the deadline: re-queued too.
+    EpisodeProcessing.objects.update(updated_at=timezone.now() - dt.timedelta(seconds=700))
+    with django_capture_on_commit_callbacks():
+        report = recovery.sweep_stale_episodes(stale_after=600, backlog=None)
+    assert sorted(report.requeued) == sorted(e.pk for e in five_episodes if e != moving)
+
+
+@pytest.mark.django_db
+def test_the_broker_says_how_many_tasks_wait(embedded_server):
+    from config.celery import app
+
+    with app.connection_for_write() as conn:
+        conn.default_channel.client.delete(app.conf.task_default_queue)
+    assert recovery.broker_backlog() == 0
+    with app.connection_for_write() as conn:
+        producer = conn.Producer()
+        for n in range(3):
+            producer.publish({"n": n}, routing_key=app.conf.task_default_queue)
+    try:
+        assert recovery.broker_backlog() == 3
+    finally:
+        with app.connection_for_write() as conn:
+            conn.default_channel.client.delete(app.conf.task_default_queue)
+
+
+@pytest.mark.django_db
 def test_a_dead_workers_episode_is_requeued_without_waiting_for_the_deadline(
     five_episodes, django_capture_on_commit_callbacks
 ):
     on_dead, on_live = five_episodes[:2]
-    recovery.record_worker_beat("dead:1", at=timezone.now().timestamp() - 120)
+    recovery.record_worker_beat("dead:1", at=timezone.now().timestamp() - 40)  # six beats
     recovery.record_worker_beat("live:2")
     _age(on_dead, 5, status=ProcessingStatus.RUNNING, worker="dead:1")
     _age(on_live, 5, status=ProcessingStatus.RUNNING, worker="live:2")
@@ -191,7 +233,7 @@ def test_after_the_last_requeue_the_episode_fails_with_its_reason(
     with django_capture_on_commit_callbacks():
         for round_ in range(3):
             _age(stuck, 700, stage="extract", error="GraphUnavailable: graph down")
-            report = recovery.sweep_stale_episodes(stale_after=600, max_requeues=2)
+            report = recovery.sweep_stale_episodes(stale_after=600, max_requeues=2, backlog=0)
             assert (report.requeued, report.failed) == (
                 ([stuck.pk], []) if round_ < 2 else ([], [stuck.pk])
             )
