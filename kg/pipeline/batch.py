@@ -80,10 +80,6 @@ def _release(episode_ids: Iterable[int]) -> None:
         lock_redis().delete(*keys)
 
 
-def _claimed(episode_id: int) -> bool:
-    return bool(lock_redis().exists(_claim_key(episode_id)))
-
-
 # --- the proposal of one episode, in a batch where it can be -------------------------------------
 
 
