@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from kg.episodes import Duplicate, record_new_episodes
 from kg.models import Episode, Project
+from kg.pipeline.ingest import ingest_recorded_episodes
 from kg.sources import ImportOptions, SourceError, SourceRead, read_source, source_format
 
 Progress = Callable[[int, int], None]
@@ -50,8 +51,9 @@ def record_read(
     enqueue: bool = True,
     progress: Progress | None = None,
 ) -> ImportReport:
-    """Record a read file's episodes in one transaction, queued for the pipeline once
-    committed. A file with nothing to record is refused with the reasons."""
+    """Record a read file's episodes in one transaction, written in bulk; with `enqueue` they
+    are handed to the pipeline's batch path once committed (several per model call). A file
+    with nothing to record is refused with the reasons."""
     if not read.items:
         shown = "; ".join(read.skipped[:3])
         more = f" (and {len(read.skipped) - 3} more)" if len(read.skipped) > 3 else ""
@@ -67,9 +69,11 @@ def record_read(
         project,
         read.items,
         author,
-        enqueue=enqueue,
+        enqueue=False,
         progress=None if progress is None else (lambda done: progress(done, total)),
     )
+    if enqueue:
+        ingest_recorded_episodes(report.episodes)  # queued when the recording commits
     return report
 
 
