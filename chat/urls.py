@@ -22,6 +22,7 @@ urlpatterns = [
     path(P + "chat/<num:conversation_id>/messages/", views.messages_partial, name="messages"),
     path(P + "panel/", views.panel, name="panel"),
     path(P + "upload/", views.upload_notes, name="upload"),
+    path(P + "imports/<num:import_id>/", views.import_status, name="import-status"),
     path(
         P + "contradictions/<uuid:uid>/answer/",
         views.answer_contradiction,

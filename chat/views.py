@@ -8,7 +8,13 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotModified,
+    JsonResponse,
+)
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -31,6 +37,15 @@ from kg.sources import (
     MAX_ROWS,
     MAX_SOURCE_BYTES,
     ImportOptions,
+    source_format,
+)
+from kg.sources.background import (
+    BACKGROUND_BYTES,
+    SourceImportNotFound,
+    import_progress,
+    queue_source_import,
+    report_summary,
+    source_import_in,
 )
 from kg.tenancy import (
     NotAllowed,
@@ -106,7 +121,6 @@ UPLOAD_ERRORS = {
 }
 UPLOAD_ERROR_DETAIL = "upload_error_detail"
 UPLOAD_REPORT = "upload_report"  # the last upload's per-file report, shown once
-REPORT_REASONS = 20  # skipped items listed by reason; the count says how many in all
 
 
 def _upload_outcome(request: HttpRequest) -> dict:
@@ -119,6 +133,17 @@ def _upload_outcome(request: HttpRequest) -> dict:
         "skipped": _number(request.GET.get("skipped")),
         "upload_report": request.session.pop(UPLOAD_REPORT, None),
     }
+
+
+def _source_import(project: Project, request: HttpRequest) -> dict | None:
+    """The import named by ?import= (one of this project's), with its progress, or None."""
+    import_id = _number(request.GET.get("import"))
+    if import_id is None:
+        return None
+    try:
+        return import_progress(source_import_in(project, import_id))
+    except SourceImportNotFound:
+        return None
 
 
 @login_required
@@ -154,9 +179,24 @@ def chat_page(request: HttpRequest, slug: str, conversation_id: int | None = Non
                 "messages": MAX_MESSAGES,
             },
             "formats": FORMAT_CHOICES,
+            "source_import": _source_import(project, request),
             **_upload_outcome(request),
         },
     )
+
+
+@login_required
+@require_GET
+def import_status(request: HttpRequest, slug: str, import_id: int) -> JsonResponse:
+    """How far a long import got, for the page to poll (members of the project only)."""
+    project = _project(request, slug)
+    try:
+        found = source_import_in(project, import_id)
+    except SourceImportNotFound as exc:
+        raise Http404(str(exc)) from None
+    response = JsonResponse(import_progress(found))
+    response["Cache-Control"] = "private, no-store"
+    return response
 
 
 @login_required
@@ -328,6 +368,17 @@ def upload_notes(request: HttpRequest, slug: str) -> HttpResponse:
         date_column=request.POST.get("date_column", ""),
     )
     try:
+        if upload.size > BACKGROUND_BYTES and source_format(upload.name, options.format):
+            # A large document or export is recorded by a worker; the page shows how far.
+            queued = queue_source_import(
+                project,
+                upload.name,
+                upload.read(),
+                author=author_name(request.user),
+                options=options,
+                user=request.user,
+            )
+            return redirect(target + f"?import={queued.pk}")
         report = record_uploaded_notes(
             project, upload.name, upload.read(), author_name(request.user), options
         )
@@ -335,14 +386,5 @@ def upload_notes(request: HttpRequest, slug: str) -> HttpResponse:
         # The reason stays on the server (the session), never in the address.
         request.session[UPLOAD_ERROR_DETAIL] = str(exc)[:300]
         return redirect(target + "?upload_error=refused")
-    request.session[UPLOAD_REPORT] = {
-        "file": upload.name[:200],
-        "episodes": len(report.episodes),
-        "units": getattr(report, "units", None),
-        "unit": getattr(report, "unit", ""),
-        "skipped": [str(r)[:200] for r in report.errors[:REPORT_REASONS]],
-        "skipped_count": len(report.errors),
-        "duplicates": [d.message for d in report.duplicates[:REPORT_REASONS]],
-        "duplicate_count": len(report.duplicates),
-    }
+    request.session[UPLOAD_REPORT] = report_summary(report) | {"file": upload.name[:200]}
     return redirect(target + f"?uploaded={len(report.episodes)}&skipped={len(report.errors)}")

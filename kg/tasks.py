@@ -60,6 +60,14 @@ def _record(episode_id: int, write: Callable[[], None]) -> None:
         logger.error("episode %s: state not recorded (%s); the sweep will find it", episode_id, exc)
 
 
+@shared_task(name="kg.source_import")
+def source_import_task(import_id: int) -> str:
+    """Read and record an uploaded research file kept for a worker (idempotent)."""
+    from kg.sources.background import run_source_import
+
+    return run_source_import(import_id)
+
+
 @shared_task(name="kg.sweep_stale_episodes")
 def sweep_stale_episodes_task() -> dict:
     """Beat: re-queue episodes pending or running past the deadline (kg.pipeline.recovery)."""

@@ -1,5 +1,6 @@
 from kg.models.corrections import Correction, CorrectionAction
 from kg.models.episodes import Episode, EpisodeKind, EpisodeProcessing, ProcessingStatus
+from kg.models.imports import SourceImport, SourceImportStatus
 from kg.models.integration import EpisodeIntegration, IndexedNode, IndexPosting
 from kg.models.pipeline import (
     ExtractionRejection,
@@ -29,4 +30,6 @@ __all__ = [
     "ProjectRevision",
     "ResolutionDecision",
     "Role",
+    "SourceImport",
+    "SourceImportStatus",
 ]
