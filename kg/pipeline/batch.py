@@ -21,9 +21,12 @@ Chat messages are never batched: the person is waiting for that one message's an
 from __future__ import annotations
 
 import logging
+import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 
+import redis
 from django.db import transaction
 
 from kg.graph import NodeRecord
@@ -55,7 +58,10 @@ BULK_KINDS = frozenset({EpisodeKind.IMPORT, EpisodeKind.FILE_CHUNK})
 BATCH_MESSAGES = 8  # messages per call: 0.125 calls per message when every batch is full
 BATCH_CHARS = 16_000  # text per call; a longer message is extracted on its own
 KNOWN_PER_MESSAGE = 6  # candidate nodes each message adds to the batch's known nodes
-CLAIM_SECONDS = 300  # a claim outlives any batch call; a dead proposer's claim expires
+# A claim is a short lease renewed while its batch is proposed (a model call may take
+# minutes): a proposer killed mid-batch frees its messages within CLAIM_SECONDS.
+CLAIM_SECONDS = 15
+CLAIM_WAIT_SECONDS = 300  # how long a message's own task waits for another worker's batch
 WAIT_POLL_SECONDS = 0.02
 
 
@@ -74,6 +80,32 @@ def _claim(episode_id: int) -> bool:
     return bool(lock_redis().set(_claim_key(episode_id), "1", nx=True, ex=CLAIM_SECONDS))
 
 
+@contextmanager
+def _claims_renewed(episode_ids: Sequence[int]) -> Iterator[None]:
+    """Keep the claims alive while the block runs; release them after it."""
+    keys = [_claim_key(i) for i in episode_ids]
+    stop = threading.Event()
+
+    def renew() -> None:
+        while not stop.wait(CLAIM_SECONDS / 3):
+            try:
+                with lock_redis().pipeline(transaction=False) as pipe:
+                    for key in keys:
+                        pipe.expire(key, CLAIM_SECONDS)
+                    pipe.execute()
+            except redis.exceptions.RedisError as exc:  # expires on its own: at worst a twin call
+                logger.warning("batch claims not renewed: %s", exc)
+
+    renewer = threading.Thread(target=renew, name="batch-claims", daemon=True)
+    renewer.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        renewer.join()
+        _release(episode_ids)
+
+
 def _release(episode_ids: Iterable[int]) -> None:
     keys = [_claim_key(i) for i in episode_ids]
     if keys:
@@ -90,7 +122,7 @@ def proposal_for(episode: Episode) -> Proposal:
     if recorded is not None:
         return recorded
     if batchable(episode):
-        deadline = time.monotonic() + CLAIM_SECONDS
+        deadline = time.monotonic() + CLAIM_WAIT_SECONDS
         while not _claim(episode.pk):  # in another worker's batch right now: wait for it
             if time.monotonic() > deadline:
                 break
@@ -104,10 +136,8 @@ def proposal_for(episode: Episode) -> Proposal:
                 _release([episode.pk])
                 return recorded
             batch = [episode, *_claim_companions(episode)]
-            try:
+            with _claims_renewed([e.pk for e in batch]):
                 proposals = propose_batch(batch)
-            finally:
-                _release(e.pk for e in batch)
             if episode.pk in proposals:
                 return proposals[episode.pk]
     proposal = propose(episode)

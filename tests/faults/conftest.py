@@ -17,3 +17,16 @@ def pytest_collection_modifyitems(config, items) -> None:
     for item in items:
         if "tests/faults/" in str(item.fspath):
             item.add_marker(skip)
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    from tests.faults.harness import RECORDED, RESULTS
+
+    if not RECORDED:
+        return
+    terminalreporter.section("fault injection figures")
+    for name, figures in RECORDED.items():
+        terminalreporter.write_line(name)
+        for key, value in figures.items():
+            terminalreporter.write_line(f"  {key}: {value}")
+    terminalreporter.write_line(f"recorded in {RESULTS.relative_to(RESULTS.parents[2])}")

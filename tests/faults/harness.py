@@ -195,6 +195,14 @@ def unfinished(project: Project) -> list[int]:
     )
 
 
+def running(project: Project) -> list[int]:
+    return list(
+        EpisodeProcessing.objects.filter(episode__project=project, status="running").values_list(
+            "episode_id", flat=True
+        )
+    )
+
+
 def wait_episodes_done(episode_ids: list[int], timeout: float) -> float:
     """Seconds until these episodes are all done; raises on timeout."""
     rows = EpisodeProcessing.objects.filter(episode_id__in=episode_ids)
@@ -278,6 +286,19 @@ def order_free_export(project: Project) -> dict:
     }
 
 
+def difference_examples(got: dict, clean: dict, limit: int = 4) -> list[str]:
+    """A few of the differences, for the failure message: what only one side has."""
+    out = []
+    for part in ("episodes", "edges", "contradictions"):
+        mine, theirs = set(map(repr, got[part])), set(map(repr, clean[part]))
+        out += [f"{part} only after faults: {x}" for x in sorted(mine - theirs)[:limit]]
+        out += [f"{part} only in the clean run: {x}" for x in sorted(theirs - mine)[:limit]]
+    for key in sorted(set(got["nodes"]) | set(clean["nodes"])):
+        if got["nodes"].get(key) != clean["nodes"].get(key) and len(out) < 4 * limit:
+            out.append(f"node {key}: {got['nodes'].get(key)} != {clean['nodes'].get(key)}")
+    return out
+
+
 def compare_exports(got: dict, clean: dict) -> dict:
     """Figures of how an export differs from the clean run's: equal in everything but node
     numbers (which follow the order of integration), and how many numbers differ."""
@@ -300,7 +321,11 @@ def compare_exports(got: dict, clean: dict) -> dict:
     }
 
 
+RECORDED: dict[str, dict] = {}  # this run's figures, printed at the end of the run
+
+
 def record_figures(name: str, figures: dict) -> None:
+    RECORDED[f"{name}:{connection.vendor}"] = figures
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     results[f"{name}:{connection.vendor}"] = figures
