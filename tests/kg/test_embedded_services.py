@@ -68,6 +68,7 @@ def test_command_serves_both_ports_and_stops_on_ctrl_c(tmp_path):
             "--bolt",
         ],
         cwd=ROOT,
+        env={**os.environ, "DEBUG": "true"},  # a development start, as `make services` is
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
