@@ -9,7 +9,7 @@ LINT_DIR := tests/kg/cypher_lint
 # development SECRET_KEY); every make target runs with DEBUG on unless told otherwise.
 export DEBUG ?= true
 
-.PHONY: run test install install-test lint format migrate demo services worker bench check-local-model clean
+.PHONY: run test install install-test lint format migrate demo services worker faults bench check-local-model clean
 
 # Running needs the product only; the test tools (Playwright, schemathesis, …) come with `make test`.
 $(RUN_STAMP): pyproject.toml
