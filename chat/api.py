@@ -114,7 +114,12 @@ class ConversationList(ProjectScoped, generics.ListCreateAPIView):
 
 
 class RenameSerializer(serializers.Serializer):
-    title = serializers.CharField(max_length=services.MAX_TITLE, help_text="The new title.")
+    """A partial update, as PATCH is: an empty object changes nothing and answers the
+    conversation as it is (editors and above still)."""
+
+    title = WrittenTextField(
+        max_length=services.MAX_TITLE, required=False, help_text="The new title."
+    )
 
 
 @extend_schema_view(
@@ -140,10 +145,11 @@ class ConversationDetail(ProjectScoped, generics.GenericAPIView):
         conversation = self._conversation(self.get_writable_project())
         body = RenameSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        try:
-            services.rename_conversation(conversation, body.validated_data["title"])
-        except services.TitleRefused as exc:
-            raise serializers.ValidationError({"title": [str(exc)]}) from None
+        if "title" in body.validated_data:
+            try:
+                services.rename_conversation(conversation, body.validated_data["title"])
+            except services.TitleRefused as exc:
+                raise serializers.ValidationError({"title": [str(exc)]}) from None
         return Response(self.get_serializer(conversation).data)
 
 

@@ -256,11 +256,10 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PAGINATION_CLASS": "kg.api.pagination.StrictPageNumberPagination",
-    "DEFAULT_PARSER_CLASSES": [
-        "rest_framework.parsers.JSONParser",
-        "rest_framework.parsers.FormParser",
-        "kg.api.parsers.StrictMultiPartParser",
-    ],
+    # The API speaks JSON: a form cannot say a number from a string or true from "0", so a
+    # form or multipart body is 415. Uploads take multipart, the token endpoint a form too.
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "kg.api.exceptions.api_exception_handler",

@@ -50,7 +50,8 @@ def _domain(exc: Exception) -> Exception:
         case services.UnknownFilter():
             return exceptions.ValidationError({"query": [str(exc)]})
         case services.NotOneOfTheTwo():
-            return exceptions.ValidationError({"keep": [str(exc)]})
+            # A well-formed node number that is not one of the contradiction's two statements.
+            return Conflict({"keep": [str(exc)]})
         case EpisodeRejected():
             return exceptions.ValidationError({"text": [str(exc)]})
         case UnreadableFile():
@@ -102,7 +103,7 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
         "code": _code(exc),
         "message": _message(exc),
     }
-    if isinstance(exc, exceptions.ValidationError) and isinstance(exc.detail, dict):
+    if isinstance(exc.detail, dict):  # a validation failure or a conflict naming its fields
         body["errors"] = exc.detail
     elif isinstance(exc, exceptions.ValidationError):
         body["errors"] = {"non_field_errors": exc.detail}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from kg.api.fields import WrittenTextField
+from kg.api.fields import StrictBooleanField, StrictIntegerField, StringField, WrittenTextField
 from kg.models import Episode, EpisodeProcessing, Language, Membership, Organization, Project
 from kg.ontology import NODE_TYPES, RELATIONS
 from kg.sources import FORMAT_CHOICES, ImportOptions
@@ -55,16 +55,19 @@ class ProjectSerializer(serializers.ModelSerializer):
 
 class NewProjectSerializer(serializers.Serializer):
     organization = serializers.SlugField(help_text="The organization's slug (owners, admins).")
-    name = serializers.CharField(max_length=200)
+    name = WrittenTextField(max_length=200)
     language = serializers.ChoiceField(choices=Language.choices, default=Language.EN)
-    description = serializers.CharField(max_length=2000, required=False, allow_blank=True)
+    description = StringField(max_length=2000, required=False, allow_blank=True)
 
 
 class ProjectChangeSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=200, required=False)
+    """Only the fields sent change; an empty object changes nothing (the role is still
+    checked)."""
+
+    name = WrittenTextField(max_length=200, required=False)
     language = serializers.ChoiceField(choices=Language.choices, required=False)
-    description = serializers.CharField(max_length=2000, required=False, allow_blank=True)
-    archived = serializers.BooleanField(
+    description = StringField(max_length=2000, required=False, allow_blank=True)
+    archived = StrictBooleanField(
         required=False, help_text="true archives the project (read-only), false restores it."
     )
 
@@ -295,10 +298,13 @@ class ResolveSerializer(serializers.Serializer):
         help_text="What holds now, in the user's words; becomes an episode. Something besides "
         "spaces; a NUL character is refused (400).",
     )
-    keep = serializers.IntegerField(
+    keep = StrictIntegerField(
         required=False,
-        help_text="The number of the statement that holds (one of the two); without it, the "
-        "one the answer sides with: named by number, repeated in its words, or by stance.",
+        min_value=1,
+        max_value=999_999_999,
+        help_text="The number of the statement that holds (one of the two: another number is "
+        "409); without it, the one the answer sides with: named by number, repeated in its "
+        "words, or by stance.",
     )
 
 

@@ -82,7 +82,7 @@ def test_api_correction_per_role(project, role, expected):
     assert len(listed.json()["results"]) == (1 if expected == 201 else 0)
 
 
-def test_api_other_organization_is_404_and_refusals_are_400(project):
+def test_api_other_organization_is_404_and_refusals_are_409(project):
     outsider_org = Organization.objects.create(slug="other", name="Other")
     outsider = _person(outsider_org, "olga", Role.OWNER)
     pain = _pain(project, "slow checkout")
@@ -92,10 +92,10 @@ def test_api_other_organization_is_404_and_refusals_are_400(project):
 
     editor = _person(project.organization, "ed", Role.EDITOR)
     refused = _api(editor).post(url, {"action": "merge", "other": pain.number}, format="json")
-    assert refused.status_code == 400
+    assert refused.status_code == 409
     assert "itself" in refused.json()["message"]
     retype = _api(editor).post(url, {"action": "retype", "type": "segment"}, format="json")
-    assert retype.status_code == 400 and "experiences" in retype.json()["message"]
+    assert retype.status_code == 409 and "experiences" in retype.json()["message"]
     missing = f"/api/projects/{project.slug}/nodes/999/corrections/"
     assert _api(editor).post(missing, {"action": "reject"}, format="json").status_code == 404
     assert not Correction.objects.exists()

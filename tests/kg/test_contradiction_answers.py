@@ -143,7 +143,7 @@ def test_api_answer_with_keep_and_the_superseded_node(research):
     base = f"/api/projects/{project.slug}/"
     url = base + f"contradictions/{seeded.contradiction_uid}/resolve/"
     refused = client.post(url, {"answer": "yes", "keep": 6}, format="json")
-    assert refused.status_code == 400
+    assert refused.status_code == 409  # a node number, but not one of the two
     assert "keep" in refused.json()["errors"]
     response = client.post(
         url, {"answer": "Price is the main factor after all.", "keep": 4}, format="json"
