@@ -12,7 +12,7 @@ from django.urls import path, reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
-from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.exceptions import NotFound
 from rest_framework.parsers import JSONParser
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
@@ -37,23 +37,7 @@ from artifacts.services import (
     version_by_number,
 )
 from kg.models import Project
-from kg.tenancy import NotAllowed, ProjectNotFound, check_can_write, project_for_user
-
-
-def _project(request: Request, slug: str) -> Project:
-    try:
-        return project_for_user(request.user, slug)
-    except ProjectNotFound:
-        raise NotFound("project not found") from None
-
-
-def _writable_project(request: Request, slug: str) -> Project:
-    project = _project(request, slug)
-    try:
-        check_can_write(request.user, project)
-    except NotAllowed as exc:
-        raise PermissionDenied(str(exc)) from None
-    return project
+from kg.tenancy import project_for_user, writable_project_for_user
 
 
 def _version(project: Project, number: int) -> ArtifactVersion:
@@ -85,7 +69,7 @@ class ArtifactList(generics.ListAPIView):
     serializer_class = ArtifactSerializer
 
     def get_queryset(self) -> QuerySet[Artifact]:
-        project = _project(self.request, self.kwargs["slug"])
+        project = project_for_user(self.request.user, self.kwargs["slug"])
         return Artifact.objects.filter(project=project).order_by("kind")
 
 
@@ -94,7 +78,7 @@ class VersionList(generics.ListAPIView):
     serializer_class = VersionSummarySerializer
 
     def get_queryset(self) -> QuerySet[ArtifactVersion]:
-        project = _project(self.request, self.kwargs["slug"])
+        project = project_for_user(self.request.user, self.kwargs["slug"])
         return complete_versions(project).defer("markdown")
 
 
@@ -110,7 +94,7 @@ class Generate(APIView):
         responses={202: GenerateResponseSerializer},
     )
     def post(self, request: Request, slug: str) -> Response:
-        project = _writable_project(request, slug)
+        project = writable_project_for_user(request.user, slug)
         form = GenerateRequestSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         run = start_prd_generation(project, form.validated_data.get("as_of"))
@@ -128,7 +112,7 @@ class RunDetail(APIView):
         tags=["artifacts"], summary="A generation run's status and stage", responses=RunSerializer
     )
     def get(self, request: Request, slug: str, run_id: int) -> Response:
-        project = _project(request, slug)
+        project = project_for_user(request.user, slug)
         try:
             run = run_for_project(project, run_id)
         except ArtifactVersion.DoesNotExist:
@@ -143,7 +127,7 @@ class VersionDetail(APIView):
         responses=VersionDetailSerializer,
     )
     def get(self, request: Request, slug: str, number: int) -> Response:
-        version = _version(_project(request, slug), number)
+        version = _version(project_for_user(request.user, slug), number)
         return Response(VersionDetailSerializer(to_json(load_document(version))).data)
 
 
@@ -152,7 +136,9 @@ class ClaimList(generics.ListAPIView):
     serializer_class = ClaimRowSerializer
 
     def get_queryset(self) -> QuerySet[Claim]:
-        version = _version(_project(self.request, self.kwargs["slug"]), self.kwargs["number"])
+        version = _version(
+            project_for_user(self.request.user, self.kwargs["slug"]), self.kwargs["number"]
+        )
         return version.claims.order_by("section", "order").prefetch_related("citations")
 
 
@@ -165,7 +151,7 @@ class MarkdownExport(APIView):
         responses={(200, "text/markdown"): OpenApiResponse(response=OpenApiTypes.STR)},
     )
     def get(self, request: Request, slug: str, number: int) -> HttpResponse:
-        project = _project(request, slug)
+        project = project_for_user(request.user, slug)
         version = _version(project, number)
         response = HttpResponse(version.markdown, content_type="text/markdown; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{project.slug}-prd-v{number}.md"'

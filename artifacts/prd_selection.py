@@ -24,15 +24,16 @@ from artifacts.decisions import Decision, decided_as_of, decisions
 from artifacts.prompts.prd_writer import NODE_SECTION
 from artifacts.sections import WRITER_SECTIONS
 from kg.context import (
-    QUESTIONS,
     ArtifactContext,
-    ContextContradiction,
-    ContextEdge,
     ContextNode,
     EvidenceView,
     collect_org_insights,
+    contradiction_view,
+    edge_view,
     episodes_by_uid,
     evidence_view,
+    node_view,
+    open_at,
     research_gaps,
 )
 from kg.graph import EdgeRecord, NodeRecord, store
@@ -115,40 +116,6 @@ def _cut_edge(edge: EdgeRecord, moment: str | None) -> EdgeRecord:
     return edge.model_copy(update={"evidence": evidence, "confidence": confidence_from(evidence)})
 
 
-def _node_view(node: NodeRecord, episodes: dict) -> ContextNode:
-    return ContextNode(
-        uid=node.uid,
-        number=node.number,
-        type=node.type,
-        label=node.label,
-        aliases=node.aliases,
-        confidence=node.confidence,
-        valid_at=node.valid_at,
-        invalid_at=node.invalid_at,
-        value=node.value,
-        subject=node.subject,
-        stance=node.stance,
-        evidence=[evidence_view(e, episodes) for e in node.evidence],
-    )
-
-
-def _edge_view(edge: EdgeRecord, numbers: dict[str, int]) -> ContextEdge:
-    return ContextEdge(
-        uid=edge.uid,
-        relation=edge.relation,
-        source=numbers[edge.source],
-        target=numbers[edge.target],
-        confidence=edge.confidence,
-        valid_at=edge.valid_at,
-        invalid_at=edge.invalid_at,
-        quotes=[e.quote for e in edge.evidence],
-    )
-
-
-def _contradiction_question(language: str, a: str, b: str) -> str:
-    return QUESTIONS.get(language, QUESTIONS["en"])["contradiction"].format(a=a, b=b)
-
-
 def select_context(
     project: Project, as_of: dt.datetime | None = None, budget: int | None = None
 ) -> Selection:
@@ -161,12 +128,7 @@ def select_context(
     language = project.language
 
     every_contradiction = store.list_contradictions(scope)
-    contradictions = [
-        c
-        for c in every_contradiction
-        if (moment is None or c.opened_at <= moment)
-        and (c.status == "open" or (moment is not None and (c.resolved_at or "") > moment))
-    ]
+    contradictions = [c for c in every_contradiction if open_at(c, moment)]
     disputes: dict[str, int] = {}
     for c in contradictions:  # each open at the moment (or now)
         for uid in (c.a, c.b):
@@ -207,7 +169,7 @@ def select_context(
 
     records = sorted(chosen.values(), key=lambda n: n.number)
     episodes = episodes_by_uid(project, (e.episode_uid for n in records for e in n.evidence))
-    nodes = [_node_view(n, episodes) for n in records]
+    nodes = [node_view(n, episodes) for n in records]
     by_uid = {n.uid: n for n in nodes}
 
     edges = [
@@ -224,9 +186,9 @@ def select_context(
             if node.valid_as_of(moment) and _cut(node, moment).evidence:
                 neighbours[node.uid] = node.number
     numbers = {uid: n.number for uid, n in by_uid.items()} | neighbours
-    linking = [_edge_view(e, numbers) for e in edges if e.source in numbers and e.target in numbers]
+    linking = [edge_view(e, numbers) for e in edges if e.source in numbers and e.target in numbers]
     inner = [e for e in edges if e.source in by_uid and e.target in by_uid]
-    context_edges = [_edge_view(e, numbers) for e in inner]
+    context_edges = [edge_view(e, numbers) for e in inner]
     kept_evidence = {
         e.uid: [f for f in e.evidence if moment is None or f.valid_at <= moment] for e in inner
     }
@@ -239,16 +201,7 @@ def select_context(
     }
 
     shown_contradictions = [
-        ContextContradiction(
-            uid=c.uid,
-            a=by_uid[c.a].number,
-            b=by_uid[c.b].number,
-            subject=c.subject,
-            quote_a=c.quote_a,
-            quote_b=c.quote_b,
-            status=c.status,
-            question=_contradiction_question(language, by_uid[c.a].label, by_uid[c.b].label),
-        )
+        contradiction_view(c, by_uid, language)
         for c in contradictions[:budget]
         if c.a in by_uid and c.b in by_uid
     ]

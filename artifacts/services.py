@@ -65,12 +65,13 @@ from artifacts.prd_selection import (
 from artifacts.prompts import prd_reviewer, prd_writer
 from artifacts.sections import INSTRUCTIONS, WRITER_SECTIONS, title
 from kg.context import ArtifactContext, ContextNode, EvidenceView
-from kg.importing import product_name
 from kg.llm import LLMOutputError, call_llm, call_llm_repairing_json
 from kg.llm.engines import OfflineEngine, OpenAIEngine, current_engine
 from kg.models import Project, ProjectRevision
 from kg.pipeline.evidence import locate_quote, normalise, numbers_in, numbers_missing
 from kg.pipeline.revision import project_revision
+from kg.task_queue import queue_task
+from kg.tenancy import product_name
 
 logger = logging.getLogger("groundwork.artifacts")
 
@@ -261,8 +262,6 @@ def shown_version(run: ArtifactVersion) -> ArtifactVersion | None:
 
 def start_prd_generation(project: Project, as_of: dt.datetime | None = None) -> ArtifactVersion:
     """Record a pending run and queue the task once the transaction commits."""
-    from artifacts.tasks import generate_prd_task
-
     task_id = str(uuid.uuid4())
     run = ArtifactVersion.objects.create(
         artifact=prd_artifact(project),
@@ -277,7 +276,9 @@ def start_prd_generation(project: Project, as_of: dt.datetime | None = None) -> 
         "as_of_iso": as_of.isoformat() if as_of else None,
         "version_id": run.pk,
     }
-    transaction.on_commit(lambda: generate_prd_task.apply_async(kwargs=kwargs, task_id=task_id))
+    transaction.on_commit(
+        lambda: queue_task("artifacts.generate_prd", kwargs=kwargs, task_id=task_id)
+    )
     return run
 
 

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from artifacts.models import ArtifactVersion
+from artifacts.services import generate_prd, parse_as_of
+from kg.models import Project
+
 
 @shared_task(
     name="artifacts.generate_prd",
@@ -19,10 +23,6 @@ def generate_prd_task(
 
     Safe to retry: a run that already completed returns its version again.
     """
-    from artifacts.models import ArtifactVersion
-    from artifacts.services import generate_prd, parse_as_of
-    from kg.models import Project
-
     project = Project.objects.select_related("organization").get(pk=project_id)
     run = ArtifactVersion.objects.get(pk=version_id) if version_id else None
     version = generate_prd(project, parse_as_of(as_of_iso), version=run)

@@ -19,14 +19,8 @@ from artifacts.services import (
     version_by_number,
 )
 from kg.models import Project
-from kg.tenancy import NotAllowed, ProjectNotFound, can_write, check_can_write, project_for_user
-
-
-def _project(request: HttpRequest, slug: str) -> Project:
-    try:
-        return project_for_user(request.user, slug)
-    except ProjectNotFound:
-        raise Http404("project not found") from None
+from kg.page_access import readable_project
+from kg.tenancy import NotAllowed, can_write, check_can_write
 
 
 def _page(
@@ -58,7 +52,7 @@ def _page(
 @login_required
 @require_GET
 def prd_view(request: HttpRequest, slug: str) -> HttpResponse:
-    project = _project(request, slug)
+    project = readable_project(request, slug)
     raw = request.GET.get("version")
     if raw is not None and not raw.isdigit():
         raise Http404("no such version")
@@ -68,7 +62,7 @@ def prd_view(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_GET
 def prd_markdown(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    project = _project(request, slug)
+    project = readable_project(request, slug)
     try:
         version = version_by_number(project, number)
     except ArtifactVersion.DoesNotExist:
@@ -81,7 +75,7 @@ def prd_markdown(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @login_required
 @require_POST
 def prd_generate(request: HttpRequest, slug: str) -> HttpResponse:
-    project = _project(request, slug)
+    project = readable_project(request, slug)
     try:
         check_can_write(request.user, project)
     except NotAllowed as exc:
@@ -98,7 +92,7 @@ def prd_generate(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_GET
 def prd_progress(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
-    project = _project(request, slug)
+    project = readable_project(request, slug)
     run = _run(project, run_id)
     done = shown_version(run)
     if done is not None:
@@ -115,7 +109,7 @@ def prd_progress(request: HttpRequest, slug: str, run_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def prd_status(request: HttpRequest, slug: str, run_id: int) -> JsonResponse:
-    project = _project(request, slug)
+    project = readable_project(request, slug)
     run = _run(project, run_id)
     done = shown_version(run)
     return JsonResponse(

@@ -23,11 +23,12 @@ from chat.prompts.assistant_reply import (
     AssistantReplyResponse,
     NodeBrief,
     Question,
+    offline_reply,
+    reply_texts,
 )
 from kg.context import ArtifactContext, artifact_context
 from kg.llm import call_llm
 from kg.models import Episode, Project
-from kg.ontology import type_name
 from kg.pipeline import retry_policy
 
 logger = logging.getLogger("groundwork.chat")
@@ -39,7 +40,6 @@ TRANSIENT_ERRORS = retry_policy.TRANSIENT_ERRORS
 
 MAX_BRIEF_NODES = 30
 MAX_QUESTIONS = 5
-BEST_SUPPORTED = 3
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ def reply_to_message(message_id: int, *, unavailable: str = "") -> Message:
         return existing
     project = message.conversation.project
     if unavailable:
-        text = _texts(project.language)["failed"].format(error=unavailable.rstrip("."))
+        text = reply_texts(project.language)["failed"].format(error=unavailable.rstrip("."))
         draft = ReplyDraft(text, [], "system")
     else:
         failure = _analyse(message.episode) if message.episode_id else ""
@@ -173,7 +173,7 @@ def ranked_questions(
     A question the assistant asked in its last replies goes to the back, so it does not repeat
     itself while other questions are open.
     """
-    texts = _texts(context.language)
+    texts = reply_texts(context.language)
     by_number = {n.number: n for n in context.nodes}
     questions = [
         Question(
@@ -205,121 +205,6 @@ def ranked_questions(
     fresh = [q for q in questions if not any(q.text in previous for previous in recently_asked)]
     repeated = [q for q in questions if q not in fresh]
     return (fresh + repeated)[:MAX_QUESTIONS]
-
-
-# --- the offline (deterministic) reply ------------------------------------------------------
-
-TEXTS = {
-    "en": {
-        "nothing": "Nothing in the research yet.",
-        "failed": "I could not analyse this message: {error}.",
-        "nothing_new": "I found nothing new in this message.",
-        "from_message": "From this message: {items}.",
-        "holds": "The research now holds {count} {facts}: {breakdown} "
-        "(average confidence {average}).",
-        "best": "Best supported: {items}.",
-        "best_item": "{kind} #{number} “{label}” (confidence {confidence}, {sources})",
-        "sources": "{n} source",
-        "sources_plural": "{n} sources",
-        "fact": "fact",
-        "facts": "facts",
-        "contradiction": "The research disagrees about {subject}: #{a} “{label_a}” vs "
-        "#{b} “{label_b}”. Which holds now?",
-        "opening": "Who is the product for, and what problem does it solve for them today?",
-        "follow_up": "What else did you hear from customers?",
-    },
-    "ru": {
-        "nothing": "В исследовании пока ничего нет.",
-        "failed": "Не удалось разобрать это сообщение: {error}.",
-        "nothing_new": "В этом сообщении я не нашёл ничего нового.",
-        "from_message": "Из этого сообщения: {items}.",
-        "holds": "Сейчас в исследовании {count} {facts}: {breakdown} "
-        "(средняя уверенность {average}).",
-        "best": "Лучше всего подтверждено: {items}.",
-        "best_item": "{kind} #{number} «{label}» (уверенность {confidence}, {sources})",
-        "sources": "источников: {n}",
-        "sources_plural": "источников: {n}",
-        "fact": "фактов",
-        "facts": "фактов",
-        "contradiction": "Данные расходятся ({subject}): #{a} «{label_a}» и #{b} «{label_b}». "
-        "Что верно сейчас?",
-        "opening": "Для кого этот продукт и какую проблему он решает для них сегодня?",
-        "follow_up": "Что ещё вы слышали от клиентов?",
-    },
-}
-
-
-def _texts(language: str) -> dict[str, str]:
-    return TEXTS.get(language, TEXTS["en"])
-
-
-def _type_name(language: str, node_type: str) -> str:
-    return type_name(node_type, language)
-
-
-def _breakdown(language: str, counts: dict[str, int]) -> str:
-    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
-    if language == "ru":
-        return ", ".join(f"{_type_name(language, t)} — {n}" for t, n in ordered)
-    return ", ".join(f"{n} {t}{'' if n == 1 else 's'}" for t, n in ordered)
-
-
-def offline_reply(request: AssistantReplyRequest) -> AssistantReplyResponse:
-    """Acknowledge what the research knows now, citing node numbers; then ask one question."""
-    language = request.language if request.language in TEXTS else "en"
-    texts = TEXTS[language]
-    lines: list[str] = []
-    cited: list[int] = []
-    if request.failure:
-        lines.append(texts["failed"].format(error=request.failure.rstrip(".")))
-    if not request.node_count:
-        lines.append(texts["nothing"])
-    else:
-        by_number = {n.number: n for n in request.nodes}
-        new = [by_number[n] for n in request.from_message if n in by_number]
-        if new:
-            items = ", ".join(
-                f"{_type_name(language, n.type)} #{n.number} “{n.label}”" for n in new
-            )
-            lines.append(texts["from_message"].format(items=items))
-            cited += [n.number for n in new]
-        elif not request.failure:
-            lines.append(texts["nothing_new"])
-        lines.append(
-            texts["holds"].format(
-                count=request.node_count,
-                facts=texts["fact"] if request.node_count == 1 else texts["facts"],
-                breakdown=_breakdown(language, request.type_counts),
-                average=f"{request.average_confidence:.0f}",
-            )
-        )
-        best = sorted(
-            (n for n in request.nodes if n.number not in request.from_message),
-            key=lambda n: (-n.confidence, -n.sources, n.number),
-        )[:BEST_SUPPORTED]
-        if best:
-            items = "; ".join(
-                texts["best_item"].format(
-                    kind=_type_name(language, n.type),
-                    number=n.number,
-                    label=n.label,
-                    confidence=n.confidence,
-                    sources=texts["sources" if n.sources == 1 else "sources_plural"].format(
-                        n=n.sources
-                    ),
-                )
-                for n in best
-            )
-            lines.append(texts["best"].format(items=items))
-            cited += [n.number for n in best]
-    question = (
-        request.questions[0]
-        if request.questions
-        else Question(kind="opening", text=texts["opening"])
-    )
-    lines.append(question.text)
-    cited += question.nodes
-    return AssistantReplyResponse(text="\n".join(lines), cited_nodes=sorted(set(cited)))
 
 
 # --- checking a reply before it is saved ----------------------------------------------------

@@ -7,7 +7,6 @@ partial and a plain browser with a redirect, so the pages also work without Java
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import (
     Http404,
     HttpRequest,
@@ -28,8 +27,9 @@ from kg.api.services import (
     author_name,
 )
 from kg.episodes import MAX_MESSAGE_CHARS, EpisodeRejected
-from kg.importing import MAX_UPLOAD_BYTES, UnreadableFile, record_uploaded_notes
+from kg.importing import MAX_UPLOAD_BYTES, record_uploaded_notes
 from kg.models import Episode, Language, Project
+from kg.page_access import readable_project, writable_project
 from kg.sources import (
     FORMAT_CHOICES,
     MAX_MESSAGES,
@@ -47,33 +47,13 @@ from kg.sources.background import (
     report_summary,
     source_import_in,
 )
+from kg.sources.base import UnreadableFile
 from kg.tenancy import (
-    NotAllowed,
-    ProjectNotFound,
     can_write,
-    check_can_write,
     managed_orgs,
     orgs_of_user,
-    project_for_user,
     projects_for_user,
 )
-
-
-def _project(request: HttpRequest, slug: str) -> Project:
-    try:
-        return project_for_user(request.user, slug)
-    except ProjectNotFound as exc:
-        raise Http404(str(exc)) from None
-
-
-def _writable_project(request: HttpRequest, slug: str) -> Project:
-    """The project for a write: 404 for a non-member, 403 (PermissionDenied) for a viewer."""
-    project = _project(request, slug)
-    try:
-        check_can_write(request.user, project)
-    except NotAllowed as exc:
-        raise PermissionDenied(str(exc)) from None
-    return project
 
 
 def _conversation(project: Project, conversation_id: int) -> Conversation:
@@ -149,7 +129,7 @@ def _source_import(project: Project, request: HttpRequest) -> dict | None:
 @login_required
 @require_GET
 def chat_page(request: HttpRequest, slug: str, conversation_id: int | None = None) -> HttpResponse:
-    project = _project(request, slug)
+    project = readable_project(request, slug)
     highlight = _number(request.GET.get("highlight"))
     if conversation_id is not None:
         conversation = _conversation(project, conversation_id)
@@ -189,7 +169,7 @@ def chat_page(request: HttpRequest, slug: str, conversation_id: int | None = Non
 @require_GET
 def import_status(request: HttpRequest, slug: str, import_id: int) -> JsonResponse:
     """How far a long import got, for the page to poll (members of the project only)."""
-    project = _project(request, slug)
+    project = readable_project(request, slug)
     try:
         found = source_import_in(project, import_id)
     except SourceImportNotFound as exc:
@@ -202,7 +182,7 @@ def import_status(request: HttpRequest, slug: str, import_id: int) -> JsonRespon
 @login_required
 @require_POST
 def new_conversation(request: HttpRequest, slug: str) -> HttpResponse:
-    project = _writable_project(request, slug)
+    project = writable_project(request, slug)
     conversation = services.create_conversation(
         project, request.user, request.POST.get("title", "")
     )
@@ -212,7 +192,7 @@ def new_conversation(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def rename_conversation(request: HttpRequest, slug: str, conversation_id: int) -> HttpResponse:
-    project = _writable_project(request, slug)
+    project = writable_project(request, slug)
     conversation = _conversation(project, conversation_id)
     try:
         services.rename_conversation(conversation, request.POST.get("title", ""))
@@ -226,7 +206,7 @@ def rename_conversation(request: HttpRequest, slug: str, conversation_id: int) -
 @login_required
 @require_POST
 def send_message(request: HttpRequest, slug: str, conversation_id: int) -> HttpResponse:
-    project = _writable_project(request, slug)
+    project = writable_project(request, slug)
     conversation = _conversation(project, conversation_id)
     try:
         message = services.post_user_message(
@@ -246,7 +226,7 @@ def send_message(request: HttpRequest, slug: str, conversation_id: int) -> HttpR
 @login_required
 @require_GET
 def messages_partial(request: HttpRequest, slug: str, conversation_id: int) -> HttpResponse:
-    project = _project(request, slug)
+    project = readable_project(request, slug)
     conversation = _conversation(project, conversation_id)
     return _new_messages(request, project, conversation, _number(request.GET.get("after")))
 
@@ -273,7 +253,7 @@ def _new_messages(
 @login_required
 @require_GET
 def panel(request: HttpRequest, slug: str) -> HttpResponse:
-    project = _project(request, slug)
+    project = readable_project(request, slug)
     conversation_id = _number(request.GET.get("conversation"))
     etag = f'"{services.research_fingerprint(project)}-{conversation_id}"'
     if request.headers.get("If-None-Match") == etag:
@@ -298,7 +278,7 @@ def panel(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def answer_contradiction(request: HttpRequest, slug: str, uid) -> HttpResponse:
-    project = _writable_project(request, slug)
+    project = writable_project(request, slug)
     conversation_id = _number(request.POST.get("conversation"))
     conversation = (
         _conversation(project, conversation_id)
@@ -344,7 +324,7 @@ def answer_contradiction(request: HttpRequest, slug: str, uid) -> HttpResponse:
 @require_GET
 def message_link(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The stable address of message #number: its place in the chat, or the episode itself."""
-    project = _project(request, slug)
+    project = readable_project(request, slug)
     conversation = services.conversation_of_message(project, number)
     if conversation is not None:
         return redirect(_chat_url(project, conversation, number))
@@ -356,7 +336,7 @@ def message_link(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @require_POST
 def upload_notes(request: HttpRequest, slug: str) -> HttpResponse:
     """Uploaded notes become episodes; the panel shows what they add once processed."""
-    project = _writable_project(request, slug)
+    project = writable_project(request, slug)
     upload = request.FILES.get("notes")
     target = reverse("chat:chat", args=[project.slug])
     if upload is None:

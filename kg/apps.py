@@ -7,4 +7,6 @@ class KgConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from kg import ledger_lock  # noqa: F401  registers the SQLite trigger function
+        # Registered by importing: the SQLite trigger function; the tasks, queued by name
+        # (kg.task_queue).
+        from kg import ledger_lock, tasks  # noqa: F401

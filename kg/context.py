@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 
 from pydantic import BaseModel, Field, PrivateAttr
 
-from kg.graph import EdgeRecord, Evidence, NodeRecord, store
+from kg.graph import ContradictionRecord, EdgeRecord, Evidence, NodeRecord, store
 from kg.graph.records import graph_time
 from kg.models import Episode, Project
 from kg.ontology import NODE_TYPES
@@ -141,31 +141,18 @@ def artifact_context(
     ]
     raw_nodes = [n for n in raw_nodes if n.evidence]
     episodes = _episodes_for(project, raw_nodes)
-    nodes = [_node_view(n, episodes) for n in raw_nodes]
+    nodes = [node_view(n, episodes) for n in raw_nodes]
     by_uid = {n.uid: n for n in nodes}
+    numbers = {n.uid: n.number for n in nodes}
     edges = [
-        _edge_view(e, by_uid)
+        edge_view(e, numbers)
         for e in store.list_edges(scope)
         if e.valid_as_of(moment) and e.source in by_uid and e.target in by_uid
     ]
     contradictions = [
-        ContextContradiction(
-            uid=c.uid,
-            a=by_uid[c.a].number,
-            b=by_uid[c.b].number,
-            subject=c.subject,
-            quote_a=c.quote_a,
-            quote_b=c.quote_b,
-            status=c.status,
-            question=_text(project.language, "contradiction").format(
-                a=by_uid[c.a].label, b=by_uid[c.b].label
-            ),
-        )
+        contradiction_view(c, by_uid, project.language)
         for c in store.list_contradictions(scope)
-        if c.a in by_uid
-        and c.b in by_uid
-        and (moment is None or c.opened_at <= moment)
-        and (c.status == "open" or (moment is not None and (c.resolved_at or "") > moment))
+        if c.a in by_uid and c.b in by_uid and open_at(c, moment)
     ]
     average = round(sum(n.confidence for n in nodes) / len(nodes), 1) if nodes else 0.0
     # Org insights are facts about now: a context as of a past moment has none.
@@ -272,7 +259,8 @@ def evidence_view(e: Evidence, episodes: dict[str, Episode]) -> EvidenceView:
     )
 
 
-def _node_view(node: NodeRecord, episodes: dict[str, Episode]) -> ContextNode:
+def node_view(node: NodeRecord, episodes: dict[str, Episode]) -> ContextNode:
+    """A node as a reader sees it: its evidence as citations (`episodes` by uid)."""
     evidence = [evidence_view(e, episodes) for e in node.evidence]
     return ContextNode(
         uid=node.uid,
@@ -290,12 +278,13 @@ def _node_view(node: NodeRecord, episodes: dict[str, Episode]) -> ContextNode:
     )
 
 
-def _edge_view(edge: EdgeRecord, by_uid: dict[str, ContextNode]) -> ContextEdge:
+def edge_view(edge: EdgeRecord, numbers: dict[str, int]) -> ContextEdge:
+    """An edge between node numbers (`numbers`: node uid to number, both ends in it)."""
     return ContextEdge(
         uid=edge.uid,
         relation=edge.relation,
-        source=by_uid[edge.source].number,
-        target=by_uid[edge.target].number,
+        source=numbers[edge.source],
+        target=numbers[edge.target],
         confidence=edge.confidence,
         valid_at=edge.valid_at,
         invalid_at=edge.invalid_at,
@@ -339,6 +328,32 @@ QUESTIONS = {
 
 def _text(language: str, rule: str) -> str:
     return QUESTIONS.get(language, QUESTIONS["en"])[rule]
+
+
+def open_at(contradiction: ContradictionRecord, moment: str | None) -> bool:
+    """Open at `moment` (now when None): opened by then, and not yet resolved then."""
+    c = contradiction
+    if moment is None:
+        return c.status == "open"
+    return c.opened_at <= moment and (c.status == "open" or (c.resolved_at or "") > moment)
+
+
+def contradiction_view(
+    contradiction: ContradictionRecord, by_uid: dict[str, ContextNode], language: str
+) -> ContextContradiction:
+    """A contradiction between two shown nodes (`by_uid` holds both), with its question."""
+    c = contradiction
+    a, b = by_uid[c.a], by_uid[c.b]
+    return ContextContradiction(
+        uid=c.uid,
+        a=a.number,
+        b=b.number,
+        subject=c.subject,
+        quote_a=c.quote_a,
+        quote_b=c.quote_b,
+        status=c.status,
+        question=_text(language, "contradiction").format(a=a.label, b=b.label),
+    )
 
 
 GapRule = tuple[str, str, Callable[[ContextNode, dict[tuple[int, str], set[str]]], bool]]

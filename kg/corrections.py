@@ -19,7 +19,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from kg.graph import EdgeRecord, Evidence, NodeRecord, SupersessionRecord, store
-from kg.graph.records import graph_time
+from kg.graph.records import add_evidence, graph_time
 from kg.models import (
     Correction,
     CorrectionAction,
@@ -420,19 +420,9 @@ def _write_nodes(project: Project, nodes: list[NodeRecord], new_evidence=()) -> 
     index_nodes(project, nodes)
 
 
-def _add_evidence(node: NodeRecord | EdgeRecord, evidence: Evidence) -> bool:
-    if any(
-        e.episode_uid == evidence.episode_uid and e.start == evidence.start for e in node.evidence
-    ):
-        return False
-    node.evidence.append(evidence)
-    node.evidence.sort(key=lambda e: (e.valid_at, e.episode_number, e.start))
-    return True
-
-
 def _merge(project: Project, keep: NodeRecord, gone: NodeRecord, at: str) -> NodeRecord:
     scope = project.graph_scope
-    added = [(keep.uid, e) for e in gone.evidence if _add_evidence(keep, e)]
+    added = [(keep.uid, e) for e in gone.evidence if add_evidence(keep, e)]
     for name, key in [(gone.label, gone.key), *zip(gone.aliases, gone.alias_keys, strict=False)]:
         if key and key != keep.key and key not in keep.alias_keys:
             keep.aliases.append(name)
@@ -461,7 +451,7 @@ def _merge(project: Project, keep: NodeRecord, gone: NodeRecord, at: str) -> Nod
         into = existing.get(uid)
         if into is not None:
             for evidence in edge.evidence:
-                _add_evidence(into, evidence)
+                add_evidence(into, evidence)
             into.valid_at = min(into.valid_at, edge.valid_at)
             if edge.invalid_at is None:
                 into.invalid_at = None
@@ -521,7 +511,7 @@ def _correct_edge(project: Project, correction: Correction, at: str) -> None:
             uid=uid, relation=relation, source=old.source, target=target, valid_at=old.valid_at
         )
         for evidence in old.evidence:
-            _add_evidence(new, evidence)
+            add_evidence(new, evidence)
         new.invalid_at = None
         new.confidence = confidence_from(new.evidence)
         written.append(new)

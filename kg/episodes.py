@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from kg.models import Episode, EpisodeKind, EpisodeProcessing, Project
 from kg.models.episodes import content_sha256
+from kg.task_queue import queue_task
 
 MAX_EPISODE_CHARS = 2_000_000  # about 2 MB of text in one episode (imports, file chunks)
 # One limit for a typed message, the web form's and the API's alike; longer notes are uploaded
@@ -304,6 +305,4 @@ def _insert_numbered(project: Project, items: list[EpisodeInput], hashes: list[s
 
 
 def _enqueue(episode_id: int) -> None:
-    from kg.tasks import episode_ingest_task
-
-    episode_ingest_task.delay(episode_id)
+    queue_task("kg.episode_ingest", [episode_id])

@@ -19,7 +19,8 @@ from kg.episodes import (
     record_new_episodes,
     validate_episode_input,
 )
-from kg.models import EpisodeKind, Project
+from kg.models import EpisodeKind
+from kg.sources.base import UnreadableFile
 
 
 @dataclass
@@ -28,30 +29,12 @@ class ParsedFile:
     errors: list[str] = field(default_factory=list)
 
 
-class UnreadableFile(ValueError):
-    pass
-
-
 _CYRILLIC = re.compile(r"[а-яА-ЯёЁ]")
 _LATIN = re.compile(r"[a-zA-Z]")
 
 
 def detect_language(text: str) -> str:
     return "ru" if len(_CYRILLIC.findall(text)) > len(_LATIN.findall(text)) else "en"
-
-
-def product_name(project: Project) -> str:
-    """The product's name to tell a model, or "" when the project has no name of its own.
-
-    A name that only repeats the slug is an address, not the product's name (kg_ingest --create
-    used to copy the slug into it): told "reviews", extraction takes every message that uses the
-    word for a mention of the product, and makes its rivals competitors of "reviews". Without a
-    name, the product comes from what the research itself names.
-    """
-    name = " ".join(project.name.split())
-    if not name or name.casefold() == project.slug.casefold():
-        return ""
-    return name
 
 
 def _parse_time(value: object, line_number: int) -> dt.datetime | None:

@@ -18,6 +18,7 @@ from kg.graph import GraphUnavailable
 from kg.models import Project
 from kg.node_history import node_history
 from kg.ontology import NODE_TYPES, RELATIONS
+from kg.page_access import readable_project
 from kg.research import (
     STATUSES,
     MessageNotFound,
@@ -25,14 +26,7 @@ from kg.research import (
     highlighted_message,
     research_listing,
 )
-from kg.tenancy import NotAllowed, ProjectNotFound, can_write, project_for_user
-
-
-def _project(request: HttpRequest, slug: str) -> Project:
-    try:
-        return project_for_user(request.user, slug)
-    except ProjectNotFound as exc:
-        raise Http404(str(exc)) from None
+from kg.tenancy import NotAllowed, can_write
 
 
 def _number(value: str | None) -> int | None:
@@ -42,7 +36,7 @@ def _number(value: str | None) -> int | None:
 @login_required
 @require_GET
 def nodes_page(request: HttpRequest, slug: str) -> HttpResponse:
-    project = _project(request, slug)
+    project = readable_project(request, slug)
     filters = ResearchFilters.from_query(request.GET)
     context = {
         "project": project,
@@ -63,7 +57,7 @@ def nodes_page(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 @require_GET
 def node_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    return _node_page(request, _project(request, slug), number)
+    return _node_page(request, readable_project(request, slug), number)
 
 
 def _node_page(
@@ -96,7 +90,7 @@ def _node_page(
 def correct_node(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """A correction from the node page (editors and above): redirected to the node to show
     next on success, the page again with the reason (400) when refused."""
-    project = _project(request, slug)
+    project = readable_project(request, slug)
     try:
         done = correct(project, request.user, number, request.POST.get("action", ""), request.POST)
     except NotAllowed as exc:
@@ -112,7 +106,7 @@ def correct_node(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @login_required
 @require_GET
 def message_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    project = _project(request, slug)
+    project = readable_project(request, slug)
     try:
         message = highlighted_message(project, number, _number(request.GET.get("node")))
     except MessageNotFound as exc:

@@ -21,6 +21,20 @@ WRITER_ROLES = frozenset({Role.OWNER, Role.ADMIN, Role.EDITOR})
 MANAGER_ROLES = frozenset({Role.OWNER, Role.ADMIN})
 
 
+def product_name(project: Project) -> str:
+    """The product's name to tell a model, or "" when the project has no name of its own.
+
+    A name that only repeats the slug is an address, not the product's name (kg_ingest --create
+    used to copy the slug into it): told "reviews", extraction takes every message that uses the
+    word for a mention of the product, and makes its rivals competitors of "reviews". Without a
+    name, the product comes from what the research itself names.
+    """
+    name = " ".join(project.name.split())
+    if not name or name.casefold() == project.slug.casefold():
+        return ""
+    return name
+
+
 class ProjectNotFound(LookupError):
     pass
 

@@ -17,7 +17,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from kg import tenancy
-from kg.models import Invitation, Language, Membership, Organization, Project, Role
+from kg.models import Invitation, Language, Membership, Organization, Role
+from kg.page_access import readable_project
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"
 
@@ -26,13 +27,6 @@ def _org(request: HttpRequest, slug: str) -> Organization:
     try:
         return tenancy.org_for_user(request.user, slug)
     except tenancy.OrgNotFound as exc:
-        raise Http404(str(exc)) from None
-
-
-def _project(request: HttpRequest, slug: str) -> Project:
-    try:
-        return tenancy.project_for_user(request.user, slug)
-    except tenancy.ProjectNotFound as exc:
         raise Http404(str(exc)) from None
 
 
@@ -194,7 +188,7 @@ def new_project(request: HttpRequest, org_slug: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def project_settings(request: HttpRequest, slug: str) -> HttpResponse:
     """Rename, language, description, archive: owners and admins; members see the settings."""
-    project = _project(request, slug)
+    project = readable_project(request, slug)
     error = ""
     if request.method == "POST":
         try:

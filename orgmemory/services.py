@@ -38,6 +38,7 @@ from kg.models import Organization, Project
 from kg.node_references import NodeReference
 from kg.pipeline.locks import lock_redis, named_lock, namespaced_key
 from kg.pipeline.resolve import Mention, node_key, resolve_candidate
+from kg.task_queue import queue_task
 from kg.tenancy import OrgNotFound, is_member, projects_for_user
 from orgmemory.models import InsightSource, InsightStatus, OrgInsight
 
@@ -431,10 +432,8 @@ def queue_promotion(org_id: int) -> bool:
     client = _redis()
     if not client.set(_pending_key(org_id), "1", nx=True, ex=PENDING_TTL_SECONDS):
         return False  # a run is already queued and has not started yet: it will see this change
-    from orgmemory.tasks import promote_org
-
     try:
-        promote_org.apply_async(args=[org_id], countdown=PROMOTION_DELAY_SECONDS)
+        queue_task("orgmemory.promote_org", [org_id], countdown=PROMOTION_DELAY_SECONDS)
     except Exception:
         client.delete(_pending_key(org_id))  # let the next change (or the sweep) try again
         raise

@@ -6,6 +6,7 @@ import redis
 from celery import shared_task
 
 from kg.graph import GraphUnavailable
+from orgmemory import services
 
 
 @shared_task(
@@ -21,15 +22,11 @@ from kg.graph import GraphUnavailable
 )
 def promote_org(org_id: int) -> dict | None:
     """Promote shared project insights to the organization; safe to retry."""
-    from orgmemory.services import promote_org_by_id
-
-    report = promote_org_by_id(org_id)
+    report = services.promote_org_by_id(org_id)
     return report.model_dump() if report is not None else None
 
 
 @shared_task(name="orgmemory.sweep_all")
 def sweep_all() -> int:
     """Hourly (CELERY_BEAT_SCHEDULE): queue promotion for every organization that needs it."""
-    from orgmemory.services import sweep_all as queue_all
-
-    return queue_all()
+    return services.sweep_all()

@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from kg.llm.operation import LLMOperation
+from kg.ontology import type_name
 
 
 class NodeBrief(BaseModel):
@@ -88,15 +89,120 @@ def build_messages(request: AssistantReplyRequest) -> list[dict[str, str]]:
     ]
 
 
-def _offline(request: AssistantReplyRequest) -> AssistantReplyResponse:
-    from chat.assistant import offline_reply
+# --- the offline (deterministic) reply ------------------------------------------------------
 
-    return offline_reply(request)
+BEST_SUPPORTED = 3  # nodes named as the best supported
+
+TEXTS = {
+    "en": {
+        "nothing": "Nothing in the research yet.",
+        "failed": "I could not analyse this message: {error}.",
+        "nothing_new": "I found nothing new in this message.",
+        "from_message": "From this message: {items}.",
+        "holds": "The research now holds {count} {facts}: {breakdown} "
+        "(average confidence {average}).",
+        "best": "Best supported: {items}.",
+        "best_item": "{kind} #{number} “{label}” (confidence {confidence}, {sources})",
+        "sources": "{n} source",
+        "sources_plural": "{n} sources",
+        "fact": "fact",
+        "facts": "facts",
+        "contradiction": "The research disagrees about {subject}: #{a} “{label_a}” vs "
+        "#{b} “{label_b}”. Which holds now?",
+        "opening": "Who is the product for, and what problem does it solve for them today?",
+        "follow_up": "What else did you hear from customers?",
+    },
+    "ru": {
+        "nothing": "В исследовании пока ничего нет.",
+        "failed": "Не удалось разобрать это сообщение: {error}.",
+        "nothing_new": "В этом сообщении я не нашёл ничего нового.",
+        "from_message": "Из этого сообщения: {items}.",
+        "holds": "Сейчас в исследовании {count} {facts}: {breakdown} "
+        "(средняя уверенность {average}).",
+        "best": "Лучше всего подтверждено: {items}.",
+        "best_item": "{kind} #{number} «{label}» (уверенность {confidence}, {sources})",
+        "sources": "источников: {n}",
+        "sources_plural": "источников: {n}",
+        "fact": "фактов",
+        "facts": "фактов",
+        "contradiction": "Данные расходятся ({subject}): #{a} «{label_a}» и #{b} «{label_b}». "
+        "Что верно сейчас?",
+        "opening": "Для кого этот продукт и какую проблему он решает для них сегодня?",
+        "follow_up": "Что ещё вы слышали от клиентов?",
+    },
+}
+
+
+def reply_texts(language: str) -> dict[str, str]:
+    return TEXTS.get(language, TEXTS["en"])
+
+
+def _breakdown(language: str, counts: dict[str, int]) -> str:
+    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    if language == "ru":
+        return ", ".join(f"{type_name(t, language)} — {n}" for t, n in ordered)
+    return ", ".join(f"{n} {t}{'' if n == 1 else 's'}" for t, n in ordered)
+
+
+def offline_reply(request: AssistantReplyRequest) -> AssistantReplyResponse:
+    """Acknowledge what the research knows now, citing node numbers; then ask one question."""
+    language = request.language if request.language in TEXTS else "en"
+    texts = TEXTS[language]
+    lines: list[str] = []
+    cited: list[int] = []
+    if request.failure:
+        lines.append(texts["failed"].format(error=request.failure.rstrip(".")))
+    if not request.node_count:
+        lines.append(texts["nothing"])
+    else:
+        by_number = {n.number: n for n in request.nodes}
+        new = [by_number[n] for n in request.from_message if n in by_number]
+        if new:
+            items = ", ".join(f"{type_name(n.type, language)} #{n.number} “{n.label}”" for n in new)
+            lines.append(texts["from_message"].format(items=items))
+            cited += [n.number for n in new]
+        elif not request.failure:
+            lines.append(texts["nothing_new"])
+        lines.append(
+            texts["holds"].format(
+                count=request.node_count,
+                facts=texts["fact"] if request.node_count == 1 else texts["facts"],
+                breakdown=_breakdown(language, request.type_counts),
+                average=f"{request.average_confidence:.0f}",
+            )
+        )
+        best = sorted(
+            (n for n in request.nodes if n.number not in request.from_message),
+            key=lambda n: (-n.confidence, -n.sources, n.number),
+        )[:BEST_SUPPORTED]
+        if best:
+            items = "; ".join(
+                texts["best_item"].format(
+                    kind=type_name(n.type, language),
+                    number=n.number,
+                    label=n.label,
+                    confidence=n.confidence,
+                    sources=texts["sources" if n.sources == 1 else "sources_plural"].format(
+                        n=n.sources
+                    ),
+                )
+                for n in best
+            )
+            lines.append(texts["best"].format(items=items))
+            cited += [n.number for n in best]
+    question = (
+        request.questions[0]
+        if request.questions
+        else Question(kind="opening", text=texts["opening"])
+    )
+    lines.append(question.text)
+    cited += question.nodes
+    return AssistantReplyResponse(text="\n".join(lines), cited_nodes=sorted(set(cited)))
 
 
 OPERATION: LLMOperation[AssistantReplyRequest, AssistantReplyResponse] = LLMOperation(
     name="assistant_reply",
     response_model=AssistantReplyResponse,
     build_messages=build_messages,
-    offline_answer=_offline,
+    offline_answer=offline_reply,
 )

@@ -18,7 +18,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from kg.api import services
 from kg.episodes import EpisodeRejected
 from kg.graph import GraphUnavailable
-from kg.importing import UnreadableFile
+from kg.sources.base import UnreadableFile
 from kg.tenancy import NotAllowed, OrgNotFound, ProjectNotFound, TenancyRejected
 
 logger = logging.getLogger("groundwork.api")

@@ -116,6 +116,18 @@ class EdgeRecord(BaseModel):
         return self.valid_at <= moment and (self.invalid_at is None or self.invalid_at > moment)
 
 
+def add_evidence(record: NodeRecord | EdgeRecord, evidence: Evidence) -> bool:
+    """Add a piece of evidence unless the record has it (same episode, same place); the list
+    stays in order of time. True when it was added."""
+    if any(
+        e.episode_uid == evidence.episode_uid and e.start == evidence.start for e in record.evidence
+    ):
+        return False
+    record.evidence.append(evidence)
+    record.evidence.sort(key=lambda e: (e.valid_at, e.episode_number, e.start))
+    return True
+
+
 class ContradictionRecord(BaseModel):
     uid: str
     a: str  # node uid

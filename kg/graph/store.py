@@ -68,20 +68,11 @@ def max_node_number(scope: GraphScope, client: GraphClient | None = None) -> int
 def write_nodes(
     scope: GraphScope, nodes: Iterable[NodeRecord], client: GraphClient | None = None
 ) -> int:
-    c = _client(client)
+    """Upsert nodes with every mention of their evidence (a graph written whole: a fixture,
+    a benchmark's project); the pipeline writes changes (write_node_changes)."""
     nodes = list(nodes)
-    if not nodes:
-        return 0
-    rows = [{"uid": n.uid, "props": n.to_props()} for n in nodes]
-    written = c.run(cypher.NODES_UPSERT, rows=rows, **_scope_params(scope))
-    mentions = [
-        {"node": n.uid, "episode": e.episode_uid, "quote": e.quote, "start": e.start, "end": e.end}
-        for n in nodes
-        for e in n.evidence
-    ]
-    if mentions:
-        c.run(cypher.NODE_MENTIONS_LINK, rows=mentions, project=scope.project)
-    return int(written[0]["written"]) if written else 0
+    new_evidence = [(n.uid, e) for n in nodes for e in n.evidence]
+    return write_node_changes(scope, nodes, new_evidence, client)
 
 
 def write_node_changes(

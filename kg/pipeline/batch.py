@@ -30,7 +30,6 @@ import redis
 from django.db import transaction
 
 from kg.graph import NodeRecord
-from kg.importing import product_name
 from kg.llm import LLMOutputError, call_llm_repairing_json
 from kg.llm.engines import OfflineEngine, current_engine
 from kg.llm.prompts import batch_extraction
@@ -39,7 +38,7 @@ from kg.llm.prompts.batch_extraction import (
     BatchExtractionRequest,
     BatchMessage,
 )
-from kg.llm.prompts.extraction import ExtractionResponse, KnownNode
+from kg.llm.prompts.extraction_models import ExtractionResponse, KnownNode
 from kg.models import Episode, EpisodeKind, ExtractionRejection, LLMCall
 from kg.pipeline import candidates
 from kg.pipeline.extract import ExtractionOutcome, check_answer, known_subjects
@@ -51,6 +50,7 @@ from kg.pipeline.proposal import (
     record_proposal,
     recorded_proposal,
 )
+from kg.tenancy import product_name
 
 logger = logging.getLogger("groundwork.pipeline")
 

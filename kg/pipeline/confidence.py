@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-from kg.graph import Evidence
+from kg.graph import Evidence, GraphScope, NodeRecord, store
 
 SINGLE = 65
 CORROBORATED = 80
@@ -115,3 +115,20 @@ def explain(
             f"{open_contradictions} open contradiction{'s' * (open_contradictions != 1)}"
         )
     return f"{', '.join(summary)}: {text}"
+
+
+def refresh_confidence(scope: GraphScope, uids: list[str]) -> None:
+    """Recompute the confidence of some nodes (after a contradiction on them is resolved).
+
+    Writes the confidence field only: evidence that an ingest appends meanwhile is never
+    overwritten by this.
+    """
+    nodes: list[NodeRecord] = store.nodes_by_uids(scope, uids)
+    counts = store.open_contradiction_counts(scope, [n.uid for n in nodes])
+    store.set_confidence(
+        scope,
+        {
+            n.uid: confidence_from(n.evidence, counts.get(n.uid, 0), len(n.confirmed_by))
+            for n in nodes
+        },
+    )

@@ -128,7 +128,7 @@ def resolve_with_answer(
 
     from kg.episodes import EpisodeInput, record_episode
     from kg.graph import store
-    from kg.pipeline.ingest import refresh_confidence
+    from kg.pipeline.confidence import refresh_confidence
     from kg.pipeline.locks import project_lock
     from kg.pipeline.revision import graph_changed
 
@@ -219,7 +219,7 @@ def replay_answer(project, episode) -> bool:
     reference (which contradiction, which statement it kept), when the replayed graph holds
     that contradiction open with both statements. False when there is nothing to decide."""
     from kg.graph import store
-    from kg.pipeline.ingest import refresh_confidence
+    from kg.pipeline.confidence import refresh_confidence
     from kg.pipeline.locks import project_lock
 
     ref = episode.source_ref or {}

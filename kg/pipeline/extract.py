@@ -12,12 +12,10 @@ from django.conf import settings
 
 from kg.graph import NodeRecord
 from kg.graph.records import graph_time
-from kg.importing import product_name
 from kg.llm import LLMOutputError, call_llm_repairing_json
 from kg.llm.prompts import extraction
-from kg.llm.prompts.extraction import (
-    MAX_KNOWN_NODES,
-    MAX_KNOWN_SUBJECTS,
+from kg.llm.prompts.extraction import MAX_KNOWN_NODES, MAX_KNOWN_SUBJECTS
+from kg.llm.prompts.extraction_models import (
     CandidateNode,
     ExtractionRequest,
     ExtractionResponse,
@@ -26,6 +24,7 @@ from kg.llm.prompts.extraction import (
 from kg.models import Episode, ExtractionRejection, LLMCall
 from kg.ontology import OntologyError, check_node_type, check_relation
 from kg.pipeline.evidence import Span, locate_quote, normalise, numbers_missing
+from kg.tenancy import product_name
 
 
 class ExtractionFailed(RuntimeError):

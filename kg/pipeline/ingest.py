@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.db.models import Max
 
-from kg.graph import EpisodeStub, GraphScope, NodeRecord, store
+from kg.graph import EpisodeStub, store
 from kg.graph.records import graph_time
 from kg.models import (
     Episode,
@@ -29,11 +29,11 @@ from kg.models import (
     ResolutionDecision,
 )
 from kg.pipeline.batch import proposal_for
-from kg.pipeline.confidence import confidence_from
 from kg.pipeline.integrate import Decision, integrate
 from kg.pipeline.locks import WAIT_SECONDS, Lease, LockBusy, named_lock
 from kg.pipeline.recovery import worker_id
 from kg.pipeline.revision import graph_changed
+from kg.task_queue import queue_task
 
 logger = logging.getLogger("groundwork.pipeline")
 
@@ -117,10 +117,8 @@ def ingest_recorded_episodes(episodes: Sequence[Episode], *, sync: bool = False)
 
 
 def _enqueue(episode_ids: list[int]) -> None:
-    from kg.tasks import episode_ingest_task  # tasks import this module
-
     for episode_id in episode_ids:
-        episode_ingest_task.delay(episode_id)
+        queue_task("kg.episode_ingest", [episode_id])
 
 
 # How often a writer waiting for its project's lease asks again. The lease is held for a few
@@ -193,21 +191,4 @@ def _log_decisions(episode: Episode, decisions: Sequence[Decision]) -> None:
             node_number=d.node.number,
         )
         for d in decisions
-    )
-
-
-def refresh_confidence(scope: GraphScope, uids: list[str]) -> None:
-    """Recompute the confidence of some nodes (after a contradiction on them is resolved).
-
-    Writes the confidence field only: evidence that an ingest appends meanwhile is never
-    overwritten by this.
-    """
-    nodes: list[NodeRecord] = store.nodes_by_uids(scope, uids)
-    counts = store.open_contradiction_counts(scope, [n.uid for n in nodes])
-    store.set_confidence(
-        scope,
-        {
-            n.uid: confidence_from(n.evidence, counts.get(n.uid, 0), len(n.confirmed_by))
-            for n in nodes
-        },
     )

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from kg.graph import EdgeRecord, Evidence, NodeRecord, SupersessionRecord, store
-from kg.graph.records import graph_time
+from kg.graph.records import add_evidence, graph_time
 from kg.models import Episode
 from kg.ontology import RELATIONS, OntologyError, check_relation
 from kg.pipeline import candidates
@@ -74,16 +74,6 @@ def _evidence(episode: Episode, quote: str, start: int, end: int) -> Evidence:
     )
 
 
-def _add_evidence(record: NodeRecord | EdgeRecord, evidence: Evidence) -> bool:
-    if any(
-        e.episode_uid == evidence.episode_uid and e.start == evidence.start for e in record.evidence
-    ):
-        return False
-    record.evidence.append(evidence)
-    record.evidence.sort(key=lambda e: (e.valid_at, e.episode_number, e.start))
-    return True
-
-
 def _load(state: _Touched, scope, uids) -> None:
     missing = sorted({u for u in uids if u and u not in state.nodes})
     for node in store.nodes_by_uids(scope, missing):
@@ -134,7 +124,7 @@ def integrate(
             node.valid_at = min(node.valid_at, at)
             merged_into.append(node)
         evidence = _evidence(episode, proposed.quote, proposed.start, proposed.end)
-        if _add_evidence(node, evidence):
+        if add_evidence(node, evidence):
             state.new_evidence.append((node.uid, evidence))
         state.touched.add(node.uid)
         local[tuple(proposed.key)] = node.uid
@@ -252,7 +242,7 @@ def _relate(state: _Touched, scope, episode, proposal: Proposal, local) -> None:
             )
             state.edges[uid] = edge
         edge.valid_at = min(edge.valid_at, evidence.valid_at)
-        _add_evidence(edge, evidence)
+        add_evidence(edge, evidence)
         state.touched_edges.add(uid)
         change = place_functional_edge(edge, list(state.edges.values()))
         for changed in change.edges:

@@ -32,6 +32,7 @@ from django.utils import timezone
 
 from kg.models import EpisodeProcessing, ProcessingStatus
 from kg.pipeline.locks import lock_redis, namespaced_key
+from kg.task_queue import queue_task
 
 logger = logging.getLogger("groundwork.recovery")
 
@@ -208,8 +209,6 @@ def sweep_stale_episodes(
 
     `backlog` is the broker's queue length (read from the broker unless given; None: unknown).
     """
-    from kg.tasks import episode_ingest_task
-
     stale_after = settings.PIPELINE_STALE_AFTER_SECONDS if stale_after is None else stale_after
     max_requeues = settings.PIPELINE_MAX_REQUEUES if max_requeues is None else max_requeues
     now = now or timezone.now()
@@ -247,7 +246,7 @@ def sweep_stale_episodes(
             row.worker = ""
             row.save()
             episode_id = row.episode_id
-            transaction.on_commit(lambda e=episode_id: episode_ingest_task.delay(e))
+            transaction.on_commit(lambda e=episode_id: queue_task("kg.episode_ingest", [e]))
             report.requeued.append(episode_id)
     if report.requeued or report.failed:
         logger.warning(

@@ -13,11 +13,12 @@ from dataclasses import asdict
 from django.db import transaction
 
 from kg.episodes import EpisodeRejected
-from kg.importing import UnreadableFile
 from kg.models import EpisodeProcessing, Project, SourceImport, SourceImportStatus
 from kg.models.episodes import ProcessingStatus
 from kg.sources import MAX_SOURCE_BYTES, ImportOptions, SourceError
+from kg.sources.base import UnreadableFile
 from kg.sources.recording import ImportReport, record_source
+from kg.task_queue import queue_task
 
 logger = logging.getLogger("groundwork.sources")
 
@@ -74,9 +75,7 @@ def queue_source_import(
 
 
 def _enqueue(import_id: int) -> None:
-    from kg.tasks import source_import_task  # tasks import this module
-
-    source_import_task.delay(import_id)
+    queue_task("kg.source_import", [import_id])
 
 
 def run_source_import(import_id: int) -> str:

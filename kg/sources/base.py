@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from kg.episodes import EpisodeInput
-from kg.importing import UnreadableFile
 
 # Limits per file, stated in the upload form and the command's help.
 MAX_SOURCE_BYTES = 25 * 1024 * 1024
@@ -13,6 +12,10 @@ MAX_PAGES = 1000  # PDF pages
 MAX_ROWS = 20_000  # CSV/TSV rows
 MAX_MESSAGES = 20_000  # Slack messages in one export
 CHUNK_CHARS = 4000  # as for uploaded notes: a few paragraphs, small enough to quote
+
+
+class UnreadableFile(ValueError):
+    """A file that cannot be read; the message says why."""
 
 
 class SourceError(UnreadableFile):

@@ -12,7 +12,7 @@ from kg.episodes import EpisodeInput, record_episode
 from kg.graph import ContradictionRecord, EdgeRecord, EpisodeStub, Evidence, NodeRecord, store
 from kg.graph.records import graph_time
 from kg.models import Episode, Membership, Organization, Project, Role
-from kg.pipeline.ingest import refresh_confidence
+from kg.pipeline.confidence import refresh_confidence
 
 MESSAGES = [
     "Couriers tell us the app lags on weak internet in basements.",

@@ -8,7 +8,7 @@ import pytest
 
 from chat import assistant, services
 from chat.models import Message, Role
-from chat.prompts.assistant_reply import AssistantReplyResponse
+from chat.prompts.assistant_reply import TEXTS, AssistantReplyResponse
 from kg.graph import store
 from kg.models import LLMCall, ProcessingStatus
 from tests.fixtures.llm_server import Status
@@ -37,7 +37,7 @@ def test_with_nothing_known_it_says_so_and_asks_an_opening_question(
     draft = assistant.compose_reply(conversation.project, message)
     lines = draft.text.splitlines()
     assert lines[0] == "Nothing in the research yet."
-    assert lines[-1] == assistant.TEXTS["en"]["opening"]
+    assert lines[-1] == TEXTS["en"]["opening"]
     assert draft.cited_nodes == []
     assert draft.engine == "offline:offline-rules-v1"
 

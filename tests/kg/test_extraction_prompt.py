@@ -16,9 +16,9 @@ from kg.llm.prompts.extraction import (
     MAX_KNOWN_SUBJECTS,
     NODE_TYPE_DEFINITIONS,
     RELATION_DEFINITIONS,
-    ExtractionRequest,
     LabelForm,
 )
+from kg.llm.prompts.extraction_models import ExtractionRequest
 from kg.models import ExtractionRejection
 from kg.ontology import NODE_TYPES, RELATIONS, NodeType
 from kg.pipeline.extract import extract_episode

@@ -8,8 +8,8 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from kg.importing import product_name
 from kg.models import Episode, EpisodeProcessing, Organization, Project
+from kg.tenancy import product_name
 
 pytestmark = pytest.mark.django_db
 

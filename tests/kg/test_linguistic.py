@@ -10,7 +10,7 @@ import pytest
 from kg.language import analyse, content_lemmas, lemma_key
 from kg.llm.offline import linguistic
 from kg.llm.offline.extractor import extract_offline
-from kg.llm.prompts.extraction import ExtractionRequest
+from kg.llm.prompts.extraction_models import ExtractionRequest
 
 
 def _nodes(text: str, language: str = "en") -> list[tuple[str, str]]:

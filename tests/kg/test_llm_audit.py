@@ -14,7 +14,7 @@ from kg.embedded import free_port
 from kg.llm import LLMOutputError, call_llm
 from kg.llm.audit import rejected_answers
 from kg.llm.prompts import extraction
-from kg.llm.prompts.extraction import ExtractionRequest, ExtractionResponse
+from kg.llm.prompts.extraction_models import ExtractionRequest, ExtractionResponse
 from tests.fixtures.llm_server import Reply
 
 pytestmark = pytest.mark.django_db

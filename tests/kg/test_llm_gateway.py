@@ -10,11 +10,7 @@ from kg.llm import LLMOutputError, call_llm
 from kg.llm.engines import OFFLINE_MODEL
 from kg.llm.gateway import prompt_hash, strict_json_schema
 from kg.llm.prompts import extraction, resolution
-from kg.llm.prompts.extraction import (
-    CandidateNode,
-    ExtractionRequest,
-    ExtractionResponse,
-)
+from kg.llm.prompts.extraction_models import CandidateNode, ExtractionRequest, ExtractionResponse
 from kg.models import LLMCall
 from kg.ontology import NodeType
 from tests.fixtures.llm_server import SCRIPT_EXHAUSTED, Reply, Status

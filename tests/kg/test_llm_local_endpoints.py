@@ -24,7 +24,7 @@ from kg.llm.gateway import (
     strict_json_schema,
 )
 from kg.llm.prompts import extraction, resolution
-from kg.llm.prompts.extraction import CandidateNode, ExtractionRequest, ExtractionResponse
+from kg.llm.prompts.extraction_models import CandidateNode, ExtractionRequest, ExtractionResponse
 from kg.models import LLMCall
 from tests.fixtures.llm_server import Reply, request_dialect
 

@@ -12,7 +12,7 @@ import pytest
 
 from kg.llm.offline.extractor import extract_offline
 from kg.llm.offline.similarity import same_thing
-from kg.llm.prompts.extraction import ExtractionRequest, ExtractionResponse
+from kg.llm.prompts.extraction_models import ExtractionRequest, ExtractionResponse
 from kg.ontology import check_node_type, check_relation
 
 HERE = Path(__file__).parent

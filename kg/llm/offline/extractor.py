@@ -20,7 +20,7 @@ from types import ModuleType
 from kg.language import lemma
 from kg.llm.offline import lexicon_en, lexicon_ru, linguistic
 from kg.llm.offline.similarity import CONCEPTS, concepts
-from kg.llm.prompts.extraction import (
+from kg.llm.prompts.extraction_models import (
     CandidateNode,
     CandidateRelation,
     ExtractionRequest,

@@ -9,22 +9,21 @@ of an `extraction` answer. Each item is checked against its own message only
 
 from __future__ import annotations
 
-import json
-
 from pydantic import BaseModel, Field
 
 from kg.llm.gateway import StructuredOperation
+from kg.llm.offline.extractor import extract_offline
 from kg.llm.prompts.extraction import (
-    GENERAL_RULES,
-    MAX_KNOWN_SUBJECTS,
+    SchemaNode,
+    SchemaRelation,
+    _Strict,
+    extraction_messages,
+)
+from kg.llm.prompts.extraction_models import (
     CandidateNode,
     CandidateRelation,
     ExtractionRequest,
     KnownNode,
-    SchemaNode,
-    SchemaRelation,
-    _Strict,
-    render_definitions,
 )
 
 # The prompt lists at most this many existing nodes for the whole batch.
@@ -81,42 +80,21 @@ A relation may name a known node as "#<number>" in place of a ref, when the mess
 states the relation."""
 
 
-def system_prompt() -> str:
-    rules = "\n".join(f"- {rule}" for rule in GENERAL_RULES)
-    return f"{SYSTEM_HEAD}\nRules:\n{rules}\n{render_definitions()}"
-
-
 def build_messages(request: BatchExtractionRequest) -> list[dict[str, str]]:
-    subjects = request.known_subjects[:MAX_KNOWN_SUBJECTS]
-    known = json.dumps(subjects, ensure_ascii=False) if subjects else "none yet"
-    nodes = request.known_nodes[:MAX_BATCH_KNOWN_NODES]
-    lines = [
-        f"Project name (context only, not a product by itself): {request.product}"
-        if request.product.strip()
-        else "",
-        f"Language: {request.language}",
-        f"Known subjects: {known}",
-        "Known nodes:\n" + "\n".join(_known_node(n) for n in nodes)
-        if nodes
-        else "Known nodes: none",
-        "Messages:",
-        *(f"--- message {m.id} ---\n{m.text}" for m in request.messages),
-    ]
-    return [
-        {"role": "system", "content": system_prompt()},
-        {"role": "user", "content": "\n".join(line for line in lines if line)},
-    ]
-
-
-def _known_node(node: KnownNode) -> str:
-    aliases = f" (also: {'; '.join(node.aliases)})" if node.aliases else ""
-    return f"#{node.number} {node.type}: {node.label}{aliases}"
+    return extraction_messages(
+        SYSTEM_HEAD,
+        product=request.product,
+        language=request.language,
+        known_subjects=request.known_subjects,
+        known_nodes=request.known_nodes[:MAX_BATCH_KNOWN_NODES],
+        text="\n".join(
+            ["Messages:", *(f"--- message {m.id} ---\n{m.text}" for m in request.messages)]
+        ),
+    )
 
 
 def _offline(request: BatchExtractionRequest) -> BatchExtractionResponse:
     """The offline engine's rules, message by message, with the batch's known nodes."""
-    from kg.llm.offline.extractor import extract_offline
-
     items = []
     for message in request.messages:
         answer = extract_offline(

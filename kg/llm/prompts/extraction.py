@@ -20,69 +20,14 @@ from enum import StrEnum
 from pydantic import BaseModel, ConfigDict, Field
 
 from kg.llm.gateway import StructuredOperation
+from kg.llm.offline.extractor import extract_offline
+from kg.llm.prompts.extraction_models import ExtractionRequest, ExtractionResponse, KnownNode
 from kg.ontology import RELATIONS, NodeType
 
 # The prompt lists at most this many of the project's opinion subjects.
 MAX_KNOWN_SUBJECTS = 50
 # ... and at most this many existing nodes the message most likely speaks about.
 MAX_KNOWN_NODES = 12
-
-
-# --- what the model answers ---------------------------------------------------------------------
-
-
-class CandidateNode(BaseModel):
-    ref: str = Field(description="A local id such as n1, used by relations in this answer.")
-    type: str = Field(description="One of the ontology's node types.")
-    label: str = Field(description="A short canonical name, e.g. 'App lags on weak internet'.")
-    quote: str = Field(description="The exact words of the message that state it, verbatim.")
-    value: str = Field(default="", description="For metrics: the value with its numbers.")
-    subject: str = Field(
-        default="", description="What an opinion is about (e.g. 'price'), for contradictions."
-    )
-    stance: str = Field(default="", description="positive, negative or empty.")
-    aliases: list[str] = Field(default_factory=list)
-    same_as: int | None = Field(
-        default=None, description="The number of the known node this one is, if it is one."
-    )
-
-
-class CandidateRelation(BaseModel):
-    relation: str
-    source: str = Field(description="ref of the source node, or #number of a known node")
-    target: str = Field(description="ref of the target node, or #number of a known node")
-    quote: str = Field(description="The exact words that state the relation, verbatim.")
-
-
-class ExtractionResponse(BaseModel):
-    nodes: list[CandidateNode] = Field(default_factory=list)
-    relations: list[CandidateRelation] = Field(default_factory=list)
-
-
-class KnownNode(BaseModel):
-    """An existing node of the project that the message may speak about again."""
-
-    number: int
-    type: str
-    label: str
-    aliases: list[str] = Field(default_factory=list)
-
-
-class ExtractionRequest(BaseModel):
-    text: str
-    language: str = "en"
-    product: str = Field(
-        description="The research project's name, or empty: context for the model, never a "
-        "node by itself."
-    )
-    known_subjects: list[str] = Field(
-        default_factory=list,
-        description="Opinion subjects the project already uses, most used first.",
-    )
-    known_nodes: list[KnownNode] = Field(
-        default_factory=list,
-        description="Existing nodes the message most likely speaks about (candidate index).",
-    )
 
 
 # --- the schema sent to the model: the same shape with the ontology as enums -------------------
@@ -644,30 +589,46 @@ number; leave "same_as" null for anything new. A relation may name a known node 
 in place of a ref, when the message itself states the relation."""
 
 
-def system_prompt() -> str:
+def extraction_messages(
+    head: str,
+    *,
+    product: str,
+    language: str,
+    known_subjects: list[str],
+    known_nodes: list[KnownNode],
+    text: str,
+) -> list[dict[str, str]]:
+    """The chat messages of an extraction: `head` (one message or a batch), the rules and the
+    definitions; then what the project already knows, and `text`, the message(s) to read."""
     rules = "\n".join(f"- {rule}" for rule in GENERAL_RULES)
-    return f"{SYSTEM_HEAD}\nRules:\n{rules}\n{render_definitions()}"
+    subjects = known_subjects[:MAX_KNOWN_SUBJECTS]
+    known = json.dumps(subjects, ensure_ascii=False) if subjects else "none yet"
+    lines = [
+        f"Project name (context only, not a product by itself): {product}"
+        if product.strip()
+        else "",
+        f"Language: {language}",
+        f"Known subjects: {known}",
+        "Known nodes:\n" + "\n".join(_known_node(n) for n in known_nodes)
+        if known_nodes
+        else "Known nodes: none",
+        text,
+    ]
+    return [
+        {"role": "system", "content": f"{head}\nRules:\n{rules}\n{render_definitions()}"},
+        {"role": "user", "content": "\n".join(line for line in lines if line)},
+    ]
 
 
 def build_messages(request: ExtractionRequest) -> list[dict[str, str]]:
-    subjects = request.known_subjects[:MAX_KNOWN_SUBJECTS]
-    known = json.dumps(subjects, ensure_ascii=False) if subjects else "none yet"
-    nodes = request.known_nodes[:MAX_KNOWN_NODES]
-    lines = [
-        f"Project name (context only, not a product by itself): {request.product}"
-        if request.product.strip()
-        else "",
-        f"Language: {request.language}",
-        f"Known subjects: {known}",
-        "Known nodes:\n" + "\n".join(_known_node(n) for n in nodes)
-        if nodes
-        else "Known nodes: none",
-        f"Message:\n{request.text}",
-    ]
-    return [
-        {"role": "system", "content": system_prompt()},
-        {"role": "user", "content": "\n".join(line for line in lines if line)},
-    ]
+    return extraction_messages(
+        SYSTEM_HEAD,
+        product=request.product,
+        language=request.language,
+        known_subjects=request.known_subjects,
+        known_nodes=request.known_nodes[:MAX_KNOWN_NODES],
+        text=f"Message:\n{request.text}",
+    )
 
 
 def _known_node(node: KnownNode) -> str:
@@ -686,17 +647,11 @@ def repair_message(reasons: list[str]) -> dict[str, str]:
     }
 
 
-def _offline(request: ExtractionRequest) -> ExtractionResponse:
-    from kg.llm.offline.extractor import extract_offline
-
-    return extract_offline(request)
-
-
 OPERATION: StructuredOperation[ExtractionRequest, ExtractionResponse] = StructuredOperation(
     name="extraction",
     response_model=ExtractionResponse,
     build_messages=build_messages,
-    offline_answer=_offline,
+    offline_answer=extract_offline,
     schema_model=ExtractionSchema,
 )
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from kg.episodes import EpisodeRejected, record_episode
-from kg.importing import UnreadableFile, detect_language, read_ingest_file
+from kg.importing import detect_language, read_ingest_file
 from kg.management.commands._progress import progress_bar
 from kg.models import EpisodeProcessing, Organization, Project
 from kg.pipeline.ingest import ingest_recorded_episodes
@@ -25,6 +25,7 @@ from kg.sources import (
     read_path,
     source_format,
 )
+from kg.sources.base import UnreadableFile
 from kg.sources.recording import record_read
 from kg.tenancy import ProjectNotFound, find_project, get_or_create_project
 
