@@ -24,7 +24,12 @@ from kg.episodes import MAX_MESSAGE_CHARS
 
 
 class ConversationSerializer(serializers.ModelSerializer):
-    created_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    created_by = serializers.SlugRelatedField(
+        slug_field="username",
+        read_only=True,
+        allow_null=True,
+        help_text="null once its author's account is deleted.",
+    )
     message_count = serializers.SerializerMethodField()
     title = StringField(required=False, allow_blank=True, max_length=200)
 

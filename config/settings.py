@@ -277,6 +277,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "kg.api.schema.add_error_responses",
+        "kg.api.schema.require_discriminated_bodies",
     ],
     # Choice sets that share a field name get their own component names.
     "ENUM_NAME_OVERRIDES": {

@@ -64,3 +64,21 @@ def _success_media_types(responses: dict) -> list[str]:
             if "json" not in media_type
         }
     )
+
+
+def require_discriminated_bodies(result: dict, generator, request, public) -> dict:
+    """A request body that is one of several shapes told apart by a field (a oneOf with a
+    discriminator, e.g. a node correction's `action`) must be sent: drf-spectacular marks a
+    body required only when its component lists required fields, which a oneOf does not."""
+    schemas = result.get("components", {}).get("schemas", {})
+    for operations in result.get("paths", {}).values():
+        for method, operation in operations.items():
+            body = operation.get("requestBody") if method in METHODS else None
+            if not body or body.get("required"):
+                continue
+            for content in body.get("content", {}).values():
+                reference = content.get("schema", {}).get("$ref", "")
+                component = schemas.get(reference.rpartition("/")[2], {})
+                if "oneOf" in component and "discriminator" in component:
+                    body["required"] = True
+    return result

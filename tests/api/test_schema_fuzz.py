@@ -4,6 +4,10 @@ match the schema (status code, content type, body).
 
 The project slug is pinned to a project the user belongs to (with seeded research), so the
 generated numbers, filters and bodies reach the real code paths instead of stopping at 404.
+
+The operations that write from a JSON body are also held to their schema both ways: a body the
+schema allows is accepted (a refusal by the state of things is 404 or 409, never 400), one it
+forbids is refused (400/415).
 """
 
 from __future__ import annotations
@@ -11,13 +15,15 @@ from __future__ import annotations
 import pytest
 import schemathesis
 from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
-from hypothesis import HealthCheck, Phase, settings
+from django.db import close_old_connections, transaction
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
-from schemathesis import checks
+from schemathesis import GenerationMode, checks
 
+from chat.models import Conversation
 from config.wsgi import application
-from tests.api.research import member, seed_research
+from tests.api.research import Research, member, seed_research
 
 CHECKS = [
     checks.not_a_server_error,
@@ -39,12 +45,18 @@ def keep_test_connection():
 
 
 @pytest.fixture
-def token(db, graph, settings, keep_test_connection) -> str:
+def seeded(db, graph, settings, keep_test_connection) -> tuple[str, Research]:
+    """The fuzzer's token and its project's research."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     user, project = member("fuzzer", "acme", "couriers")
-    seed_research(project)
+    research = seed_research(project)
     member("stranger", "globex", "warehouse")  # another organization, never visible
-    return Token.objects.create(user=user).key
+    return Token.objects.create(user=user).key, research
+
+
+@pytest.fixture
+def token(seeded) -> str:
+    return seeded[0]
 
 
 # Loaded at collection (schema generation needs no database); one test per operation.
@@ -64,3 +76,54 @@ def test_api_conforms_to_its_schema(case, token):
     if "slug" in (case.path_parameters or {}) and "/orgs/" not in case.path:
         case.path_parameters["slug"] = "couriers"
     case.call_and_validate(headers={"Authorization": f"Token {token}"}, checks=CHECKS)
+
+
+# Conversations (create, rename), the project (change), node corrections (one shape per
+# action) and contradiction answers: bodies the schema allows and bodies it forbids.
+WRITES = [
+    ("/api/projects/{slug}/", "PATCH"),
+    ("/api/projects/{slug}/conversations/", "POST"),
+    ("/api/projects/{slug}/conversations/{conversation_id}/", "PATCH"),
+    ("/api/projects/{slug}/nodes/{number}/corrections/", "POST"),
+    ("/api/projects/{slug}/contradictions/{uid}/resolve/", "POST"),
+]
+
+
+@pytest.mark.parametrize(("path", "method"), WRITES)
+def test_writes_accept_what_their_schema_allows_and_refuse_the_rest(path, method, seeded):
+    token, research = seeded
+    project = research.project
+    conversation = Conversation.objects.create(
+        project=project, title="Fuzzed", created_by=Token.objects.get(key=token).user
+    )
+    known = {
+        "slug": project.slug,
+        "conversation_id": conversation.pk,
+        "number": 1,  # seeded: a segment with edges, evidence and aliases
+        "uid": research.contradiction_uid,
+    }
+    operation = schema[path][method]
+    pinned = {name: value for name, value in known.items() if "{" + name + "}" in path}
+    cases = st.one_of(
+        operation.as_strategy(mode, path_parameters=pinned) for mode in GenerationMode
+    )
+
+    @given(case=cases)
+    @settings(
+        max_examples=40,
+        deadline=None,
+        derandomize=True,
+        phases=[Phase.explicit, Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    def exchange(case):
+        # Each case from the same start: one that archives the project would otherwise leave
+        # every later one refused 403, whatever its body.
+        with transaction.atomic():
+            case.call_and_validate(
+                headers={"Authorization": f"Token {token}"},
+                checks=[*CHECKS, checks.negative_data_rejection, checks.positive_data_acceptance],
+            )
+            transaction.set_rollback(True)
+
+    exchange()
