@@ -16,10 +16,9 @@ import pytest
 import schemathesis
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections, transaction
-from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, Phase, settings
 from rest_framework.authtoken.models import Token
-from schemathesis import GenerationMode, checks
+from schemathesis import checks
 
 from chat.models import Conversation
 from config.wsgi import application
@@ -79,51 +78,46 @@ def test_api_conforms_to_its_schema(case, token):
 
 
 # Conversations (create, rename), the project (change), node corrections (one shape per
-# action) and contradiction answers: bodies the schema allows and bodies it forbids.
-WRITES = [
-    ("/api/projects/{slug}/", "PATCH"),
-    ("/api/projects/{slug}/conversations/", "POST"),
-    ("/api/projects/{slug}/conversations/{conversation_id}/", "PATCH"),
-    ("/api/projects/{slug}/nodes/{number}/corrections/", "POST"),
-    ("/api/projects/{slug}/contradictions/{uid}/resolve/", "POST"),
-]
+# action) and contradiction answers: bodies the schema allows and bodies it forbids, with the
+# coverage phase (each property at and past its limits, of each wrong type) as well.
+WRITES = {
+    "PATCH /api/projects/{slug}/",
+    "POST /api/projects/{slug}/conversations/",
+    "PATCH /api/projects/{slug}/conversations/{conversation_id}/",
+    "POST /api/projects/{slug}/nodes/{number}/corrections/",
+    "POST /api/projects/{slug}/contradictions/{uid}/resolve/",
+}
+write_schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
+write_schema.config.phases.update(phases=["examples", "coverage", "fuzzing"])
 
 
-@pytest.mark.parametrize(("path", "method"), WRITES)
-def test_writes_accept_what_their_schema_allows_and_refuse_the_rest(path, method, seeded):
+@write_schema.parametrize()
+@settings(
+    max_examples=40,
+    deadline=None,
+    derandomize=True,
+    phases=[Phase.explicit, Phase.generate],
+    suppress_health_check=list(HealthCheck),
+)
+def test_writes_accept_what_their_schema_allows_and_refuse_the_rest(case, seeded):
+    if case.operation.label not in WRITES:
+        pytest.skip("reads and the other writes: test_api_conforms_to_its_schema")
     token, research = seeded
     project = research.project
-    conversation = Conversation.objects.create(
-        project=project, title="Fuzzed", created_by=Token.objects.get(key=token).user
-    )
     known = {
         "slug": project.slug,
-        "conversation_id": conversation.pk,
         "number": 1,  # seeded: a segment with edges, evidence and aliases
         "uid": research.contradiction_uid,
     }
-    operation = schema[path][method]
-    pinned = {name: value for name, value in known.items() if "{" + name + "}" in path}
-    cases = st.one_of(
-        operation.as_strategy(mode, path_parameters=pinned) for mode in GenerationMode
-    )
-
-    @given(case=cases)
-    @settings(
-        max_examples=40,
-        deadline=None,
-        derandomize=True,
-        phases=[Phase.explicit, Phase.generate],
-        suppress_health_check=list(HealthCheck),
-    )
-    def exchange(case):
-        # Each case from the same start: one that archives the project would otherwise leave
-        # every later one refused 403, whatever its body.
-        with transaction.atomic():
-            case.call_and_validate(
-                headers={"Authorization": f"Token {token}"},
-                checks=[*CHECKS, checks.negative_data_rejection, checks.positive_data_acceptance],
-            )
-            transaction.set_rollback(True)
-
-    exchange()
+    # Each case from the same start: one that archives the project would otherwise leave every
+    # later one refused 403, whatever its body.
+    with transaction.atomic():
+        known["conversation_id"] = Conversation.objects.create(
+            project=project, title="Fuzzed", created_by=Token.objects.get(key=token).user
+        ).pk
+        case.path_parameters.update({k: v for k, v in known.items() if "{" + k + "}" in case.path})
+        case.call_and_validate(
+            headers={"Authorization": f"Token {token}"},
+            checks=[*CHECKS, checks.negative_data_rejection, checks.positive_data_acceptance],
+        )
+        transaction.set_rollback(True)
