@@ -18,6 +18,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import SimpleRateThrottle
 
+from kg.api.fields import StringField
+
 
 class LoginThrottle(SimpleRateThrottle):
     """Attempts per client address (successful or not), for the token endpoint."""
@@ -29,6 +31,12 @@ class LoginThrottle(SimpleRateThrottle):
 
 
 class TokenCredentials(AuthTokenSerializer):
+    # JSON strings without NUL, as the schema says (DRF's CharField refuses NUL unannounced).
+    username = StringField(label="Username", write_only=True)
+    password = StringField(
+        label="Password", style={"input_type": "password"}, trim_whitespace=False, write_only=True
+    )
+
     def validate(self, attrs):
         try:
             return super().validate(attrs)
