@@ -120,8 +120,10 @@ LIST_ANSWER_TOKENS_PER_REQUEST_TOKEN = 3
 
 def answer_token_cap(schema: dict[str, Any], messages: Messages) -> int:
     """max_tokens for one call: sized from the request and the answer's schema, never above
-    LLM_MAX_OUTPUT_TOKENS. The system prompt (instructions) does not count: the request does."""
-    request_chars = sum(len(m.get("content") or "") for m in messages if m["role"] != "system")
+    LLM_MAX_OUTPUT_TOKENS. Only what the user side says counts: not the system prompt
+    (instructions), and not an earlier answer sent back in a repair round — a rambling answer
+    must not buy its retry a larger cap."""
+    request_chars = sum(len(m.get("content") or "") for m in messages if m["role"] == "user")
     request_tokens = request_chars // CHARS_PER_TOKEN + 1
     kinds = [node.get("type") for node in _schema_nodes(schema)]
     if "array" in kinds:

@@ -319,3 +319,17 @@ def test_without_redis_the_limit_holds_per_process(openai_mode, settings):
 
     assert openai_mode.calls == 3
     assert openai_mode.max_in_flight == 1
+
+
+def test_a_repair_round_gets_the_cap_of_the_request_not_of_the_failed_answer():
+    request = [
+        {"role": "system", "content": "instructions " * 500},
+        {"role": "user", "content": "The app lags on weak internet."},
+    ]
+    repair = [
+        *request,
+        {"role": "assistant", "content": '{"nodes": [' + "x" * 12000},
+        {"role": "user", "content": "That was not valid JSON; answer again."},
+    ]
+    first, again = answer_token_cap(SCHEMA, request), answer_token_cap(SCHEMA, repair)
+    assert again < first + 50  # the rambling answer sent back buys no larger cap
