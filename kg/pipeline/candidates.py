@@ -209,7 +209,7 @@ def next_number(project: Project) -> int:
 
 
 def index_nodes(project: Project, nodes: Iterable[NodeRecord]) -> None:
-    """File (or re-file) nodes after they were written to the graph."""
+    """File (or re-file) nodes, just before they are written to the graph."""
     nodes = list(nodes)
     if not nodes:
         return

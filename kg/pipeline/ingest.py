@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 
@@ -73,8 +73,11 @@ def episode_ingest(episode_id: int, *, force: bool = False) -> IngestReport:
         proposal = proposal_for(episode)  # recorded, else made now (imports in batches)
         _set_status(processing, ProcessingStatus.RUNNING, stage="resolve")
         with _project_lease(episode.project_id) as lease:
-            done = integrate(episode, proposal, lease.check)
-            _take_place_in_order(episode, keep=force)
+            # The place is taken (committed) just before the first graph write: a worker killed
+            # after writing leaves the place its writes were made at, and its retry keeps it.
+            done = integrate(
+                episode, proposal, lease.check, before_writes=lambda: _take_place_in_order(episode)
+            )
             store.mark_episode_processed(scope, str(episode.uid))
     except Exception as exc:
         _set_status(processing, ProcessingStatus.FAILED, error=f"{type(exc).__name__}: {exc}")
@@ -144,18 +147,25 @@ def _project_lease(project_id: int) -> Iterator[Lease]:
         yield lease
 
 
-def _take_place_in_order(episode: Episode, *, keep: bool) -> None:
-    """The next place in the project's order of integration (under the lock); a rebuild
-    replaying the recorded order keeps the place the episode had."""
+def _take_place_in_order(episode: Episode) -> Callable[[], None]:
+    """The next place in the project's order of integration (under the lock, before the graph
+    is written). An episode that has a place keeps it: a retry after a crash mid-write (its
+    writes were seen by the episodes after it) and a rebuild replaying the recorded order.
+    Returns what gives a place taken here back (its first graph write failed)."""
     with transaction.atomic():
         row = EpisodeIntegration.objects.select_for_update().get(episode=episode)
-        if keep and row.order is not None:
-            return
+        if row.order is not None:
+            return lambda: None
         last = EpisodeIntegration.objects.filter(project_id=episode.project_id).aggregate(
             n=Max("order")
         )["n"]
         row.order = (last or 0) + 1
         row.save(update_fields=["order"])
+
+    def give_back() -> None:
+        EpisodeIntegration.objects.filter(pk=row.pk).update(order=None)
+
+    return give_back
 
 
 def _set_status(

@@ -81,7 +81,10 @@ def _load(state: _Touched, scope, uids) -> None:
 
 
 def integrate(
-    episode: Episode, proposal: Proposal, check_lease: Callable[[], None] = lambda: None
+    episode: Episode,
+    proposal: Proposal,
+    check_lease: Callable[[], None] = lambda: None,
+    before_writes: Callable[[], Callable[[], None]] = lambda: lambda: None,
 ) -> Integration:
     project = episode.project
     scope = project.graph_scope
@@ -147,8 +150,19 @@ def integrate(
     result.edges = len(state.touched_edges)
 
     check_lease()  # the fencing check: nothing is written by a holder that lost the lock
+    # The record of the writes (the place in the order) precedes them; it is given back when
+    # the first write fails, as nothing of the episode is in the graph then.
+    give_back = before_writes()
     touched = [state.nodes[u] for u in sorted(state.touched)]
-    store.write_node_changes(scope, touched, state.new_evidence)
+    # The index before the graph: an episode integrated after a crash mid-write finds the nodes
+    # the graph already has, never makes twins of them (a node indexed but not written is
+    # loaded as missing, and so proposed anew).
+    candidates.index_nodes(project, touched)
+    try:
+        store.write_node_changes(scope, touched, state.new_evidence)
+    except Exception:
+        give_back()
+        raise
     store.write_edges(scope, [state.edges[u] for u in sorted(state.touched_edges)])
     opened = 0
     for contradiction in partners:
@@ -175,7 +189,6 @@ def integrate(
             state.nodes[uid].confidence = confidence_from(
                 state.nodes[uid].evidence, counts.get(uid, 0), len(state.nodes[uid].confirmed_by)
             )
-    candidates.index_nodes(project, touched)
     result.contradictions = opened
     return result
 
@@ -193,6 +206,8 @@ def _settle(state, scope, project, proposed: ProposedNode, created_here: list[No
     # the certain rungs of the ladder apply here; the model is never asked under the lock.
     pool = {n.uid: n for n in candidates.candidates_for(project, proposed.type, proposed.label)}
     pool |= {n.uid: n for n in created_here if n.type == proposed.type}
+    _load(state, scope, list(pool))  # indexed before a failed write: not in the graph, no match
+    pool = {uid: node for uid, node in pool.items() if uid in state.nodes}
     decision = resolve_candidate(mention, list(pool.values()), lambda m, n: False)
     if decision.node is None:
         return None, ("new", decision.score, decision.compared)
