@@ -157,8 +157,8 @@ def integrate(
     # The index before the graph: an episode integrated after a crash mid-write finds the nodes
     # the graph already has, never makes twins of them (a node indexed but not written is
     # loaded as missing, and so proposed anew).
-    candidates.index_nodes(project, touched)
     try:
+        candidates.index_nodes(project, touched)
         store.write_node_changes(scope, touched, state.new_evidence)
     except Exception:
         give_back()

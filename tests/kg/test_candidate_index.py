@@ -149,15 +149,16 @@ def test_a_failed_index_write_after_the_graph_write_reuses_no_number(graph, monk
         ],
     )
     episode_ingest(first.pk)
-    real_index_nodes = candidates.index_nodes
+    real_write_edges = integration_step.store.write_edges
 
-    def index_down(project, nodes):
-        raise RuntimeError("index write failed")
+    def edges_down(scope, edges):
+        raise RuntimeError("edge write failed")
 
-    monkeypatch.setattr(integration_step.candidates, "index_nodes", index_down)
-    with pytest.raises(RuntimeError, match="index write failed"):
-        episode_ingest(second.pk)  # graph written, index not
-    monkeypatch.setattr(integration_step.candidates, "index_nodes", real_index_nodes)
+    # The index and the nodes are written before the edges: a crash between them.
+    monkeypatch.setattr(integration_step.store, "write_edges", edges_down)
+    with pytest.raises(RuntimeError, match="edge write failed"):
+        episode_ingest(second.pk)  # nodes written, edges not
+    monkeypatch.setattr(integration_step.store, "write_edges", real_write_edges)
     given_to_second = dict(EpisodeIntegration.objects.get(episode=second).numbers)
     assert given_to_second
 
