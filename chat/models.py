@@ -2,8 +2,8 @@
 
 A user's message is the visible side of an episode: the text is the episode's content and the
 episode number is the number citations use; within its conversation a message is also numbered
-1, 2, 3… (uploads and other conversations take ledger numbers in between). Assistant replies are not episodes —
-they say what the research holds and must never become evidence for it.
+1, 2, 3… (uploads and other conversations take ledger numbers in between). Assistant replies
+are not episodes — they say what the research holds and must never become evidence for it.
 """
 
 from __future__ import annotations

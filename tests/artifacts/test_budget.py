@@ -45,8 +45,7 @@ def pains(project, graph) -> Research:
     r = Research(project)
     for label, confidence, dates in PAINS:
         mentions = [
-            (r.say(f"Interview note: {label}, every week.", f"{d}T10:00:00Z"), label)
-            for d in dates
+            (r.say(f"Interview note: {label}, every week.", f"{d}T10:00:00Z"), label) for d in dates
         ]
         r.node("pain", label, *mentions, confidence=confidence)
     return r

@@ -73,8 +73,7 @@ def test_page_shows_the_latest_version_with_citations(alice, couriers):
     assert "Problem: App lags on weak internet." in html
     assert (
         'href="/projects/couriers/research/nodes/4/?episode=2#evidence-2" data-episode="2" '
-        'data-node="4"'
-        in html
+        'data-node="4"' in html
     )
     assert 'title="pain #4 · App lags on weak internet · confidence 85 · 3 March · ' in html
     assert 'href="/projects/couriers/prd/1.md"' in html
