@@ -140,8 +140,14 @@ class Reading:
         return self.tokens[first].start + self.offset, self.tokens[last].end + self.offset
 
 
+@lru_cache(maxsize=4096)
+def _tokens(text: str) -> tuple[Token, ...]:
+    # A sentence is read by several rules (problems, parts, requests, verb phrases): tag it once.
+    return tuple(analyse(text))
+
+
 def read(text: str, span: Span) -> Reading:
-    return Reading(analyse(text[span[0] : span[1]]), span[0])
+    return Reading(list(_tokens(text[span[0] : span[1]])), span[0])
 
 
 def _negated(tokens: list[Token], index: int) -> bool:
