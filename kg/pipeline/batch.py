@@ -10,10 +10,10 @@ retry and kg_rebuild make no model call.
 
 The batch is formed where the work is taken, so every way of queueing imported messages
 batches without knowing it: the per-episode tasks of a bulk import, `kg_ingest --sync`, and
-`kg.pipeline.ingest.ingest_recorded_episodes` (the entry point for readers of files). A
-message is claimed in Redis while it is being proposed in someone's batch; its own task
-waits for that proposal instead of asking again. A batch whose call fails, and a message
-the answer left out, fall back to the single extraction.
+`kg.pipeline.ingest.ingest_recorded_episodes` (the entry point for readers of files). Only
+the holder of the project's import turn proposes imported messages, in number order (see
+kg.pipeline.ingest), so the batches are those of a sequential run. A batch whose call fails,
+and a message the answer left out, fall back to the single extraction.
 
 Chat messages are never batched: the person is waiting for that one message's answer.
 """
@@ -21,12 +21,8 @@ Chat messages are never batched: the person is waiting for that one message's an
 from __future__ import annotations
 
 import logging
-import threading
-import time
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 
-import redis
 from django.db import transaction
 
 from kg.graph import NodeRecord
@@ -42,7 +38,6 @@ from kg.llm.prompts.extraction_models import ExtractionResponse, KnownNode
 from kg.models import Episode, EpisodeKind, ExtractionRejection, LLMCall
 from kg.pipeline import candidates
 from kg.pipeline.extract import ExtractionOutcome, check_answer, known_subjects
-from kg.pipeline.locks import lock_redis, namespaced_key
 from kg.pipeline.proposal import (
     Proposal,
     proposal_from,
@@ -58,58 +53,10 @@ BULK_KINDS = frozenset({EpisodeKind.IMPORT, EpisodeKind.FILE_CHUNK})
 BATCH_MESSAGES = 8  # messages per call: 0.125 calls per message when every batch is full
 BATCH_CHARS = 16_000  # text per call; a longer message is extracted on its own
 KNOWN_PER_MESSAGE = 6  # candidate nodes each message adds to the batch's known nodes
-# A claim is a short lease renewed while its batch is proposed (a model call may take
-# minutes): a proposer killed mid-batch frees its messages within CLAIM_SECONDS.
-CLAIM_SECONDS = 15
-CLAIM_WAIT_SECONDS = 300  # how long a message's own task waits for another worker's batch
-WAIT_POLL_SECONDS = 0.02
 
 
 def batchable(episode: Episode) -> bool:
     return episode.kind in BULK_KINDS and len(episode.content) <= BATCH_CHARS
-
-
-# --- claims: one proposer per message ------------------------------------------------------------
-
-
-def _claim_key(episode_id: int) -> str:
-    return namespaced_key(f"proposing:{episode_id}")
-
-
-def _claim(episode_id: int) -> bool:
-    return bool(lock_redis().set(_claim_key(episode_id), "1", nx=True, ex=CLAIM_SECONDS))
-
-
-@contextmanager
-def _claims_renewed(episode_ids: Sequence[int]) -> Iterator[None]:
-    """Keep the claims alive while the block runs; release them after it."""
-    keys = [_claim_key(i) for i in episode_ids]
-    stop = threading.Event()
-
-    def renew() -> None:
-        while not stop.wait(CLAIM_SECONDS / 3):
-            try:
-                with lock_redis().pipeline(transaction=False) as pipe:
-                    for key in keys:
-                        pipe.expire(key, CLAIM_SECONDS)
-                    pipe.execute()
-            except redis.exceptions.RedisError as exc:  # expires on its own: at worst a twin call
-                logger.warning("batch claims not renewed: %s", exc)
-
-    renewer = threading.Thread(target=renew, name="batch-claims", daemon=True)
-    renewer.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        renewer.join()
-        _release(episode_ids)
-
-
-def _release(episode_ids: Iterable[int]) -> None:
-    keys = [_claim_key(i) for i in episode_ids]
-    if keys:
-        lock_redis().delete(*keys)
 
 
 # --- the proposal of one episode, in a batch where it can be -------------------------------------
@@ -117,36 +64,23 @@ def _release(episode_ids: Iterable[int]) -> None:
 
 def proposal_for(episode: Episode) -> Proposal:
     """The episode's recorded proposal, else one made now and recorded: an imported message
-    together with the next pending imported messages of its project, anything else alone."""
+    together with the next imported messages of its project not yet proposed, anything else
+    alone. Imported messages are proposed by the holder of the project's import turn only
+    (kg.pipeline.ingest), in order, so a batch is the same however workers are scheduled."""
     recorded = recorded_proposal(episode)
     if recorded is not None:
         return recorded
     if batchable(episode):
-        deadline = time.monotonic() + CLAIM_WAIT_SECONDS
-        while not _claim(episode.pk):  # in another worker's batch right now: wait for it
-            if time.monotonic() > deadline:
-                break
-            time.sleep(WAIT_POLL_SECONDS)
-            recorded = recorded_proposal(episode)
-            if recorded is not None:
-                return recorded
-        else:
-            recorded = recorded_proposal(episode)  # recorded between our read and our claim
-            if recorded is not None:
-                _release([episode.pk])
-                return recorded
-            batch = [episode, *_claim_companions(episode)]
-            with _claims_renewed([e.pk for e in batch]):
-                proposals = propose_batch(batch)
-            if episode.pk in proposals:
-                return proposals[episode.pk]
+        proposals = propose_batch([episode, *_companions(episode)])
+        if episode.pk in proposals:
+            return proposals[episode.pk]
     proposal = propose(episode)
     record_proposal(episode, proposal)
     return proposal
 
 
-def _claim_companions(episode: Episode) -> list[Episode]:
-    """The next pending imported messages of the project that no one else is proposing."""
+def _companions(episode: Episode) -> list[Episode]:
+    """The next imported messages of the project not yet proposed, within the batch's size."""
     pending = (
         Episode.objects.filter(
             project_id=episode.project_id,
@@ -155,18 +89,15 @@ def _claim_companions(episode: Episode) -> list[Episode]:
             integration__isnull=True,
         )
         .select_related("project__organization")
-        .order_by("number")[: BATCH_MESSAGES * 4]
+        .order_by("number")[: BATCH_MESSAGES - 1]
     )
     chosen: list[Episode] = []
     chars = len(episode.content)
     for other in pending:
-        if len(chosen) + 1 >= BATCH_MESSAGES:
-            break
         if chars + len(other.content) > BATCH_CHARS:
             break
-        if _claim(other.pk):
-            chosen.append(other)
-            chars += len(other.content)
+        chosen.append(other)
+        chars += len(other.content)
     return chosen
 
 

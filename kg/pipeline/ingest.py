@@ -28,10 +28,11 @@ from kg.models import (
     ProcessingStatus,
     ResolutionDecision,
 )
-from kg.pipeline.batch import proposal_for
+from kg.pipeline import retry_policy
+from kg.pipeline.batch import BULK_KINDS, proposal_for
 from kg.pipeline.integrate import Decision, integrate
-from kg.pipeline.locks import WAIT_SECONDS, Lease, LockBusy, named_lock
-from kg.pipeline.recovery import worker_id
+from kg.pipeline.locks import WAIT_SECONDS, Lease, LockBusy, holding, named_lock
+from kg.pipeline.recovery import record_gave_up, worker_id
 from kg.pipeline.revision import graph_changed
 from kg.task_queue import queue_task
 
@@ -53,9 +54,81 @@ def episode_ingest(episode_id: int, *, force: bool = False) -> IngestReport:
     """Run the pipeline for one episode. `force` reprocesses (used by kg_rebuild).
 
     A recorded proposal (an earlier attempt, or the original run when rebuilding) is
-    integrated again as it was: no model call is made twice for one episode.
+    integrated again as it was: no model call is made twice for one episode. An imported
+    message is integrated in the order of its project's imports (`_ingest_in_order`).
     """
     episode = Episode.objects.select_related("project__organization").get(pk=episode_id)
+    if episode.kind in BULK_KINDS and not force:
+        return _ingest_in_order(episode)
+    return _ingest(episode, force=force)
+
+
+# --- imports in their order ----------------------------------------------------------------------
+# The same file gives the same graph however workers are scheduled, killed or restarted: the
+# imported messages of a project are proposed and integrated in episode-number order, each
+# batch proposed against the graph as every earlier message left it — exactly what a
+# sequential `kg_ingest --sync` does. One worker at a time holds the project's import turn
+# and works through the unfinished messages before its own; the tasks of the later ones wait
+# for their turn, or find their message done. A turn is a lease: its holder's death frees it
+# within seconds. The model calls of an import are therefore made one batch at a time per
+# project (eight messages a call); projects still proceed in parallel.
+ORDER_POLL_SECONDS = 0.05
+
+
+def _ingest_in_order(episode: Episode) -> IngestReport:
+    while True:
+        if _status(episode) == ProcessingStatus.DONE:
+            return IngestReport(episode=episode.number, skipped=True)
+        try:
+            turn = Lease(f"import-order:{episode.project_id}").acquire(wait_seconds=0)
+        except LockBusy:  # another worker is working through the import: wait for our turn
+            time.sleep(ORDER_POLL_SECONDS)
+            continue
+        with holding(turn):
+            return _ingest_through(episode, turn)
+
+
+def _ingest_through(episode: Episode, turn: Lease) -> IngestReport:
+    """Holding the import turn: the unfinished imported messages before `episode`, in order,
+    then `episode`. An earlier message that fails for good is skipped, as a sequential run
+    skips it; one that fails transiently stops the turn here (the order waits for it)."""
+    while True:
+        turn.check()
+        earlier = _next_unfinished_import(episode)
+        if earlier is None:
+            return _ingest(episode)
+        try:
+            _ingest(earlier)
+        except Exception as exc:
+            transient = retry_policy.is_transient(exc)
+            record_gave_up(earlier.pk, retry_policy.describe(exc), transient=transient)
+            if transient:
+                raise
+            logger.warning("imported episode %s failed; the import goes on: %s", earlier.pk, exc)
+
+
+def _next_unfinished_import(episode: Episode) -> Episode | None:
+    """The first imported message before `episode` neither done nor failed for good (FAILED
+    with no retry due)."""
+    return (
+        Episode.objects.filter(
+            project_id=episode.project_id, kind__in=BULK_KINDS, number__lt=episode.number
+        )
+        .exclude(processing__status=ProcessingStatus.DONE)
+        .exclude(processing__status=ProcessingStatus.FAILED, processing__retry_at__isnull=True)
+        .select_related("project__organization")
+        .order_by("number")
+        .first()
+    )
+
+
+def _status(episode: Episode) -> str | None:
+    return (
+        EpisodeProcessing.objects.filter(episode=episode).values_list("status", flat=True).first()
+    )
+
+
+def _ingest(episode: Episode, *, force: bool = False) -> IngestReport:
     processing, _ = EpisodeProcessing.objects.get_or_create(episode=episode)
     # Recorded before the first call to any server: an outage leaves a trace, never silence.
     _set_status(processing, ProcessingStatus.RUNNING, stage="extract", attempt=True)

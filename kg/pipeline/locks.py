@@ -200,11 +200,9 @@ class Lease:
 
 
 @contextmanager
-def named_lock(
-    name: str, timeout: float = WAIT_SECONDS, *, lease_seconds: float = LEASE_SECONDS
-) -> Iterator[Lease]:
-    """Hold the lease `name` for the block; `timeout` bounds the wait to acquire it."""
-    lease = Lease(name, lease_seconds=lease_seconds).acquire(timeout)
+def holding(lease: Lease) -> Iterator[Lease]:
+    """Release an acquired lease after the block; a failed release is raised, or noted on the
+    block's own error (which stays the cause)."""
     try:
         yield lease
     except BaseException as exc:
@@ -214,6 +212,13 @@ def named_lock(
             exc.add_note(str(release_error))  # logged; the block's own error stays the cause
         raise
     lease.release()
+
+
+def named_lock(
+    name: str, timeout: float = WAIT_SECONDS, *, lease_seconds: float = LEASE_SECONDS
+) -> AbstractContextManager[Lease]:
+    """Hold the lease `name` for the block; `timeout` bounds the wait to acquire it."""
+    return holding(Lease(name, lease_seconds=lease_seconds).acquire(timeout))
 
 
 def project_lock(project_id: int) -> AbstractContextManager[Lease]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-import time
 
 import httpx2 as httpx
 import openai
@@ -252,24 +251,3 @@ def test_the_sweep_command_reports_what_it_did(
     with django_capture_on_commit_callbacks():
         call_command("kg_sweep", "--stale-after", "600")
     assert "1 re-queued, 0 failed for good" in capsys.readouterr().out
-
-
-@pytest.mark.django_db
-def test_a_batch_claim_is_renewed_while_held_and_freed_soon_after_its_proposer_dies(
-    embedded_server, monkeypatch
-):
-    """A worker killed mid-batch leaves its messages claimed for one short claim, not minutes."""
-    from kg.pipeline import batch
-
-    monkeypatch.setattr(batch, "CLAIM_SECONDS", 1)
-    lock_redis().delete(batch._claim_key(901), batch._claim_key(902))
-    assert batch._claim(901)
-    with batch._claims_renewed([901]):
-        time.sleep(2.5)  # two and a half claims
-        assert not batch._claim(901)  # still held: its batch is being proposed
-    assert batch._claim(901)  # released at the end of the batch
-    # A proposer killed with its claim: nothing renews it, and it frees itself.
-    assert batch._claim(902)
-    time.sleep(1.2)
-    assert batch._claim(902)
-    lock_redis().delete(batch._claim_key(901), batch._claim_key(902))

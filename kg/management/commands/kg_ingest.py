@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 
 from kg.episodes import EpisodeRejected, record_episode
 from kg.importing import detect_language, read_ingest_file
@@ -167,12 +168,15 @@ class Command(BaseCommand):
 
     def _record_lines(self, target: Project, items: list, sync: bool) -> list:
         episodes = []
-        for item in items:
-            try:
-                # A line the project already holds (the file imported again) is one source.
-                episodes.append(
-                    record_episode(target, item, enqueue=not sync, refuse_duplicate=True)
-                )
-            except EpisodeRejected as exc:  # DuplicateContent says "duplicate of message #N"
-                self.stderr.write(f"skipped a message: {exc}")
+        # One commit for the file: its tasks are queued together when it commits, so the
+        # workers see the whole import and batch it as a sequential run does.
+        with transaction.atomic():
+            for item in items:
+                try:
+                    # A line the project already holds (the file imported again) is one source.
+                    episodes.append(
+                        record_episode(target, item, enqueue=not sync, refuse_duplicate=True)
+                    )
+                except EpisodeRejected as exc:  # DuplicateContent says "duplicate of message #N"
+                    self.stderr.write(f"skipped a message: {exc}")
         return episodes

@@ -1,0 +1,113 @@
+"""Imported messages are integrated in their order, however their tasks are run."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from kg.episodes import EpisodeInput, record_episode
+from kg.export import export_project
+from kg.models import EpisodeIntegration, EpisodeKind, EpisodeProcessing, LLMCall, ProcessingStatus
+from kg.pipeline.ingest import episode_ingest
+from kg.pipeline.locks import lock_redis, namespaced_key
+from kg.pipeline.recovery import record_gave_up
+from tests.kg.pipeline_helpers import make_project
+
+pytestmark = pytest.mark.django_db
+
+MESSAGES = [
+    "Salon owners hate double bookings.",
+    "The calendar sync is slow on weak internet.",
+    "Salon owners want reminders by text message.",
+    "Double bookings cost a salon two clients a week.",
+]
+
+
+def _imported(project, texts=MESSAGES):
+    return [
+        record_episode(project, EpisodeInput(content=t, kind=EpisodeKind.IMPORT), enqueue=False)
+        for t in texts
+    ]
+
+
+def _order(episodes) -> list[int | None]:
+    rows = dict(
+        EpisodeIntegration.objects.filter(episode__in=episodes).values_list("episode_id", "order")
+    )
+    return [rows.get(e.pk) for e in episodes]
+
+
+def _status(episode) -> str:
+    return EpisodeProcessing.objects.get(episode=episode).status
+
+
+def test_the_last_message_taken_first_integrates_the_earlier_ones_before_it(embedded_server):
+    project = make_project("in-order")
+    episodes = _imported(project)
+    report = episode_ingest(episodes[2].pk)  # its task ran first
+    assert not report.skipped
+    assert [_status(e) for e in episodes[:3]] == [ProcessingStatus.DONE] * 3
+    assert _status(episodes[3]) == ProcessingStatus.PENDING  # the one after is left to its task
+    first = _order(episodes[:3])
+    assert first == sorted(first) and None not in first  # places follow the numbers
+    assert episode_ingest(episodes[0].pk).skipped  # the earlier tasks find their message done
+    episode_ingest(episodes[3].pk)
+    order = _order(episodes)
+    assert order == sorted(order)
+
+
+def test_the_batches_are_those_of_a_sequential_run(embedded_server):
+    """Taken last-first, the messages share one model call as they do taken in order, and the
+    graph is the same, numbers included."""
+    backwards, forwards = make_project("backwards"), make_project("forwards")
+    late, early = _imported(backwards), _imported(forwards)
+    episode_ingest(late[-1].pk)
+    for episode in early:
+        episode_ingest(episode.pk)
+
+    calls = LLMCall.objects.filter(project=backwards)
+    assert list(calls.values_list("operation", flat=True)) == ["batch_extraction"]
+    prompt = str(calls.get().prompt)
+    assert all(text in prompt for text in MESSAGES)
+
+    def shape(project):
+        exported = export_project(project)
+        return sorted((n["type"], n["label"], n["number"]) for n in exported["nodes"]), sorted(
+            (e["type"], len(e["evidence"])) for e in exported["edges"]
+        )
+
+    assert shape(backwards) == shape(forwards)
+    assert shape(backwards)[0]  # something was extracted: the comparison is not of two voids
+
+
+def test_an_earlier_message_failed_for_good_is_passed_over(embedded_server):
+    project = make_project("passed-over")
+    episodes = _imported(project)
+    record_gave_up(episodes[0].pk, "ValueError: unreadable", transient=False)
+    episode_ingest(episodes[1].pk)
+    assert _status(episodes[0]) == ProcessingStatus.FAILED  # left as it was: not retried
+    assert _status(episodes[1]) == ProcessingStatus.DONE
+    assert _order(episodes[:2]) == [None, 1]
+
+
+def test_an_earlier_message_waiting_for_a_retry_is_integrated_first(embedded_server):
+    project = make_project("retried-first")
+    episodes = _imported(project)
+    record_gave_up(episodes[0].pk, "GraphUnavailable: restarting", transient=True)
+    episode_ingest(episodes[1].pk)
+    assert [_status(e) for e in episodes[:2]] == [ProcessingStatus.DONE] * 2
+    assert _order(episodes[:2]) == [1, 2]
+
+
+def test_a_turn_held_by_a_dead_worker_frees_itself(embedded_server):
+    """A worker killed holding the import turn leaves its lease, which expires on its own."""
+    project = make_project("dead-turn")
+    episodes = _imported(project, MESSAGES[:1])
+    key = namespaced_key(f"lock:import-order:{project.pk}")
+    lock_redis().set(key, "a-dead-worker", px=1500)  # no heartbeat renews it
+    started = time.monotonic()
+    episode_ingest(episodes[0].pk)
+    waited = time.monotonic() - started
+    assert _status(episodes[0]) == ProcessingStatus.DONE
+    assert waited >= 1.0  # it waited for the turn, and took it once the lease expired
