@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from django.urls import reverse
+
 from kg.context import QUESTIONS, Gap, artifact_context
 from kg.graph import ContradictionRecord, EdgeRecord, NodeRecord, store
 from kg.models import Episode, Project
@@ -120,8 +122,9 @@ def author_name(user) -> str:
 
 
 def message_url(project: Project, episode_number: int) -> str:
-    """The stable page for a message number (chat.urls resolves it to the conversation)."""
-    return f"/projects/{project.slug}/messages/{episode_number}/"
+    """The stable page of a message: the whole message in the research view, its quotes
+    marked (built from the URL's name, never stored)."""
+    return reverse("research:message", args=[project.slug, episode_number])
 
 
 def _ref(node: NodeRecord) -> NodeRef:

@@ -254,7 +254,7 @@ def test_node_detail_is_the_evidence_trail(api, research):
     assert first["author"] == "Pat PM"
     assert first["kind"] == "chat_message"
     assert "the app lags on weak internet" in first["excerpt"]
-    assert first["message_url"] == "/projects/couriers/messages/1/"
+    assert first["message_url"] == "/projects/couriers/research/messages/1/"
     assert body["confidence_explanation"] == "3 supporting episode(s) → 85 = 85"
     edges = {(e["relation"], e["direction"], e["target"]["number"]) for e in body["edges"]}
     assert edges == {("experiences", "out", 2), ("uses", "out", 6)}
