@@ -14,6 +14,7 @@ never the whole project. Totals come from one count query.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -42,6 +43,18 @@ from kg.models import Project
 from kg.pipeline.confidence import confidence_from
 
 DEFAULT_SECTION_BUDGET = 12
+# A requirement the research itself recommends or requests ("Recommendation: …", "we
+# recommend …", "agencies should …") is what the research asks to build: in the requirements
+# section it comes before items that are only mentioned, however often they are mentioned.
+# The section reads this many times its budget from the graph to find them.
+RECOMMENDED = re.compile(
+    r"\brecommendations?\s*:|\b(?:we|i)\s+(?:would\s+)?(?:recommend|suggest|propose)\b"
+    r"|\b(?:should|must|ought\s+to)\b|\brecommended\b"
+    r"|(?<!\w)(?:рекомендуем|рекомендация|следует|должн[аыо]?)(?!\w)",
+    re.IGNORECASE,
+)
+RECOMMENDED_SECTIONS = frozenset({"requirements"})
+RECOMMENDED_POOL = 4
 
 # The node types each writer section speaks for (the problem section summarises top pains too,
 # but the pains section is where they are counted).
@@ -74,6 +87,19 @@ def _record_priority(nodes: Iterable[NodeRecord]) -> list[NodeRecord]:
     return sorted(
         ordered, key=lambda n: (n.confidence, len(n.episode_uids), n.valid_at), reverse=True
     )
+
+
+def recommended(node: NodeRecord) -> bool:
+    """The research recommends or requests this item: a quote of it says so."""
+    return any(RECOMMENDED.search(e.quote) for e in node.evidence)
+
+
+def _section_priority(section: str, nodes: Iterable[NodeRecord]) -> list[NodeRecord]:
+    """Priority order; in the requirements section what the research recommends comes first."""
+    ordered = _record_priority(nodes)
+    if section not in RECOMMENDED_SECTIONS:
+        return ordered
+    return sorted(ordered, key=lambda n: not recommended(n))  # stable: priority within each
 
 
 @dataclass
@@ -137,10 +163,11 @@ def select_context(
     chosen: dict[str, NodeRecord] = {}
     for section in WRITER_SECTIONS:
         found: list[NodeRecord] = []
+        read = budget * RECOMMENDED_POOL if section in RECOMMENDED_SECTIONS else budget
         for node_type in SECTION_TYPES[section]:
-            top = store.top_nodes_of_type(scope, node_type, budget, moment)
+            top = store.top_nodes_of_type(scope, node_type, read, moment)
             found += [n for n in (_cut(r, moment, disputes) for r in top) if n.evidence]
-        for node in _record_priority(found)[:budget]:
+        for node in _section_priority(section, found)[:budget]:
             chosen[node.uid] = node
     by_type = store.node_totals_by_type(scope, NODE_SECTION, moment)
     totals = {t: count for t, (count, _) in by_type.items()}

@@ -5,7 +5,10 @@ Scoring rule, fixed before the engine was tuned:
   content lemmas of the gold label, E those of the extracted label and S = |G ∩ E|, they agree
   when S ≥ max(1, ⌈|G|/2⌉, ⌈|E|/3⌉) — half the gold's meaning is named, and the extracted
   label is not a whole sentence that happens to contain it. Where the gold carries a quote,
-  an extracted quote that contains it or is contained in it also agrees when S ≥ 1.
+  an extracted quote that contains it or is contained in it also agrees when S ≥ 1, or when
+  the extracted label shares a content lemma with the gold quote (the Russian annotation's
+  labels are Russian even for an issue written in English, so only its quote, verbatim text,
+  is in the extracted label's language).
 - Within one item each gold node and each extracted node is matched at most once.
 - Precision counts the accepted nodes of the types the set's gold covers; recall counts gold.
 - App reviews annotate features only. Their features are scored as above; their pains by
@@ -42,10 +45,10 @@ def labels_agree(gold: GoldNode, label: str, quote: str) -> bool:
     shared = len(g & e)
     if shared and shared >= max(1, math.ceil(len(g) / 2), math.ceil(len(e) / 3)):
         return True
-    if gold.quote and shared:
-        a, b = gold.quote.casefold(), quote.casefold()
-        return a in b or b in a
-    return False
+    if not gold.quote:
+        return False
+    a, b = gold.quote.casefold(), quote.casefold()
+    return (a in b or b in a) and bool(shared or content_lemmas(gold.quote) & e)
 
 
 def extract_nodes(item: Item) -> list[AcceptedNode]:

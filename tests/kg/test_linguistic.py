@@ -182,3 +182,42 @@ def test_a_pain_label_drops_the_greeting_it_opens_with():
         label for kind, label in _nodes("Добрый день подскажите выдает ошибку при запуске.", "ru")
     ]
     assert pains and not any(label.lower().startswith("добрый") for label in pains)
+
+
+def _features(text: str) -> set[str]:
+    return {label for t, label in _nodes(text) if t == "feature"}
+
+
+def test_operations_on_the_app_are_features_even_as_bare_verbs():
+    assert "reinstall" in _features("I had to reinstall it twice and it is still awful.")
+    assert "update" in _features("The latest update is terrible.")
+    # the part an operation is said of belongs to the same label
+    assert "photos won't load" in _features("My photos won't load anymore.")
+    # "down load" is getting the app, not one of its functions
+    assert not any("load" in f for f in _features("I down loaded it yesterday and love it."))
+
+
+def test_a_device_is_not_a_feature():
+    features = _features("I love using the calendar on my Kindle Fire HD.")
+    assert any("calendar" in f for f in features)
+    assert not any("kindle" in f.lower() for f in features)
+    assert linguistic.names_a_device("iPhone 6") and linguistic.names_a_device("HTC mobile")
+    assert not linguistic.names_a_device("phone calls")
+
+
+def test_like_as_a_comparison_names_no_feature():
+    assert not any("winamp" in f.lower() for f in _features("It looks like Winamp, sadly."))
+
+
+def test_a_pain_that_only_names_where_gives_way_to_the_specific_one():
+    text = "Проблема с плагинами\n\nПосле обновления плагины не запускаются."
+    pains = [label for t, label in _nodes(text, "ru") if t == "pain"]
+    assert pains and not any(p.lower().startswith("проблема") for p in pains)
+    # alone, it is the only pain the message states and stays
+    assert linguistic.names_only_an_area("problem with the sync")
+    assert not linguistic.names_only_an_area("sync does not work")
+
+
+def test_a_recommendation_heading_takes_the_whole_statement():
+    text = "*Recommendation:* Show the expected waiting time on the order page (see notes)"
+    assert "Show the expected waiting time on the order page" in _features(text)

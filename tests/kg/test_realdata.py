@@ -126,3 +126,10 @@ def test_fifty_random_labels_per_language_are_whole_phrases(language):
     assert len(sample) == 50
     problems = {label: _label_problem(label) for label in sample}
     assert {k: v for k, v in problems.items() if v} == {}
+
+
+def test_a_cross_language_gold_label_agrees_through_its_quote():
+    # the annotation's labels are Russian even for an issue written in English
+    gold = sets.GoldNode(("pain",), "экспорт отчётов падает", "report export crashes")
+    assert labels_agree(gold, "report export crashes on save", "the report export crashes on save")
+    assert not labels_agree(gold, "login page", "the report export crashes on save")

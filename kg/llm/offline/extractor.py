@@ -149,9 +149,20 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     referent: _Referent | None = None
     pains: list[Finding] = []
     text = linguistic.mask_markup(text)  # quotes are still cut from the original (answer.text)
-    for sentence in _sentences(text, request.language):
+    sentences = list(_sentences(text, request.language))
+    findings = [_find_all(text, sentence, request.product.strip()) for sentence in sentences]
+    # "Problem with extensions" above the report that says what goes wrong: the specific
+    # statement carries the pain, the one that only names where adds nothing.
+    specific = any(
+        f.type == "pain" and not linguistic.names_only_an_area(f.label)
+        for found in findings
+        for f in found
+    )
+    for sentence, candidates in zip(sentences, findings, strict=True):
         found: list[Finding] = []
-        for item in _find_all(text, sentence, request.product.strip()):
+        for item in candidates:
+            if item.type == "pain" and specific and linguistic.names_only_an_area(item.label):
+                continue
             if item.type == "pain":
                 if _restated(text, sentence, item, pains):
                     continue
@@ -879,7 +890,23 @@ def _features(
         if label and not any(label in f.label or f.label in label for f in found):
             quote = _cover(sentence, part[0], part[1])
             found.append(Finding("feature", label, quote, part[0], origin="mentioned"))
-    return found
+    if lex.LANG == "en" and sentence.in_message_language:
+        # An operation on the app ("install", "update") is its own feature each time it is
+        # named, unless a longer label already holds that very word.
+        for span in linguistic.operation_spans(text, whole):
+            label = _label(text, span, sentence)
+            if label and not any(_holds_word(f, span) for f in found):
+                # "videos won't load": the part it is said of is in this label, not apart
+                found = [f for f in found if not (span[0] <= f.at < span[1])]
+                quote = _cover(sentence, span[0], span[1])
+                found.append(Finding("feature", label, quote, span[0], origin="mentioned"))
+    # A device the app runs on is where it is used, not a feature of it.
+    return [f for f in found if not linguistic.names_a_device(f.label)]
+
+
+def _holds_word(found: Finding, span: Span) -> bool:
+    """The finding's label was cut from the text around this very span."""
+    return found.at <= span[0] and span[1] <= found.at + len(found.label) + 2
 
 
 def _names_people(phrase: str, lex: ModuleType) -> bool:

@@ -550,7 +550,7 @@ SOFTWARE_PARTS = _words(
     login password account profile sign-up signup registration
     message chat call video audio voice photo picture image camera gallery album sticker emoji
     effect frame collage editor editing
-    feed timeline newsfeed post comment story status share sharing upload download sync backup
+    feed timeline newsfeed post comment story status share sharing upload sync backup
     export import printing scanner scan
     ad ads advert advertisement ads subscription plan trial checkout cart payment shipping
     tracking delivery order refund wishlist watchlist bid bidding auction

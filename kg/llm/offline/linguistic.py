@@ -98,7 +98,7 @@ GENERIC_VERBS = _wordset(
     recommend rate review download install uninstall update buy pay work happen start stop
     find become remain allow able unable
     disappoint frustrate annoy horrify surprise impress satisfy thank consider choose turn sit
-    believe expect miss fix solve resolve"""
+    believe expect miss fix solve resolve please admit decide learn begin"""
 )
 # Nouns that name the product as a whole or the review, never one of its features.
 GENERIC_NOUNS = _wordset(
@@ -111,9 +111,13 @@ _PHRASE_STOPS = _wordset(
     "because since when while than though although but so every everytime whenever until "
     "потому когда чтобы пока хотя но"
 )
+# Prepositions that keep building the object ("a list of songs", "photos for sale").
+_OBJECT_LINKS = _wordset("of")
 _COMPARATIVES = _wordset("better worse more less so too much")
 _LEAD_INS = frozenset(("have", "be", "being", "there", "if", "add", "to", "able", "that"))
-_FEATURE_WORDS = frozenset(("function", "feature", "option", "ability", "way", "possibility"))
+_FEATURE_WORDS = frozenset(
+    ("function", "feature", "option", "ability", "way", "possibility", "functionality")
+)
 FUNCTION_POS = frozenset({"DET", "ADP", "CONJ", "PRON", "PART", "AUX", "PUNCT", "SYM", "INTJ"})
 _URL = re.compile(r"https?://|www\.|\w+\.(?:com|org|net|ru|io)\b", re.IGNORECASE)
 _PATH = re.compile(r"[\\/][\w.-]+[\\/]|\w+\.\w{1,4}$|^[\w.]+\.[a-z]\w*[A-Z]\w*$")
@@ -375,20 +379,65 @@ def request_spans(text: str, sentence: Span, english: bool) -> list[tuple[int, S
     pattern = REQUEST_EN if english else REQUEST_RU
     found = []
     for cue in pattern.finditer(text, sentence[0], sentence[1]):
-        phrase = _object_phrase(text, (cue.end(), sentence[1]), english)
+        if _HEADING.fullmatch(cue.group()):
+            # Under a "Recommendation:" heading the whole statement is what is asked for
+            # ("Provide more guidance on fees"), not only the noun phrase that opens it.
+            phrase = _heading_statement(text, (cue.end(), sentence[1]))
+        else:
+            phrase = _object_phrase(text, (cue.end(), sentence[1]), english)
         if phrase is not None:
             found.append((cue.start(), phrase))
     return found
+
+
+_HEADING = re.compile(r"recommendations?\W{0,3}:\W{0,3}|рекомендаци[яи]\W{0,3}:\W{0,3}", re.I)
+_STATEMENT_END = re.compile(r"[(;\[]")
+_MAX_STATEMENT_WORDS = 16
+
+
+def _heading_statement(text: str, span: Span) -> Span | None:
+    """The statement after a heading, up to a parenthesis or a semicolon, at most 16 words."""
+    end = span[1]
+    for cut in _STATEMENT_END.finditer(text, span[0], span[1]):
+        close = text.find(")", cut.end(), span[1]) if cut.group() == "(" else -1
+        if close >= 0 and text[close + 1 : span[1]].strip(" .!?"):
+            continue  # "include (MVP) summary of …": an aside inside the statement
+        end = cut.start()
+        break
+    reading = read(text, (span[0], end))
+    tokens = reading.tokens[:_MAX_STATEMENT_WORDS]
+    first, last = _content_bounds(tokens, 0, len(tokens) - 1)
+    if first > last or not any(t.pos in ("NOUN", "PROPN") for t in tokens[first : last + 1]):
+        return None
+    return reading.span(first, last)
 
 
 def capability_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
     """(cue start, phrase) for each capability an English sentence says someone uses."""
     found = []
+    tokens = read(text, sentence).tokens
     for cue in ABILITY_EN.finditer(text, sentence[0], sentence[1]):
+        if _compares(tokens, cue.start() - sentence[0]):
+            continue  # "just like iTunes", "looks like others": a comparison, not a liking
         phrase = _object_phrase(text, (cue.end(), sentence[1]), True)
         if phrase is not None:
             found.append((cue.start(), phrase))
     return found
+
+
+_LIKENESS_BEFORE = _wordset(
+    "be is are was were 's look looks looked feel feels felt seem seems just almost exactly "
+    "much more kind sort"
+)
+
+
+def _compares(tokens: list[Token], at: int) -> bool:
+    """ "like" used as a preposition: after "is", "looks", "just", or tagged so."""
+    index = next((i for i, t in enumerate(tokens) if t.start == at), None)
+    if index is None or tokens[index].lower != "like":
+        return False
+    before = tokens[index - 1].lower if index else ""
+    return tokens[index].pos == "ADP" or before in _LIKENESS_BEFORE
 
 
 def _past_form(token: Token) -> bool:
@@ -418,6 +467,85 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
         if phrase is not None and phrase[0] == start:
             found.append((start, phrase))
     return found
+
+
+# What a user does to the app itself, the operations reviews rate ("can't install", "the new
+# update", "won't open", "have to log in again"): each is a function of the product even as a
+# bare verb. Getting the app (download, buy) is not one of its functions.
+APP_OPERATIONS = _wordset(
+    """install uninstall reinstall update upgrade open reopen load reload launch relaunch
+    restart refresh login logout signin buffer"""
+)
+# "log in", "sign up": the operation is the verb with its particle.
+_PHRASAL_OPERATIONS = _wordset("log sign")
+_OPERATION_PARTICLES = _wordset("in on out up")
+# The devices and platforms an app runs on: where it is used, never one of its features.
+DEVICE_WORDS = _wordset(
+    """phone phones smartphone cellphone mobile tablet device devices computer computers pc
+    laptop desktop mac iphone ipad ipod android kindle galaxy samsung htc nexus blackberry
+    windows ios chromebook tv television"""
+)
+
+
+def operation_spans(text: str, sentence: Span) -> list[Span]:
+    """The app operations a sentence names (see APP_OPERATIONS), each as its own words, or
+    with the part it is said of ("videos won't load", "pictures will not load")."""
+    reading = read(text, sentence)
+    tokens = reading.tokens
+    found = []
+    for i, token in enumerate(tokens):
+        before = tokens[i - 1] if i else None
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        if token.lemma in _PHRASAL_OPERATIONS and token.pos in ("VERB", "NOUN"):
+            if after is not None and after.lower in _OPERATION_PARTICLES:
+                found.append(reading.span(i, i + 1))
+            continue
+        if token.lemma not in APP_OPERATIONS and token.lower not in APP_OPERATIONS:
+            continue
+        if before is not None and before.lower == "down":
+            continue  # "down load": getting the app
+        if not _operation_here(token, before):
+            continue
+        first = i
+        subject = i - 1
+        while subject >= 0 and (
+            tokens[subject].pos in ("AUX", "PART") or tokens[subject].lower in NEGATORS
+        ):
+            subject -= 1
+        if subject < i - 1 and subject >= 0 and tokens[subject].pos == "NOUN":
+            part = _noun_phrase_before(tokens, subject)
+            if part is not None:
+                first = part[0]
+        found.append(reading.span(first, i))
+    return found
+
+
+def _operation_here(token: Token, before: Token | None) -> bool:
+    """An operation used as a verb or a noun; "open" also as the word after a negation or a
+    subject ("wouldn't open", "every time I open it"), where taggers read an adjective."""
+    if token.pos in ("VERB", "NOUN"):
+        return not (token.pos == "NOUN" and token.lemma == "open")
+    if token.pos != "ADJ" or before is None:
+        return False
+    return before.lower in NEGATORS or before.pos in ("PRON", "AUX", "PART")
+
+
+# Makes and models that name only a device (not "phone": "phone calls" is a feature).
+_DEVICE_NAMES = _wordset("iphone ipad ipod android kindle galaxy samsung htc nexus blackberry")
+# Words after a device's name that only say which model: "Kindle Fire HD", "Galaxy S3 mini".
+_MODEL_WORDS = _wordset("fire hd pro plus mini max air edge ultra lite note")
+
+
+def names_a_device(phrase: str) -> bool:
+    """ "Kindle Fire HD", "my iPhone 6", "HTC mobile": the phrase names a device, not a
+    feature (its head, past the model's name, is a device)."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9]*", phrase)]
+    while len(words) > 1 and (words[-1] in _MODEL_WORDS or any(c.isdigit() for c in words[-1])):
+        words.pop()
+    if not words:
+        return False
+    # "kindle has an application", "iPhone worked better": said of the device
+    return words[-1] in DEVICE_WORDS or words[0] in _DEVICE_NAMES
 
 
 # Someone telling their own experience of the product: "I", "my". ("We" and "you" are as
@@ -479,6 +607,8 @@ def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
             nouns += 1
         if token.lower in _PHRASE_STOPS or (nouns and token.pos == "ADV"):
             break  # a new clause, or how/where/when it is done: not the capability's name
+        if nouns and token.pos == "ADP" and token.lower not in _OBJECT_LINKS:
+            break  # "watch movies | on Netflix": where or with what, past the object itself
         j += 1
     if j <= start:
         return None
@@ -502,6 +632,16 @@ def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
         return None
     if english and verb is not None and verb.lemma in GENERIC_VERBS and len(chosen) == 2:
         return None
+    if (
+        english
+        and verb is not None
+        and verb.lemma in GENERIC_VERBS
+        and all(
+            t.pos == "PROPN" or t.lemma in GENERIC_NOUNS | _FEATURE_WORDS | DEVICE_WORDS
+            for t in heads
+        )
+    ):
+        return None  # "use the Netflix app", "get on Facebook": the product, not a capability
     return reading.span(first, last)
 
 
@@ -622,3 +762,18 @@ def fragment_reason(label: str) -> str:
     if english_preposition or tokens[0].pos == "CONJ" or tokens[0].lower in _QUESTION_WORDS:
         return f"starts on '{tokens[0].text}'"
     return ""
+
+
+def names_only_an_area(label: str) -> bool:
+    """A pain that says only where a problem is ("problem with extensions", «ошибка в
+    локализации», "terminal problem"): no verb, negation or absence says what goes wrong."""
+    tokens = [t for t in analyse(label) if t.pos != "PUNCT"]
+    if not any(t.lemma in GENERIC_PROBLEMS or t.lower in GENERIC_PROBLEMS for t in tokens):
+        return False
+    return not any(
+        (t.pos == "VERB" and t.lemma != "have")
+        or t.lower in NEGATORS
+        or t.lower in ABSENCE
+        or (t.lemma in PROBLEM_LEMMAS and t.lemma not in GENERIC_PROBLEMS and t.pos != "NOUN")
+        for t in tokens
+    )
