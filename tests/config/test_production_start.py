@@ -1,6 +1,5 @@
-"""Production defaults: DEBUG off unless said, no start with the development key, compose
-working over plain http://localhost out of the box, and `check --deploy` clean with the compose
-environment behind TLS."""
+"""Production defaults: DEBUG off unless said, no start with the development key, compose served
+over TLS by its proxy out of the box, and `check --deploy` clean with the compose environment."""
 
 from __future__ import annotations
 
@@ -29,15 +28,6 @@ def compose_environment(**operator: str) -> dict[str, str]:
         )
         resolved[name] = text
     return resolved
-
-
-# What an operator sets to serve over TLS (as docker-compose.yml's comment says).
-TLS = {
-    "TLS_ENABLED": "true",
-    "SECURE_HSTS_SECONDS": "31536000",
-    "CSRF_TRUSTED_ORIGINS": "https://groundwork.example.com",
-    "ALLOWED_HOSTS": "groundwork.example.com",
-}
 
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
@@ -71,29 +61,33 @@ def test_production_start_with_the_development_key_is_refused():
     assert manage("check", DEBUG="true").returncode == 0  # a development machine says so
 
 
-def test_check_deploy_is_clean_with_the_compose_environment_behind_tls():
+def test_check_deploy_is_clean_with_the_compose_environment():
     key = secrets.token_urlsafe(50)
-    result = manage("check", "--deploy", **compose_environment(SECRET_KEY=key, **TLS))
+    result = manage("check", "--deploy", **compose_environment(SECRET_KEY=key))
     assert result.returncode == 0, result.stderr
     output = result.stdout + result.stderr
     assert "System check identified no issues (0 silenced)." in output, output
 
 
-def test_compose_out_of_the_box_serves_sign_in_over_plain_http():
-    # Secure cookies over http://localhost would never come back: sign-in would fail.
-    environment = compose_environment(SECRET_KEY=secrets.token_urlsafe(50))
+def test_compose_serves_its_site_over_tls_through_its_proxy():
+    compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+    proxy, web = compose["services"]["proxy"], compose["services"]["web"]
+    assert "reverse-proxy" in proxy["command"] and "web:8000" in proxy["command"]
+    assert "443:443" in proxy["ports"]
+    assert "ports" not in web  # the app is reached through the proxy only
+    environment = compose_environment(
+        SECRET_KEY=secrets.token_urlsafe(50), SITE_ADDRESS="research.example.com"
+    )
     script = (
         "from django.conf import settings as s; print(s.SESSION_COOKIE_SECURE, "
-        "s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT, s.SECURE_HSTS_SECONDS, "
-        "s.CSRF_TRUSTED_ORIGINS)"
+        "s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT, s.SECURE_HSTS_SECONDS > 0, "
+        "s.CSRF_TRUSTED_ORIGINS, s.ALLOWED_HOSTS)"
     )
     shown = manage("shell", "-c", script, **environment)
     assert shown.returncode == 0, shown.stderr
-    assert shown.stdout.split("\n")[-2] == "False False False 0 ['http://localhost:8000']"
-    # and the warnings check --deploy gives there are exactly the ones TLS removes
-    deploy = manage("check", "--deploy", **environment)
-    warned = set(re.findall(r"security\.(W\d+)", deploy.stdout + deploy.stderr))
-    assert warned == {"W004", "W008", "W012", "W016"}, deploy.stderr
+    assert shown.stdout.split("\n")[-2] == (
+        "True True True True ['https://research.example.com'] ['research.example.com']"
+    )
 
 
 def test_make_sets_development_values_explicitly():
