@@ -10,6 +10,7 @@ FalkorDB by the graph tests):
 
 from __future__ import annotations
 
+from kg.graph.records import EdgeRecord, NodeRecord
 from kg.ontology import RELATIONS
 
 # Indexes: Neo4j 5 and FalkorDB share this syntax (without IF NOT EXISTS, which FalkorDB
@@ -63,19 +64,39 @@ MATCH (n:Entity {project: $project})
 RETURN coalesce(max(n.number), 0) AS number
 """
 
-NODES_UPSERT = """
-UNWIND $rows AS row
-MERGE (n:Entity {uid: row.uid})
-SET n += row.props, n.project = $project, n.org = $org
-RETURN count(n) AS written
-"""
 
-NODE_MENTIONS_LINK = """
+# A record's evidence (a JSON list in one property) is either written whole (`row.whole`) or
+# appended to: `row.append_after` is ", " and the new items' JSON (the list's own separator)
+# and "]", put in place of the stored list's "]"; `row.append_to_empty` the whole list of the
+# new items, for a record with none yet (a list of no items is "[]", two characters); both
+# null keep the stored list. Appending costs the new items only, however long the list is.
+# Every write stamps the record with a new `version`, which a reader that keeps evidence it
+# read compares, instead of reading the evidence again.
+def _evidence_written(var: str) -> str:
+    return (
+        f"CASE WHEN row.whole IS NOT NULL THEN row.whole "
+        f"WHEN row.append_after IS NULL THEN {var}.evidence "
+        f"WHEN {var}.evidence IS NULL OR size({var}.evidence) <= 2 THEN row.append_to_empty "
+        f"ELSE left({var}.evidence, size({var}.evidence) - 1) + row.append_after END"
+    )
+
+
+# Nodes upserted, each with the mentions a change added, in one round trip (a node without new
+# mentions is still upserted: its row ends at the UNWIND, after the SET). `episode_uids` lists
+# the episodes of the evidence (whole, or the new ones added).
+NODES_UPSERT_WITH_MENTIONS = f"""
 UNWIND $rows AS row
-MATCH (n:Entity {uid: row.node, project: $project})
-MATCH (e:Episode {uid: row.episode, project: $project})
+MERGE (n:Entity {{uid: row.uid}})
+SET n += row.props, n.project = $project, n.org = $org, n.version = row.version,
+    n.evidence = {_evidence_written("n")},
+    n.episode_uids = CASE WHEN row.whole IS NOT NULL THEN row.episode_uids
+      ELSE coalesce(n.episode_uids, []) +
+           [u IN row.episode_uids WHERE NOT u IN coalesce(n.episode_uids, [])] END
+WITH n, row
+UNWIND row.mentions AS mention
+MATCH (e:Episode {{uid: mention.episode, project: $project}})
 MERGE (n)-[m:MENTIONED_IN]->(e)
-SET m.quote = row.quote, m.start = row.start, m.end = row.end
+SET m.quote = mention.quote, m.start = mention.start, m.end = mention.end
 RETURN count(m) AS linked
 """
 
@@ -101,6 +122,29 @@ RETURN properties(n) AS props
 ORDER BY n.number
 """
 
+# The nodes an episode can touch, without their evidence (kept by the reader, or read with
+# NODES_EVIDENCE_BY_UIDS), with their evidence's version and the number of open
+# contradictions on each (what their confidence is computed with), in one round trip.
+_node_fields = ", ".join(
+    f"{name}: n.{name}" for name in NodeRecord.model_fields if name != "evidence"
+)
+NODES_WITHOUT_EVIDENCE_BY_UIDS = f"""
+UNWIND $uids AS uid
+MATCH (n:Entity {{uid: uid}})
+WHERE n.project = $project
+OPTIONAL MATCH (n)-[c:CONTRADICTS]-(:Entity)
+WHERE c.status = $open
+WITH n, count(c) AS open
+RETURN {{{_node_fields}}} AS props, n.version AS version, open
+"""
+
+NODES_EVIDENCE_BY_UIDS = """
+UNWIND $uids AS uid
+MATCH (n:Entity {uid: uid})
+WHERE n.project = $project
+RETURN n.uid AS uid, n.version AS version, n.evidence AS evidence
+"""
+
 NODES_SET_CONFIDENCE = """
 UNWIND $rows AS row
 MATCH (n:Entity {uid: row.uid})
@@ -120,29 +164,53 @@ RETURN uid AS uid, count(c) AS open
 
 # The edges an episode can touch, reached from their end nodes by uid (index seeks), never by
 # scanning the project: the edge between two nodes, a functional relation's other values from
-# the same source, and what points at a value that may lose its last open edge.
-EDGES_BETWEEN = """
+# the same source, and what points at a value that may lose its last open edge. Each whole, or
+# without its evidence (the pipeline keeps what it read; EDGES_EVIDENCE_BY_UIDS reads it).
+_return_edge_whole = (
+    "RETURN r.relation AS relation, a.uid AS source, b.uid AS target, properties(r) AS props"
+)
+_return_edge_without_evidence = (
+    "RETURN r.relation AS relation, a.uid AS source, b.uid AS target, "
+    "{"
+    + ", ".join(
+        f"{name}: r.{name}"
+        for name in EdgeRecord.model_fields
+        if name not in {"evidence", "relation", "source", "target"}
+    )
+    + "} AS props, r.version AS version"
+)
+_match_edges_between = """
 UNWIND $pairs AS pair
 MATCH (a:Entity {uid: pair.source})-[r]->(b:Entity {uid: pair.target})
 WHERE a.project = $project AND b.project = $project
   AND r.uid IS NOT NULL AND r.relation IS NOT NULL
-RETURN r.relation AS relation, a.uid AS source, b.uid AS target, properties(r) AS props
 """
-
-EDGES_FROM_BY_RELATION = """
+_match_edges_from_by_relation = """
 UNWIND $rows AS row
 MATCH (a:Entity {uid: row.source})-[r]->(b:Entity)
 WHERE a.project = $project AND b.project = $project
   AND r.uid IS NOT NULL AND r.relation = row.relation
-RETURN r.relation AS relation, a.uid AS source, b.uid AS target, properties(r) AS props
 """
-
-EDGES_INTO_NODES = """
+_match_edges_into_nodes = """
 UNWIND $uids AS uid
 MATCH (a:Entity)-[r]->(b:Entity {uid: uid})
 WHERE a.project = $project AND b.project = $project
   AND r.uid IS NOT NULL AND r.relation IS NOT NULL
-RETURN r.relation AS relation, a.uid AS source, b.uid AS target, properties(r) AS props
+"""
+EDGES_BETWEEN = _match_edges_between + _return_edge_whole
+EDGES_FROM_BY_RELATION = _match_edges_from_by_relation + _return_edge_whole
+EDGES_INTO_NODES = _match_edges_into_nodes + _return_edge_whole
+EDGES_WITHOUT_EVIDENCE_BETWEEN = _match_edges_between + _return_edge_without_evidence
+EDGES_WITHOUT_EVIDENCE_FROM_BY_RELATION = (
+    _match_edges_from_by_relation + _return_edge_without_evidence
+)
+EDGES_WITHOUT_EVIDENCE_INTO_NODES = _match_edges_into_nodes + _return_edge_without_evidence
+
+EDGES_EVIDENCE_BY_UIDS = """
+UNWIND $rows AS row
+MATCH (a:Entity {uid: row.source})-[r]->(:Entity)
+WHERE a.project = $project AND r.uid = row.uid
+RETURN r.uid AS uid, r.version AS version, r.evidence AS evidence
 """
 
 NODE_BY_NUMBER = """
@@ -200,7 +268,8 @@ UNWIND $rows AS row
 MATCH (a:Entity {{uid: row.source, project: $project}})
 MATCH (b:Entity {{uid: row.target, project: $project}})
 MERGE (a)-[r:{graph_type} {{uid: row.uid}}]->(b)
-SET r += row.props, r.project = $project, r.org = $org
+SET r += row.props, r.project = $project, r.org = $org, r.version = row.version,
+    r.evidence = {_evidence_written("r")}
 RETURN count(r) AS written
 """
 

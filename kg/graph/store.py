@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import uuid
 from collections.abc import Iterable
 
 from kg.graph import cypher
@@ -88,19 +90,119 @@ def write_node_changes(
     just before (kg.pipeline.integrate): the node it read cannot have gained evidence since.
     Writers without the lease write single fields (`set_confidence`), never the props.
     """
-    c = _client(client)
     nodes = list(nodes)
+    _write_nodes(scope, nodes, new_evidence, set(), client)
+    return len(nodes)
+
+
+def append_node_changes(
+    scope: GraphScope,
+    nodes: Iterable[NodeRecord],
+    new_evidence: Iterable[tuple[str, Evidence]],
+    client: GraphClient | None = None,
+) -> dict[str, str]:
+    """Upsert nodes whose evidence is the stored evidence plus `new_evidence`: where the new
+    items sort last (the usual case: a later episode) they are appended to the stored list,
+    else the list is written whole. The same precondition as `write_node_changes`: the nodes
+    were read under the project lease with their whole evidence. Returns each node's new
+    evidence version."""
+    nodes = list(nodes)
+    new_evidence = list(new_evidence)
+    added: dict[str, set[int]] = {}
+    for uid, e in new_evidence:
+        added.setdefault(uid, set()).add(id(e))
+    appending = {n.uid for n in nodes if _added_last(n.evidence, added.get(n.uid, set()))}
+    return _write_nodes(scope, nodes, new_evidence, appending, client)
+
+
+def _added_last(evidence: list[Evidence], added: set[int]) -> bool:
+    """True when the added items (by identity) are the last len(added) items of the list."""
+    return bool(added) and {id(e) for e in evidence[len(evidence) - len(added) :]} == added
+
+
+def _evidence_rows(whole: str | None, appended: list[Evidence] | None) -> dict:
+    """The evidence of a record's write (kg.graph.cypher's `_evidence_written`): the stored
+    list whole, or the items appended to it as they stand in it, or (neither) kept."""
+    if appended is None:
+        return {"whole": whole, "append_after": None, "append_to_empty": None}
+    items = ", ".join(json.dumps(e.model_dump(), ensure_ascii=False) for e in appended)
+    return {"whole": None, "append_after": f", {items}]", "append_to_empty": f"[{items}]"}
+
+
+def _write_nodes(
+    scope: GraphScope,
+    nodes: list[NodeRecord],
+    new_evidence: Iterable[tuple[str, Evidence]],
+    appending: set[str],
+    client: GraphClient | None,
+) -> dict[str, str]:
     if not nodes:
-        return 0
-    rows = [{"uid": n.uid, "props": n.to_props()} for n in nodes]
-    written = c.run(cypher.NODES_UPSERT, rows=rows, **_scope_params(scope))
-    mentions = [
-        {"node": uid, "episode": e.episode_uid, "quote": e.quote, "start": e.start, "end": e.end}
-        for uid, e in new_evidence
+        return {}
+    mentions: dict[str, list[dict]] = {n.uid: [] for n in nodes}
+    added: dict[str, int] = {}
+    for uid, e in new_evidence:
+        if uid not in mentions:
+            raise ValueError(f"evidence for node {uid}, which this change does not write")
+        mentions[uid].append(
+            {"episode": e.episode_uid, "quote": e.quote, "start": e.start, "end": e.end}
+        )
+        added[uid] = added.get(uid, 0) + 1
+    versions = {n.uid: uuid.uuid4().hex for n in nodes}
+    rows = []
+    for n in nodes:
+        props = n.to_props()
+        whole, episode_uids = props.pop("evidence"), props.pop("episode_uids")
+        row = {"uid": n.uid, "props": props, "mentions": mentions[n.uid]}
+        row["version"] = versions[n.uid]
+        if n.uid in appending:
+            tail = n.evidence[len(n.evidence) - added[n.uid] :]
+            row |= _evidence_rows(None, tail)
+            row["episode_uids"] = sorted({e.episode_uid for e in tail})
+        else:
+            row |= _evidence_rows(whole, None)
+            row["episode_uids"] = episode_uids
+        rows.append(row)
+    _client(client).run(cypher.NODES_UPSERT_WITH_MENTIONS, rows=rows, **_scope_params(scope))
+    return versions
+
+
+def nodes_without_evidence(
+    scope: GraphScope, uids: Iterable[str], client: GraphClient | None = None
+) -> list[tuple[NodeRecord, str | None, int]]:
+    """Nodes by uid with no evidence read: each with the version of its evidence (None when
+    written before versions) and the number of open contradictions on it."""
+    uids = list(uids)
+    if not uids:
+        return []
+    rows = _client(client).run(
+        cypher.NODES_WITHOUT_EVIDENCE_BY_UIDS, uids=uids, project=scope.project, open="open"
+    )
+    return [
+        (_record_without_evidence(NodeRecord, r["props"]), r["version"], int(r["open"]))
+        for r in rows
     ]
-    if mentions:
-        c.run(cypher.NODE_MENTIONS_LINK, rows=mentions, project=scope.project)
-    return int(written[0]["written"]) if written else 0
+
+
+def node_evidence(
+    scope: GraphScope, uids: Iterable[str], client: GraphClient | None = None
+) -> dict[str, tuple[str | None, list[Evidence]]]:
+    """The evidence of nodes by uid, with its version."""
+    uids = list(uids)
+    if not uids:
+        return {}
+    rows = _client(client).run(cypher.NODES_EVIDENCE_BY_UIDS, uids=uids, project=scope.project)
+    return {r["uid"]: (r["version"], _evidence_list(r["evidence"])) for r in rows}
+
+
+def _evidence_list(stored: str | None) -> list[Evidence]:
+    return [Evidence.model_validate(e) for e in json.loads(stored or "[]")]
+
+
+def _record_without_evidence(kind, props: dict):
+    # Absent properties come back as nulls from a map projection: the record's defaults stand.
+    return kind.model_validate(
+        {k: v for k, v in props.items() if v is not None or k == "invalid_at"}
+    )
 
 
 def set_confidence(
@@ -156,6 +258,51 @@ def edges_into(
     if not uids:
         return []
     return _edges(_client(client).run(cypher.EDGES_INTO_NODES, uids=uids, project=scope.project))
+
+
+def edges_without_evidence(
+    scope: GraphScope,
+    *,
+    between: Iterable[tuple[str, str]] = (),
+    from_by_relation: Iterable[tuple[str, str]] = (),
+    into: Iterable[str] = (),
+    client: GraphClient | None = None,
+) -> list[tuple[EdgeRecord, str | None]]:
+    """The edges `edges_between`, `edges_from_by_relation` and `edges_into` return, with no
+    evidence read: each with the version of its evidence (None when written before versions)."""
+    c = _client(client)
+    rows: list[dict] = []
+    pairs = [{"source": s, "target": t} for s, t in sorted(set(between))]
+    if pairs:
+        rows += c.run(cypher.EDGES_WITHOUT_EVIDENCE_BETWEEN, pairs=pairs, project=scope.project)
+    functional = [{"source": s, "relation": r} for s, r in sorted(set(from_by_relation))]
+    if functional:
+        rows += c.run(
+            cypher.EDGES_WITHOUT_EVIDENCE_FROM_BY_RELATION, rows=functional, project=scope.project
+        )
+    targets = sorted(set(into))
+    if targets:
+        rows += c.run(cypher.EDGES_WITHOUT_EVIDENCE_INTO_NODES, uids=targets, project=scope.project)
+    found = []
+    for r in rows:
+        props = r["props"] | {
+            "relation": r["relation"],
+            "source": r["source"],
+            "target": r["target"],
+        }
+        found.append((_record_without_evidence(EdgeRecord, props), r["version"]))
+    return found
+
+
+def edge_evidence(
+    scope: GraphScope, edges: Iterable[EdgeRecord], client: GraphClient | None = None
+) -> dict[str, tuple[str | None, list[Evidence]]]:
+    """The evidence of edges (found from their source node), with its version."""
+    rows = [{"source": e.source, "uid": e.uid} for e in edges]
+    if not rows:
+        return {}
+    found = _client(client).run(cypher.EDGES_EVIDENCE_BY_UIDS, rows=rows, project=scope.project)
+    return {r["uid"]: (r["version"], _evidence_list(r["evidence"])) for r in found}
 
 
 def open_contradiction(
@@ -256,20 +403,58 @@ def edges_of_nodes(
 def write_edges(
     scope: GraphScope, edges: Iterable[EdgeRecord], client: GraphClient | None = None
 ) -> int:
+    """Upsert edges with their evidence written whole."""
+    return _write_edges(scope, list(edges), None, client)[1]
+
+
+def append_edge_changes(
+    scope: GraphScope,
+    edges: Iterable[EdgeRecord],
+    new_evidence: Iterable[tuple[str, Evidence]],
+    client: GraphClient | None = None,
+) -> dict[str, str]:
+    """Upsert edges whose evidence is the stored evidence plus `new_evidence` (by edge uid):
+    appended where the new items sort last, else written whole; an edge with no new evidence
+    keeps its stored evidence. The precondition of `append_node_changes`. Returns each edge's
+    new evidence version."""
+    added: dict[str, set[int]] = {}
+    for uid, e in new_evidence:
+        added.setdefault(uid, set()).add(id(e))
+    return _write_edges(scope, list(edges), added, client)[0]
+
+
+def _write_edges(
+    scope: GraphScope,
+    edges: list[EdgeRecord],
+    added: dict[str, set[int]] | None,
+    client: GraphClient | None,
+) -> tuple[dict[str, str], int]:
+    """`added` None: every edge written whole; else the new items of each edge by uid.
+    Returns the new evidence version of each edge, and how many edges were written."""
     c = _client(client)
     by_relation: dict[str, list[dict]] = {}
+    versions: dict[str, str] = {}
     for edge in edges:
         if edge.relation not in RELATIONS:
             raise OntologyError(f"relation {edge.relation!r} is not in the ontology")
         props = edge.to_props() | {"relation": edge.relation}
-        by_relation.setdefault(edge.relation, []).append(
-            {"uid": edge.uid, "source": edge.source, "target": edge.target, "props": props}
-        )
+        whole = props.pop("evidence")
+        versions[edge.uid] = uuid.uuid4().hex
+        row = {"uid": edge.uid, "source": edge.source, "target": edge.target, "props": props}
+        row["version"] = versions[edge.uid]
+        new = (added or {}).get(edge.uid, set())
+        if added is not None and not new:
+            row |= _evidence_rows(None, None)  # its stored evidence stands
+        elif added is not None and _added_last(edge.evidence, new):
+            row |= _evidence_rows(None, edge.evidence[-len(new) :])
+        else:
+            row |= _evidence_rows(whole, None)
+        by_relation.setdefault(edge.relation, []).append(row)
     written = 0
     for relation, rows in by_relation.items():
         result = c.run(cypher.EDGE_UPSERT[relation], rows=rows, **_scope_params(scope))
         written += int(result[0]["written"]) if result else 0
-    return written
+    return versions, written
 
 
 def delete_edges(

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable
 
 from kg.graph import Evidence, GraphScope, NodeRecord, store
 
@@ -58,25 +59,50 @@ def passage_fingerprints(text: str, start: int, end: int) -> list[str]:
     return sorted({f for f in found if f})
 
 
-def independent_sources(evidence: list[Evidence]) -> int:
-    """Episodes that said it, where episodes sharing a long passage word for word are one."""
-    owner: dict[str, str] = {}  # episode → the episode it is counted with
+class SourceCount:
+    """Independent sources counted as evidence arrives, one item at a time: the episodes that
+    said it, where episodes sharing a long passage word for word are one (the connected groups
+    of episodes linked by a shared passage). Adding an item costs the same however much
+    evidence came before, so a node's confidence is kept without re-reading its evidence."""
 
-    def root(uid: str) -> str:
-        while owner.setdefault(uid, uid) != uid:
-            uid = owner[uid]
+    def __init__(self, evidence: Iterable[Evidence] = ()) -> None:
+        self._owner: dict[str, str] = {}  # episode → the episode it is counted with
+        self._first_with: dict[str, str] = {}  # passage → the first episode that had it
+        self.count = 0
+        for item in evidence:
+            self.add(item)
+
+    def _root(self, uid: str) -> str:
+        if uid not in self._owner:
+            self._owner[uid] = uid
+            self.count += 1
+        while self._owner[uid] != uid:
+            uid = self._owner[uid]
         return uid
 
-    first_with: dict[str, str] = {}
-    for item in evidence:
-        root(item.episode_uid)
+    def add(self, item: Evidence) -> None:
+        self._root(item.episode_uid)
         words = _words(item.quote)
         long_quote = words if len(words.split()) >= BOILERPLATE_WORDS else ""
         for passage in (long_quote, *item.passages):
             if passage:
-                other = first_with.setdefault(passage, item.episode_uid)
-                owner[root(item.episode_uid)] = root(other)
-    return len({root(uid) for uid in owner})
+                other = self._first_with.setdefault(passage, item.episode_uid)
+                mine, theirs = self._root(item.episode_uid), self._root(other)
+                if mine != theirs:
+                    self._owner[mine] = theirs
+                    self.count -= 1
+
+    def copy(self) -> SourceCount:
+        twin = SourceCount()
+        twin._owner = dict(self._owner)
+        twin._first_with = dict(self._first_with)
+        twin.count = self.count
+        return twin
+
+
+def independent_sources(evidence: list[Evidence]) -> int:
+    """Episodes that said it, where episodes sharing a long passage word for word are one."""
+    return SourceCount(evidence).count
 
 
 def _base(sources: int) -> int:
@@ -86,7 +112,12 @@ def _base(sources: int) -> int:
 def confidence_from(
     evidence: list[Evidence], open_contradictions: int = 0, confirmations: int = 0
 ) -> int:
-    sources = independent_sources(evidence) + confirmations
+    return confidence_of(independent_sources(evidence), open_contradictions, confirmations)
+
+
+def confidence_of(independent: int, open_contradictions: int = 0, confirmations: int = 0) -> int:
+    """The confidence of a record with `independent` sources among its evidence."""
+    sources = independent + confirmations
     if sources == 0:
         return 0
     return max(FLOOR, _base(sources) - CONTRADICTION_PENALTY * open_contradictions)

@@ -16,13 +16,16 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from django.db import transaction
+
 from kg.graph import EdgeRecord, Evidence, NodeRecord, SupersessionRecord, store
 from kg.graph.records import add_evidence, graph_time
 from kg.models import Episode
 from kg.ontology import RELATIONS, OntologyError, check_relation
-from kg.pipeline import candidates
-from kg.pipeline.confidence import confidence_from, passage_fingerprints
+from kg.pipeline import candidates, evidence_cache
+from kg.pipeline.confidence import SourceCount, confidence_of, passage_fingerprints
 from kg.pipeline.contradictions import find_contradictions
+from kg.pipeline.evidence_cache import KeptEvidence
 from kg.pipeline.numbering import allocate_numbers
 from kg.pipeline.proposal import Endpoint, Proposal, ProposedNode
 from kg.pipeline.resolve import Mention, node_key, resolve_candidate
@@ -59,6 +62,12 @@ class _Touched:
     touched_edges: set[str] = field(default_factory=set)
     new_evidence: list[tuple[str, Evidence]] = field(default_factory=list)
     supersessions: list[SupersessionRecord] = field(default_factory=list)
+    open_contradictions: dict[str, int] = field(default_factory=dict)  # as loaded, by uid
+    new_edge_evidence: list[tuple[str, Evidence]] = field(default_factory=list)
+    # Records are loaded without their evidence; it is added (kept, else read) for the records
+    # that need it, with the count of its independent sources, by uid.
+    versions: dict[str, str | None] = field(default_factory=dict)
+    sources: dict[str, SourceCount] = field(default_factory=dict)
 
 
 def _evidence(episode: Episode, quote: str, start: int, end: int) -> Evidence:
@@ -75,9 +84,58 @@ def _evidence(episode: Episode, quote: str, start: int, end: int) -> Evidence:
 
 
 def _load(state: _Touched, scope, uids) -> None:
+    """Bring the nodes not loaded yet into the state (without their evidence), with their
+    open contradictions."""
     missing = sorted({u for u in uids if u and u not in state.nodes})
-    for node in store.nodes_by_uids(scope, missing):
+    for node, version, open_contradictions in store.nodes_without_evidence(scope, missing):
         state.nodes[node.uid] = node
+        state.versions[node.uid] = version
+        state.open_contradictions[node.uid] = open_contradictions
+
+
+def _with_evidence(state: _Touched, scope, uids) -> None:
+    """Give the loaded nodes among `uids` their evidence: the copy this process kept of the
+    version they carry, else read (one round trip for all)."""
+    unread = []
+    for uid in sorted(set(uids)):
+        if uid in state.sources or uid not in state.nodes:
+            continue
+        found = evidence_cache.kept(scope.project, uid, state.versions.get(uid))
+        if found is None:
+            unread.append(uid)
+        else:
+            state.nodes[uid].evidence, state.sources[uid] = found.evidence, found.sources
+    for uid, (_, evidence) in store.node_evidence(scope, unread).items():
+        state.nodes[uid].evidence, state.sources[uid] = evidence, SourceCount(evidence)
+
+
+def _edges_with_evidence(state: _Touched, scope, uids) -> None:
+    """The same for loaded edges."""
+    unread = []
+    for uid in sorted(set(uids)):
+        if uid in state.sources or uid not in state.edges:
+            continue
+        found = evidence_cache.kept(scope.project, uid, state.versions.get(uid))
+        if found is None:
+            unread.append(state.edges[uid])
+        else:
+            state.edges[uid].evidence, state.sources[uid] = found.evidence, found.sources
+    for uid, (_, evidence) in store.edge_evidence(scope, unread).items():
+        state.edges[uid].evidence, state.sources[uid] = evidence, SourceCount(evidence)
+
+
+def _load_edges(state: _Touched, scope, **which) -> None:
+    for edge, version in store.edges_without_evidence(scope, **which):
+        if edge.uid not in state.edges:
+            state.edges[edge.uid] = edge
+            state.versions[edge.uid] = version
+
+
+def _add(state: _Touched, record: NodeRecord | EdgeRecord, evidence: Evidence) -> bool:
+    if not add_evidence(record, evidence):
+        return False
+    state.sources[record.uid].add(evidence)
+    return True
 
 
 def integrate(
@@ -97,11 +155,22 @@ def integrate(
         wanted |= {edge.source.uid, edge.target.uid}
     _load(state, scope, wanted)
 
+    # The candidates of every mention that is new here (proposed so, or its node is gone), read
+    # from the index and loaded from the graph together: the index is not written before the
+    # episode's writes, so what it returns does not depend on the order they are settled in.
+    pools = {
+        i: candidates.candidates_for(project, proposed.type, proposed.label)
+        for i, proposed in enumerate(proposal.nodes)
+        if _known_node(state, proposed) is None
+    }
+    _load(state, scope, [n.uid for pool in pools.values() for n in pool])
+
     created_here: list[NodeRecord] = []
     merged_into: list[NodeRecord] = []
     local: dict[tuple[str, ...], str] = {}
-    for proposed in proposal.nodes:
-        node, decision = _settle(state, scope, project, proposed, created_here)
+    settled: list[tuple[NodeRecord, Evidence]] = []
+    for i, proposed in enumerate(proposal.nodes):
+        node, decision = _settle(state, proposed, pools.get(i, []), created_here)
         if node is None:
             key = node_key(proposed.label)
             node = NodeRecord(
@@ -118,6 +187,7 @@ def integrate(
                 value=proposed.value,
             )
             state.nodes[node.uid] = node
+            state.sources[node.uid] = SourceCount()
             created_here.append(node)
         else:
             key = node_key(proposed.label)
@@ -126,14 +196,16 @@ def integrate(
                 node.alias_keys.append(key)
             node.valid_at = min(node.valid_at, at)
             merged_into.append(node)
-        evidence = _evidence(episode, proposed.quote, proposed.start, proposed.end)
-        if add_evidence(node, evidence):
-            state.new_evidence.append((node.uid, evidence))
+        settled.append((node, _evidence(episode, proposed.quote, proposed.start, proposed.end)))
         state.touched.add(node.uid)
         local[tuple(proposed.key)] = node.uid
         result.decisions.append(
             Decision(proposed.type, proposed.label, *decision, node)  # type: ignore[arg-type]
         )
+    _with_evidence(state, scope, state.touched)
+    for node, evidence in settled:
+        if _add(state, node, evidence):
+            state.new_evidence.append((node.uid, evidence))
 
     numbers = allocate_numbers(episode, [n.uid for n in created_here])
     for node in created_here:
@@ -143,79 +215,112 @@ def integrate(
 
     _relate(state, scope, episode, proposal, local)
     partners = _contradictions(state, scope, project, at, result)
+    involved = state.touched | {c.a for c in partners} | {c.b for c in partners}
+    _load(state, scope, involved)
+    _with_evidence(state, scope, involved)  # superseded values closed here, partners
 
+    _edges_with_evidence(state, scope, state.touched_edges)
     for uid in state.touched_edges:
-        edge = state.edges[uid]
-        edge.confidence = confidence_from(edge.evidence)
+        state.edges[uid].confidence = confidence_of(state.sources[uid].count)
     result.edges = len(state.touched_edges)
+    # Confidence is written with the nodes when no contradiction can open here: the counts
+    # loaded with them are the counts after the writes (every writer holds the lease).
+    if not partners:
+        for uid in state.touched:
+            _set_node_confidence(state, uid)
 
     check_lease()  # the fencing check: nothing is written by a holder that lost the lock
-    # The record of the writes (the place in the order) precedes them; it is given back when
-    # the first write fails, as nothing of the episode is in the graph then.
-    give_back = before_writes()
     touched = [state.nodes[u] for u in sorted(state.touched)]
-    # The index before the graph: an episode integrated after a crash mid-write finds the nodes
-    # the graph already has, never makes twins of them (a node indexed but not written is
-    # loaded as missing, and so proposed anew).
+    # The record of the writes (the place in the order, and the candidate index, in one
+    # commit) precedes them; the place is given back when the first write fails, as nothing
+    # of the episode is in the graph then. The index before the graph: an episode integrated
+    # after a crash mid-write finds the nodes the graph already has, never makes twins of them
+    # (a node indexed but not written is loaded as missing, and so proposed anew).
+    give_back: Callable[[], None] = lambda: None  # noqa: E731
     try:
-        candidates.index_nodes(project, touched)
-        store.write_node_changes(scope, touched, state.new_evidence)
+        with transaction.atomic():
+            give_back = before_writes()
+            candidates.index_nodes(project, touched)
+        written = store.append_node_changes(scope, touched, state.new_evidence)
     except Exception:
         give_back()
         raise
-    store.write_edges(scope, [state.edges[u] for u in sorted(state.touched_edges)])
+    _keep(scope, state, written, state.nodes)
+    edges = [state.edges[u] for u in sorted(state.touched_edges)]
+    _keep(
+        scope, state, store.append_edge_changes(scope, edges, state.new_edge_evidence), state.edges
+    )
     opened = 0
     for contradiction in partners:
-        opened += store.open_contradiction(scope, contradiction)
+        if store.open_contradiction(scope, contradiction):
+            opened += 1
     for supersession in state.supersessions:  # after the nodes: both ends must exist
         store.write_supersession(scope, supersession)
-    # Confidence after the contradictions: a field write, for the nodes this episode touched
-    # and the other ends of contradictions it saw.
-    involved = state.touched | {c.a for c in partners} | {c.b for c in partners}
-    _load(state, scope, involved)
-    counts = store.open_contradiction_counts(scope, sorted(involved))
-    store.set_confidence(
-        scope,
-        {
-            uid: confidence_from(
-                state.nodes[uid].evidence, counts.get(uid, 0), len(state.nodes[uid].confirmed_by)
-            )
-            for uid in involved
-            if uid in state.nodes
-        },
-    )
-    for uid in involved:
-        if uid in state.nodes:
-            state.nodes[uid].confidence = confidence_from(
-                state.nodes[uid].evidence, counts.get(uid, 0), len(state.nodes[uid].confirmed_by)
-            )
+    if partners:
+        # Confidence after the contradictions: a field write, for the nodes this episode
+        # touched and the other ends of contradictions it saw.
+        counts = store.open_contradiction_counts(scope, sorted(involved))
+        for uid in involved:
+            if uid in state.nodes:
+                state.open_contradictions[uid] = counts.get(uid, 0)
+                _set_node_confidence(state, uid)
+        store.set_confidence(
+            scope, {uid: state.nodes[uid].confidence for uid in involved if uid in state.nodes}
+        )
     result.contradictions = opened
     return result
 
 
-def _settle(state, scope, project, proposed: ProposedNode, created_here: list[NodeRecord]):
-    """The node a proposed mention is, re-checked now; None to create it."""
-    mention = Mention(
-        proposed.type, proposed.label, proposed.quote, proposed.stance, proposed.value
+def _set_node_confidence(state: _Touched, uid: str) -> None:
+    node = state.nodes[uid]
+    node.confidence = confidence_of(
+        state.sources[uid].count, state.open_contradictions.get(uid, 0), len(node.confirmed_by)
     )
+
+
+def _keep(scope, state: _Touched, versions: dict[str, str], records: dict) -> None:
+    """What was written is kept as the version it was written with: not read back."""
+    for uid, version in versions.items():
+        record = records[uid]
+        evidence_cache.keep(
+            scope.project, uid, version, KeptEvidence(record.evidence, state.sources[uid])
+        )
+
+
+def _known_node(state: _Touched, proposed: ProposedNode) -> NodeRecord | None:
+    """The loaded node a proposed mention names, if it may take it as it is."""
     node = state.nodes.get(proposed.target_uid) if proposed.target_uid else None
     # A correction may send a mention to a closed node: a rejected one keeps it, hidden.
     if node is not None and (node.invalid_at is None or proposed.method == STEERED):
+        return node
+    return None
+
+
+def _settle(state, proposed: ProposedNode, pool: list[NodeRecord], created_here: list[NodeRecord]):
+    """The node a proposed mention is, re-checked now; None to create it."""
+    node = _known_node(state, proposed)
+    if node is not None:
         return node, (proposed.method, proposed.score, proposed.compared)
     # Proposed as new (or its node is gone): what was written since may already hold it. Only
     # the certain rungs of the ladder apply here; the model is never asked under the lock.
-    pool = {n.uid: n for n in candidates.candidates_for(project, proposed.type, proposed.label)}
-    pool |= {n.uid: n for n in created_here if n.type == proposed.type}
-    _load(state, scope, list(pool))  # indexed before a failed write: not in the graph, no match
-    pool = {uid: node for uid, node in pool.items() if uid in state.nodes}
-    decision = resolve_candidate(mention, list(pool.values()), lambda m, n: False)
+    mention = Mention(
+        proposed.type, proposed.label, proposed.quote, proposed.stance, proposed.value
+    )
+    found = {n.uid: n for n in pool}
+    found |= {n.uid: n for n in created_here if n.type == proposed.type}
+    # Indexed before a failed write: not in the graph, so not loaded, and no match.
+    found = {uid: node for uid, node in found.items() if uid in state.nodes}
+    decision = resolve_candidate(mention, list(found.values()), lambda m, n: False)
     if decision.node is None:
         return None, ("new", decision.score, decision.compared)
-    _load(state, scope, [decision.node.uid])
     node = state.nodes.get(decision.node.uid)
     if node is None:
         return None, ("new", decision.score, decision.compared)
     return node, (decision.method, decision.score, decision.compared)
+
+
+def _edge_uid(scope, relation: str, source: str, target: str) -> str:
+    return str(uuid.uuid5(NAMESPACE, f"{scope.project}:{relation}:{source}:{target}"))
 
 
 def _end_uid(end: Endpoint, local: dict[tuple[str, ...], str]) -> str | None:
@@ -239,13 +344,15 @@ def _relate(state: _Touched, scope, episode, proposal: Proposal, local) -> None:
         wanted.append((proposed.relation, a.uid, b.uid, evidence))
     if not wanted:
         return
-    for edge in store.edges_between(scope, [(s, t) for _, s, t, _ in wanted]):
-        state.edges.setdefault(edge.uid, edge)
-    functional = [(s, r) for r, s, _, _ in wanted if RELATIONS[r].functional]
-    for edge in store.edges_from_by_relation(scope, functional):
-        state.edges.setdefault(edge.uid, edge)
-    for relation, source, target, evidence in wanted:
-        uid = str(uuid.uuid5(NAMESPACE, f"{scope.project}:{relation}:{source}:{target}"))
+    _load_edges(
+        state,
+        scope,
+        between=[(s, t) for _, s, t, _ in wanted],
+        from_by_relation=[(s, r) for r, s, _, _ in wanted if RELATIONS[r].functional],
+    )
+    uids = [_edge_uid(scope, relation, s, t) for relation, s, t, _ in wanted]
+    _edges_with_evidence(state, scope, uids)
+    for uid, (relation, source, target, evidence) in zip(uids, wanted, strict=True):
         edge = state.edges.get(uid)
         if edge is None:
             edge = EdgeRecord(
@@ -256,8 +363,10 @@ def _relate(state: _Touched, scope, episode, proposal: Proposal, local) -> None:
                 valid_at=evidence.valid_at,
             )
             state.edges[uid] = edge
+            state.sources[uid] = SourceCount()
         edge.valid_at = min(edge.valid_at, evidence.valid_at)
-        add_evidence(edge, evidence)
+        if _add(state, edge, evidence):
+            state.new_edge_evidence.append((uid, evidence))
         state.touched_edges.add(uid)
         change = place_functional_edge(edge, list(state.edges.values()))
         for changed in change.edges:
@@ -271,8 +380,7 @@ def _close_superseded_target(state: _Touched, scope, edge: EdgeRecord) -> None:
     any more is itself no longer valid."""
     if not edge.invalid_at or not RELATIONS[edge.relation].functional:
         return
-    for incoming in store.edges_into(scope, [edge.target]):
-        state.edges.setdefault(incoming.uid, incoming)
+    _load_edges(state, scope, into=[edge.target])
     _load(state, scope, [edge.target])
     target = state.nodes.get(edge.target)
     if target is None:
@@ -301,6 +409,7 @@ def _contradictions(state: _Touched, scope, project, at: str, result: Integratio
             if state.nodes[u].type == node.type and state.nodes[u].subject == node.subject
         ]
         _load(state, scope, others)
+        _with_evidence(state, scope, others)  # a contradiction quotes each side's first words
         active = [state.nodes[u] for u in sorted(set(others)) if u in state.nodes]
         for contradiction in find_contradictions(scope, [node], active, at):
             found[contradiction.uid] = contradiction

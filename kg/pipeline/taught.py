@@ -59,13 +59,15 @@ def rules_from(corrections: list[Correction]) -> TaughtRules:
 def rules_for(episode: Episode) -> TaughtRules:
     """The corrections made before the episode's place in the order of integration (all of
     them for an episode not yet integrated)."""
-    corrections = Correction.objects.filter(project_id=episode.project_id)
+    corrections = list(Correction.objects.filter(project_id=episode.project_id))
+    if not corrections:  # most projects: nothing taught, no need for the episode's place
+        return TaughtRules()
     order = (
         EpisodeIntegration.objects.filter(episode=episode).values_list("order", flat=True).first()
     )
     if order is not None:
-        corrections = corrections.filter(after_order__lt=order)
-    return rules_from(list(corrections))
+        corrections = [c for c in corrections if c.after_order < order]
+    return rules_from(corrections)
 
 
 def steer(episode: Episode, proposal: Proposal) -> Proposal:

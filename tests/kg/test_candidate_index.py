@@ -149,16 +149,16 @@ def test_a_failed_index_write_after_the_graph_write_reuses_no_number(graph, monk
         ],
     )
     episode_ingest(first.pk)
-    real_write_edges = integration_step.store.write_edges
+    real_write_edges = integration_step.store.append_edge_changes
 
-    def edges_down(scope, edges):
+    def edges_down(scope, edges, new_evidence):
         raise RuntimeError("edge write failed")
 
     # The index and the nodes are written before the edges: a crash between them.
-    monkeypatch.setattr(integration_step.store, "write_edges", edges_down)
+    monkeypatch.setattr(integration_step.store, "append_edge_changes", edges_down)
     with pytest.raises(RuntimeError, match="edge write failed"):
         episode_ingest(second.pk)  # nodes written, edges not
-    monkeypatch.setattr(integration_step.store, "write_edges", real_write_edges)
+    monkeypatch.setattr(integration_step.store, "append_edge_changes", real_write_edges)
     given_to_second = dict(EpisodeIntegration.objects.get(episode=second).numbers)
     assert given_to_second
 

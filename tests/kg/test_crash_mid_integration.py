@@ -32,9 +32,8 @@ class Killed(Exception):
 @pytest.mark.parametrize(
     ("write", "place"),
     [
-        ("write_node_changes", 3),  # nothing written: the place is given back, taken again
-        ("write_edges", 1),
-        ("set_confidence", 1),
+        ("append_node_changes", 3),  # nothing written: the place is given back, taken again
+        ("append_edge_changes", 1),  # the nodes (with their confidence) written, not the edges
         ("mark_episode_processed", 1),
     ],
 )

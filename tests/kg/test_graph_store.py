@@ -144,3 +144,61 @@ def test_quotes_and_backslashes_are_data_not_cypher(request, c):
     [node] = store.list_nodes(A, client=c)
     assert node.label == label
     assert [n.label for n in store.list_nodes(B, client=c)] == ["untouched"]
+
+
+def _said(episode: int, quote: str, start: int = 0) -> Evidence:
+    return Evidence(
+        episode_uid=f"ep-{episode}",
+        episode_number=episode,
+        quote=quote,
+        start=start,
+        end=start + len(quote),
+        valid_at=f"2026-03-{episode:02d}T10:00:00Z",
+    )
+
+
+def test_appended_evidence_reads_back_as_the_whole_list(c):
+    """The pipeline appends a later episode's evidence to the stored list (non-ASCII quotes
+    too), or writes it whole where it does not sort last; a reader sees one list in order, and
+    each write gives the record a new version."""
+    for number in (1, 2, 3, 4):
+        store.upsert_episode_stub(
+            A, EpisodeStub(uid=f"ep-{number}", number=number, valid_at="2026-03-05T10:00:00Z"), c
+        )
+    node = _node("n1", 1, "Курьеры теряют заказы")
+    node.evidence = [_said(2, "Курьеры теряют заказы")]
+    edge = EdgeRecord(
+        uid="e1", relation="experiences", source="s1", target="n1", valid_at="2026-03-02T10:00Z"
+    )
+    segment = _node("s1", 2, "Couriers", "segment")
+    versions = store.append_node_changes(
+        A,
+        [node, segment],
+        [(node.uid, node.evidence[0]), *[(segment.uid, e) for e in segment.evidence]],
+        c,
+    )
+    later, earlier = _said(4, "курьеры 😀 снова", 5), _said(3, "и ещё раз")
+    node.evidence += [later]  # sorts last: appended
+    again = store.append_node_changes(A, [node], [(node.uid, later)], c)
+    assert again[node.uid] != versions[node.uid]
+    node.evidence = [node.evidence[0], earlier, later]  # sorts before the last one: whole
+    store.append_node_changes(A, [node], [(node.uid, earlier)], c)
+    [read] = store.nodes_by_uids(A, ["n1"], client=c)
+    assert [e.quote for e in read.evidence] == [e.quote for e in node.evidence]
+    assert [n.episode_uids for n in store.nodes_for_episode(A, "ep-4", client=c)] == [
+        ["ep-2", "ep-3", "ep-4"]
+    ]
+    [(light, version, open_count)] = store.nodes_without_evidence(A, ["n1"], client=c)
+    assert light.evidence == [] and light.label == node.label and open_count == 0
+    assert store.node_evidence(A, ["n1"], client=c) == {"n1": (version, node.evidence)}
+
+    edge.evidence = [_said(2, "Курьеры теряют заказы")]
+    store.append_edge_changes(A, [edge], [(edge.uid, edge.evidence[0])], c)
+    edge.evidence.append(_said(4, "курьеры 😀 снова", 5))
+    store.append_edge_changes(A, [edge], [(edge.uid, edge.evidence[1])], c)
+    edge.invalid_at = "2026-03-09T10:00:00Z"
+    store.append_edge_changes(A, [edge], [], c)  # no new evidence: the stored list stands
+    [(found, edge_version)] = store.edges_without_evidence(A, between=[("s1", "n1")], client=c)
+    assert found.invalid_at == edge.invalid_at and found.evidence == []
+    assert store.edge_evidence(A, [found], client=c) == {"e1": (edge_version, edge.evidence)}
+    assert store.edges_between(A, [("s1", "n1")], client=c)[0].evidence == edge.evidence

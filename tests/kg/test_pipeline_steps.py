@@ -254,3 +254,37 @@ def test_a_short_quote_inside_a_notice_pasted_into_several_documents_is_one_sour
     ]
     said = [_evidence_in(f"o{n}", text, "what we missed") for n, text in enumerate(own)]
     assert confidence_from(said) > confidence_from(said[:1])
+
+
+def test_sources_counted_item_by_item_agree_with_the_whole_list_in_any_order():
+    """The count kept as evidence arrives (the pipeline never re-reads a node's evidence)
+    equals the count over the whole list, whatever order the items came in, including an
+    item that joins two groups that were apart until then."""
+    import random
+
+    from kg.pipeline.confidence import SourceCount, independent_sources
+
+    first = "Couriers in Leeds lose the last address on every single route they drive today."
+    second = "Paper lists go missing in the depot every morning before the vans leave the yard."
+    both = f"{first} {second}"
+    items = [
+        _evidence_in("e1", first, "lose the last address"),
+        _evidence_in("e2", second, "Paper lists go missing"),
+        _evidence_in("e3", "Couriers hate paper maps.", "hate paper maps"),
+        _evidence_in("e4", both, "lose the last address"),
+        _evidence_in("e4", both, "Paper lists go missing"),  # e1 and e2 become one source
+        _evidence_in("e5", first, "lose the last address"),
+    ]
+    assert independent_sources(items) == 2
+    rng = random.Random(3)
+    for _ in range(20):
+        order = rng.sample(items, len(items))
+        counted = SourceCount()
+        seen = []
+        for item in order:
+            counted.add(item)
+            seen.append(item)
+            assert counted.count == independent_sources(seen)
+        twin = counted.copy()
+        twin.add(_evidence("e9", "checkout takes too long"))
+        assert (counted.count, twin.count) == (2, 3)
