@@ -39,6 +39,11 @@ class Evidence(BaseModel):
     passages: list[str] = Field(default_factory=list)
 
 
+def evidence_json(items: list[Evidence]) -> str:
+    """How a record's evidence is stored: one JSON list."""
+    return json.dumps([e.model_dump() for e in items], ensure_ascii=False)
+
+
 class EpisodeStub(BaseModel):
     uid: str
     number: int
@@ -70,10 +75,13 @@ class NodeRecord(BaseModel):
     def episode_uids(self) -> list[str]:
         return sorted({e.episode_uid for e in self.evidence})
 
-    def to_props(self) -> dict:
+    def to_props(self, *, evidence: bool = True) -> dict:
+        """The node's graph properties; without its evidence (and the episodes of it) when
+        the evidence is written apart (kg.graph.store appends new items)."""
         props = self.model_dump(exclude={"evidence"})
-        props["evidence"] = json.dumps([e.model_dump() for e in self.evidence], ensure_ascii=False)
-        props["episode_uids"] = self.episode_uids
+        if evidence:
+            props["evidence"] = evidence_json(self.evidence)
+            props["episode_uids"] = self.episode_uids
         return props
 
     @classmethod
@@ -98,9 +106,10 @@ class EdgeRecord(BaseModel):
     invalid_at: str | None = None
     evidence: list[Evidence] = Field(default_factory=list)
 
-    def to_props(self) -> dict:
+    def to_props(self, *, evidence: bool = True) -> dict:
         props = self.model_dump(exclude={"evidence", "source", "target", "relation"})
-        props["evidence"] = json.dumps([e.model_dump() for e in self.evidence], ensure_ascii=False)
+        if evidence:
+            props["evidence"] = evidence_json(self.evidence)
         return props
 
     @classmethod

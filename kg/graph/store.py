@@ -17,6 +17,7 @@ from kg.graph.records import (
     NodeRecord,
     ServerInfo,
     SupersessionRecord,
+    evidence_json,
 )
 from kg.ontology import RELATIONS, OntologyError
 
@@ -150,17 +151,15 @@ def _write_nodes(
     versions = {n.uid: uuid.uuid4().hex for n in nodes}
     rows = []
     for n in nodes:
-        props = n.to_props()
-        whole, episode_uids = props.pop("evidence"), props.pop("episode_uids")
-        row = {"uid": n.uid, "props": props, "mentions": mentions[n.uid]}
+        row = {"uid": n.uid, "props": n.to_props(evidence=False), "mentions": mentions[n.uid]}
         row["version"] = versions[n.uid]
         if n.uid in appending:
             tail = n.evidence[len(n.evidence) - added[n.uid] :]
             row |= _evidence_rows(None, tail)
             row["episode_uids"] = sorted({e.episode_uid for e in tail})
         else:
-            row |= _evidence_rows(whole, None)
-            row["episode_uids"] = episode_uids
+            row |= _evidence_rows(evidence_json(n.evidence), None)
+            row["episode_uids"] = n.episode_uids
         rows.append(row)
     _client(client).run(cypher.NODES_UPSERT_WITH_MENTIONS, rows=rows, **_scope_params(scope))
     return versions
@@ -437,8 +436,7 @@ def _write_edges(
     for edge in edges:
         if edge.relation not in RELATIONS:
             raise OntologyError(f"relation {edge.relation!r} is not in the ontology")
-        props = edge.to_props() | {"relation": edge.relation}
-        whole = props.pop("evidence")
+        props = edge.to_props(evidence=False) | {"relation": edge.relation}
         versions[edge.uid] = uuid.uuid4().hex
         row = {"uid": edge.uid, "source": edge.source, "target": edge.target, "props": props}
         row["version"] = versions[edge.uid]
@@ -448,7 +446,7 @@ def _write_edges(
         elif added is not None and _added_last(edge.evidence, new):
             row |= _evidence_rows(None, edge.evidence[-len(new) :])
         else:
-            row |= _evidence_rows(whole, None)
+            row |= _evidence_rows(evidence_json(edge.evidence), None)
         by_relation.setdefault(edge.relation, []).append(row)
     written = 0
     for relation, rows in by_relation.items():

@@ -109,6 +109,36 @@ def _ranking_sql(
     return sql, [*params, project_id]
 
 
+def _ranking_many_sql(
+    project_id: int, lookups: list[tuple[str, list[str]]], limit: int, per_block: int
+) -> tuple[str, list]:
+    """`_ranking_sql` for several lookups (a node type and its blocks each) in one statement:
+    each lookup's nodes ranked apart (a window over the lookup), its best `limit` kept."""
+    posting, node = IndexPosting._meta.db_table, IndexedNode._meta.db_table
+    parts, params = [], []
+    for i, (node_type, blocks) in enumerate(lookups):
+        for j, block in enumerate(blocks):
+            weight = EXACT_WEIGHT if block[:2] in EXACT_KINDS else 1
+            parts.append(
+                f"SELECT * FROM (SELECT {i:d} AS lookup, node_uid, {weight:d} AS weight "  # noqa: S608
+                f"FROM {posting} WHERE project_id = %s AND node_type = %s AND block = %s "
+                f"ORDER BY number DESC LIMIT {int(per_block):d}) b{i}_{j}"
+            )
+            params += [project_id, node_type, block]
+    sql = (
+        "SELECT lookup, uid, number, node_type, label, key, aliases, alias_keys, subject, "  # noqa: S608
+        "stance, value, valid_at, active FROM ("
+        "SELECT ranked.lookup, n.uid, n.number, n.node_type, n.label, n.key, n.aliases, "
+        "n.alias_keys, n.subject, n.stance, n.value, n.valid_at, n.active, ROW_NUMBER() OVER "
+        "(PARTITION BY ranked.lookup ORDER BY ranked.score DESC, n.number ASC) AS place FROM "
+        f"(SELECT lookup, node_uid, SUM(weight) AS score FROM ({' UNION ALL '.join(parts)}) hits "
+        f"GROUP BY lookup, node_uid) ranked JOIN {node} n "
+        "ON n.project_id = %s AND n.uid = ranked.node_uid WHERE n.active) best "
+        f"WHERE place <= {int(limit):d} ORDER BY lookup, place"
+    )
+    return sql, [*params, project_id]
+
+
 def _json_list(value: object) -> list[str]:
     if isinstance(value, str):  # SQLite hands JSON columns back as text in raw queries
         value = json.loads(value)
@@ -129,6 +159,10 @@ def _lookup(
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         rows = cursor.fetchall()
+    return _records(rows)
+
+
+def _records(rows) -> list[NodeRecord]:
     return [
         NodeRecord(
             uid=uid,
@@ -166,6 +200,42 @@ def candidates_for(
 ) -> list[NodeRecord]:
     """The active nodes of a type most likely meant by a mention, best first."""
     return _lookup(project, blocks_of_names([label]), node_type, limit)
+
+
+# Blocks of one statement of `candidates_for_many` (SQLite allows 500 terms in a compound
+# SELECT): lookups past it go in the next statement.
+BLOCKS_PER_STATEMENT = 400
+
+
+def candidates_for_many(
+    project: Project, mentions: Iterable[tuple[str, str]], limit: int = MAX_CANDIDATES
+) -> list[list[NodeRecord]]:
+    """`candidates_for` of several (node type, label) mentions, in as few statements as the
+    database allows (one, for the mentions of a message): each mention's list as it would be
+    alone."""
+    mentions = list(mentions)
+    lookups = [(node_type, sorted(blocks_of_names([label]))) for node_type, label in mentions]
+    found: list[list[NodeRecord]] = [[] for _ in mentions]
+    start = 0
+    while start < len(lookups):
+        end, blocks = start, 0
+        while end < len(lookups) and (
+            end == start or blocks + len(lookups[end][1]) <= BLOCKS_PER_STATEMENT
+        ):
+            blocks += len(lookups[end][1])
+            end += 1
+        chunk = [(i, lookup) for i, lookup in enumerate(lookups[start:end], start) if lookup[1]]
+        if chunk:
+            sql, params = _ranking_many_sql(
+                project.pk, [lookup for _, lookup in chunk], limit, POSTINGS_PER_BLOCK
+            )
+            with connection.cursor() as cursor:
+                cursor.execute(sql, params)
+                rows = cursor.fetchall()
+            for row in rows:
+                found[chunk[row[0]][0]].extend(_records([row[1:]]))
+        start = end
+    return found
 
 
 def nodes_for_text(project: Project, text: str, limit: int = 12) -> list[NodeRecord]:

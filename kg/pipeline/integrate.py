@@ -158,11 +158,11 @@ def integrate(
     # The candidates of every mention that is new here (proposed so, or its node is gone), read
     # from the index and loaded from the graph together: the index is not written before the
     # episode's writes, so what it returns does not depend on the order they are settled in.
-    pools = {
-        i: candidates.candidates_for(project, proposed.type, proposed.label)
-        for i, proposed in enumerate(proposal.nodes)
-        if _known_node(state, proposed) is None
-    }
+    unknown = [i for i, p in enumerate(proposal.nodes) if _known_node(state, p) is None]
+    found = candidates.candidates_for_many(
+        project, [(proposal.nodes[i].type, proposal.nodes[i].label) for i in unknown]
+    )
+    pools = dict(zip(unknown, found, strict=True))
     _load(state, scope, [n.uid for pool in pools.values() for n in pool])
 
     created_here: list[NodeRecord] = []

@@ -106,16 +106,30 @@ def proposal_from(
             return False  # shown in the extraction call, and not named there
         return _confirm(episode, m, n)
 
+    def said_of(accepted) -> NodeRecord | None:
+        said = by_number.get(accepted.same_as or 0)
+        return said if said is not None and said.type == accepted.candidate.type else None
+
+    # The candidates of every mention the answer did not name, in one lookup.
+    unnamed = [a for a in outcome.nodes if said_of(a) is None]
+    pools = dict(
+        zip(
+            map(id, unnamed),
+            candidates.candidates_for_many(
+                project, [(a.candidate.type, a.candidate.label) for a in unnamed]
+            ),
+            strict=True,
+        )
+    )
     proposal = Proposal(dropped=len(outcome.dropped))
     for accepted in outcome.nodes:
         c = accepted.candidate
         mention = Mention(c.type, c.label, c.quote, c.stance, c.value)
-        said = by_number.get(accepted.same_as or 0)
-        if said is not None and said.type == c.type:
+        said = said_of(accepted)
+        if said is not None:
             decision = Resolution("llm", said, None, said.label)
         else:
-            pool = candidates.candidates_for(project, c.type, c.label)
-            decision = resolve_candidate(mention, pool, confirm)
+            decision = resolve_candidate(mention, pools[id(accepted)], confirm)
         proposal.nodes.append(
             ProposedNode(
                 key=list(accepted.key),

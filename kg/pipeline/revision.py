@@ -8,7 +8,7 @@ number they cached against `project_revision(project)` instead of re-reading the
 
 from __future__ import annotations
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 
 from kg.models import Project, ProjectRevision
@@ -32,6 +32,17 @@ def project_revision(project: Project | int) -> int:
 def bump_revision(project: Project | int) -> int:
     """Count one change of the project's graph; returns the new revision."""
     project_id = _project_id(project)
+    # One statement for the usual case (the row exists): incremented and read back together.
+    table = ProjectRevision._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET revision = revision + 1 WHERE project_id = %s "  # noqa: S608
+            "RETURNING revision",
+            [project_id],
+        )
+        row = cursor.fetchone()
+    if row is not None:
+        return int(row[0])
     with transaction.atomic():
         updated = ProjectRevision.objects.filter(project_id=project_id).update(
             revision=F("revision") + 1

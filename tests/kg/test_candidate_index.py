@@ -68,6 +68,30 @@ def test_lookup_reads_a_bounded_number_of_postings_per_block():
     assert found[0].number == 350
 
 
+def test_many_mentions_looked_up_together_get_what_each_gets_alone(monkeypatch):
+    """One statement for the mentions of a message: each list is the one `candidates_for`
+    returns, in its order, also across statements (a message past one statement's blocks)."""
+    project = make_project("many")
+    crowd = [_node(i, f"app problem {i} widget{i}") for i in range(1, 120)]
+    crowd += [_node(200, "Salon owners", "segment"), _node(201, "App lags", aliases=["slow"])]
+    crowd += [_node(202, "Retired", "segment", invalid_at="2026-02-01T00:00:00.000000Z")]
+    candidates.index_nodes(project, crowd)
+    mentions = [
+        ("pain", "app problem widget35"),
+        ("segment", "owners of salons"),
+        ("pain", "slow app"),
+        ("segment", "retired"),
+        ("pain", "nothing of the kind"),
+        ("segment", "app problem"),
+    ]
+    alone = [candidates.candidates_for(project, t, label) for t, label in mentions]
+    assert len(alone[0]) > 1 and alone[1][0].number == 200 and not alone[3]
+    assert candidates.candidates_for_many(project, mentions) == alone
+    monkeypatch.setattr(candidates, "BLOCKS_PER_STATEMENT", 3)
+    assert candidates.candidates_for_many(project, mentions) == alone
+    assert candidates.candidates_for_many(project, []) == []
+
+
 MESSAGES = [
     {
         "at": "2026-03-01T10:00:00Z",
