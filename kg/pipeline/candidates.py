@@ -293,13 +293,17 @@ def index_nodes(project: Project, nodes: Iterable[NodeRecord]) -> None:
     ]
     if not nodes:
         return
-    uids = [n.uid for n in nodes]
-    with transaction.atomic():
+    # Postings are filed with their node, in one transaction: a node not filed has none.
+    refiled = [n.uid for n in nodes if n.uid in existing]
+    # No savepoint of its own (the pipeline files nodes inside its transaction): a failure here
+    # fails the whole transaction, as the caller re-raises it anyway.
+    with transaction.atomic(savepoint=False):
         old_blocks: dict[str, set[str]] = {}
-        for uid, block in IndexPosting.objects.filter(
-            project=project, node_uid__in=uids
-        ).values_list("node_uid", "block"):
-            old_blocks.setdefault(uid, set()).add(block)
+        if refiled:
+            for uid, block in IndexPosting.objects.filter(
+                project=project, node_uid__in=refiled
+            ).values_list("node_uid", "block"):
+                old_blocks.setdefault(uid, set()).add(block)
         creates, updates, postings, stale = [], [], [], []
         for node in nodes:
             fields = _fields(node)
@@ -323,7 +327,8 @@ def index_nodes(project: Project, nodes: Iterable[NodeRecord]) -> None:
                 for block in sorted(wanted - had)
             ]
             stale += [(node.uid, block) for block in had - wanted]
-        IndexedNode.objects.bulk_create(creates)
+        if creates:
+            IndexedNode.objects.bulk_create(creates)
         if updates:
             IndexedNode.objects.bulk_update(updates, [*fields])
         for uid, block in stale:

@@ -10,8 +10,7 @@ a number once handed out is never handed to another node.
 
 from __future__ import annotations
 
-from django.db import transaction
-from django.db.models import Max
+from django.db import connection, transaction
 
 from kg.models import Episode, EpisodeIntegration, IndexedNode, ProjectRevision
 
@@ -29,20 +28,30 @@ def allocate_numbers(episode: Episode, uids: list[str]) -> dict[str, int]:
         numbers = {str(uid): int(n) for uid, n in (integration.numbers or {}).items()}
         missing = [uid for uid in uids if uid not in numbers]
         if missing:
-            counter, _ = ProjectRevision.objects.select_for_update().get_or_create(
-                project_id=episode.project_id
-            )
-            # A project indexed before the counter existed starts after its highest number.
-            indexed = IndexedNode.objects.filter(project_id=episode.project_id).aggregate(
-                n=Max("number")
-            )["n"]
-            last = max(counter.last_node_number, indexed or 0)
-            for uid in missing:
-                last += 1
-                numbers[uid] = last
-            ProjectRevision.objects.filter(project_id=episode.project_id).update(
-                last_node_number=last
-            )
+            last = _advance_counter(episode.project_id, len(missing))
+            for offset, uid in enumerate(missing, start=last - len(missing) + 1):
+                numbers[uid] = offset
             integration.numbers = numbers
             integration.save(update_fields=["numbers"])
     return {uid: numbers[uid] for uid in uids}
+
+
+def _advance_counter(project_id: int, count: int) -> int:
+    """Take `count` numbers from the project's counter (its row locked until the transaction
+    ends); returns the last one taken. A project indexed before the counter existed starts
+    after its highest indexed number. One statement when the counter's row exists."""
+    counter, indexed = ProjectRevision._meta.db_table, IndexedNode._meta.db_table
+    highest = f"COALESCE((SELECT MAX(number) FROM {indexed} WHERE project_id = %s), 0)"  # noqa: S608
+    sql = (
+        f"UPDATE {counter} SET last_node_number = "  # noqa: S608
+        f"CASE WHEN last_node_number >= {highest} THEN last_node_number ELSE {highest} END + %s "
+        "WHERE project_id = %s RETURNING last_node_number"
+    )
+    for _ in range(2):
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [project_id, project_id, count, project_id])
+            row = cursor.fetchone()
+        if row is not None:
+            return int(row[0])
+        ProjectRevision.objects.get_or_create(project_id=project_id)
+    raise RuntimeError(f"project {project_id} has no revision counter")
