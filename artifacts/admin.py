@@ -7,7 +7,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from artifacts.models import Artifact, ArtifactVersion, Citation, Claim
-from kg.admin_graph import node_admin_url
+from kg.read_models import node_admin_url
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

@@ -13,7 +13,7 @@ from django.utils.text import Truncator
 
 from artifacts.models import Citation, VersionStatus
 from kg.models import Project
-from kg.node_references import NodeReference, register_node_reference_provider
+from kg.read_models import NodeReference, register_node_reference_provider
 
 SECTION = "PRD claims citing this node"
 # The node page must stay cheap however often a node was cited: newest claims first, capped.

@@ -14,7 +14,7 @@ class ArtifactsConfig(AppConfig):
 
         register()
         register_real_data_part()
-        from kg.api.services import register_task_finder
+        from kg.commands import register_task_finder
 
         register_task_finder(generation_task_project)
 

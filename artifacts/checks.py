@@ -25,9 +25,17 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
 
-from kg.context import ArtifactContext, ContextEdge, ContextNode, EvidenceView
 from kg.language import content_lemmas
-from kg.pipeline.evidence import normalise, numbers_in, numbers_missing, quantities_missing
+from kg.read_models import (
+    ArtifactContext,
+    ContextEdge,
+    ContextNode,
+    EvidenceView,
+    normalise,
+    numbers_in,
+    numbers_missing,
+    quantities_missing,
+)
 
 HYPOTHESIS_BELOW = 70
 MAX_CLAIM_CHARS = 800

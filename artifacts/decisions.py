@@ -10,9 +10,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kg.context import EvidenceView, episodes_by_uid, evidence_view
-from kg.graph import ContradictionRecord, Evidence, NodeRecord
 from kg.models import Project
+from kg.read_models import (
+    ContradictionRecord,
+    Evidence,
+    EvidenceView,
+    NodeRecord,
+    episodes_by_uid,
+    evidence_view,
+)
 
 WORDING: dict[str, str] = {
     "en": "“{kept}” holds; “{superseded}” no longer does.",

@@ -24,23 +24,25 @@ from artifacts.checks import CheckedClaim, ContextIndex
 from artifacts.decisions import Decision, decided_as_of, decisions
 from artifacts.prompts.prd_writer import NODE_SECTION
 from artifacts.sections import WRITER_SECTIONS
-from kg.context import (
+from kg import read_models
+from kg.models import Project
+from kg.read_models import (
     ArtifactContext,
     ContextNode,
+    EdgeRecord,
     EvidenceView,
+    NodeRecord,
     collect_org_insights,
+    confidence_from,
     contradiction_view,
     edge_view,
     episodes_by_uid,
     evidence_view,
+    graph_time,
     node_view,
     open_at,
     research_gaps,
 )
-from kg.graph import EdgeRecord, NodeRecord, store
-from kg.graph.records import graph_time
-from kg.models import Project
-from kg.pipeline.confidence import confidence_from
 
 DEFAULT_SECTION_BUDGET = 12
 # A requirement the research itself recommends or requests ("Recommendation: …", "we
@@ -153,7 +155,7 @@ def select_context(
     moment = graph_time(as_of) if as_of else None
     language = project.language
 
-    every_contradiction = store.list_contradictions(scope)
+    every_contradiction = read_models.list_contradictions(scope)
     contradictions = [c for c in every_contradiction if open_at(c, moment)]
     disputes: dict[str, int] = {}
     for c in contradictions:  # each open at the moment (or now)
@@ -165,18 +167,18 @@ def select_context(
         found: list[NodeRecord] = []
         read = budget * RECOMMENDED_POOL if section in RECOMMENDED_SECTIONS else budget
         for node_type in SECTION_TYPES[section]:
-            top = store.top_nodes_of_type(scope, node_type, read, moment)
+            top = read_models.top_nodes_of_type(scope, node_type, read, moment)
             found += [n for n in (_cut(r, moment, disputes) for r in top) if n.evidence]
         for node in _section_priority(section, found)[:budget]:
             chosen[node.uid] = node
-    by_type = store.node_totals_by_type(scope, NODE_SECTION, moment)
+    by_type = read_models.node_totals_by_type(scope, NODE_SECTION, moment)
     totals = {t: count for t, (count, _) in by_type.items()}
 
     # Newest disagreements first; the ones shown bring their two nodes into the context.
     contradictions.sort(key=lambda c: (c.opened_at, c.uid), reverse=True)
     missing = {u for c in contradictions[:budget] for u in (c.a, c.b)} - set(chosen)
     if missing:
-        for node in store.nodes_by_uids(scope, sorted(missing)):
+        for node in read_models.nodes_by_uids(scope, sorted(missing)):
             node = _cut(node, moment, disputes)
             if node.valid_as_of(moment) and node.evidence:
                 chosen[node.uid] = node
@@ -186,7 +188,7 @@ def select_context(
     decided_nodes = {}
     if decided:
         wanted = sorted({u for c in decided for u in (c.kept, c.superseded)})
-        decided_nodes = {n.uid: n for n in store.nodes_by_uids(scope, wanted)}
+        decided_nodes = {n.uid: n for n in read_models.nodes_by_uids(scope, wanted)}
         for c in decided:
             node = decided_nodes.get(c.kept)
             if node is not None and node.uid not in chosen:
@@ -201,7 +203,7 @@ def select_context(
 
     edges = [
         _cut_edge(e, moment)
-        for e in store.edges_of_nodes(scope, list(by_uid))
+        for e in read_models.edges_of_nodes(scope, list(by_uid))
         if e.valid_as_of(moment)
     ]
     # The far ends of edges leaving the selection: needed only to know whether a shown node
@@ -209,7 +211,7 @@ def select_context(
     far = sorted({u for e in edges for u in (e.source, e.target)} - set(by_uid))
     neighbours: dict[str, int] = {}
     if far:
-        for node in store.nodes_by_uids(scope, far):
+        for node in read_models.nodes_by_uids(scope, far):
             if node.valid_as_of(moment) and _cut(node, moment).evidence:
                 neighbours[node.uid] = node.number
     numbers = {uid: n.number for uid, n in by_uid.items()} | neighbours

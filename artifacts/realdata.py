@@ -20,11 +20,8 @@ from django.db import transaction
 
 from artifacts.models import Claim
 from artifacts.services import generate_prd
-from kg.episodes import record_episode
-from kg.graph import store
-from kg.importing import read_uploaded_notes
+from kg.commands import discard_project_graph, episode_ingest, read_uploaded_notes, record_episode
 from kg.models import Organization, Project
-from kg.pipeline.ingest import episode_ingest
 from kg.realdata.datasets import FOIA
 from kg.realdata.splits import Split, split_of
 from kg.realdata.suite import register_part
@@ -70,7 +67,7 @@ def _prd_claims(datasets: Path) -> list[tuple[str, list[str]]]:
             for claim in Claim.objects.filter(version=version).prefetch_related("citations"):
                 claims.append((claim.text, [c.quote for c in claim.citations.all()]))
         finally:
-            store.delete_project_graph(project.graph_scope)
+            discard_project_graph(project.graph_scope)
         transaction.set_rollback(True)
     return claims
 

@@ -38,7 +38,7 @@ from artifacts.sections import (
     words,
 )
 from kg.ontology import type_name
-from kg.sources.reference import citation_source
+from kg.read_models import citation_source
 
 
 @dataclass(frozen=True)

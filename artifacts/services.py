@@ -64,13 +64,20 @@ from artifacts.prd_selection import (
 )
 from artifacts.prompts import prd_reviewer, prd_writer
 from artifacts.sections import INSTRUCTIONS, WRITER_SECTIONS, title
-from kg.context import ArtifactContext, ContextNode, EvidenceView
+from kg.commands import queue_task
 from kg.llm import LLMOutputError, call_llm, call_llm_repairing_json
 from kg.llm.engines import OfflineEngine, OpenAIEngine, current_engine
 from kg.models import Project, ProjectRevision
-from kg.pipeline.evidence import locate_quote, normalise, numbers_in, numbers_missing
-from kg.pipeline.revision import project_revision
-from kg.task_queue import queue_task
+from kg.read_models import (
+    ArtifactContext,
+    ContextNode,
+    EvidenceView,
+    locate_quote,
+    normalise,
+    numbers_in,
+    numbers_missing,
+    project_revision,
+)
 from kg.tenancy import product_name
 
 logger = logging.getLogger("groundwork.artifacts")

@@ -10,7 +10,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.text import Truncator
 
 from chat.models import Conversation, Message
-from kg.admin_graph import episode_admin_url, node_admin_url
+from kg.read_models import episode_admin_url, node_admin_url
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

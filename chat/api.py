@@ -18,7 +18,7 @@ from chat import services
 from chat.models import Conversation, Message
 from kg.api.fields import StringField, WrittenTextField
 from kg.api.views import ProjectScoped
-from kg.episodes import MAX_MESSAGE_CHARS
+from kg.commands import MAX_MESSAGE_CHARS
 
 # --- serializers ------------------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ class ChatConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from kg.api.services import register_task_finder
+        from kg.commands import register_task_finder
 
         register_task_finder(reply_task_project)
 

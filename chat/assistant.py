@@ -26,17 +26,17 @@ from chat.prompts.assistant_reply import (
     offline_reply,
     reply_texts,
 )
-from kg.context import ArtifactContext, artifact_context
+from kg.commands import TRANSIENT_ERRORS, analyse_episode
 from kg.llm import call_llm
 from kg.models import Episode, Project
-from kg.pipeline import retry_policy
+from kg.read_models import ArtifactContext, artifact_context
 
 logger = logging.getLogger("groundwork.chat")
 
-# Failures worth a retry of the whole task (the pipeline is idempotent); anything else is a
-# property of the message and is reported in the reply instead.
-# The pipeline's own list: redis's, openai's and the database's outage errors included.
-TRANSIENT_ERRORS = retry_policy.TRANSIENT_ERRORS
+# Failures worth a retry of the whole task (the pipeline is idempotent; its own list, redis's,
+# openai's and the database's outage errors included); anything else is a property of the
+# message and is reported in the reply instead.
+__all__ = ["TRANSIENT_ERRORS", "reply_to_message"]
 
 MAX_BRIEF_NODES = 30
 MAX_QUESTIONS = 5
@@ -69,7 +69,7 @@ def reply_to_message(message_id: int, *, unavailable: str = "") -> Message:
         text = reply_texts(project.language)["failed"].format(error=unavailable.rstrip("."))
         draft = ReplyDraft(text, [], "system")
     else:
-        failure = _analyse(message.episode) if message.episode_id else ""
+        failure = analyse_episode(message.episode) if message.episode_id else ""
         draft = compose_reply(project, message, failure)
     try:
         with transaction.atomic():
@@ -83,20 +83,6 @@ def reply_to_message(message_id: int, *, unavailable: str = "") -> Message:
             )
     except IntegrityError:  # a parallel run of the task saved its reply first
         return Message.objects.get(reply_to=message, role=Role.ASSISTANT)
-
-
-def _analyse(episode: Episode) -> str:
-    """Run the pipeline for the episode; the reason it failed, or "" when it ran."""
-    from kg.pipeline.ingest import episode_ingest
-
-    try:
-        episode_ingest(episode.pk)
-    except TRANSIENT_ERRORS:
-        raise
-    except Exception as exc:
-        logger.exception("pipeline failed for episode %s", episode.pk)
-        return f"{type(exc).__name__}: {exc}"[:300]
-    return ""
 
 
 def compose_reply(project: Project, message: Message, failure: str = "") -> ReplyDraft:

@@ -28,14 +28,18 @@ from django.db.models import (
 )
 
 from chat.models import Conversation, Message, Role
-from kg.api.services import ResourceNotFound, author_name
-from kg.context import ContextContradiction, Gap, OrgInsightNote, artifact_context
-from kg.episodes import EpisodeInput, record_episode
-from kg.graph import GraphUnavailable
-from kg.health import llm_mode
-from kg.llm.audit import recent_rejections
+from kg.commands import EpisodeInput, ResourceNotFound, author_name, record_episode
 from kg.models import EpisodeKind, EpisodeProcessing, ProcessingStatus, Project
 from kg.ontology import NODE_TYPES
+from kg.read_models import (
+    ContextContradiction,
+    Gap,
+    GraphUnavailable,
+    OrgInsightNote,
+    artifact_context,
+    llm_mode,
+    recent_rejections,
+)
 
 logger = logging.getLogger("groundwork.chat")
 
@@ -196,7 +200,7 @@ def answer_contradiction(
     Raises kg.api.services.ContradictionNotFound / ContradictionAlreadyResolved /
     NotOneOfTheTwo, or kg.episodes.EpisodeRejected for an empty answer.
     """
-    from kg.api.services import resolve_contradiction
+    from kg.commands import resolve_contradiction
 
     answer = answer.strip()
     with transaction.atomic():

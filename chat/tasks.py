@@ -11,7 +11,7 @@ MAX_RETRIES = 6  # about 4 minutes in all: a user waits for this reply
 def assistant_reply_task(self, message_id: int) -> dict:
     """Run the message's pipeline if it has not run, then write the assistant's reply."""
     from chat.assistant import TRANSIENT_ERRORS, reply_to_message
-    from kg.pipeline import retry_policy
+    from kg.commands import retry_delay
 
     try:
         reply = reply_to_message(message_id)
@@ -19,7 +19,7 @@ def assistant_reply_task(self, message_id: int) -> dict:
         if self.request.retries < self.max_retries:
             # Spaced to outlast a restart, with jitter (the pipeline's policy), so the reply
             # waits out an outage instead of answering "unavailable" after a few seconds.
-            countdown = retry_policy.retry_delay(self.request.retries)
+            countdown = retry_delay(self.request.retries)
             raise self.retry(exc=exc, countdown=countdown) from exc
         # Out of retries: still answer, saying why, rather than leave the user waiting.
         reply = reply_to_message(message_id, unavailable=str(exc))

@@ -20,34 +20,32 @@ from django.views.decorators.http import require_GET, require_POST
 
 from chat import services
 from chat.models import Conversation
-from kg.api.services import (
-    ContradictionAlreadyResolved,
-    ContradictionNotFound,
-    NotOneOfTheTwo,
-    author_name,
-)
-from kg.episodes import MAX_MESSAGE_CHARS, EpisodeRejected
-from kg.importing import MAX_UPLOAD_BYTES, record_uploaded_notes
-from kg.models import Episode, Language, Project
-from kg.page_access import readable_project, writable_project
-from kg.sources import (
+from kg.commands import (
+    BACKGROUND_BYTES,
     FORMAT_CHOICES,
+    MAX_MESSAGE_CHARS,
     MAX_MESSAGES,
     MAX_PAGES,
     MAX_ROWS,
     MAX_SOURCE_BYTES,
+    MAX_UPLOAD_BYTES,
+    ContradictionAlreadyResolved,
+    ContradictionNotFound,
+    EpisodeRejected,
     ImportOptions,
-    source_format,
-)
-from kg.sources.background import (
-    BACKGROUND_BYTES,
+    NotOneOfTheTwo,
     SourceImportNotFound,
+    UnreadableFile,
+    author_name,
     import_progress,
     queue_source_import,
+    record_uploaded_notes,
     report_summary,
+    source_format,
     source_import_in,
 )
-from kg.sources.base import UnreadableFile
+from kg.models import Episode, Language, Project
+from kg.page_access import readable_project, writable_project
 from kg.tenancy import (
     can_write,
     managed_orgs,

@@ -7,9 +7,11 @@ class OrgmemoryConfig(AppConfig):
     verbose_name = "Organization memory"
 
     def ready(self) -> None:
-        from kg.context import register_org_insight_provider
-        from kg.node_references import register_node_reference_provider
-        from kg.signals import project_graph_changed
+        from kg.read_models import (
+            project_graph_changed,
+            register_node_reference_provider,
+            register_org_insight_provider,
+        )
         from orgmemory import tasks  # noqa: F401  registered: queued by name (kg.task_queue)
         from orgmemory.services import org_insight_notes, org_insights_citing_node
         from orgmemory.signals import project_graph_changed_receiver

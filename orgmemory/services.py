@@ -30,15 +30,20 @@ from django.urls import reverse
 from django.utils import timezone
 from pydantic import BaseModel, Field, computed_field
 
-from kg.context import OrgInsightNote
-from kg.graph import NodeRecord, store
+from kg import read_models
+from kg.commands import (
+    Mention,
+    lock_redis,
+    named_lock,
+    namespaced_key,
+    node_key,
+    queue_task,
+    resolve_candidate,
+)
 from kg.llm import LLMOutputError, call_llm
 from kg.llm.prompts import resolution
 from kg.models import Organization, Project
-from kg.node_references import NodeReference
-from kg.pipeline.locks import lock_redis, named_lock, namespaced_key
-from kg.pipeline.resolve import Mention, node_key, resolve_candidate
-from kg.task_queue import queue_task
+from kg.read_models import NodeRecord, NodeReference, OrgInsightNote
 from kg.tenancy import OrgNotFound, is_member, projects_for_user
 from orgmemory.models import InsightSource, InsightStatus, OrgInsight
 
@@ -151,7 +156,7 @@ def _promote_type(
     by_slug = {p.slug: p for p in projects}
     members = [
         _Member(by_slug[slug], node)
-        for slug, node in store.org_nodes_of_type(org.slug, list(by_slug), node_type)
+        for slug, node in read_models.org_nodes_of_type(org.slug, list(by_slug), node_type)
         if slug in by_slug and node.invalid_at is None
     ]
     insights = list(
@@ -659,7 +664,7 @@ def org_context_for_project(
         matched_by: Literal["source", "label"] = "source"
         if not local:
             if nodes is None:
-                nodes = store.list_nodes(project.graph_scope)
+                nodes = read_models.list_nodes(project.graph_scope)
             local = _label_matches(insight, live, nodes)
             matched_by = "label"
         if local:

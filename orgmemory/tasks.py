@@ -5,7 +5,7 @@ from __future__ import annotations
 import redis
 from celery import shared_task
 
-from kg.graph import GraphUnavailable
+from kg.read_models import GraphUnavailable
 from orgmemory import services
 
 
