@@ -221,3 +221,64 @@ def test_a_pain_that_only_names_where_gives_way_to_the_specific_one():
 def test_a_recommendation_heading_takes_the_whole_statement():
     text = "*Recommendation:* Show the expected waiting time on the order page (see notes)"
     assert "Show the expected waiting time on the order page" in _features(text)
+
+
+def _pains(text: str, language: str = "en") -> list[str]:
+    return [label for kind, label in _nodes(text, language) if kind == "pain"]
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("The reader wouldn't open after the last update.", "wouldn't open"),  # a fact, not "if"
+        ("I could not finish my order at checkout.", "could not finish my order"),
+        ("I can't see the attachments anymore.", "can't see the attachments"),  # inability
+        ("The player doesnt save my progress.", "doesnt save my progress"),  # no apostrophe
+        ("Way too many ads in the free plan.", "ads in the free plan"),  # an excess
+        ("I dont like the new layout at all.", "dont like the new layout"),  # negated liking
+        ("The chapters stop being displayed after a while.", "stop being displayed"),
+        ("I'm sorry but the editor is just garbage.", "editor is just garbage"),  # its own piece
+    ],
+)
+def test_complaints_in_the_forms_reviews_write_are_pains(text, words):
+    pains = _pains(text)
+    assert any(words in label.lower() for label in pains), pains
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "No problems downloading or using the app.",  # "no" negates the problems only
+        "Easy to set up and doesnt crash!",
+        "I have yet to see a glitch with it.",
+        "Can't complain, it does what it says.",  # an idiom of praise
+        "Couldnt be happier I downloaded this reader.",
+        "Useful in too many ways to list.",
+        "I see others are having the same problem.",  # says whose, not what
+        "Long story short, this app was the problem.",
+        "Great place to find hard to find records.",  # the problem word sits in praise
+    ],
+)
+def test_praise_idioms_and_vague_problems_are_not_pains(text):
+    assert not _pains(text)
+
+
+def test_a_pain_said_in_the_title_and_again_in_the_body_is_one_pain():
+    text = "Нет кнопки экспорта в меню Файл\n\nОткройте меню Файл: нет кнопки экспорта."
+    pains = _pains(text, "ru")
+    assert len(pains) == 1 and "нет кнопки экспорта в меню файл" in pains[0].lower(), pains
+    # two different failures that share "doesn't work" stay two
+    text = "Search doesn't work. The printer preview doesn't work either."
+    assert len(_pains(text)) == 2
+
+
+def test_code_names_are_blanked_and_never_a_label():
+    text = "Set editor.formatOnSave to false via command:workbench.action.openSettings?%5B%22x%22"
+    masked = linguistic.mask_markup(text)
+    assert "formatOnSave" not in masked and "%5B" not in masked and len(masked) == len(text)
+    labels = [label for _, label in _nodes(f"The formatter hangs for 5 minutes. {text}")]
+    assert not any("." in label or "%" in label for label in labels), labels
+
+
+def test_a_head_word_inside_a_product_name_is_no_segment():
+    assert "segment" not in _types("I use your Visual Studio Code editor every day.")

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from types import ModuleType
 
-from kg.language import lemma
+from kg.language import content_lemmas, lemma
 from kg.llm.offline import lexicon_en, lexicon_ru, linguistic
 from kg.llm.offline.similarity import CONCEPTS, concepts
 from kg.llm.prompts.extraction_models import (
@@ -158,10 +158,13 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
         for found in findings
         for f in found
     )
+    said_again = _said_again(findings)
     for sentence, candidates in zip(sentences, findings, strict=True):
         found: list[Finding] = []
         for item in candidates:
             if item.type == "pain" and specific and linguistic.names_only_an_area(item.label):
+                continue
+            if id(item) in said_again:
                 continue
             if item.type == "pain":
                 if _restated(text, sentence, item, pains):
@@ -175,6 +178,25 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
         _link_risk_to_previous(answer, sentence, found, referent)
         referent = _Referent(sentence.start, found, carried)
     return ExtractionResponse(nodes=answer.nodes, relations=answer.relations)
+
+
+def _said_again(findings: list[list[Finding]]) -> set[int]:
+    """Pains a message states twice (a report's title and its body: "No update button in the
+    Help menu" … "no update button"): the wording whose words the other holds all of stands,
+    the one with fewer words goes. Sharing some words ("doesn't work") is not enough."""
+    pains = [(f, content_lemmas(f.label)) for found in findings for f in found if f.type == "pain"]
+    dropped: set[int] = set()
+    for index, (pain, words) in enumerate(pains):
+        for other_index, (other, other_words) in enumerate(pains):
+            if other_index == index or id(other) in dropped or len(words) < 2:
+                continue
+            fewer = len(words) < len(other_words) or (
+                len(words) == len(other_words) and other_index < index
+            )
+            if fewer and words <= other_words:
+                dropped.add(id(pain))
+                break
+    return dropped
 
 
 # ----------------------------------------------------------------------------- splitting
@@ -488,6 +510,8 @@ def _segments(text: str, sentence: Sentence) -> list[Finding]:
         if described is None:
             continue
         label, needs_modifier = described
+        if _inside_a_name(text, head.start(), head.end(), sentence.start):
+            continue  # "Visual Studio Code": a head word inside a product's name
         following = heads[index + 1] if index + 1 < len(heads) else None
         if (
             lex.NOUN_COMPOUNDS
@@ -529,6 +553,14 @@ def _segments(text: str, sentence: Sentence) -> list[Finding]:
     # "users", "clients" name nobody in particular: the people of a segment, or its customers.
     found = [f for f in found if f.label not in lex.GENERIC_SEGMENTS]
     return _share_clauses(text, found)
+
+
+def _inside_a_name(text: str, start: int, end: int, floor: int) -> bool:
+    """A capitalised word, not opening its sentence, followed by another capitalised word."""
+    if not text[start : start + 1].isupper() or not text[floor:start].strip():
+        return False
+    following = _WORD.match(text, end + 1) if text[end : end + 1] == " " else None
+    return following is not None and following.group()[:1].isupper()
 
 
 def _share_clauses(text: str, found: list[Finding]) -> list[Finding]:
@@ -650,8 +682,8 @@ def _pain_in_clause(text: str, clause: Span, lex: ModuleType) -> tuple[Span, boo
     """The pain's words in a clause, and whether only "by hand" said it is one."""
     start, end = clause
     complement = lex.PAIN_COMPLEMENT.search(text, start, end)
-    if complement is not None and complement.end() < end:
-        return (complement.end(), end), False
+    if complement is not None and len(text[complement.end() : end].split()) > 1:
+        return (complement.end(), end), False  # "hate it": the thing is named before the cue
     spans: list[Span] = []
     predicate = lex.PAIN_PREDICATE.search(text, start, end)
     if predicate is not None:
@@ -882,6 +914,9 @@ def _features(
         phrase = _phrase(text, start, end, lex, lex.FEATURE_CUTTER, lex.FEATURE_MAX_WORDS)
         label = _label(text, phrase, sentence)
         if label and not any(f.label == label or label in f.label for f in found):
+            # "компиляторы" of a request whose pattern reads on to "… для всех языков": the
+            # whole noun phrase is the one feature
+            found = [f for f in found if not (f.at == phrase[0] and label.startswith(f.label))]
             quote = _cover(sentence, cue_start, phrase[1])
             found.append(Finding("feature", label, quote, phrase[0], origin=origin))
     # The parts a sentence names come last: a plan or a request that names one says more.

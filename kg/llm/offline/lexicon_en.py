@@ -30,7 +30,8 @@ LEADING_STOPWORDS = _words(
 )
 TRAILING_STOPWORDS = _words(
     "the a an and or but of in on at for with to from by as than that which who when so "
-    "is are was were be their our his her its very more has have had can will would"
+    "is are was were be their our his her its very more has have had can will would "
+    "either too also anymore"
 )
 
 # A sentence that opens with one of these refers back to the previous sentence's segment.
@@ -306,8 +307,13 @@ PAIN_COMPLEMENT = re.compile(
     r"|(?:are|is|were|was|get|gets|got)\s+(?:tired|sick)\s+of"
     r"|(?:have|has|had)\s+(?:a\s+hard\s+time|trouble|problems?|difficulty|issues?)(?:\s+with)?"
     r"|(?:find|finds|found)\s+it\s+(?:hard|difficult|annoying|painful|confusing)\s+to"
-    r"|the\s+(?:main\s+|biggest\s+|top\s+|real\s+)?(?:problem|pain(?:\s+point)?|issue|"
-    r"complaint)\s+(?:is|was)(?:\s+that)?)\s+",
+    r"|the\s+(?:main\s+|biggest\s+|top\s+|real\s+|only\s+)?(?:problem|pain(?:\s+point)?|issue|"
+    r"complaint|downside|drawback)\s+(?:(?:for|with)\s+\w+\s+)?(?:is|was)(?:\s+that)?"
+    # "what I don't like is that …", "the only thing I dislike about it is …"
+    r"|(?:what|the\s+(?:only\s+)?thing)\s+I\s+(?:don'?t|do\s+not|didn'?t|did\s+not)\s+"
+    r"(?:really\s+)?like(?:\s+about\s+(?:it|this(?:\s+app)?))?\s+(?:is|was)(?:\s+that)?"
+    r"|(?:what|the\s+(?:only\s+)?thing)\s+I\s+(?:dislike|hate)(?:\s+about\s+(?:it|this))?"
+    r"\s+(?:is|was)(?:\s+that)?)\s+",
     _I,
 )
 # Cues that are themselves part of the pain's wording ("forget to send the invoice").

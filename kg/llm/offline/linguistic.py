@@ -33,6 +33,9 @@ def _wordset(text: str) -> frozenset[str]:
 
 NEGATORS = _wordset(
     "not n't n’t no never nothing nobody none neither nor without hardly cannot "
+    # contractions as reviews type them, without the apostrophe
+    "dont doesnt didnt cant wont isnt arent wasnt werent couldnt wouldnt shouldnt havent "
+    "hasnt aint "
     "не ни нет ничего никто никогда нигде ничто без"
 )
 # Words that describe a malfunction or a difficulty by themselves.
@@ -41,6 +44,10 @@ PROBLEM_LEMMAS = _wordset(
     unusable unresponsive stuck problem issue trouble annoying annoy frustrating frustrate confusing
     confuse difficult hard impossible struggle complain complaint drain lose lost missing
     disappear delay wait unable useless terrible awful horrible worst bad poor waste
+    choppy erratic unreadable unclear blurry laggy unstable unreliable disappoint disappointed
+    disappointing disappointment hate dislike expensive overpriced downside drawback worse
+    suck sucks rubbish garbage junk crap stupid ridiculous pathetic intrusive inability
+    lousy horrid dreadful faulty tired horrified horrify piss pissed
     ошибка баг проблема падать вылетать зависать тормозить глючить сломаться ломаться
     пропадать пропасть исчезать исчезнуть медленный медленно невозможно неудобно неудобный
     мешать раздражать сбой краш неверный неверно некорректный некорректно неправильный
@@ -56,6 +63,23 @@ FUNCTION_LEMMAS = _wordset(
     обновляться отвечать реагировать получаться удаваться удаться мочь верный правильный
     корректный"""
 )
+# Verbs of liking: negated, they are a complaint ("I don't like the new layout", "wasn't worth
+# it").
+LIKING_LEMMAS = _wordset("like love enjoy recommend worth")
+# Qualities a product should have: negated, they are a complaint ("sound not clear").
+QUALITY_LEMMAS = _wordset(
+    "clear good smooth stable responsive reliable accurate easy intuitive helpful useful "
+    "readable usable responsive fast quick"
+)
+# Verbs that follow "can't" in praise or in idioms, not in a failure: "can't live without it",
+# "can't complain", "can't wait", "can't beat the price", "can't go wrong", "can't say enough".
+NOT_INABILITY = _wordset(
+    "live complain wait beat go say imagine thank praise stress believe fault ask stop get "
+    "recommend express tell"
+)
+# "too many ads", "too small", "too expensive": an excess is a complaint.
+_EXCESS = _wordset("too")
+_PRAISING_EXCESS = _wordset("list mention count name true")
 # Verbs that say a function ceased: "stopped working", «перестал открываться».
 CEASE = _wordset("stop cease перестать переставать")
 # Words that say something is absent: «нет кнопки», «отсутствует перевод».
@@ -154,14 +178,24 @@ def read(text: str, span: Span) -> Reading:
     return Reading(list(_tokens(text[span[0] : span[1]])), span[0])
 
 
+_SUBJECT_PRONOUNS = _wordset("i we he she they я мы он она они")
+
+
 def _negated(tokens: list[Token], index: int) -> bool:
-    """A negator up to four words before, with no clause boundary between."""
+    """A negator up to four words before, with no clause boundary between. A negator's scope
+    ends at the noun it negates: in "no problems downloading" the download is not negated."""
     for back in range(index - 1, max(-1, index - 5), -1):
         token = tokens[back]
         if token.pos == "PUNCT" or token.lower in ("but", "но", "а", "however"):
             return False
         if token.lower in NEGATORS or token.lemma in NEGATORS:
             return True
+        if token.lower == "yet" and back and tokens[back - 1].lemma == "have":
+            return True  # "I have yet to see a crash"
+        if token.pos in ("NOUN", "PROPN") and tokens[index].pos not in ("NOUN", "PROPN"):
+            return False
+        if token.lower in _SUBJECT_PRONOUNS:
+            return False  # "couldn't be happier I downloaded it": a new clause, its own subject
     return False
 
 
@@ -174,22 +208,37 @@ def _verb_here(tokens: list[Token], index: int) -> bool:
 
 
 def is_hypothetical(reading: Reading) -> bool:
-    words = {t.lower for t in reading.tokens}
+    """A modal that makes the clause a supposition. A negated modal reports what happened:
+    "it wouldn't open", "I could not make my purchase"."""
+    tokens = reading.tokens
+    words = {t.lower for t in tokens}
     if "if" in words and "ever" in words:
         return True
-    return bool(words & HYPOTHETICAL)
+    return any(
+        t.lower in HYPOTHETICAL and not (i + 1 < len(tokens) and tokens[i + 1].lower in NEGATORS)
+        for i, t in enumerate(tokens)
+    )
 
 
 def problem_at(reading: Reading) -> int | None:
-    """Index of the word that makes the clause a problem, or None when it is not one."""
+    """Index of the word that makes the clause a problem, or None when it is not one.
+
+    A word that says what goes wrong ("freezes", "won't open") is preferred to one that only
+    says something does ("nothing but trouble, it freezes constantly")."""
     tokens = reading.tokens
+    generic = None
     for i, token in enumerate(tokens):
         negated = _negated(tokens, i)
         if token.lemma in PROBLEM_LEMMAS or token.lower in PROBLEM_LEMMAS:
-            if not negated:
+            if negated:
+                continue
+            if token.lemma not in GENERIC_PROBLEMS and token.lower not in GENERIC_PROBLEMS:
                 return i
+            generic = i if generic is None else generic
         elif _states_a_failure(tokens, i, negated):
             return i
+    if generic is not None:
+        return generic
     return None
 
 
@@ -200,13 +249,57 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
     after = tokens[i + 1] if i + 1 < len(tokens) else None
     if negated and token.lemma in FUNCTION_LEMMAS and _verb_here(tokens, i):
         return True
+    if (
+        negated
+        and token.lemma in LIKING_LEMMAS | QUALITY_LEMMAS
+        and _right_after_negator(tokens, i)
+    ):
+        return True  # "don't like" (taggers read "like" as a preposition), "wasn't worth"
+    if negated and token.pos == "VERB" and _unable(tokens, i):
+        return True
+    if token.lower in _EXCESS and after is not None and after.pos in ("ADJ", "ADV", "DET"):
+        # "too many ways to list", "too good to be true": praise
+        praise = any(t.lemma in _PRAISING_EXCESS for t in tokens[i + 1 : i + 6])
+        much = after.lower == "much" and not (i + 2 < len(tokens) and tokens[i + 2].pos == "NOUN")
+        return not negated and not praise and not much and after.lower not in ("good", "well")
     if token.lower in ABSENCE and _absent_thing(tokens, i + 1):
         return True
+    if token.lemma in CEASE and after is not None and after.lower == "being":
+        after = tokens[i + 2] if i + 2 < len(tokens) else None  # "stop being displayed"
+        return after is not None and after.lemma in FUNCTION_LEMMAS
     if token.lemma not in CEASE or after is None or after.lemma not in FUNCTION_LEMMAS:
         return False
     # "it stopped loading" is a failure; "couriers stop opening the app" is what people do.
     following = tokens[i + 2] if i + 2 < len(tokens) else None
     return following is None or following.pos not in ("DET", "NOUN", "PROPN", "PRON")
+
+
+# Negators of a verb or an adjective; "nothing like", "no good reason" are other constructions.
+_VERB_NEGATORS = NEGATORS - _wordset("no nothing nobody none neither nor without ничего никто")
+
+
+def _right_after_negator(tokens: list[Token], i: int) -> bool:
+    back = i - 1
+    while back >= 0 and tokens[back].pos == "ADV" and tokens[back].lower not in NEGATORS:
+        back -= 1  # "don't really like"
+    return back >= 0 and tokens[back].lower in _VERB_NEGATORS
+
+
+def _unable(tokens: list[Token], i: int) -> bool:
+    """ "can't see the photos", "could not make my purchase", "cannot be sent": someone is
+    unable to do something with the product, unless an idiom of praise says it."""
+    if tokens[i].lemma in NOT_INABILITY:
+        return False
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    if tokens[i].lemma == "be" and after is not None and after.lower.endswith(("er", "est")):
+        return False  # "couldn't be happier", "can't be better"
+    for back in range(i - 1, max(-1, i - 4), -1):
+        word = tokens[back]
+        if word.lemma in ("can", "could") or word.lower in ("cannot", "cant", "couldnt", "ca"):
+            return True
+        if word.pos not in ("PART", "ADV", "AUX") and word.lower not in NEGATORS:
+            return False
+    return False
 
 
 def _absent_thing(tokens: list[Token], index: int) -> bool:
@@ -241,14 +334,83 @@ def without_courtesy(text: str, span: Span) -> Span:
     return (span[0] + tokens[first].start, span[1]) if tokens else span
 
 
+# Words that end the piece of a clause a problem word belongs to ("I'm sorry but this app is
+# crap": the problem is said after "but").
+_SEGMENT_BREAKS = _wordset(
+    "but because since although though whereas except unless until till which so however "
+    "но потому хотя"
+)
+# Words that say whose or how common a problem is, not what it is ("others have the same
+# problem", "a known issue", "a widespread problem").
+_VAGUE_WORDS = _wordset(
+    """other others people everyone anyone someone somebody same similar known wide spread
+    widespread main only real big biggest major minor one see seen notice hear read hope
+    theres there macbook imac pro mini max air
+    представлять являться быть иметь возникать возникнуть создавать большой серьёзный
+    серьезный огромный некоторый такой же"""
+)
+
+
+def _segment(tokens: list[Token], at: int) -> tuple[int, int]:
+    """The piece of the clause around the problem word, between punctuation and connectives."""
+
+    def breaks(token: Token) -> bool:
+        punctuation = token.pos == "PUNCT" and token.text not in ("'", "’", "-", "&")
+        return punctuation or token.lower in _SEGMENT_BREAKS
+
+    first = at
+    while first > 0 and not breaks(tokens[first - 1]):
+        first -= 1
+    last = at
+    while last + 1 < len(tokens) and not breaks(tokens[last + 1]):
+        last += 1
+    return first, last
+
+
+def _names_no_problem(tokens: list[Token], at: int) -> bool:
+    """ "this app was the problem", "others are having similar issues": only a generic word
+    (problem, issue, bug) says something is wrong, and nothing says what or where."""
+    if tokens[at].lemma not in GENERIC_PROBLEMS and tokens[at].lower not in GENERIC_PROBLEMS:
+        return False
+    first, last = _segment(tokens, at)
+    ignored = GENERIC_NOUNS | GENERIC_VERBS | _VAGUE_WORDS | GENERIC_PROBLEMS | DEVICE_WORDS
+    return not any(
+        (t.pos in ("NOUN", "PROPN", "VERB") and t.lemma not in ignored and t.lower not in ignored)
+        or (t.lemma in PROBLEM_LEMMAS and t.lemma not in GENERIC_PROBLEMS)
+        for i, t in enumerate(tokens[first : last + 1], first)
+        if i != at
+    )
+
+
+def _praised(text: str, reading: Reading, at: int) -> bool:
+    """The problem word sits in a clearly positive piece ("great place to find hard to find
+    gifts", "useful in too many ways to list"): praise, not a complaint."""
+    token = reading.tokens[at]
+    if token.lemma not in PROBLEM_LEMMAS and token.lower not in PROBLEM_LEMMAS:
+        return False  # a function that fails ("won't load") is a failure whatever else is said
+    first, last = _segment(reading.tokens, at)
+    return polarity(text[slice(*reading.span(first, last))]) >= 0.5
+
+
+def _wishes(text: str, span: Span) -> bool:
+    """A wish for something new ("I wish they had a dislike button"), not a plea to fix."""
+    return any("fix" not in m.group().lower() for m in REQUEST_EN.finditer(text, *span))
+
+
 def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
     """Why a clause that a pattern took for a pain is not one ("" when it is one)."""
     reading = read(text, clause)
     if is_hypothetical(reading):
         return "hypothetical"
+    if english and _wishes(text, clause):
+        return "a wish"
     at = problem_at(reading)
     if at is not None and _asks_for_a_fix(reading.tokens, at):
         return "asks for a fix"
+    if at is not None and _names_no_problem(reading.tokens, at):
+        return "names no problem"
+    if at is not None and english and _praised(text, reading, at):
+        return "praise"
     if problem_at(reading) is None:
         words = [t for t in reading.tokens if t.pos != "PUNCT"]
         if any(_negated(reading.tokens, i) for i in range(len(reading.tokens))):
@@ -263,17 +425,24 @@ def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
 def pain_span(text: str, clause: Span) -> Span | None:
     """The words of a problem a clause states, when its grammar says it states one."""
     reading = read(text, clause)
-    if is_hypothetical(reading):
+    if is_hypothetical(reading) or _wishes(text, clause):
         return None
     at = problem_at(reading)
-    if at is None or _asks_for_a_fix(reading.tokens, at):
+    if at is None or _asks_for_a_fix(reading.tokens, at) or _names_no_problem(reading.tokens, at):
+        return None
+    if reading.tokens[at].text.isascii() and _praised(text, reading, at):
         return None
     tokens = reading.tokens
-    first, last = 0, len(tokens) - 1
+    # the piece that holds the problem word: "I'm sorry but this app is crap" → "this app is crap"
+    first, last = _segment(tokens, at)
+    if last - first < 2:
+        first, last = 0, len(tokens) - 1  # a lone word needs its clause to read as a statement
     if last - first + 1 > _MAX_LABEL_WORDS:
         first = max(0, at - 4)
         last = min(len(tokens) - 1, first + _MAX_LABEL_WORDS - 1)
     first, last = _content_bounds(tokens, first, last)
+    if tokens[at].lower in _EXCESS and at < first <= last:
+        first = at  # "too many ads": the excess is what is wrong
     if first > last or not any(t.pos in ("VERB", "ADJ", "NOUN") for t in tokens[first : last + 1]):
         return None
     return reading.span(first, last)
@@ -717,7 +886,11 @@ _MARKUP = re.compile(
     r"|<[/!]?\w[^<>\n]{0,80}>"
     r"|\bhttps?://\S+|\bwww\.\S+"
     r"|\b[a-zA-Z]:[\\/][^\s'\"]+|(?<![\w.])(?:[/\\][\w.-]+){2,}[/\\]?"
-    r"|^[ \t]*\|.*\|[ \t]*$",
+    r"|^[ \t]*\|.*\|[ \t]*$"
+    # code names: dotted identifiers ("editor.formatOnSave", "python.analysis.extraPaths")
+    # and percent-encoded strings
+    r"|\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){2,}\S*|\b[a-z]\w*\.[a-z]\w*[A-Z]\w*"
+    r"|\S*%[0-9A-Fa-f]{2}\S*",
     re.MULTILINE | re.DOTALL,
 )
 
