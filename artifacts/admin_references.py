@@ -1,6 +1,6 @@
 """The admin node page's "PRD claims citing this node" section.
 
-kg cannot import artifacts, so this provider is registered with kg.node_references from
+kg cannot import artifacts, so this provider is registered with kg.reading.node_references from
 ArtifactsConfig.ready() (call register()). Each claim links to its admin page, where its
 citations link on to the node trail and the episode.
 """

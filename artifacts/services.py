@@ -156,8 +156,8 @@ def org_memory_stamp(project: Project) -> list:
 
     Promotion writes them after the graph changed (and without changing any graph), so the
     graph revisions alone would keep a PRD's org block stale. The org memory reaches the
-    context only through a registered provider (kg.context); it is read here by app label, so
-    artifacts imports none of its code. Without the app, there is nothing to watch."""
+    context only through a registered provider (kg.reading.context); it is read here by app
+    label, so artifacts imports none of its code. Without the app, there is nothing to watch."""
     if not apps.is_installed("orgmemory"):
         return []
     insights = apps.get_model("orgmemory", "OrgInsight").objects

@@ -19,8 +19,8 @@ from artifacts.services import (
     version_by_number,
 )
 from kg.models import Project
-from kg.page_access import readable_project
 from kg.tenancy import NotAllowed, can_write, check_can_write
+from kg.web.page_access import readable_project
 
 
 def _page(

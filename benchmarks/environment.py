@@ -27,7 +27,7 @@ def bench_environment() -> None:
     os.environ.pop("OPENAI_API_KEY", None)
     os.environ.pop("OPENAI_BASE_URL", None)
 
-    from kg.embedded import EmbeddedServer, free_port
+    from kg.operations.embedded import EmbeddedServer, free_port
 
     server = EmbeddedServer(
         redis_port=free_port(), graph_port=free_port(), data_dir=workdir / "embedded", persist=False

@@ -17,7 +17,7 @@ TESTS_KG = Path(__file__).resolve().parent.parent / "tests" / "kg"
 
 def main() -> None:
     bench_environment()
-    from kg.evaluation import evaluate, gold_paths
+    from kg.operations.evaluation import evaluate, gold_paths
 
     figures = {name: evaluate(gold_paths(TESTS_KG / name)).as_dict() for name in ("gold", "unseen")}
     RESULTS.mkdir(exist_ok=True)

@@ -118,7 +118,7 @@ def token_caps_kept() -> tuple[int, list[str]]:
 
 
 def run(messages: int, timeout: int, deadline_seconds: int) -> dict:
-    from kg.embedded import free_port
+    from kg.operations.embedded import free_port
 
     install_server()
     port = free_port()
@@ -166,7 +166,7 @@ def ingest_and_report(messages: int, deadline_seconds: int) -> dict:
     from django.db import transaction
     from django.db.models import Sum
 
-    from kg.episodes import EpisodeInput, record_episode
+    from kg.ledger.episodes import EpisodeInput, record_episode
     from kg.llm.audit import rejected_answers
     from kg.llm.engines import OpenAIEngine
     from kg.models import EpisodeProcessing, LLMCall, Organization, ProcessingStatus, Project

@@ -61,7 +61,7 @@ def resolve_times(sizes: tuple[int, ...] = (1_000, 10_000, 100_000), probes: int
 
 
 def episodes_per_second(repeat: int = 3) -> dict:
-    from kg.episodes import EpisodeInput, record_episode
+    from kg.ledger.episodes import EpisodeInput, record_episode
     from kg.models import Organization, Project
     from kg.pipeline.ingest import episode_ingest
 

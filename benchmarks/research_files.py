@@ -74,9 +74,9 @@ def _first_rows(raw: bytes, rows: int) -> bytes:
 
 
 def _measure(name: str, raw: bytes, options, run: int) -> dict:
+    from kg.ledger.sources import read_source
+    from kg.ledger.sources.recording import record_read
     from kg.models import Organization, Project
-    from kg.sources import read_source
-    from kg.sources.recording import record_read
 
     org, _ = Organization.objects.get_or_create(slug="bench-files", name="bench")
     project = Project.objects.create(organization=org, slug=f"{name.replace('.', '-')}-{run}")
@@ -95,10 +95,10 @@ def _measure(name: str, raw: bytes, options, run: int) -> dict:
 
 def _end_to_end(name: str, raw: bytes, options) -> dict:
     """Read, record and run the pipeline (offline engine, in this process) for one file."""
+    from kg.ledger.sources import read_source
+    from kg.ledger.sources.recording import record_read
     from kg.models import EpisodeProcessing, Organization, ProcessingStatus, Project
     from kg.pipeline.ingest import ingest_recorded_episodes
-    from kg.sources import read_source
-    from kg.sources.recording import record_read
 
     org, _ = Organization.objects.get_or_create(slug="bench-files", name="bench")
     project = Project.objects.create(organization=org, slug=f"{name.replace('.', '-')}-e2e")
@@ -142,7 +142,7 @@ def _summary(runs: list[dict], size: dict) -> dict:
 
 def main() -> None:
     bench_environment()
-    from kg.sources import ImportOptions
+    from kg.ledger.sources import ImportOptions
 
     rng = random.Random(15)
     pdf, survey = _pdf(rng), _csv(rng)

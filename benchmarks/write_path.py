@@ -170,7 +170,7 @@ def _record_and_wait(project, texts: list[str], start: int, timeout: float = 360
 
     from django.db import transaction
 
-    from kg.episodes import EpisodeInput, record_episode
+    from kg.ledger.episodes import EpisodeInput, record_episode
     from kg.models import EpisodeKind, EpisodeProcessing
 
     base = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
@@ -336,7 +336,7 @@ def openai_against_slow_model(chat: int = 40, imported: int = 80, threads: int =
 
     from django.conf import settings
 
-    from kg.episodes import EpisodeInput, record_episode
+    from kg.ledger.episodes import EpisodeInput, record_episode
     from kg.llm.endpoint import forget_endpoint
     from kg.models import EpisodeKind, Organization, Project
     from tests.fixtures.llm_server import ScriptedLLMServer

@@ -13,12 +13,12 @@ from rest_framework import generics, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-import kg.api.converters  # noqa: F401  registers <num:...>
+import kg.web.api.converters  # noqa: F401  registers <num:...>
 from chat import services
 from chat.models import Conversation, Message
-from kg.api.fields import StringField, WrittenTextField
-from kg.api.views import ProjectScoped
 from kg.commands import MAX_MESSAGE_CHARS
+from kg.web.api.fields import StringField, WrittenTextField
+from kg.web.api.views import ProjectScoped
 
 # --- serializers ------------------------------------------------------------------------------
 

@@ -167,7 +167,7 @@ def awaiting_reply(conversation: Conversation) -> list[Message]:
 def post_user_message(conversation: Conversation, user, text: str) -> Message:
     """Record the message and its episode; queue the reply task once both are committed.
 
-    Raises kg.episodes.EpisodeRejected (nothing written) when the text cannot be an episode.
+    Raises kg.ledger.episodes.EpisodeRejected (nothing written) when the text cannot be an episode.
     """
     text = text.strip()
     with transaction.atomic():
@@ -197,8 +197,8 @@ def answer_contradiction(
     `keep` is the number of the statement that holds (else the one the answer sides with); the
     other is superseded, with the answer as its evidence.
 
-    Raises kg.api.services.ContradictionNotFound / ContradictionAlreadyResolved /
-    NotOneOfTheTwo, or kg.episodes.EpisodeRejected for an empty answer.
+    Raises kg.web.api.services.ContradictionNotFound / ContradictionAlreadyResolved /
+    NotOneOfTheTwo, or kg.ledger.episodes.EpisodeRejected for an empty answer.
     """
     from kg.commands import resolve_contradiction
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-import kg.api.converters  # noqa: F401  registers <num:...>
+import kg.web.api.converters  # noqa: F401  registers <num:...>
 from chat import views
 
 app_name = "chat"

@@ -45,13 +45,13 @@ from kg.commands import (
     source_import_in,
 )
 from kg.models import Episode, Language, Project
-from kg.page_access import readable_project, writable_project
 from kg.tenancy import (
     can_write,
     managed_orgs,
     orgs_of_user,
     projects_for_user,
 )
+from kg.web.page_access import readable_project, writable_project
 
 
 def _conversation(project: Project, conversation_id: int) -> Conversation:

@@ -209,7 +209,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "kg.api.errors.JsonErrorsUnderApi",
+    "kg.web.api.errors.JsonErrorsUnderApi",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -255,14 +255,14 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PAGINATION_CLASS": "kg.api.pagination.StrictPageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "kg.web.api.pagination.StrictPageNumberPagination",
     # The API speaks JSON: a form cannot say a number from a string or true from "0", so a
     # form or multipart body is 415. Uploads take multipart, the token endpoint a form too.
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "kg.api.exceptions.api_exception_handler",
+    "EXCEPTION_HANDLER": "kg.web.api.exceptions.api_exception_handler",
     "DEFAULT_THROTTLE_RATES": {"login": f"{LOGIN_ATTEMPTS_PER_MINUTE}/min"},
 }
 SPECTACULAR_SETTINGS = {
@@ -276,15 +276,15 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "kg.api.schema.add_error_responses",
-        "kg.api.schema.require_discriminated_bodies",
+        "kg.web.api.schema.add_error_responses",
+        "kg.web.api.schema.require_discriminated_bodies",
     ],
     # Choice sets that share a field name get their own component names.
     "ENUM_NAME_OVERRIDES": {
         "EpisodeKindEnum": "kg.models.episodes.EpisodeKind",
         "VersionStatusEnum": "artifacts.models.VersionStatus",
     },
-    # <num:...> (kg.api.converters): at most nine digits, documented as a bounded integer.
+    # <num:...> (kg.web.api.converters): at most nine digits, documented as a bounded integer.
     "PATH_CONVERTER_OVERRIDES": {"num": {"type": "integer", "minimum": 0, "maximum": 999999999}},
 }
 

@@ -6,14 +6,14 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 import artifacts.api
 import orgmemory.api
-from kg.api.auth import ThrottledLoginView, TokenView
-from kg.views import health
+from kg.web.api.auth import ThrottledLoginView, TokenView
+from kg.web.views import health
 
 api = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("auth/token/", TokenView.as_view(), name="api-token"),
-    path("", include("kg.api.urls")),
+    path("", include("kg.web.api.urls")),
     path("", include("chat.api")),
     path("", include(artifacts.api.router_urls)),
     path("", include(orgmemory.api.router_urls)),
@@ -59,14 +59,14 @@ if settings.PASSWORD_RESET_ENABLED:
 urlpatterns = [
     path("health", health, name="health"),
     path("admin/", admin.site.urls),
-    path("", include("kg.workspace_urls")),
+    path("", include("kg.web.workspace_urls")),
     path("accounts/", include(accounts)),
     path("api/", include(api)),
     path("", include("chat.urls")),
-    path("", include("kg.research_urls")),
+    path("", include("kg.web.research_urls")),
     path("", include("artifacts.urls")),
     path("", include("orgmemory.urls")),
 ]
 
 # JSON under /api/ (when DEBUG is off; DEBUG shows Django's technical page instead).
-handler404 = "kg.api.exceptions.not_found"
+handler404 = "kg.web.api.exceptions.not_found"

@@ -1,5 +1,5 @@
 """The admin: tenancy, the episode ledger (read-only), the extraction audit, and — through
-ProjectAdmin's extra URLs (kg/admin_graph.py) — the knowledge graph with its evidence trails.
+ProjectAdmin's extra URLs (kg/web/admin_graph.py) — the knowledge graph with its evidence trails.
 
 Superusers only (config.admin): every page, the graph views included, goes through
 admin_site.admin_view.
@@ -16,7 +16,6 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.text import Truncator
 
-from kg import admin_graph
 from kg.llm.audit import rejected_answers
 from kg.models import (
     Episode,
@@ -29,8 +28,9 @@ from kg.models import (
     Project,
     ResolutionDecision,
 )
+from kg.operations.rebuild import rebuild_project_graph
 from kg.pipeline.ingest import episode_ingest
-from kg.rebuild import rebuild_project_graph
+from kg.web import admin_graph
 
 
 def _pre(value) -> str:

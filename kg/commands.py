@@ -3,33 +3,18 @@ contradiction, take in notes and files, and the retry policy and queue those run
 
 chat, artifacts and orgmemory change the research through this module only (the boundary is
 a test, tests/test_layers.py); what they read comes from kg.read_models. The functions live
-with the layer that owns them — the ledger (kg.episodes, kg.importing, kg.sources), the
-pipeline (kg.pipeline) — and are named here once.
+with the layer that owns them — the ledger (kg.ledger: episodes, notes, files), the pipeline
+(kg.pipeline) — and are named here once.
 """
 
 from __future__ import annotations
 
 import logging
 
-from kg.api.services import (
-    ContradictionAlreadyResolved,
-    ContradictionNotFound,
-    NotOneOfTheTwo,
-    ResourceNotFound,
-    author_name,
-    register_task_finder,
-    resolve_contradiction,
-)
-from kg.episodes import MAX_MESSAGE_CHARS, EpisodeInput, EpisodeRejected, record_episode
 from kg.graph import GraphScope, store
-from kg.importing import MAX_UPLOAD_BYTES, read_uploaded_notes, record_uploaded_notes
-from kg.models import Episode
-from kg.pipeline import ingest
-from kg.pipeline.ingest import episode_ingest
-from kg.pipeline.locks import lock_redis, named_lock, namespaced_key
-from kg.pipeline.resolve import Mention, node_key, resolve_candidate
-from kg.pipeline.retry_policy import TRANSIENT_ERRORS, retry_delay
-from kg.sources import (
+from kg.ledger.episodes import MAX_MESSAGE_CHARS, EpisodeInput, EpisodeRejected, record_episode
+from kg.ledger.importing import MAX_UPLOAD_BYTES, read_uploaded_notes, record_uploaded_notes
+from kg.ledger.sources import (
     FORMAT_CHOICES,
     MAX_MESSAGES,
     MAX_PAGES,
@@ -38,7 +23,7 @@ from kg.sources import (
     ImportOptions,
     source_format,
 )
-from kg.sources.background import (
+from kg.ledger.sources.background import (
     BACKGROUND_BYTES,
     SourceImportNotFound,
     import_progress,
@@ -46,8 +31,23 @@ from kg.sources.background import (
     report_summary,
     source_import_in,
 )
-from kg.sources.base import UnreadableFile
-from kg.task_queue import queue_task
+from kg.ledger.sources.base import UnreadableFile
+from kg.models import Episode
+from kg.operations.task_queue import queue_task
+from kg.pipeline import ingest
+from kg.pipeline.ingest import episode_ingest
+from kg.pipeline.locks import lock_redis, named_lock, namespaced_key
+from kg.pipeline.resolve import Mention, node_key, resolve_candidate
+from kg.pipeline.retry_policy import TRANSIENT_ERRORS, retry_delay
+from kg.web.api.services import (
+    ContradictionAlreadyResolved,
+    ContradictionNotFound,
+    NotOneOfTheTwo,
+    ResourceNotFound,
+    author_name,
+    register_task_finder,
+    resolve_contradiction,
+)
 
 logger = logging.getLogger("groundwork.pipeline")
 

@@ -10,8 +10,29 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kg.admin_graph import episode_admin_url, node_admin_url
-from kg.context import (
+from kg.graph import (
+    ContradictionRecord,
+    EdgeRecord,
+    Evidence,
+    GraphScope,
+    GraphUnavailable,
+    NodeRecord,
+)
+from kg.graph import store as _store
+from kg.graph.records import graph_time
+from kg.ledger.sources.reference import citation_source
+from kg.llm.audit import recent_rejections
+from kg.operations.health import llm_mode
+from kg.pipeline.confidence import confidence_from
+from kg.pipeline.evidence import (
+    locate_quote,
+    normalise,
+    numbers_in,
+    numbers_missing,
+    quantities_missing,
+)
+from kg.pipeline.revision import project_revision
+from kg.reading.context import (
     ArtifactContext,
     ContextContradiction,
     ContextEdge,
@@ -30,30 +51,9 @@ from kg.context import (
     register_org_insight_provider,
     research_gaps,
 )
-from kg.graph import (
-    ContradictionRecord,
-    EdgeRecord,
-    Evidence,
-    GraphScope,
-    GraphUnavailable,
-    NodeRecord,
-)
-from kg.graph import store as _store
-from kg.graph.records import graph_time
-from kg.health import llm_mode
-from kg.llm.audit import recent_rejections
-from kg.node_references import NodeReference, register_node_reference_provider
-from kg.pipeline.confidence import confidence_from
-from kg.pipeline.evidence import (
-    locate_quote,
-    normalise,
-    numbers_in,
-    numbers_missing,
-    quantities_missing,
-)
-from kg.pipeline.revision import project_revision
+from kg.reading.node_references import NodeReference, register_node_reference_provider
 from kg.signals import project_graph_changed
-from kg.sources.reference import citation_source
+from kg.web.admin_graph import episode_admin_url, node_admin_url
 
 # --- the graph's read queries (looked up on the store at call time: a reset client is seen) ---
 

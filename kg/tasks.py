@@ -9,7 +9,7 @@ from dataclasses import asdict
 
 from celery import shared_task
 
-from kg import worker_lifecycle  # noqa: F401  (connects the worker's start and stop hooks)
+from kg.operations import worker_lifecycle  # noqa: F401  (connects the worker's start and stop hooks)
 
 logger = logging.getLogger("groundwork.tasks")
 
@@ -17,7 +17,7 @@ logger = logging.getLogger("groundwork.tasks")
 @shared_task(name="kg.worker_probe")
 def worker_probe() -> dict:
     """Report what a worker can reach: used by tests and operators to prove the round trip."""
-    from kg.health import graph_state, sql_state
+    from kg.operations.health import graph_state, sql_state
 
     return {"host": socket.gethostname(), "sql": sql_state().ok, "graph": graph_state().ok}
 
@@ -63,7 +63,7 @@ def _record(episode_id: int, write: Callable[[], None]) -> None:
 @shared_task(name="kg.source_import")
 def source_import_task(import_id: int) -> str:
     """Read and record an uploaded research file kept for a worker (idempotent)."""
-    from kg.sources.background import run_source_import
+    from kg.ledger.sources.background import run_source_import
 
     return run_source_import(import_id)
 

@@ -3,7 +3,7 @@
 The lead includes `router_urls` under /api/, giving
     /api/organizations/<org_slug>/insights/         list   (?status=active|inactive, ?page=N)
     /api/organizations/<org_slug>/insights/<id>/    detail
-(beside kg's /api/organizations/<slug>/). Errors take kg.api.exceptions' JSON shape.
+(beside kg's /api/organizations/<slug>/). Errors take kg.web.api.exceptions' JSON shape.
 An organization the user does not belong to answers 404, exactly like one that does not exist.
 """
 
@@ -18,7 +18,7 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-import kg.api.converters  # noqa: F401  registers <num:...>
+import kg.web.api.converters  # noqa: F401  registers <num:...>
 from kg.tenancy import OrgNotFound, org_for_user
 from orgmemory.models import InsightStatus
 from orgmemory.services import (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kg.ledger_lock import empty_ledger, set_ledger_unlocked
+from kg.ledger.lock import empty_ledger, set_ledger_unlocked
 from tests.fixtures.llm_server import llm_server, openai_mode  # noqa: F401
 from tests.fixtures.services import (  # noqa: F401
     _adapter_clients,

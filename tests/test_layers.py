@@ -19,13 +19,13 @@ SHARED = (
     "kg.read_models",
     "kg.models",
     "kg.tenancy",
-    "kg.page_access",
+    "kg.web.page_access",
     "kg.llm",
     "kg.ontology",
     "kg.language",
-    "kg.api.converters",
-    "kg.api.fields",
-    "kg.api.views",
+    "kg.web.api.converters",
+    "kg.web.api.fields",
+    "kg.web.api.views",
     "kg.realdata",
 )
 

@@ -1,6 +1,6 @@
 from django.db import migrations
 
-# The first form of the ledger lock, as it was created; 0004 replaces it (kg.ledger_lock).
+# The first form of the ledger lock, as it was created; 0004 replaces it (kg.ledger.lock).
 SQLITE_TRIGGERS = [
     """
     CREATE TRIGGER kg_episode_no_update BEFORE UPDATE ON kg_episode

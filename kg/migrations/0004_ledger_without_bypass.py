@@ -1,8 +1,8 @@
-"""The ledger lock without a bypass, and the resolution audit append-only (kg.ledger_lock)."""
+"""The ledger lock without a bypass, and the resolution audit append-only (kg.ledger.lock)."""
 
 from django.db import migrations
 
-from kg import ledger_lock
+from kg.ledger import lock as ledger_lock
 
 OLD_SQLITE_DROP = [
     "DROP TRIGGER IF EXISTS kg_episode_no_update",

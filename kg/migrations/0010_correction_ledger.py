@@ -1,4 +1,4 @@
-"""The correction ledger, append-only like the episodes (kg.ledger_lock)."""
+"""The correction ledger, append-only like the episodes (kg.ledger.lock)."""
 
 import uuid
 
@@ -6,7 +6,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-from kg import ledger_lock
+from kg.ledger import lock as ledger_lock
 
 
 def _run(schema_editor, statements: list[str]) -> None:

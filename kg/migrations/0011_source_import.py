@@ -25,7 +25,7 @@ class Migration(migrations.Migration):
                 (
                     "options",
                     models.JSONField(
-                        blank=True, default=dict, help_text="kg.sources.ImportOptions"
+                        blank=True, default=dict, help_text="kg.ledger.sources.ImportOptions"
                     ),
                 ),
                 ("author", models.CharField(blank=True, max_length=200)),

@@ -1,7 +1,7 @@
 """The correction ledger: what people changed in a project's graph, beside the episodes.
 
 A correction is immutable like an episode (the model refuses update and delete, and the
-database triggers of kg.ledger_lock refuse them for raw SQL): an undo is a new correction.
+database triggers of kg.ledger.lock refuse them for raw SQL): an undo is a new correction.
 kg_rebuild replays corrections between the episodes at the place they were made
 (`after_order`: the place in the order of integration of the last episode integrated before
 it), so the rebuilt graph is the corrected one.

@@ -1,7 +1,7 @@
 """Layer 1: episodes, the append-only ledger of everything that was said.
 
 An episode never changes after it is written. The model refuses update and delete, and a
-database trigger (see the migration and kg.ledger_lock) refuses them for raw SQL as well.
+database trigger (see the migration and kg.ledger.lock) refuses them for raw SQL as well.
 Pipeline state is mutable, so it lives beside the episode in EpisodeProcessing.
 """
 
@@ -77,7 +77,9 @@ class Episode(models.Model):
     @property
     def source_label(self) -> str:
         """Where in its file the episode came from: 'survey.csv, row 212'."""
-        from kg.sources.reference import source_label  # kg.sources reads into these models
+        from kg.ledger.sources.reference import (
+            source_label,  # kg.ledger.sources reads into these models
+        )
 
         return source_label(self.source_ref)
 

@@ -19,7 +19,9 @@ class SourceImport(models.Model):
         "kg.Project", on_delete=models.CASCADE, related_name="source_imports"
     )
     file_name = models.CharField(max_length=200)
-    options = models.JSONField(default=dict, blank=True, help_text="kg.sources.ImportOptions")
+    options = models.JSONField(
+        default=dict, blank=True, help_text="kg.ledger.sources.ImportOptions"
+    )
     author = models.CharField(max_length=200, blank=True)
     # The uploaded bytes until a worker has read them; emptied once recorded or refused.
     raw = models.BinaryField(blank=True, default=b"")

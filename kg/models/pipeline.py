@@ -75,7 +75,7 @@ class ResolutionDecision(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        # Append-only (kg.ledger_lock): a reprocessed episode adds decisions beside the old.
+        # Append-only (kg.ledger.lock): a reprocessed episode adds decisions beside the old.
         ordering = ["project", "id"]
         indexes = [models.Index(fields=["project", "node_uid"])]
 

@@ -126,8 +126,8 @@ def resolve_with_answer(
     """
     from django.db import transaction
 
-    from kg.episodes import EpisodeInput, record_episode
     from kg.graph import store
+    from kg.ledger.episodes import EpisodeInput, record_episode
     from kg.pipeline.confidence import refresh_confidence
     from kg.pipeline.locks import project_lock
     from kg.pipeline.revision import graph_changed

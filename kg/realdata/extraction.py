@@ -24,10 +24,10 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
-from kg.evaluation import Score
 from kg.language import content_lemmas
 from kg.llm.offline.extractor import extract_offline
 from kg.llm.prompts.extraction_models import ExtractionRequest
+from kg.operations.evaluation import Score
 from kg.pipeline.extract import AcceptedNode, check_answer
 from kg.realdata import datasets as sets
 from kg.realdata.datasets import GoldNode, Item

@@ -25,9 +25,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from kg.evaluation import Score
 from kg.graph import Evidence, NodeRecord
 from kg.llm.prompts import resolution
+from kg.operations.evaluation import Score
 from kg.pipeline.resolve import Mention, node_key, resolve_candidate
 from kg.realdata.splits import split_of
 

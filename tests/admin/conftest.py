@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 import pytest
 
-from kg.episodes import EpisodeInput, record_episode
 from kg.graph import (
     ContradictionRecord,
     EdgeRecord,
@@ -23,6 +22,7 @@ from kg.graph import (
     store,
 )
 from kg.graph.records import graph_time
+from kg.ledger.episodes import EpisodeInput, record_episode
 from kg.models import Episode, EpisodeKind, Project, ResolutionDecision
 
 MARCH = dt.datetime(2026, 3, 15, 10, 0, tzinfo=dt.UTC)

@@ -7,15 +7,15 @@ import html
 import pytest
 from django.urls import reverse
 
-from kg.admin_graph import node_admin_url, nodes_admin_url
 from kg.graph import NodeRecord, store
 from kg.models import ResolutionDecision
-from kg.node_references import (
+from kg.pipeline.confidence import explain
+from kg.reading.node_references import (
     NodeReference,
     register_node_reference_provider,
     unregister_node_reference_provider,
 )
-from kg.pipeline.confidence import explain
+from kg.web.admin_graph import node_admin_url, nodes_admin_url
 from tests.admin.conftest import add_episode, evidence, node
 
 pytestmark = pytest.mark.django_db
@@ -242,7 +242,7 @@ def test_node_page_queries_stay_bounded(
 
 
 def test_graph_outage_is_reported_not_a_crash(admin_client, trail, settings, monkeypatch):
-    from kg.embedded import free_port
+    from kg.operations.embedded import free_port
 
     # Point the process-wide client at a port nobody listens on; the real client object is
     # put back afterwards without being closed, so the next test can use it again.

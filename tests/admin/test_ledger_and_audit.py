@@ -7,7 +7,6 @@ from django.contrib.auth import get_user_model
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
-from kg.admin_graph import node_admin_url, nodes_admin_url
 from kg.graph import store
 from kg.models import (
     Episode,
@@ -17,6 +16,7 @@ from kg.models import (
     Membership,
     ProcessingStatus,
 )
+from kg.web.admin_graph import node_admin_url, nodes_admin_url
 from tests.admin.conftest import add_episode, evidence, node
 
 pytestmark = pytest.mark.django_db

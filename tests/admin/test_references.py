@@ -15,8 +15,8 @@ from artifacts.models import (
     Section,
     VersionStatus,
 )
-from kg.admin_graph import node_admin_url
-from kg.node_references import node_reference_providers, unregister_node_reference_provider
+from kg.reading.node_references import node_reference_providers, unregister_node_reference_provider
+from kg.web.admin_graph import node_admin_url
 
 pytestmark = pytest.mark.django_db
 

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 
-from kg.episodes import EpisodeInput, record_episode
 from kg.graph import ContradictionRecord, EdgeRecord, EpisodeStub, Evidence, NodeRecord, store
 from kg.graph.records import graph_time
+from kg.ledger.episodes import EpisodeInput, record_episode
 from kg.models import Episode, Membership, Organization, Project, Role
 from kg.pipeline.confidence import refresh_confidence
 

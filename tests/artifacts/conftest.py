@@ -10,8 +10,8 @@ import uuid
 import pytest
 from django.contrib.auth import get_user_model
 
-from kg.episodes import EpisodeInput, record_episode
 from kg.graph import ContradictionRecord, EdgeRecord, Evidence, NodeRecord, store
+from kg.ledger.episodes import EpisodeInput, record_episode
 from kg.models import Episode, Membership, Organization, Project
 from kg.pipeline.confidence import confidence_from
 from kg.pipeline.evidence import locate_quote

@@ -7,11 +7,11 @@ from itertools import combinations
 from artifacts.checks import names_grounded
 from artifacts.models import ArtifactVersion, Claim, ClaimKind, Section
 from artifacts.sections import WRITER_SECTIONS
-from kg.context import artifact_context
 from kg.graph import store
 from kg.graph.records import graph_time
 from kg.models import Episode
 from kg.pipeline.evidence import quantities_missing
+from kg.reading.context import artifact_context
 
 
 def writer_claims(version: ArtifactVersion) -> list[Claim]:

@@ -11,7 +11,7 @@ from artifacts.checks import (
     check_claim,
     names_grounded,
 )
-from kg.context import ArtifactContext, ContextEdge, ContextNode, EvidenceView
+from kg.reading.context import ArtifactContext, ContextEdge, ContextNode, EvidenceView
 
 DAY = "2026-03-01T00:00:00.000000Z"
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from artifacts.services import generate_prd, parse_as_of
-from kg.episodes import EpisodeInput, record_episode
+from kg.ledger.episodes import EpisodeInput, record_episode
 from kg.models import Organization, Project
 from kg.pipeline.ingest import episode_ingest
 from tests.artifacts.invariants import (

@@ -10,7 +10,7 @@ import pytest
 from artifacts.checks import ContextIndex, Draft, FailedClaim, check_claim
 from artifacts.rendering import format_date, load_document, render_html
 from artifacts.services import generate_prd
-from kg.context import ArtifactContext, ContextNode, EvidenceView
+from kg.reading.context import ArtifactContext, ContextNode, EvidenceView
 from tests.artifacts.conftest import Research
 
 pytestmark = pytest.mark.django_db

@@ -11,10 +11,10 @@ import docx
 import pytest
 
 from artifacts.services import generate_prd
+from kg.ledger.sources import ImportOptions
+from kg.ledger.sources.recording import record_source
 from kg.models import Organization, Project
 from kg.pipeline.ingest import episode_ingest
-from kg.sources import ImportOptions
-from kg.sources.recording import record_source
 from tests.artifacts.invariants import assert_evidence_traced
 from tests.kg.source_files import csv_bytes, pdf_bytes
 

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from chat import services
 from chat.models import Conversation
-from kg.importing import record_uploaded_notes
+from kg.ledger.importing import record_uploaded_notes
 from kg.models import Membership, Role
 
 FIRST = "Couriers in Kazan say the app lags in basements and they lose the route every evening"

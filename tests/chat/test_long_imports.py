@@ -14,9 +14,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from config.celery import app
 from kg.graph import store
+from kg.ledger.sources import ImportOptions
+from kg.ledger.sources.background import BACKGROUND_BYTES, queue_source_import, run_source_import
 from kg.models import Episode, LLMCall, SourceImport, SourceImportStatus
-from kg.sources import ImportOptions
-from kg.sources.background import BACKGROUND_BYTES, queue_source_import, run_source_import
 from tests.kg.source_files import csv_bytes
 
 ROWS = 16

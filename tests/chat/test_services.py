@@ -7,10 +7,10 @@ from django.db import transaction
 
 from chat import services
 from chat.models import Message, Role
-from kg.api.services import ContradictionAlreadyResolved
-from kg.episodes import EpisodeInput, EpisodeRejected, record_episode
 from kg.graph import store
+from kg.ledger.episodes import EpisodeInput, EpisodeRejected, record_episode
 from kg.models import Episode, EpisodeKind
+from kg.web.api.services import ContradictionAlreadyResolved
 
 
 def test_a_message_becomes_the_next_episode_with_its_author(

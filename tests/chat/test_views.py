@@ -264,7 +264,7 @@ def test_node_labels_and_quotes_from_user_words_are_escaped_in_the_panel(
     browser_client, alice, graph
 ):
     _, project = alice
-    from kg.episodes import EpisodeInput, record_episode
+    from kg.ledger.episodes import EpisodeInput, record_episode
 
     evil = '<img src=x onerror="alert(1)">'
     episode = record_episode(project, EpisodeInput(content=f"They said {evil}"), enqueue=False)

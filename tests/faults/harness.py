@@ -19,10 +19,10 @@ from django.conf import settings
 from django.db import connection
 
 from config.celery import app
-from kg.embedded import EmbeddedServer, free_port
 from kg.graph import reset_client, store
 from kg.graph.records import graph_time
 from kg.models import EpisodeProcessing, Project
+from kg.operations.embedded import EmbeddedServer, free_port
 from kg.pipeline.locks import installation_namespace
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -235,7 +235,7 @@ def order_free_export(project: Project) -> dict:
     integrated in taken out: uids are random, and node numbers are given in the order nodes are
     created, which is the order workers reached the project lease. Nodes are named by (type,
     key), edges and contradictions by their nodes; everything else is compared as it is."""
-    from kg.export import export_project
+    from kg.reading.export import export_project
 
     exported = export_project(project)
     key_of = {n.uid: f"{n.type}:{n.key}" for n in store.list_nodes(project.graph_scope)}

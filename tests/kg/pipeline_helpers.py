@@ -6,7 +6,7 @@ import datetime as dt
 import json
 from pathlib import Path
 
-from kg.episodes import EpisodeInput, record_episode
+from kg.ledger.episodes import EpisodeInput, record_episode
 from kg.models import Episode, Organization, Project
 from kg.pipeline.ingest import episode_ingest
 

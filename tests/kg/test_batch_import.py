@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from kg.episodes import EpisodeInput, record_episode
-from kg.export import export_project
 from kg.graph import store
+from kg.ledger.episodes import EpisodeInput, record_episode
 from kg.models import EpisodeIntegration, EpisodeKind, ExtractionRejection, LLMCall
+from kg.operations.rebuild import rebuild_project_graph
 from kg.pipeline.batch import BATCH_MESSAGES, propose_batch
 from kg.pipeline.ingest import ingest_recorded_episodes
-from kg.rebuild import rebuild_project_graph
+from kg.reading.export import export_project
 from tests.kg.pipeline_helpers import at, make_project
 
 pytestmark = pytest.mark.django_db

@@ -12,12 +12,12 @@ import time
 import pytest
 from django.db import DatabaseError, connection, transaction
 
-from kg.episodes import BULK_CHUNK, EpisodeInput, record_episode
 from kg.graph import store
+from kg.ledger.episodes import BULK_CHUNK, EpisodeInput, record_episode
+from kg.ledger.sources import ImportOptions
+from kg.ledger.sources.recording import record_source
 from kg.models import Episode, EpisodeKind, EpisodeProcessing, LLMCall, ProcessingStatus
 from kg.models.episodes import ImmutableEpisodeError, content_sha256
-from kg.sources import ImportOptions
-from kg.sources.recording import record_source
 from tests.kg.pipeline_helpers import make_project
 from tests.kg.source_files import csv_bytes
 
@@ -80,7 +80,7 @@ def test_a_bad_row_in_a_later_chunk_leaves_nothing_recorded():
     project = make_project("bulk-bad")
     items = [EpisodeInput(content=f"Message {n}", kind=EpisodeKind.IMPORT) for n in range(ROWS)]
     items[BULK_CHUNK + 3] = EpisodeInput(content="bad \x00 byte", kind=EpisodeKind.IMPORT)
-    from kg.episodes import EpisodeRejected, record_new_episodes
+    from kg.ledger.episodes import EpisodeRejected, record_new_episodes
 
     with pytest.raises(EpisodeRejected, match="NUL character at character 5"):
         record_new_episodes(project, items, enqueue=False)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from kg.export import export_project
 from kg.graph import NodeRecord, store
 from kg.models import EpisodeIntegration, IndexedNode, LLMCall
+from kg.operations.rebuild import rebuild_project_graph
 from kg.pipeline import candidates
 from kg.pipeline.ingest import episode_ingest
 from kg.pipeline.resolve import node_key
-from kg.rebuild import rebuild_project_graph
+from kg.reading.export import export_project
 from tests.kg.pipeline_helpers import make_project, record_messages
 
 pytestmark = pytest.mark.django_db

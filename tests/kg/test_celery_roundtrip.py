@@ -24,8 +24,8 @@ def test_a_recorded_episode_is_processed_by_the_worker(embedded_server, graph, t
 
     from django.db import transaction
 
-    from kg.episodes import EpisodeInput, record_episode
     from kg.graph import store
+    from kg.ledger.episodes import EpisodeInput, record_episode
     from kg.models import EpisodeProcessing
     from tests.kg.pipeline_helpers import make_project
 

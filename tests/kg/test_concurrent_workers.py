@@ -16,12 +16,12 @@ import redis
 from django.conf import settings
 from django.db import connection, transaction
 
-from kg.episodes import EpisodeInput, record_episode
-from kg.export import export_project
 from kg.graph import store
+from kg.ledger.episodes import EpisodeInput, record_episode
 from kg.models import EpisodeKind, EpisodeProcessing, LLMCall
+from kg.operations.rebuild import rebuild_project_graph
 from kg.pipeline.locks import installation_namespace
-from kg.rebuild import rebuild_project_graph
+from kg.reading.export import export_project
 from tests.kg.pipeline_helpers import at, make_project
 
 ROOT = Path(__file__).resolve().parents[2]

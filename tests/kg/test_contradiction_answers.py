@@ -13,16 +13,16 @@ from rest_framework.test import APIClient
 from artifacts.models import Citation, ClaimKind, Section
 from artifacts.rendering import load_document, render_html
 from artifacts.services import generate_prd
-from kg.api.services import (
+from kg.graph import NodeRecord, store
+from kg.models import Episode
+from kg.models.integration import IndexedNode
+from kg.pipeline.contradictions import answer_quote, kept_by_answer
+from kg.web.api.services import (
     ContradictionAlreadyResolved,
     NotOneOfTheTwo,
     contradiction,
     resolve_contradiction,
 )
-from kg.graph import NodeRecord, store
-from kg.models import Episode
-from kg.models.integration import IndexedNode
-from kg.pipeline.contradictions import answer_quote, kept_by_answer
 from tests.api.research import member, seed_research
 
 
@@ -213,9 +213,9 @@ def test_the_research_pages_show_the_answer_with_the_kept_statement(research, cl
 
 
 def test_kg_rebuild_replays_the_decision(db, graph):
-    from kg.episodes import EpisodeInput, record_episode
+    from kg.ledger.episodes import EpisodeInput, record_episode
+    from kg.operations.rebuild import rebuild_project_graph
     from kg.pipeline.ingest import episode_ingest
-    from kg.rebuild import rebuild_project_graph
     from tests.kg.pipeline_helpers import make_project
 
     project = make_project("rebuild-answer")

@@ -12,10 +12,10 @@ from kg import corrections as fix
 from kg.graph import store
 from kg.models import Correction, LLMCall, Membership, ResolutionDecision, Role
 from kg.models.corrections import ImmutableCorrectionError
+from kg.operations.rebuild import rebuild_project_graph
 from kg.pipeline.ingest import episode_ingest
 from kg.pipeline.resolve import node_key
 from kg.pipeline.revision import project_revision
-from kg.rebuild import rebuild_project_graph
 from kg.tenancy import NotAllowed
 from tests.kg.pipeline_helpers import make_project, record_messages
 
@@ -180,7 +180,7 @@ def test_confirm_counts_as_a_source_and_explains_itself(research):
     assert confirmed.confirmed_by == ["Anna"] and confirmed.confidence == 80
     with pytest.raises(fix.CorrectionRefused, match="already confirmed by Anna"):
         fix.confirm_node(project, anna, pain.number)
-    from kg.admin_graph import node_trail
+    from kg.web.admin_graph import node_trail
 
     trail = node_trail(project, pain.number)
     assert trail.confidence_explanation.startswith("confirmed by Anna, 1 source")

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from kg.export import export_project
 from kg.graph import store
 from kg.models import EpisodeIntegration
+from kg.operations.rebuild import rebuild_project_graph
 from kg.pipeline.ingest import episode_ingest
-from kg.rebuild import rebuild_project_graph
+from kg.reading.export import export_project
 from tests.kg.pipeline_helpers import make_project, record_messages
 
 pytestmark = pytest.mark.django_db

@@ -15,9 +15,9 @@ from django.core.management import call_command
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from kg.episodes import DuplicateContent, EpisodeInput, record_episode
 from kg.graph import store
-from kg.importing import record_uploaded_notes
+from kg.ledger.episodes import DuplicateContent, EpisodeInput, record_episode
+from kg.ledger.importing import record_uploaded_notes
 from kg.models import Episode, EpisodeKind, Membership, Role
 from kg.pipeline.ingest import episode_ingest
 from tests.kg.pipeline_helpers import make_project

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import redis
 
-from kg.embedded import EmbeddedServer, free_port, port_answers
 from kg.graph import GraphScope, NodeRecord, make_client, store
+from kg.operations.embedded import EmbeddedServer, free_port, port_answers
 
 ROOT = Path(__file__).resolve().parents[2]
 SCOPE = GraphScope(org="o", project="durable")

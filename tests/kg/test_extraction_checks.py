@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from kg.episodes import EpisodeInput, record_episode
+from kg.ledger.episodes import EpisodeInput, record_episode
 from kg.models import ExtractionRejection, LLMCall
 from kg.pipeline.evidence import locate_quote, normalise, numbers_in, numbers_missing
 from kg.pipeline.extract import ExtractionFailed, extract_episode

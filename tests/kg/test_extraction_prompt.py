@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from kg.episodes import EpisodeInput, record_episode
+from kg.ledger.episodes import EpisodeInput, record_episode
 from kg.llm.prompts import extraction
 from kg.llm.prompts.extraction import (
     GENERAL_RULES,

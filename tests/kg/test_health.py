@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from kg.embedded import free_port
 from kg.graph import reset_client
+from kg.operations.embedded import free_port
 
 
 @pytest.fixture

@@ -6,12 +6,12 @@ import time
 
 import pytest
 
-from kg.episodes import EpisodeInput, record_episode
-from kg.export import export_project
+from kg.ledger.episodes import EpisodeInput, record_episode
 from kg.models import EpisodeIntegration, EpisodeKind, EpisodeProcessing, LLMCall, ProcessingStatus
 from kg.pipeline.ingest import episode_ingest
 from kg.pipeline.locks import lock_redis, namespaced_key
 from kg.pipeline.recovery import record_gave_up
+from kg.reading.export import export_project
 from tests.kg.pipeline_helpers import make_project
 
 pytestmark = pytest.mark.django_db

@@ -11,11 +11,11 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from kg.episodes import EpisodeInput, EpisodeRejected, iso_utc, record_episode
 from kg.graph.records import graph_time
-from kg.importing import read_ingest_file, read_uploaded_notes
+from kg.ledger.episodes import EpisodeInput, EpisodeRejected, iso_utc, record_episode
+from kg.ledger.importing import read_ingest_file, read_uploaded_notes
+from kg.ledger.sources.base import UnreadableFile
 from kg.models import Episode, EpisodeProcessing, Project
-from kg.sources.base import UnreadableFile
 from kg.tenancy import get_or_create_project
 
 

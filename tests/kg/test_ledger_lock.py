@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.db import DatabaseError, connection, transaction
 
-from kg.episodes import record_episode
-from kg.ledger_lock import empty_ledger, ledger_maintenance
+from kg.ledger.episodes import record_episode
+from kg.ledger.lock import empty_ledger, ledger_maintenance
 from kg.models import Episode, ResolutionDecision
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +26,7 @@ def refused(sql: str, params: tuple = (), setup: tuple[str, ...] = ()) -> str:
 
 @pytest.fixture
 def ledger(org_project):
-    from kg.episodes import EpisodeInput
+    from kg.ledger.episodes import EpisodeInput
 
     episode = record_episode(org_project, EpisodeInput(content="Couriers wait."), enqueue=False)
     decision = ResolutionDecision.objects.create(
@@ -127,7 +127,7 @@ def test_postgres_maintenance_is_owner_ddl_and_reenables(transactional_db, ledge
 
 
 def _one_more(project):
-    from kg.episodes import EpisodeInput
+    from kg.ledger.episodes import EpisodeInput
 
     return record_episode(project, EpisodeInput(content="Again."), enqueue=False), None
 

@@ -10,11 +10,11 @@ import pytest
 from django.urls import reverse
 
 from chat.services import engine_label
-from kg.embedded import free_port
 from kg.llm import LLMOutputError, call_llm
 from kg.llm.audit import rejected_answers
 from kg.llm.prompts import extraction
 from kg.llm.prompts.extraction_models import ExtractionRequest, ExtractionResponse
+from kg.operations.embedded import free_port
 from tests.fixtures.llm_server import Reply
 
 pytestmark = pytest.mark.django_db

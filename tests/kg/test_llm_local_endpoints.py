@@ -12,7 +12,6 @@ import time
 import openai
 import pytest
 
-from kg.embedded import free_port
 from kg.llm import LLMOutputError, call_llm, call_llm_repairing_json, endpoint
 from kg.llm.engines import JSON_END_STOPS, PROBE_MAX_TOKENS, OpenAIEngine, close_cut_object
 from kg.llm.gateway import (
@@ -26,6 +25,7 @@ from kg.llm.gateway import (
 from kg.llm.prompts import extraction, resolution
 from kg.llm.prompts.extraction_models import CandidateNode, ExtractionRequest, ExtractionResponse
 from kg.models import LLMCall
+from kg.operations.embedded import free_port
 from tests.fixtures.llm_server import Reply, request_dialect
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ import time
 import pytest
 import redis
 
-from kg.embedded import free_port
+from kg.operations.embedded import free_port
 from kg.pipeline.locks import (
     Lease,
     LeaseLost,

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from kg.export import export_project
 from kg.graph import store
 from kg.models import Episode, EpisodeProcessing, ProcessingStatus, ResolutionDecision
+from kg.operations.rebuild import rebuild_project_graph
 from kg.pipeline.ingest import episode_ingest
 from kg.pipeline.resolve import node_key
-from kg.rebuild import rebuild_project_graph
+from kg.reading.export import export_project
 from tests.kg.pipeline_helpers import UNSEEN, at, ingest_conversation, make_project, record_messages
 
 pytestmark = pytest.mark.django_db

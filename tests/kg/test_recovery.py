@@ -13,10 +13,10 @@ from django.core.management import call_command
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
-from kg.embedded import free_port
 from kg.graph import GraphUnavailable, reset_client
 from kg.llm import LLMOutputError
 from kg.models import EpisodeProcessing, ProcessingStatus
+from kg.operations.embedded import free_port
 from kg.pipeline import recovery, retry_policy
 from kg.pipeline.locks import LeaseLost, LockBusy, lock_redis, namespaced_key
 from tests.kg.pipeline_helpers import make_project, record_messages

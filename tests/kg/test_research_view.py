@@ -10,9 +10,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from kg.episodes import EpisodeInput, record_episode
 from kg.graph import Evidence, NodeRecord, store
 from kg.graph.records import graph_time
+from kg.ledger.episodes import EpisodeInput, record_episode
 from kg.models import Membership, Role
 from tests.api.conftest import _fast_passwords, alice, bob, research  # noqa: F401
 

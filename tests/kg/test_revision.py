@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from kg.episodes import EpisodeInput, record_episode
 from kg.graph import store
+from kg.ledger.episodes import EpisodeInput, record_episode
+from kg.operations.rebuild import rebuild_project_graph
 from kg.pipeline.contradictions import resolve_with_answer
 from kg.pipeline.ingest import episode_ingest
 from kg.pipeline.revision import bump_revision, project_revision
-from kg.rebuild import rebuild_project_graph
 from tests.kg.pipeline_helpers import make_project
 
 pytestmark = pytest.mark.django_db

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
+from kg.ledger.sources import ImportOptions, SourceError, read_source, source_format
+from kg.ledger.sources.recording import record_source
+from kg.ledger.sources.reference import citation_locator, citation_source, source_label
 from kg.models import Episode, Organization, Project
-from kg.sources import ImportOptions, SourceError, read_source, source_format
-from kg.sources.recording import record_source
-from kg.sources.reference import citation_locator, citation_source, source_label
 from tests.kg.source_files import (
     FOIA,
     csv_bytes,

@@ -9,8 +9,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from chat import services
-from kg.episodes import MAX_MESSAGE_CHARS
-from kg.importing import CHUNK_CHARS, read_uploaded_notes, split_at_sentences
+from kg.ledger.episodes import MAX_MESSAGE_CHARS
+from kg.ledger.importing import CHUNK_CHARS, read_uploaded_notes, split_at_sentences
 from kg.models import Episode
 from tests.api.conftest import _fast_passwords, alice  # noqa: F401
 

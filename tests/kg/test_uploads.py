@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from kg.importing import (
+from kg.ledger.importing import (
     MAX_UPLOAD_BYTES,
     UnreadableFile,
     read_uploaded_notes,

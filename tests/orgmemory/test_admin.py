@@ -27,7 +27,7 @@ def test_admin_lists_insights_read_only(client, shared_pain):
 
 
 def test_node_page_section_names_the_org_insight(shared_pain):
-    from kg.node_references import node_reference_sections
+    from kg.reading.node_references import node_reference_sections
 
     promote_for_org(shared_pain.acme)
     insight = OrgInsight.objects.get()

@@ -12,14 +12,14 @@ from django.contrib.auth import get_user_model
 from artifacts.models import ArtifactVersion, Citation, Section, VersionStatus
 from artifacts.rendering import load_document, render_html, render_markdown, to_json
 from artifacts.services import generate_prd
-from kg.context import (
+from kg.models import Episode, Membership, Organization, Project, Role
+from kg.reading.context import (
     OrgInsightNote,
     artifact_context,
     org_insight_providers,
     register_org_insight_provider,
     unregister_org_insight_provider,
 )
-from kg.models import Episode, Membership, Organization, Project, Role
 from orgmemory.services import org_insight_notes, promote_for_org
 from tests.artifacts.conftest import Research
 from tests.artifacts.invariants import assert_evidence_traced, writer_claims

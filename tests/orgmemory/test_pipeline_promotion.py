@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kg.episodes import EpisodeInput, record_episode
+from kg.ledger.episodes import EpisodeInput, record_episode
 from kg.pipeline.ingest import episode_ingest
 from orgmemory.models import OrgInsight
 from orgmemory.services import insights_for_user, promote_for_org

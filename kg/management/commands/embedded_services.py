@@ -10,7 +10,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from kg.embedded import EmbeddedServer, EmbeddedServiceError
+from kg.operations.embedded import EmbeddedServer, EmbeddedServiceError
 
 
 class Command(BaseCommand):

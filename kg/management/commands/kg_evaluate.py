@@ -8,7 +8,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from kg.evaluation import evaluate, gold_paths
+from kg.operations.evaluation import evaluate, gold_paths
 
 
 class Command(BaseCommand):

@@ -6,7 +6,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from kg.export import export_project
+from kg.reading.export import export_project
 from kg.tenancy import ProjectNotFound, find_project
 
 

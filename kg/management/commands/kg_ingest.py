@@ -1,7 +1,7 @@
 """Ingest a file into a project as episodes, and run the pipeline.
 
 JSONL or plain text as before; documents and exports (PDF, DOCX, HTML, CSV/TSV, a Slack
-export as a zip or an unzipped folder) through kg.sources, by extension unless --format.
+export as a zip or an unzipped folder) through kg.ledger.sources, by extension unless --format.
 """
 
 from __future__ import annotations
@@ -11,12 +11,9 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from kg.episodes import EpisodeRejected, record_episode
-from kg.importing import detect_language, read_ingest_file
-from kg.management.commands._progress import progress_bar
-from kg.models import EpisodeProcessing, Organization, Project
-from kg.pipeline.ingest import ingest_recorded_episodes
-from kg.sources import (
+from kg.ledger.episodes import EpisodeRejected, record_episode
+from kg.ledger.importing import detect_language, read_ingest_file
+from kg.ledger.sources import (
     FORMAT_CHOICES,
     MAX_MESSAGES,
     MAX_PAGES,
@@ -26,8 +23,11 @@ from kg.sources import (
     read_path,
     source_format,
 )
-from kg.sources.base import UnreadableFile
-from kg.sources.recording import record_read
+from kg.ledger.sources.base import UnreadableFile
+from kg.ledger.sources.recording import record_read
+from kg.management.commands._progress import progress_bar
+from kg.models import EpisodeProcessing, Organization, Project
+from kg.pipeline.ingest import ingest_recorded_episodes
 from kg.tenancy import ProjectNotFound, find_project, get_or_create_project
 
 # Episodes handed to the pipeline at a time with --sync: several batches of eight messages.

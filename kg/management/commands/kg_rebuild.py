@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from kg.management.commands._progress import progress_bar
-from kg.rebuild import rebuild_project_graph
+from kg.operations.rebuild import rebuild_project_graph
 from kg.tenancy import ProjectNotFound, find_project
 
 

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
-from kg.embedded import EmbeddedServer, EmbeddedServiceError, port_answers
+from kg.operations.embedded import EmbeddedServer, EmbeddedServiceError, port_answers
 
 
 class Command(BaseCommand):

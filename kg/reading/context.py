@@ -1,0 +1,412 @@
+"""ContextBuilder: what the project knows that is relevant to an artifact, with evidence.
+
+artifact_context(project, kind, as_of) returns the nodes (each with its evidence: episode
+number, date, author, quote, file/page), the edges between them, the research gaps (rules over
+the ontology, each with a plain question), the open contradictions and the average confidence.
+With as_of, everything is as it stood then: validity windows and evidence are cut at that time.
+
+Without as_of, the context also carries org insights: what other projects of the organization
+hold too ("also seen in 2 other projects"). They come from providers other apps register
+(register_org_insight_provider, from their AppConfig.ready()), so kg imports none of them. They
+are kept apart from nodes and gaps: they are not evidence of this project.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import threading
+from collections.abc import Callable, Iterable
+
+from pydantic import BaseModel, Field, PrivateAttr
+
+from kg.graph import ContradictionRecord, EdgeRecord, Evidence, NodeRecord, store
+from kg.graph.records import graph_time
+from kg.ledger.sources.reference import citation_locator
+from kg.models import Episode, Project
+from kg.ontology import NODE_TYPES
+
+logger = logging.getLogger("groundwork.context")
+
+KIND_NODE_TYPES: dict[str, tuple[str, ...]] = {"prd": NODE_TYPES}
+
+
+class EvidenceView(BaseModel):
+    episode_uid: str
+    episode_number: int
+    date: str
+    author: str = ""
+    quote: str
+    start: int
+    end: int
+    file: str = ""
+    page: str = ""
+
+
+class ContextNode(BaseModel):
+    uid: str
+    number: int
+    type: str
+    label: str
+    aliases: list[str] = Field(default_factory=list)
+    confidence: int
+    valid_at: str
+    invalid_at: str | None = None
+    value: str = ""
+    subject: str = ""
+    stance: str = ""
+    evidence: list[EvidenceView]
+
+    @property
+    def episode_numbers(self) -> list[int]:
+        return sorted({e.episode_number for e in self.evidence})
+
+
+class ContextEdge(BaseModel):
+    uid: str
+    relation: str
+    source: int  # node number
+    target: int
+    confidence: int
+    valid_at: str
+    invalid_at: str | None = None
+    quotes: list[str] = Field(default_factory=list)
+
+
+class Gap(BaseModel):
+    rule: str
+    node: int | None = None
+    question: str
+
+
+class ContextContradiction(BaseModel):
+    uid: str
+    a: int
+    b: int
+    subject: str
+    quote_a: str
+    quote_b: str
+    status: str
+    question: str
+
+
+class OrgInsightNote(BaseModel):
+    """An insight other projects of the organization hold too; never evidence of this project.
+
+    Only names of the other projects travel with it: their quotes stay behind their own access.
+    """
+
+    label: str
+    node_type: str
+    confidence: int
+    local_nodes: list[int] = Field(default_factory=list)  # this project's node numbers
+    other_projects: list[str] = Field(default_factory=list)  # names only
+    note: str  # e.g. "also seen in 2 other projects"
+
+
+class ArtifactContext(BaseModel):
+    project: str
+    kind: str
+    language: str
+    as_of: str | None = None
+    nodes: list[ContextNode]
+    edges: list[ContextEdge]
+    gaps: list[Gap]
+    contradictions: list[ContextContradiction]
+    average_confidence: float
+    org_insights: list[OrgInsightNote] = Field(default_factory=list)
+    _by_number: dict[int, ContextNode] | None = PrivateAttr(default=None)
+
+    def node(self, number: int) -> ContextNode | None:
+        if self._by_number is None or len(self._by_number) != len(self.nodes):
+            self._by_number = {n.number: n for n in self.nodes}
+        return self._by_number.get(number)
+
+    def of_type(self, node_type: str) -> list[ContextNode]:
+        return [n for n in self.nodes if n.type == node_type]
+
+
+def artifact_context(
+    project: Project, kind: str = "prd", as_of: dt.datetime | None = None
+) -> ArtifactContext:
+    if kind not in KIND_NODE_TYPES:
+        raise ValueError(f"unknown artifact kind {kind!r}")
+    scope = project.graph_scope
+    moment = graph_time(as_of) if as_of else None
+    wanted = set(KIND_NODE_TYPES[kind])
+    raw_nodes = [
+        _cut_evidence(n, moment)
+        for n in store.list_nodes(scope)
+        if n.type in wanted and n.valid_as_of(moment)
+    ]
+    raw_nodes = [n for n in raw_nodes if n.evidence]
+    episodes = _episodes_for(project, raw_nodes)
+    nodes = [node_view(n, episodes) for n in raw_nodes]
+    by_uid = {n.uid: n for n in nodes}
+    numbers = {n.uid: n.number for n in nodes}
+    edges = [
+        edge_view(e, numbers)
+        for e in store.list_edges(scope)
+        if e.valid_as_of(moment) and e.source in by_uid and e.target in by_uid
+    ]
+    contradictions = [
+        contradiction_view(c, by_uid, project.language)
+        for c in store.list_contradictions(scope)
+        if c.a in by_uid and c.b in by_uid and open_at(c, moment)
+    ]
+    average = round(sum(n.confidence for n in nodes) / len(nodes), 1) if nodes else 0.0
+    # Org insights are facts about now: a context as of a past moment has none.
+    org_insights = collect_org_insights(project, raw_nodes) if moment is None else []
+    return ArtifactContext(
+        project=project.slug,
+        kind=kind,
+        language=project.language,
+        as_of=moment,
+        nodes=nodes,
+        edges=edges,
+        gaps=research_gaps(nodes, edges, project.language),
+        contradictions=contradictions,
+        average_confidence=average,
+        org_insights=org_insights,
+    )
+
+
+# --- org insights: providers registered by other apps ----------------------------------------
+
+OrgInsightProvider = Callable[[Project, list[NodeRecord]], list[OrgInsightNote]]
+
+_org_insight_providers: list[OrgInsightProvider] = []
+_providers_lock = threading.Lock()
+
+
+def register_org_insight_provider(provider: OrgInsightProvider) -> OrgInsightProvider:
+    """Add a source of org insights: fn(project, nodes) -> list[OrgInsightNote], where nodes
+    are the project's current NodeRecords the context has loaded. Registering the same function
+    twice keeps one entry, because ready() can run more than once (tests, reloads)."""
+    with _providers_lock:
+        if provider not in _org_insight_providers:
+            _org_insight_providers.append(provider)
+    return provider
+
+
+def unregister_org_insight_provider(provider: OrgInsightProvider) -> None:
+    with _providers_lock:
+        if provider in _org_insight_providers:
+            _org_insight_providers.remove(provider)
+
+
+def org_insight_providers() -> list[OrgInsightProvider]:
+    with _providers_lock:
+        return list(_org_insight_providers)
+
+
+def collect_org_insights(project: Project, nodes: list[NodeRecord]) -> list[OrgInsightNote]:
+    """Ask every provider. A failing provider is logged and skipped: another app's bug must not
+    take the project's own context down. Local node numbers are kept to the nodes given (the
+    project's current ones); a note left with none is dropped."""
+    current = {n.number for n in nodes}
+    notes: list[OrgInsightNote] = []
+    for provider in org_insight_providers():
+        try:
+            found = list(provider(project, nodes))
+        except Exception:
+            logger.exception("org insight provider %r failed for %s", provider, project.slug)
+            continue
+        for note in found:
+            local = sorted({n for n in note.local_nodes if n in current})
+            if local:
+                notes.append(note.model_copy(update={"local_nodes": local}))
+    return notes
+
+
+def _cut_evidence(node: NodeRecord, moment: str | None) -> NodeRecord:
+    if moment is None:
+        return node
+    return node.model_copy(update={"evidence": [e for e in node.evidence if e.valid_at <= moment]})
+
+
+EPISODE_BATCH = 500  # bounded IN lists: SQLite and PostgreSQL cap bind parameters
+
+
+def episodes_by_uid(project: Project, uids: Iterable[str]) -> dict[str, Episode]:
+    """The project's episodes behind some evidence, in bounded batches."""
+    ordered = sorted(set(uids))
+    found: dict[str, Episode] = {}
+    for i in range(0, len(ordered), EPISODE_BATCH):
+        batch = Episode.objects.filter(project=project, uid__in=ordered[i : i + EPISODE_BATCH])
+        found.update((str(e.uid), e) for e in batch.only("uid", "author", "source_ref"))
+    return found
+
+
+def _episodes_for(project: Project, nodes: list[NodeRecord]) -> dict[str, Episode]:
+    return episodes_by_uid(project, (e.episode_uid for n in nodes for e in n.evidence))
+
+
+def evidence_view(e: Evidence, episodes: dict[str, Episode]) -> EvidenceView:
+    """One piece of evidence as a citation needs it: the episode's author, file and page."""
+    episode = episodes.get(e.episode_uid)
+    ref = episode.source_ref if episode else {}
+    return EvidenceView(
+        episode_uid=e.episode_uid,
+        episode_number=e.episode_number,
+        date=e.valid_at,
+        author=episode.author if episode else e.author,
+        quote=e.quote,
+        start=e.start,
+        end=e.end,
+        file=str(ref.get("file", "")),
+        page=citation_locator(ref),  # "§Onboarding, p. 3", "row 212": where in the file
+    )
+
+
+def node_view(node: NodeRecord, episodes: dict[str, Episode]) -> ContextNode:
+    """A node as a reader sees it: its evidence as citations (`episodes` by uid)."""
+    evidence = [evidence_view(e, episodes) for e in node.evidence]
+    return ContextNode(
+        uid=node.uid,
+        number=node.number,
+        type=node.type,
+        label=node.label,
+        aliases=node.aliases,
+        confidence=node.confidence,
+        valid_at=node.valid_at,
+        invalid_at=node.invalid_at,
+        value=node.value,
+        subject=node.subject,
+        stance=node.stance,
+        evidence=evidence,
+    )
+
+
+def edge_view(edge: EdgeRecord, numbers: dict[str, int]) -> ContextEdge:
+    """An edge between node numbers (`numbers`: node uid to number, both ends in it)."""
+    return ContextEdge(
+        uid=edge.uid,
+        relation=edge.relation,
+        source=numbers[edge.source],
+        target=numbers[edge.target],
+        confidence=edge.confidence,
+        valid_at=edge.valid_at,
+        invalid_at=edge.invalid_at,
+        quotes=[e.quote for e in edge.evidence],
+    )
+
+
+QUESTIONS = {
+    "en": {
+        "segment_without_pains": "What problems do {label} have? Nothing in the research says yet.",
+        "segment_without_triggers": "What makes {label} look for a solution?",
+        "pain_without_alternatives": (
+            "How do people cope with “{label}” today (tools, workarounds, competitors)?"
+        ),
+        "pain_without_segment": "Who experiences “{label}”? No segment is linked to it.",
+        "feature_without_evidence": "Which evidenced pain or job does the feature “{label}” solve?",
+        "goal_without_metric": "How will we measure the goal “{label}”?",
+        "competitor_without_features": "What does {label} offer? No features of it are known.",
+        "contradiction": "The research disagrees: “{a}” vs “{b}”. Which holds now?",
+    },
+    "ru": {
+        "segment_without_pains": (
+            "Какие проблемы у сегмента «{label}»? В исследовании пока ничего нет."
+        ),
+        "segment_without_triggers": "Что заставляет «{label}» искать решение?",
+        "pain_without_alternatives": (
+            "Как сейчас справляются с проблемой «{label}» (инструменты, обходные пути, конкуренты)?"
+        ),
+        "pain_without_segment": (
+            "Кто испытывает проблему «{label}»? Ни один сегмент с ней не связан."
+        ),
+        "feature_without_evidence": (
+            "Какую подтверждённую боль или задачу решает функция «{label}»?"
+        ),
+        "goal_without_metric": "Как мы измерим цель «{label}»?",
+        "competitor_without_features": "Что предлагает {label}? Функции конкурента неизвестны.",
+        "contradiction": "Данные противоречат друг другу: «{a}» и «{b}». Что верно сейчас?",
+    },
+}
+
+
+def _text(language: str, rule: str) -> str:
+    return QUESTIONS.get(language, QUESTIONS["en"])[rule]
+
+
+def open_at(contradiction: ContradictionRecord, moment: str | None) -> bool:
+    """Open at `moment` (now when None): opened by then, and not yet resolved then."""
+    c = contradiction
+    if moment is None:
+        return c.status == "open"
+    return c.opened_at <= moment and (c.status == "open" or (c.resolved_at or "") > moment)
+
+
+def contradiction_view(
+    contradiction: ContradictionRecord, by_uid: dict[str, ContextNode], language: str
+) -> ContextContradiction:
+    """A contradiction between two shown nodes (`by_uid` holds both), with its question."""
+    c = contradiction
+    a, b = by_uid[c.a], by_uid[c.b]
+    return ContextContradiction(
+        uid=c.uid,
+        a=a.number,
+        b=b.number,
+        subject=c.subject,
+        quote_a=c.quote_a,
+        quote_b=c.quote_b,
+        status=c.status,
+        question=_text(language, "contradiction").format(a=a.label, b=b.label),
+    )
+
+
+GapRule = tuple[str, str, Callable[[ContextNode, dict[tuple[int, str], set[str]]], bool]]
+
+# (rule, node type, test on the node's links) — each says what is missing.
+GAP_RULES: list[GapRule] = [
+    (
+        "segment_without_pains",
+        "segment",
+        lambda n, links: "experiences" not in links[(n.number, "out")],
+    ),
+    (
+        "segment_without_triggers",
+        "segment",
+        lambda n, links: "triggered_by" not in links[(n.number, "out")],
+    ),
+    (
+        "pain_without_alternatives",
+        "pain",
+        lambda n, links: "addresses" not in links[(n.number, "in")],
+    ),
+    ("pain_without_segment", "pain", lambda n, links: "experiences" not in links[(n.number, "in")]),
+    (
+        "feature_without_evidence",
+        "feature",
+        lambda n, links: not ({"solves", "supports"} & links[(n.number, "out")]),
+    ),
+    ("goal_without_metric", "goal", lambda n, links: "measured_by" not in links[(n.number, "out")]),
+    (
+        "competitor_without_features",
+        "competitor",
+        lambda n, links: "offers" not in links[(n.number, "out")],
+    ),
+]
+
+
+def research_gaps(nodes: list[ContextNode], edges: list[ContextEdge], language: str) -> list[Gap]:
+    links: dict[tuple[int, str], set[str]] = {}
+    for node in nodes:
+        links[(node.number, "out")] = set()
+        links[(node.number, "in")] = set()
+    for edge in edges:
+        links.setdefault((edge.source, "out"), set()).add(edge.relation)
+        links.setdefault((edge.target, "in"), set()).add(edge.relation)
+    gaps = []
+    for rule, node_type, missing in GAP_RULES:
+        for node in nodes:
+            if node.type == node_type and missing(node, links):
+                gaps.append(
+                    Gap(
+                        rule=rule,
+                        node=node.number,
+                        question=_text(language, rule).format(label=node.label),
+                    )
+                )
+    return gaps

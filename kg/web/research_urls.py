@@ -1,0 +1,16 @@
+"""The research view of a project, mounted at the site root."""
+
+from django.urls import path
+
+import kg.web.api.converters  # noqa: F401  registers <num:...>
+from kg.web import research_views as views
+
+app_name = "research"
+P = "projects/<slug:slug>/research/"
+
+urlpatterns = [
+    path(P, views.nodes_page, name="nodes"),
+    path(P + "nodes/<num:number>/", views.node_page, name="node"),
+    path(P + "nodes/<num:number>/correct/", views.correct_node, name="correct"),
+    path(P + "messages/<num:number>/", views.message_page, name="message"),
+]

@@ -1,0 +1,121 @@
+"""The research view in the product: the project's nodes, one node's evidence trail, and one
+message with the quoted words highlighted. Every member reads them (viewers included); a
+project of another organization is a 404. Parse, call one read function, render.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.views.decorators.http import require_GET, require_POST
+
+from kg.corrections import CorrectionRefused, NodeNotFound, correct
+from kg.graph import GraphUnavailable
+from kg.models import Project
+from kg.ontology import NODE_TYPES, RELATIONS
+from kg.reading.node_history import node_history
+from kg.reading.research import (
+    STATUSES,
+    MessageNotFound,
+    ResearchFilters,
+    highlighted_message,
+    research_listing,
+)
+from kg.tenancy import NotAllowed, can_write
+from kg.web.admin_graph import CONFIDENCE_BANDS, VALIDITY, node_trail
+from kg.web.page_access import readable_project
+
+
+def _number(value: str | None) -> int | None:
+    return int(value) if value and value.isascii() and value.isdigit() and len(value) <= 9 else None
+
+
+@login_required
+@require_GET
+def nodes_page(request: HttpRequest, slug: str) -> HttpResponse:
+    project = readable_project(request, slug)
+    filters = ResearchFilters.from_query(request.GET)
+    context = {
+        "project": project,
+        "filters": filters,
+        "node_types": NODE_TYPES,
+        "bands": CONFIDENCE_BANDS,
+        "validity": VALIDITY,
+        "statuses": STATUSES,
+        "can_write": can_write(request.user, project),
+    }
+    try:
+        context["listing"] = research_listing(project, filters, request.GET.get("page", 1))
+    except GraphUnavailable as exc:
+        context["graph_error"] = str(exc)
+    return render(request, "research/nodes.html", context)
+
+
+@login_required
+@require_GET
+def node_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    return _node_page(request, readable_project(request, slug), number)
+
+
+def _node_page(
+    request: HttpRequest, project: Project, number: int, refused: str = "", status: int = 200
+) -> HttpResponse:
+    context: dict = {
+        "project": project,
+        "cited": _number(request.GET.get("episode")),
+        "can_write": can_write(request.user, project),
+        "node_types": NODE_TYPES,
+        "relations": sorted(RELATIONS),
+        "refused": refused,
+        "done": request.GET.get("corrected", "")[:300],
+    }
+    try:
+        trail = node_trail(project, number)
+        if trail is not None:
+            context["history"] = node_history(project, trail.node)
+    except GraphUnavailable as exc:
+        context["graph_error"] = str(exc)
+        return render(request, "research/node.html", context, status=503)
+    if trail is None:
+        raise Http404(f"node #{number} not found in project {project.slug!r}")
+    context["trail"] = trail
+    return render(request, "research/node.html", context, status=status)
+
+
+@login_required
+@require_POST
+def correct_node(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A correction from the node page (editors and above): redirected to the node to show
+    next on success, the page again with the reason (400) when refused."""
+    project = readable_project(request, slug)
+    try:
+        done = correct(project, request.user, number, request.POST.get("action", ""), request.POST)
+    except NotAllowed as exc:
+        return HttpResponse(str(exc), status=403, content_type="text/plain; charset=utf-8")
+    except NodeNotFound as exc:
+        raise Http404(str(exc)) from None
+    except CorrectionRefused as exc:
+        return _node_page(request, project, number, refused=str(exc), status=400)
+    target = reverse("research:node", args=[project.slug, done.node.number])
+    return redirect(f"{target}?{urlencode({'corrected': done.message})}")
+
+
+@login_required
+@require_GET
+def message_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    project = readable_project(request, slug)
+    try:
+        message = highlighted_message(project, number, _number(request.GET.get("node")))
+    except MessageNotFound as exc:
+        raise Http404(str(exc)) from None
+    except GraphUnavailable as exc:
+        return render(
+            request,
+            "research/message.html",
+            {"project": project, "graph_error": str(exc)},
+            status=503,
+        )
+    return render(request, "research/message.html", {"project": project, "message": message})
