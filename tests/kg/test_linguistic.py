@@ -158,6 +158,8 @@ def test_people_the_product_and_pronouns_are_not_parts(text):
         ("Не удалось сохранить файл на диск.", "ru", "не удалось сохранить файл"),
         ("Синхронизация перестаёт работать через час.", "ru", "перестаёт работать"),
         ("The sync stopped working after the update.", "en", "stopped working"),
+        ("После обновления сбрасываются все настройки.", "ru", "сбрасываются все настройки"),
+        ("The editor doesn't see my installed packages.", "en", "doesn't see"),
     ],
 )
 def test_absence_failure_and_a_function_that_ceased_are_pains(text, language, words):

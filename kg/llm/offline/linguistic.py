@@ -51,13 +51,14 @@ PROBLEM_LEMMAS = _wordset(
     ошибка баг проблема падать вылетать зависать тормозить глючить сломаться ломаться
     пропадать пропасть исчезать исчезнуть медленный медленно невозможно неудобно неудобный
     мешать раздражать сбой краш неверный неверно некорректный некорректно неправильный
-    неправильно нечеткий нечёткий слететь слетать нельзя иероглиф кракозябра"""
+    неправильно нечеткий нечёткий слететь слетать нельзя иероглиф кракозябра
+    сбрасываться сбрасывать сброситься теряться потеряться"""
 )
 # Verbs whose absence is a problem when negated ("doesn't open", «не запускается»).
 FUNCTION_LEMMAS = _wordset(
     """work load open start launch run save sync play show display connect install update
     respond find let allow download upload send receive login log sign print copy paste
-    scroll search display install
+    scroll search display install see recognize recognise detect
     работать загружаться загрузить открываться открыть запускаться запустить сохранять
     сохраняться показывать отображаться видеть находить подключаться устанавливаться
     обновляться отвечать реагировать получаться удаваться удаться мочь верный правильный
@@ -248,7 +249,8 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
     token = tokens[i]
     after = tokens[i + 1] if i + 1 < len(tokens) else None
     if negated and token.lemma in FUNCTION_LEMMAS and _verb_here(tokens, i):
-        return True
+        # "never saw a glitch", "doesn't show any errors": a problem said to be absent
+        return not any(t.lemma in PROBLEM_LEMMAS for t in tokens[i + 1 : i + 4])
     if (
         negated
         and token.lemma in LIKING_LEMMAS | QUALITY_LEMMAS
