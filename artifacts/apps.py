@@ -6,7 +6,7 @@ class ArtifactsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from artifacts import tasks  # noqa: F401  registered: queued by name (kg.operations.task_queue)
+        from artifacts import tasks  # noqa: F401  registered: queued by name (kg.task_queue)
 
         # kg cannot import artifacts: the admin node page learns about citing claims this way.
         from artifacts.admin_references import register

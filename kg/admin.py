@@ -30,6 +30,7 @@ from kg.models import (
 )
 from kg.operations.rebuild import rebuild_project_graph
 from kg.pipeline.ingest import episode_ingest
+from kg.reading import node_trail
 from kg.web import admin_graph
 
 
@@ -43,7 +44,7 @@ def _episode_link(episode: Episode | None) -> str:
         return "—"
     return format_html(
         '<a href="{}">{} #{}</a>',
-        admin_graph.episode_admin_url(episode.pk),
+        node_trail.episode_admin_url(episode.pk),
         episode.project.slug,
         episode.number,
     )
@@ -117,7 +118,7 @@ class ProjectAdmin(admin.ModelAdmin):
 
     @admin.display(description="knowledge graph")
     def graph_link(self, obj: Project) -> str:
-        return format_html('<a href="{}">nodes</a>', admin_graph.nodes_admin_url(obj))
+        return format_html('<a href="{}">nodes</a>', node_trail.nodes_admin_url(obj))
 
     def get_urls(self):
         # Before the inherited URLs: their "<path:object_id>/" catch-all would swallow these.
@@ -273,7 +274,7 @@ class EpisodeAdmin(ReadOnlyAdmin):
 
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
         if obj is not None:
-            context["episode_graph"] = admin_graph.episode_graph(obj)
+            context["episode_graph"] = node_trail.episode_graph(obj)
             context["audit_links"] = [
                 (label, f"{reverse(f'admin:kg_{model}_changelist')}?episode__id__exact={obj.pk}", n)
                 for label, model, n in (
@@ -465,7 +466,7 @@ class ResolutionDecisionAdmin(ReadOnlyAdmin):
 
     @admin.display(description="node", ordering="node_number")
     def node_link(self, obj: ResolutionDecision) -> str:
-        url = admin_graph.node_admin_url(obj.project_id, obj.node_number)
+        url = node_trail.node_admin_url(obj.project_id, obj.node_number)
         return format_html('<a href="{}">#{}</a>', url, obj.node_number)
 
     @admin.display(description="episode")

@@ -8,5 +8,5 @@ class KgConfig(AppConfig):
 
     def ready(self) -> None:
         # Registered by importing: the SQLite trigger function; the tasks, queued by name
-        # (kg.operations.task_queue).
+        # (kg.task_queue).
         from kg.ledger import lock as ledger_lock  # noqa: F401

@@ -33,12 +33,12 @@ from kg.ledger.sources.background import (
 )
 from kg.ledger.sources.base import UnreadableFile
 from kg.models import Episode
-from kg.operations.task_queue import queue_task
 from kg.pipeline import ingest
 from kg.pipeline.ingest import episode_ingest
 from kg.pipeline.locks import lock_redis, named_lock, namespaced_key
 from kg.pipeline.resolve import Mention, node_key, resolve_candidate
 from kg.pipeline.retry_policy import TRANSIENT_ERRORS, retry_delay
+from kg.task_queue import queue_task
 from kg.web.api.services import (
     ContradictionAlreadyResolved,
     ContradictionNotFound,

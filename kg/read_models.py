@@ -52,8 +52,8 @@ from kg.reading.context import (
     research_gaps,
 )
 from kg.reading.node_references import NodeReference, register_node_reference_provider
+from kg.reading.node_trail import episode_admin_url, node_admin_url
 from kg.signals import project_graph_changed
-from kg.web.admin_graph import episode_admin_url, node_admin_url
 
 # --- the graph's read queries (looked up on the store at call time: a reset client is seen) ---
 

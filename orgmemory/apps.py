@@ -12,7 +12,7 @@ class OrgmemoryConfig(AppConfig):
             register_node_reference_provider,
             register_org_insight_provider,
         )
-        from orgmemory import tasks  # noqa: F401  registered: queued by name (kg.operations.task_queue)
+        from orgmemory import tasks  # noqa: F401  registered: queued by name (kg.task_queue)
         from orgmemory.services import org_insight_notes, org_insights_citing_node
         from orgmemory.signals import project_graph_changed_receiver
 

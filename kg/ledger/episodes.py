@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from kg.models import Episode, EpisodeKind, EpisodeProcessing, Project
 from kg.models.episodes import content_sha256
-from kg.operations.task_queue import queue_task
+from kg.task_queue import queue_task
 
 MAX_EPISODE_CHARS = 2_000_000  # about 2 MB of text in one episode (imports, file chunks)
 # One limit for a typed message, the web form's and the API's alike; longer notes are uploaded

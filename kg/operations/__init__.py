@@ -1,2 +1,2 @@
-"""Running the product: the embedded services, health, the task queue, the worker's lifecycle,
+"""Running the product: the embedded services, health, the worker's lifecycle,
 rebuilding a graph from the ledger, and the evaluation on the annotated conversations."""

@@ -28,13 +28,13 @@ from kg.models import (
     ProcessingStatus,
     ResolutionDecision,
 )
-from kg.operations.task_queue import queue_task
 from kg.pipeline import retry_policy
 from kg.pipeline.batch import BULK_KINDS, proposal_for
 from kg.pipeline.integrate import Decision, integrate
 from kg.pipeline.locks import WAIT_SECONDS, Lease, LockBusy, holding, named_lock
 from kg.pipeline.recovery import record_gave_up, worker_id
 from kg.pipeline.revision import graph_changed
+from kg.task_queue import queue_task
 
 logger = logging.getLogger("groundwork.pipeline")
 

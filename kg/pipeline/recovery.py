@@ -31,8 +31,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from kg.models import EpisodeProcessing, ProcessingStatus
-from kg.operations.task_queue import queue_task
 from kg.pipeline.locks import lock_redis, namespaced_key
+from kg.task_queue import queue_task
 
 logger = logging.getLogger("groundwork.recovery")
 

@@ -10,7 +10,7 @@ from django.db.models import Q
 
 from kg.graph import NodeRecord, store
 from kg.models import Correction, CorrectionAction, Project, ResolutionDecision
-from kg.web.admin_graph import when
+from kg.reading.node_trail import when
 
 EPOCH = dt.datetime.min.replace(tzinfo=dt.UTC)
 

@@ -16,7 +16,7 @@ from django.utils.safestring import SafeString
 
 from kg.graph import NodeRecord, store
 from kg.models import Episode, Project
-from kg.web.admin_graph import NodeFilters, answer_evidence, highlight, quote_span
+from kg.reading.node_trail import NodeFilters, answer_evidence, highlight, quote_span
 
 NODES_PER_PAGE = 50
 STATUSES = (

@@ -17,6 +17,7 @@ from kg.graph import GraphUnavailable
 from kg.models import Project
 from kg.ontology import NODE_TYPES, RELATIONS
 from kg.reading.node_history import node_history
+from kg.reading.node_trail import CONFIDENCE_BANDS, VALIDITY, node_trail
 from kg.reading.research import (
     STATUSES,
     MessageNotFound,
@@ -25,7 +26,6 @@ from kg.reading.research import (
     research_listing,
 )
 from kg.tenancy import NotAllowed, can_write
-from kg.web.admin_graph import CONFIDENCE_BANDS, VALIDITY, node_trail
 from kg.web.page_access import readable_project
 
 

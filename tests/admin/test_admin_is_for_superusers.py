@@ -11,7 +11,7 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from kg.models import Membership, Organization, Project
-from kg.web.admin_graph import nodes_admin_url
+from kg.reading.node_trail import nodes_admin_url
 from tests.admin.conftest import add_episode
 
 pytestmark = pytest.mark.django_db

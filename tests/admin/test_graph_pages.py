@@ -15,7 +15,7 @@ from kg.reading.node_references import (
     register_node_reference_provider,
     unregister_node_reference_provider,
 )
-from kg.web.admin_graph import node_admin_url, nodes_admin_url
+from kg.reading.node_trail import node_admin_url, nodes_admin_url
 from tests.admin.conftest import add_episode, evidence, node
 
 pytestmark = pytest.mark.django_db

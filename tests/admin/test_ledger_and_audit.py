@@ -16,7 +16,7 @@ from kg.models import (
     Membership,
     ProcessingStatus,
 )
-from kg.web.admin_graph import node_admin_url, nodes_admin_url
+from kg.reading.node_trail import node_admin_url, nodes_admin_url
 from tests.admin.conftest import add_episode, evidence, node
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from django.utils.html import escape
 
 from kg.graph import store
 from kg.models import ResolutionDecision
-from kg.web.admin_graph import node_admin_url, nodes_admin_url
+from kg.reading.node_trail import node_admin_url, nodes_admin_url
 from tests.kg.pipeline_helpers import GOLD, ingest_conversation
 
 pytestmark = pytest.mark.django_db

@@ -16,7 +16,7 @@ from artifacts.models import (
     VersionStatus,
 )
 from kg.reading.node_references import node_reference_providers, unregister_node_reference_provider
-from kg.web.admin_graph import node_admin_url
+from kg.reading.node_trail import node_admin_url
 
 pytestmark = pytest.mark.django_db
 

@@ -180,7 +180,7 @@ def test_confirm_counts_as_a_source_and_explains_itself(research):
     assert confirmed.confirmed_by == ["Anna"] and confirmed.confidence == 80
     with pytest.raises(fix.CorrectionRefused, match="already confirmed by Anna"):
         fix.confirm_node(project, anna, pain.number)
-    from kg.web.admin_graph import node_trail
+    from kg.reading.node_trail import node_trail
 
     trail = node_trail(project, pain.number)
     assert trail.confidence_explanation.startswith("confirmed by Anna, 1 source")

@@ -18,7 +18,7 @@ from kg.ledger.sources.base import UnreadableFile
 from kg.ledger.sources.recording import ImportReport, record_source
 from kg.models import EpisodeProcessing, Project, SourceImport, SourceImportStatus
 from kg.models.episodes import ProcessingStatus
-from kg.operations.task_queue import queue_task
+from kg.task_queue import queue_task
 
 logger = logging.getLogger("groundwork.sources")
 
