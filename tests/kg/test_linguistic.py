@@ -284,3 +284,24 @@ def test_code_names_are_blanked_and_never_a_label():
 
 def test_a_head_word_inside_a_product_name_is_no_segment():
     assert "segment" not in _types("I use your Visual Studio Code editor every day.")
+
+
+def test_log_lines_and_stack_frames_are_machine_output_not_statements():
+    log = (
+        "Расширение падает при запуске\n"
+        "[2023-01-13 06:16:30.123] [exthost] [error] Activating extension failed\n"
+        "[error] Cannot find module 'vscode'\n"
+        "    at Object.<anonymous> (c:\\ext\\out\\main.js:10:5)\n"
+        "Пользователи Windows не могут установить расширение."
+    )
+    masked = linguistic.mask_markup(log)
+    assert "Activating" not in masked and "Cannot find" not in masked and "main.js" not in masked
+    assert masked.endswith("Пользователи Windows не могут установить расширение.")
+    pains = _pains(log, "ru")
+    assert not any("activating" in p.lower() or "find module" in p.lower() for p in pains)
+    assert any("не могут установить расширение" in p for p in pains), pains
+
+
+def test_a_pain_label_drops_the_question_it_is_asked_in():
+    pains = _pains("Подскажите пожалуйста, почему у меня не работает автодополнение?", "ru")
+    assert pains == ["не работает автодополнение"], pains

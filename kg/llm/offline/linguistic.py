@@ -325,12 +325,19 @@ def _asks_for_a_fix(tokens: list[Token], at: int) -> bool:
     return any(t.lemma in FIX_LEMMAS or t.lower in FIX_LEMMAS for t in tokens[max(0, at - 3) : at])
 
 
+# A question's opening before the problem it asks about («почему у меня не работает …»).
+_QUESTION_LEAD = _wordset("почему why как how у меня нас")
+
+
 def without_courtesy(text: str, span: Span) -> Span:
-    """The span without the greetings and pleas it opens with («добрый день подскажите …»)."""
+    """The span without the greetings, pleas and question openings it starts with («добрый
+    день подскажите почему у меня не работает …» → «не работает …»)."""
     tokens = read(text, span).tokens
     first = 0
     while first < len(tokens) - 1 and (
-        tokens[first].lower in COURTESY or tokens[first].pos == "PUNCT"
+        tokens[first].lower in COURTESY
+        or tokens[first].pos == "PUNCT"
+        or (tokens[first].lower in _QUESTION_LEAD and tokens[first].text[:1].islower())
     ):
         first += 1
     return (span[0] + tokens[first].start, span[1]) if tokens else span
@@ -892,7 +899,11 @@ _MARKUP = re.compile(
     # code names: dotted identifiers ("editor.formatOnSave", "python.analysis.extraPaths")
     # and percent-encoded strings
     r"|\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){2,}\S*|\b[a-z]\w*\.[a-z]\w*[A-Z]\w*"
-    r"|\S*%[0-9A-Fa-f]{2}\S*",
+    r"|\S*%[0-9A-Fa-f]{2}\S*"
+    # log lines (a time stamp or a bracketed level first) and stack frames: machine output
+    r"|^[ \t]*\[?\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}[^\n]*$"
+    r"|^[ \t]*\[(?:error|warn|warning|info|debug|trace)\][^\n]*$"
+    r"|^[ \t]+at[ \t]+\S[^\n]*[( \t]\S*:\d+(?::\d+)?\)?[ \t]*$",
     re.MULTILINE | re.DOTALL,
 )
 
