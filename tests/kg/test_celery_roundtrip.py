@@ -80,3 +80,28 @@ def test_parallel_workers_never_create_twins(embedded_server, graph, transaction
     pains = store.list_nodes(project.graph_scope, "pain")
     assert len(pains) == 1
     assert {e.episode_number for e in pains[0].evidence} == {1, 2}
+
+
+def test_every_queued_task_is_registered_once_django_is_ready():
+    """The tasks queued by name (kg.task_queue): a web process that never imported a tasks
+    module must still know them, or its first import fails with NotRegistered."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import django; django.setup()\n"
+        "from celery import current_app\n"
+        "names = ['kg.episode_ingest', 'kg.source_import', 'artifacts.generate_prd',"
+        " 'orgmemory.promote_org']\n"
+        "print([n for n in names if n not in current_app.tasks])\n"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings", "DEBUG": "true"},
+    )
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.strip().splitlines()[-1] == "[]"
