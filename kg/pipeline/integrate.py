@@ -4,10 +4,15 @@ No model call happens here. An episode loads only what it can touch: the nodes i
 names (by uid, index seeks), the candidates of a mention that was "new" when proposed (a twin
 may have been written since), the edge between two nodes it relates, a functional relation's
 other values from the same source, the edges into a value that may lose its last open edge,
-and the opposite opinions on a subject it speaks about. Evidence is appended to the nodes it
-touches; confidence is written as a field for the nodes whose count of open contradictions
-changed. The result depends only on the proposal and the state it meets, so replaying the
-recorded proposals in the recorded order rebuilds the same graph.
+and the opposite opinions on a subject it speaks about. Records are read without their
+evidence: the copy this process kept of the version they carry is used, else it is read once
+(kg.pipeline.evidence_cache). New evidence is appended to the stored lists, and the count of
+independent sources is kept item by item, so an episode's cost does not grow with how much
+was said before. Confidence goes with the nodes' write, unless a contradiction may open here
+(then it is a field write after). The writes are a handful of round trips: the nodes with
+their mentions, the edges of each relation. The result depends only on the proposal and the
+state it meets, so replaying the recorded proposals in the recorded order rebuilds the same
+graph.
 """
 
 from __future__ import annotations
