@@ -73,6 +73,7 @@ def episode_ingest(episode_id: int, *, force: bool = False) -> IngestReport:
 # within seconds. The model calls of an import are therefore made one batch at a time per
 # project (eight messages a call); projects still proceed in parallel.
 ORDER_POLL_SECONDS = 0.05
+AHEAD_SECONDS = 20.0  # how long a turn's holder goes on past its own message
 
 
 def _ingest_in_order(episode: Episode) -> IngestReport:
@@ -90,30 +91,43 @@ def _ingest_in_order(episode: Episode) -> IngestReport:
 
 def _ingest_through(episode: Episode, turn: Lease) -> IngestReport:
     """Holding the import turn: the unfinished imported messages before `episode`, in order,
-    then `episode`. An earlier message that fails for good is skipped, as a sequential run
-    skips it; one that fails transiently stops the turn here (the order waits for it)."""
+    then `episode`, then the ones after it for up to AHEAD_SECONDS (their own tasks then find
+    them done, instead of each taking the turn in its own process).
+
+    A message that fails for good is passed over, as a sequential run passes it; one that fails
+    transiently stops the turn there (the order waits for it): before `episode` its error is
+    raised, so this task retries; after it, `episode`'s report stands.
+    """
+    report: IngestReport | None = None
+    ahead_until = 0.0
+    after = 0  # every imported message numbered up to here is finished or failed for good
     while True:
         turn.check()
-        earlier = _next_unfinished_import(episode)
-        if earlier is None:
-            return _ingest(episode)
+        following = _next_unfinished_import(episode.project_id, after)
+        if report is None and (following is None or following.number >= episode.number):
+            report = _ingest(episode)  # its own failure is raised to its task
+            after, ahead_until = episode.number, time.monotonic() + AHEAD_SECONDS
+            continue
+        if following is None or (report is not None and time.monotonic() > ahead_until):
+            return report  # type: ignore[return-value]  (set before the turn goes ahead)
+        after = following.number
         try:
-            _ingest(earlier)
+            _ingest(following)
         except Exception as exc:
             transient = retry_policy.is_transient(exc)
-            record_gave_up(earlier.pk, retry_policy.describe(exc), transient=transient)
-            if transient:
+            record_gave_up(following.pk, retry_policy.describe(exc), transient=transient)
+            if transient and report is None:
                 raise
-            logger.warning("imported episode %s failed; the import goes on: %s", earlier.pk, exc)
+            if transient:
+                return report
+            logger.warning("imported episode %s failed; the import goes on: %s", following.pk, exc)
 
 
-def _next_unfinished_import(episode: Episode) -> Episode | None:
-    """The first imported message before `episode` neither done nor failed for good (FAILED
-    with no retry due)."""
+def _next_unfinished_import(project_id: int, after: int) -> Episode | None:
+    """The first imported message numbered above `after` neither done nor failed for good
+    (FAILED with no retry due)."""
     return (
-        Episode.objects.filter(
-            project_id=episode.project_id, kind__in=BULK_KINDS, number__lt=episode.number
-        )
+        Episode.objects.filter(project_id=project_id, kind__in=BULK_KINDS, number__gt=after)
         .exclude(processing__status=ProcessingStatus.DONE)
         .exclude(processing__status=ProcessingStatus.FAILED, processing__retry_at__isnull=True)
         .select_related("project__organization")

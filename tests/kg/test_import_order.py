@@ -8,6 +8,7 @@ import pytest
 
 from kg.ledger.episodes import EpisodeInput, record_episode
 from kg.models import EpisodeIntegration, EpisodeKind, EpisodeProcessing, LLMCall, ProcessingStatus
+from kg.pipeline import ingest
 from kg.pipeline.ingest import episode_ingest
 from kg.pipeline.locks import lock_redis, namespaced_key
 from kg.pipeline.recovery import record_gave_up
@@ -42,7 +43,10 @@ def _status(episode) -> str:
     return EpisodeProcessing.objects.get(episode=episode).status
 
 
-def test_the_last_message_taken_first_integrates_the_earlier_ones_before_it(embedded_server):
+def test_the_last_message_taken_first_integrates_the_earlier_ones_before_it(
+    embedded_server, monkeypatch
+):
+    monkeypatch.setattr(ingest, "AHEAD_SECONDS", 0.0)  # no going on past its own message
     project = make_project("in-order")
     episodes = _imported(project)
     report = episode_ingest(episodes[2].pk)  # its task ran first
@@ -55,6 +59,16 @@ def test_the_last_message_taken_first_integrates_the_earlier_ones_before_it(embe
     episode_ingest(episodes[3].pk)
     order = _order(episodes)
     assert order == sorted(order)
+
+
+def test_the_holder_of_the_turn_goes_on_past_its_own_message(embedded_server):
+    project = make_project("ahead")
+    episodes = _imported(project)
+    report = episode_ingest(episodes[1].pk)
+    assert report.episode == episodes[1].number  # the report is its own message's
+    assert [_status(e) for e in episodes] == [ProcessingStatus.DONE] * 4
+    assert _order(episodes) == [1, 2, 3, 4]
+    assert episode_ingest(episodes[3].pk).skipped  # its task finds it done
 
 
 def test_the_batches_are_those_of_a_sequential_run(embedded_server):
