@@ -101,32 +101,34 @@ def _load(state: _Touched, scope, uids) -> None:
 def _with_evidence(state: _Touched, scope, uids) -> None:
     """Give the loaded nodes among `uids` their evidence: the copy this process kept of the
     version they carry, else read (one round trip for all)."""
-    unread = []
-    for uid in sorted(set(uids)):
-        if uid in state.sources or uid not in state.nodes:
-            continue
-        found = evidence_cache.kept(scope.project, uid, state.versions.get(uid))
-        if found is None:
-            unread.append(uid)
-        else:
-            state.nodes[uid].evidence, state.sources[uid] = found.evidence, found.sources
-    for uid, (_, evidence) in store.node_evidence(scope, unread).items():
-        state.nodes[uid].evidence, state.sources[uid] = evidence, SourceCount(evidence)
+    _give_evidence(
+        state,
+        scope,
+        uids,
+        state.nodes,
+        lambda unread: store.node_evidence(scope, [r.uid for r in unread]),
+    )
 
 
 def _edges_with_evidence(state: _Touched, scope, uids) -> None:
     """The same for loaded edges."""
+    _give_evidence(
+        state, scope, uids, state.edges, lambda unread: store.edge_evidence(scope, unread)
+    )
+
+
+def _give_evidence(state: _Touched, scope, uids, records: dict, read) -> None:
     unread = []
     for uid in sorted(set(uids)):
-        if uid in state.sources or uid not in state.edges:
+        if uid in state.sources or uid not in records:
             continue
         found = evidence_cache.kept(scope.project, uid, state.versions.get(uid))
         if found is None:
-            unread.append(state.edges[uid])
+            unread.append(records[uid])
         else:
-            state.edges[uid].evidence, state.sources[uid] = found.evidence, found.sources
-    for uid, (_, evidence) in store.edge_evidence(scope, unread).items():
-        state.edges[uid].evidence, state.sources[uid] = evidence, SourceCount(evidence)
+            records[uid].evidence, state.sources[uid] = found.evidence, found.sources
+    for uid, (_, evidence) in read(unread).items():
+        records[uid].evidence, state.sources[uid] = evidence, SourceCount(evidence)
 
 
 def _load_edges(state: _Touched, scope, **which) -> None:
