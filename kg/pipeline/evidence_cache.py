@@ -22,7 +22,9 @@ from dataclasses import dataclass
 from kg.graph import Evidence
 from kg.pipeline.confidence import SourceCount
 
-MAX_ITEMS = 400_000  # pieces of evidence kept, over all records
+# Pieces of evidence kept, over all records, per worker process: about 1.6 KB each, so some
+# 80 MB at most. A miss costs one read.
+MAX_ITEMS = 50_000
 
 
 @dataclass
