@@ -511,7 +511,7 @@ def _segments(text: str, sentence: Sentence) -> list[Finding]:
             continue
         label, needs_modifier = described
         if _inside_a_name(text, head.start(), head.end(), sentence.start):
-            continue  # "Visual Studio Code": a head word inside a product's name
+            continue  # "Microsoft Teams Rooms": a head word inside a product's name
         following = heads[index + 1] if index + 1 < len(heads) else None
         if (
             lex.NOUN_COMPOUNDS
@@ -634,7 +634,7 @@ def _pains(
     """At most one pain per clause, taking the cue whose wording makes the best label.
 
     Not a pain of the segment: a rival's drawback ("switched from Onfleet because the pricing
-    got too expensive"), and work by hand that the clause only measures or says how it is done
+    kept going up"), and work by hand that the clause only measures or says how it is done
     ("re-planning a route by hand takes 15 minutes", "отправляют вручную в WhatsApp")."""
     lex = sentence.lex
     found: list[Finding] = []

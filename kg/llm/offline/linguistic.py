@@ -78,7 +78,7 @@ NOT_INABILITY = _wordset(
     "live complain wait beat go say imagine thank praise stress believe fault ask stop get "
     "recommend express tell"
 )
-# "too many ads", "too small", "too expensive": an excess is a complaint.
+# "too many ads", "too small", "too slow": an excess is a complaint.
 _EXCESS = _wordset("too")
 _PRAISING_EXCESS = _wordset("list mention count name true")
 # Verbs that say a function ceased: "stopped working", «перестал открываться».
@@ -267,7 +267,7 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
     if token.lower in ABSENCE and _absent_thing(tokens, i + 1):
         return True
     if token.lemma in CEASE and after is not None and after.lower == "being":
-        after = tokens[i + 2] if i + 2 < len(tokens) else None  # "stop being displayed"
+        after = tokens[i + 2] if i + 2 < len(tokens) else None  # "stopped being shown"
         return after is not None and after.lemma in FUNCTION_LEMMAS
     if token.lemma not in CEASE or after is None or after.lemma not in FUNCTION_LEMMAS:
         return False
