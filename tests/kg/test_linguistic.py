@@ -305,3 +305,39 @@ def test_log_lines_and_stack_frames_are_machine_output_not_statements():
 def test_a_pain_label_drops_the_question_it_is_asked_in():
     pains = _pains("Подскажите пожалуйста, почему у меня не работает автодополнение?", "ru")
     assert pains == ["не работает автодополнение"], pains
+
+
+@pytest.mark.parametrize(
+    ("text", "spared"),
+    [
+        ("Great for planning trips without calling the travel agent.", "travel agent"),
+        ("So much quicker than keeping paper diaries everywhere.", "paper diaries"),
+        ("It let me get rid of my binders and loose receipts.", "binders"),
+        ("Handy, so I don't have to carry a laptop around.", "laptop"),
+    ],
+)
+def test_what_the_product_spares_its_user_is_no_feature(text, spared):
+    features = [label for kind, label in _nodes(text) if kind == "feature"]
+    assert not any(spared in label for label in features), features
+
+
+def test_other_than_that_is_no_comparison():
+    assert linguistic.spared_spans("Other than that the sync is great.", (0, 34)) == []
+
+
+@pytest.mark.parametrize("label", ["options", "varied options", "functionality of this app"])
+def test_a_word_for_features_in_general_names_no_feature(label):
+    assert linguistic.names_no_feature(label)
+
+
+@pytest.mark.parametrize("label", ["export options", "option to mute threads", "dark mode"])
+def test_a_feature_word_with_what_it_is_names_one(label):
+    assert not linguistic.names_no_feature(label)
+
+
+def test_an_option_is_named_with_what_it_does():
+    features = [label for _, label in _nodes("My favourite is the option of muting group chats.")]
+    assert "option of muting group chats" in features
+    assert "option for exporting" in [
+        label for _, label in _nodes("I use the option for exporting.")
+    ]

@@ -935,8 +935,16 @@ def _features(
                 found = [f for f in found if not (span[0] <= f.at < span[1])]
                 quote = _cover(sentence, span[0], span[1])
                 found.append(Finding("feature", label, quote, span[0], origin="mentioned"))
-    # A device the app runs on is where it is used, not a feature of it.
-    return [f for f in found if not linguistic.names_a_device(f.label)]
+    # A device the app runs on is where it is used, not a feature of it; nor is what the app
+    # spares its user ("without driving to the store").
+    spared = linguistic.spared_spans(text, whole) if lex.LANG == "en" else []
+    return [
+        f
+        for f in found
+        if not linguistic.names_a_device(f.label)
+        and not linguistic.names_no_feature(f.label)
+        and (f.origin == "planned" or not any(s <= f.at < e for s, e in spared))
+    ]
 
 
 def _holds_word(found: Finding, span: Span) -> bool:

@@ -138,10 +138,25 @@ _PHRASE_STOPS = _wordset(
 )
 # Prepositions that keep building the object ("a list of songs", "photos for sale").
 _OBJECT_LINKS = _wordset("of")
+# A relative clause says something more about the object: "options for sorting | that it has".
+_RELATIVES = _wordset("that which who whom whose")
 _COMPARATIVES = _wordset("better worse more less so too much")
 _LEAD_INS = frozenset(("have", "be", "being", "there", "if", "add", "to", "able", "that"))
 _FEATURE_WORDS = frozenset(
-    ("function", "feature", "option", "ability", "way", "possibility", "functionality")
+    (
+        "function",
+        "feature",
+        "option",
+        "ability",
+        "way",
+        "possibility",
+        "functionality",
+        "capability",
+        "functions",
+        "features",
+        "options",
+        "capabilities",
+    )
 )
 FUNCTION_POS = frozenset({"DET", "ADP", "CONJ", "PRON", "PART", "AUX", "PUNCT", "SYM", "INTJ"})
 _URL = re.compile(r"https?://|www\.|\w+\.(?:com|org|net|ru|io)\b", re.IGNORECASE)
@@ -748,9 +763,76 @@ def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Sp
         if i + 1 < len(tokens) and tokens[i + 1].pos == "NOUN":
             continue  # a modifier: the phrase's head comes later ("video quality")
         phrase = _noun_phrase_before(tokens, i)
-        if phrase is not None:
-            found.append(reading.span(*phrase))
+        if phrase is None:
+            continue
+        span = reading.span(*phrase)
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        if token.lemma in _FEATURE_WORDS and after is not None and after.lower in _WHAT_FOR:
+            # "the option of importing photos", "options for sorting": the rest says which
+            what = _object_phrase(text, (after.start + reading.offset, sentence[1]), True)
+            doing = tokens[i + 2] if i + 2 < len(tokens) else None
+            if what is not None:
+                span = (span[0], what[1])
+            elif doing is not None and doing.pos == "VERB" and doing.lower.endswith("ing"):
+                span = (span[0], doing.end + reading.offset)  # "options for sorting"
+        found.append(span)
     return found
+
+
+# The words after "option", "feature" that say which one: "of", "for", "to".
+_WHAT_FOR = _wordset("of for to")
+
+
+# What a reviewer no longer has to do, or does instead of using the product ("without driving
+# to the store", "easier than paper lists", "got rid of my notebooks", "so I don't have to carry
+# a drive"): the words after these name the chore the product spares, not one of its features.
+_SPARED = re.compile(
+    r"\b(?:without|instead\s+of|rather\s+than|(?<!other\s)than|no\s+more"
+    r"|no\s+longer\s+(?:have|need)\s+to|get\s+rid\s+of"
+    r"|got\s+rid\s+of|no\s+need\s+to|(?:don'?t|do\s+not|didn'?t|did\s+not|won'?t|never)"
+    r"(?:\s+want\s+to)?\s+(?:have|need)\s+to)\b",
+    re.IGNORECASE,
+)
+_SPARED_END = re.compile(
+    r"[,;:.!?()]|\s(?:but|so|then|because)\b|\s(?:and|or)\s+(?:it|i|you|we|they|he|she)\b",
+    re.IGNORECASE,
+)
+
+
+def spared_spans(text: str, sentence: Span) -> list[Span]:
+    """The stretches of a sentence that name what the product spares its user (see _SPARED),
+    each up to the next punctuation or connective."""
+    found = []
+    for cue in _SPARED.finditer(text, sentence[0], sentence[1]):
+        end = _SPARED_END.search(text, cue.end(), sentence[1])
+        found.append((cue.start(), end.start() if end else sentence[1]))
+    return found
+
+
+_APP_NOUNS = _wordset("app apps application program software")
+
+
+def names_no_feature(label: str) -> bool:
+    """ "the options", "varied options", "functionality of this app": only a word for features
+    in general (and the app), so nothing says which one."""
+    tokens = analyse(label)
+    # a past participle before a noun only qualifies it ("varied options"); an -ing form says
+    # which ("sharing options")
+    nouns = [
+        t
+        for i, t in enumerate(tokens)
+        if t.pos in ("NOUN", "PROPN")
+        or (
+            t.pos == "VERB"
+            and (
+                t.lower.endswith("ing") or not (i + 1 < len(tokens) and tokens[i + 1].pos == "NOUN")
+            )
+        )
+    ]
+    return bool(nouns) and all(
+        t.lemma in _FEATURE_WORDS or t.lower in _FEATURE_WORDS or t.lemma in _APP_NOUNS
+        for t in nouns
+    )
 
 
 def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
@@ -784,6 +866,8 @@ def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
         if token.pos in ("NOUN", "PROPN"):
             nouns += 1
         if token.lower in _PHRASE_STOPS or (nouns and token.pos == "ADV"):
+            break  # a new clause, or how/where/when it is done: not the capability's name
+        if j > start and token.lower in _RELATIVES and _relative_here(tokens, j):
             break  # a new clause, or how/where/when it is done: not the capability's name
         if nouns and token.pos == "ADP" and token.lower not in _OBJECT_LINKS:
             break  # "watch movies | on Netflix": where or with what, past the object itself
@@ -821,6 +905,16 @@ def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
     ):
         return None  # "use the Netflix app", "get on Facebook": the product, not a capability
     return reading.span(first, last)
+
+
+def _relative_here(tokens: list[Token], j: int) -> bool:
+    """ "sorting | that it has": a relative clause after a noun or an -ing form, not a
+    determiner ("open that menu", "choose which song")."""
+    before = tokens[j - 1]
+    after = tokens[j + 1] if j + 1 < len(tokens) else None
+    if after is not None and after.pos in ("NOUN", "ADJ"):
+        return False
+    return before.pos == "NOUN" or (before.pos == "VERB" and before.lower.endswith("ing"))
 
 
 # The user-story template ("As a <role>, I want <feature>, so that <benefit>") and its
