@@ -341,3 +341,20 @@ def test_an_option_is_named_with_what_it_does():
     assert "option for exporting" in [
         label for _, label in _nodes("I use the option for exporting.")
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "use"),
+    [
+        ("A handy app for budget planning.", "budget planning"),
+        ("Great for sharing recipes with family.", "sharing recipes"),
+        ("Really easy to navigate.", "navigate"),
+        ("Nice for viewing and bidding.", "bidding"),
+    ],
+)
+def test_what_the_product_is_good_for_is_a_feature(text, use):
+    assert ("feature", use) in _nodes(text)
+
+
+def test_the_people_a_product_is_good_for_are_no_feature():
+    assert "feature" not in _types("Great for busy parents.")

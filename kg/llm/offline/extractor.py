@@ -887,6 +887,11 @@ def _features(
             (c, p, "mentioned")
             for c, p in [
                 *linguistic.capability_spans(text, whole),
+                *[
+                    (c, p)
+                    for c, p in linguistic.use_spans(text, whole)
+                    if not _names_people(text[p[0] : p[1]], lex)  # "great for students"
+                ],
                 *linguistic.verb_phrase_spans(text, whole),
             ]
             if not any(cue <= c < clause[1] for cue, clause in purposes)

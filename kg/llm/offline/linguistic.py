@@ -130,7 +130,7 @@ GENERIC_NOUNS = _wordset(
     """app apps application program software version update thing things stuff lot way time
     times star stars review reviews phone device tablet one everything anything something
     nothing people guy guys day days year years problem problems issue issues bug bugs job
-    fun kind sort bit"""
+    fun kind sort bit part"""
 )
 _PHRASE_STOPS = _wordset(
     "because since when while than though although but so every everytime whenever until "
@@ -616,6 +616,63 @@ def capability_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
         if phrase is not None:
             found.append((cue.start(), phrase))
     return found
+
+
+# Words that praise what the product is for, or name it as a means: "great for editing", "an
+# app for photo editing", "easy to navigate", "a good way to keep track of bids".
+_GOOD_FOR = _wordset(
+    """great good nice perfect easy easier useful handy helpful ideal convenient simple best
+    excellent awesome wonderful fantastic fast quick"""
+)
+_MEANS = _wordset("app application program tool way software")
+# Verbs too vague to name a use on their own ("nice to see", "good to go").
+_VAGUE_USES = _wordset("see go read hear watch look find")
+
+
+def use_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
+    """(cue start, phrase) for what a sentence says the product is good for or used for: "great
+    for editing", "an app for photo editing", "easy to navigate and search", and the use a
+    compound names ("a photo editing app")."""
+    reading = read(text, sentence)
+    tokens = reading.tokens
+    found: list[tuple[int, Span]] = []
+    for i, token in enumerate(tokens[:-2]):
+        link = tokens[i + 1]
+        praised = token.lower in _GOOD_FOR and token.pos in ("ADJ", "ADV")
+        means = token.lemma in _MEANS and token.pos == "NOUN"
+        if not (praised or means) or link.lower not in ("for", "to"):
+            continue
+        if link.lower == "to" and not praised:
+            continue  # "the app to" is rarely its use: "switched the app to dark mode"
+        cue = token.start + reading.offset
+        found += [(cue, span) for span in _uses_after(text, reading, i + 2, sentence[1])]
+    for i, token in enumerate(tokens[1:-1], 1):
+        if (
+            token.pos == "VERB"
+            and token.lower.endswith("ing")
+            and tokens[i - 1].pos == "NOUN"
+            and tokens[i + 1].lemma in _MEANS
+        ):
+            found.append((tokens[i - 1].start + reading.offset, reading.span(i - 1, i)))
+    return found
+
+
+def _uses_after(text: str, reading: Reading, i: int, end: int) -> list[Span]:
+    """The verb phrases or noun phrase from token i on; bare verbs joined by "and" each count
+    ("for viewing and bidding")."""
+    tokens = reading.tokens
+    phrase = _object_phrase(text, (tokens[i].start + reading.offset, end), True)
+    if phrase is not None:
+        return [phrase]
+    spans = []
+    while i < len(tokens) and tokens[i].pos == "VERB":
+        if tokens[i].lemma not in GENERIC_VERBS | _VAGUE_USES and tokens[i].text.isalpha():
+            spans.append(reading.span(i, i))
+        if i + 2 < len(tokens) and tokens[i + 1].lower in ("and", "or", "&"):
+            i += 2
+            continue
+        break
+    return spans
 
 
 _LIKENESS_BEFORE = _wordset(
