@@ -358,3 +358,15 @@ def test_what_the_product_is_good_for_is_a_feature(text, use):
 
 def test_the_people_a_product_is_good_for_are_no_feature():
     assert "feature" not in _types("Great for busy parents.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The weather is terrible today.",
+        "Seems to be a wide spread problem.",
+        "My lunch break is awful.",
+    ],
+)
+def test_what_a_problem_is_said_of_is_a_part_only_when_a_word_names_one(text):
+    assert "feature" not in _types(text)

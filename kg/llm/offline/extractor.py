@@ -879,7 +879,7 @@ def _features(
         parts += [
             span
             for clause in sentence.clauses
-            for span in linguistic.problem_part_spans(text, clause)
+            for span in linguistic.problem_part_spans(text, clause, lex.SOFTWARE_PARTS)
             if not _names_people(text[span[0] : span[1]], lex)
         ]
         parts += linguistic.part_noun_spans(text, whole, lex.SOFTWARE_PARTS)

@@ -557,7 +557,7 @@ SOFTWARE_PARTS = _words(
     message chat call video audio voice photo picture image camera gallery album sticker emoji
     effect frame collage editor editing
     feed timeline newsfeed post comment story status share sharing upload sync backup
-    export import printing scanner scan
+    export import printing scanner scan template report dashboard chart
     ad ads advert advertisement ads subscription plan trial checkout cart payment shipping
     tracking delivery order refund wishlist watchlist bid bidding auction
     map navigation calendar contact group streaming stream playback shuffle lyrics radio

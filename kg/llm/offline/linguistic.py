@@ -523,11 +523,13 @@ def _noun_phrase_after(tokens: list[Token], start: int) -> tuple[int, int] | Non
     return _part_name(tokens, i, last)
 
 
-def problem_part_spans(text: str, clause: Span) -> list[Span]:
+def problem_part_spans(text: str, clause: Span, parts: frozenset[str]) -> list[Span]:
     """The parts of the product a problem is said of: the subject of the problem word ("my
     search bar isn't working", "messages cannot be sent"), what a negative adjective qualifies
-    ("a terrible spell check"), and what "a problem with" or "the lack of" names. Never a
-    pronoun, the product as a whole, or a generic word."""
+    ("a terrible photo editor"), and what "a problem with" or "the lack of" names. Never a
+    pronoun, the product as a whole, or a generic word; a part is named by a word for one
+    (parts, "feature") or by an activity ("a problem with syncing"): the subject of a problem
+    is as often the weather, the lunch break or the reviewer's own phone."""
     reading = read(text, clause)
     if is_hypothetical(reading):
         return []
@@ -535,7 +537,7 @@ def problem_part_spans(text: str, clause: Span) -> list[Span]:
     if at is None:
         return []
     tokens = reading.tokens
-    parts: list[tuple[int, int] | None] = []
+    named: list[tuple[int, int] | None] = []
     before = at - 1
     while before >= 0 and (
         tokens[before].pos in _BEFORE_PROBLEM_POS
@@ -544,13 +546,27 @@ def problem_part_spans(text: str, clause: Span) -> list[Span]:
     ):
         before -= 1
     if before >= 0 and tokens[before].pos == "NOUN":
-        parts.append(_noun_phrase_before(tokens, before))
+        named.append(_noun_phrase_before(tokens, before))
     if tokens[at].pos == "ADJ" and at + 1 < len(tokens):
-        parts.append(_noun_phrase_after(tokens, at + 1))
+        named.append(_noun_phrase_after(tokens, at + 1))
     trouble = tokens[at].lemma in _TROUBLE_WITH
     if trouble and at + 1 < len(tokens) and tokens[at + 1].lower in _TROUBLE_LINKS:
-        parts.append(_noun_phrase_after(tokens, at + 2))
-    return [reading.span(*part) for part in parts if part is not None]
+        named.append(_noun_phrase_after(tokens, at + 2))
+    return [
+        reading.span(*found)
+        for found in named
+        if found is not None and _names_a_part(tokens[found[0] : found[1] + 1], parts)
+    ]
+
+
+def _names_a_part(tokens: list[Token], parts: frozenset[str]) -> bool:
+    return any(
+        t.lemma in parts
+        or t.lower in parts
+        or t.lemma in _FEATURE_WORDS
+        or (t.pos == "VERB" and t.lower.endswith("ing"))
+        for t in tokens
+    )
 
 
 def _content_bounds(tokens: list[Token], first: int, last: int) -> tuple[int, int]:
