@@ -370,3 +370,20 @@ def test_the_people_a_product_is_good_for_are_no_feature():
 )
 def test_what_a_problem_is_said_of_is_a_part_only_when_a_word_names_one(text):
     assert "feature" not in _types(text)
+
+
+@pytest.mark.parametrize(
+    ("label", "reason"),
+    [
+        ("doesnt crash", "starts on a negation"),
+        ("won't sync", "starts on a negation"),
+        ("sharing photosEverything else", "words run together"),
+    ],
+)
+def test_what_cannot_name_a_feature(label, reason):
+    assert linguistic.not_a_feature_name(label) == reason
+
+
+@pytest.mark.parametrize("label", ["WhatsApp calls", "photo editing", "iPhone widget"])
+def test_camel_case_names_can_name_a_feature(label):
+    assert linguistic.not_a_feature_name(label) == ""

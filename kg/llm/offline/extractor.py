@@ -948,6 +948,7 @@ def _features(
         for f in found
         if not linguistic.names_a_device(f.label)
         and not linguistic.names_no_feature(f.label)
+        and not linguistic.not_a_feature_name(f.label)
         and (f.origin == "planned" or not any(s <= f.at < e for s, e in spared))
     ]
 

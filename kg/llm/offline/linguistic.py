@@ -882,6 +882,22 @@ def spared_spans(text: str, sentence: Span) -> list[Span]:
     return found
 
 
+# Words typed without the space between them ("capabilitiesEverNote"): a word of six lower-case
+# letters or more running into a capital. Names in camel case have shorter parts ("WhatsApp").
+_RUN_TOGETHER = re.compile(r"[a-z]{6,}[A-Z]")
+
+
+def not_a_feature_name(label: str) -> str:
+    """Why a label cannot name a feature ("" when it can): a negated verb names what does not
+    happen ("doesnt crash"), and words run together are two sentences' pieces."""
+    first = label.split()[0].lower() if label.split() else ""
+    if first in NEGATORS or first.endswith(("n't", "n’t")):
+        return "starts on a negation"
+    if _RUN_TOGETHER.search(label):
+        return "words run together"
+    return ""
+
+
 _APP_NOUNS = _wordset("app apps application program software")
 
 
