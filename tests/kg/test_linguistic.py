@@ -387,3 +387,19 @@ def test_what_cannot_name_a_feature(label, reason):
 @pytest.mark.parametrize("label", ["WhatsApp calls", "photo editing", "iPhone widget"])
 def test_camel_case_names_can_name_a_feature(label):
     assert linguistic.not_a_feature_name(label) == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["This app is the worst.", "So annoying!", "What a waste of money.", "The tool is useless."],
+)
+def test_a_verdict_on_the_whole_product_is_no_pain(text):
+    assert "pain" not in _types(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I hate the new layout.", "The editor is useless for long documents.", "Sync is awful."],
+)
+def test_a_verdict_on_something_specific_is_a_pain(text):
+    assert "pain" in _types(text)

@@ -127,7 +127,7 @@ GENERIC_VERBS = _wordset(
 )
 # Nouns that name the product as a whole or the review, never one of its features.
 GENERIC_NOUNS = _wordset(
-    """app apps application program software version update thing things stuff lot way time
+    """app apps application program software tool version update thing things stuff lot way time
     times star stars review reviews phone device tablet one everything anything something
     nothing people guy guys day days year years problem problems issue issues bug bugs job
     fun kind sort bit part"""
@@ -406,6 +406,37 @@ def _names_no_problem(tokens: list[Token], at: int) -> bool:
     )
 
 
+# Words that judge a whole thing rather than say what goes wrong with it.
+VERDICT_LEMMAS = _wordset(
+    """bad poor terrible awful horrible worst worse useless suck sucks crap rubbish garbage junk
+    stupid ridiculous pathetic lousy horrid dreadful annoying annoy frustrating frustrate
+    disappoint disappointed disappointing disappointment waste hate dislike"""
+)
+_VERDICT_OBJECTS = _wordset("money effort")
+
+
+def _only_a_verdict(tokens: list[Token], at: int) -> bool:
+    """ "this app is the worst", "so annoying", "waste of money": a verdict on the product as
+    a whole, which rates it, and says no problem a team could act on."""
+    if tokens[at].lemma not in VERDICT_LEMMAS and tokens[at].lower not in VERDICT_LEMMAS:
+        return False
+    first, last = _segment(tokens, at)
+    # an operation on the app is something specific to judge ("I hate the updates")
+    ignored = (
+        GENERIC_NOUNS
+        | GENERIC_VERBS
+        | _VAGUE_WORDS
+        | GENERIC_PROBLEMS
+        | DEVICE_WORDS
+        | VERDICT_LEMMAS
+        | _VERDICT_OBJECTS
+    ) - APP_OPERATIONS
+    return not any(
+        t.pos in ("NOUN", "PROPN", "VERB") and t.lemma not in ignored and t.lower not in ignored
+        for t in tokens[first : last + 1]
+    )
+
+
 def _praised(text: str, reading: Reading, at: int) -> bool:
     """The problem word sits in a clearly positive piece ("great place to find hard to find
     gifts", "useful in too many ways to list"): praise, not a complaint."""
@@ -433,6 +464,8 @@ def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
         return "asks for a fix"
     if at is not None and _names_no_problem(reading.tokens, at):
         return "names no problem"
+    if at is not None and _only_a_verdict(reading.tokens, at):
+        return "a verdict on the whole"
     if at is not None and english and _praised(text, reading, at):
         return "praise"
     if problem_at(reading) is None:
@@ -453,6 +486,8 @@ def pain_span(text: str, clause: Span) -> Span | None:
         return None
     at = problem_at(reading)
     if at is None or _asks_for_a_fix(reading.tokens, at) or _names_no_problem(reading.tokens, at):
+        return None
+    if _only_a_verdict(reading.tokens, at):
         return None
     if reading.tokens[at].text.isascii() and _praised(text, reading, at):
         return None
