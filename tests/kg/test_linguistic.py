@@ -403,3 +403,20 @@ def test_a_verdict_on_the_whole_product_is_no_pain(text):
 )
 def test_a_verdict_on_something_specific_is_a_pain(text):
     assert "pain" in _types(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If you are having issues with sync, restart the phone.",
+        "So if this doesn't work for you, try another reader.",
+        "I read the news on my coffee break.",
+        "The app is fine, I'm hanging in there.",
+    ],
+)
+def test_a_supposition_advice_or_idiom_is_no_pain(text):
+    assert "pain" not in _types(text)
+
+
+def test_a_problem_after_the_condition_is_a_pain():
+    assert "pain" in _types("If I open a large file it freezes.")

@@ -245,6 +245,8 @@ def problem_at(reading: Reading) -> int | None:
     generic = None
     for i, token in enumerate(tokens):
         negated = _negated(tokens, i)
+        if _in_a_condition(tokens, i) or _idiom(tokens, i):
+            continue
         if token.lemma in PROBLEM_LEMMAS or token.lower in PROBLEM_LEMMAS:
             if negated:
                 continue
@@ -256,6 +258,37 @@ def problem_at(reading: Reading) -> int | None:
     if generic is not None:
         return generic
     return None
+
+
+_CONDITIONS = _wordset("if если")
+_PERSONAL = _wordset("i you he she it we they я ты он она оно мы вы они")
+
+
+def _in_a_condition(tokens: list[Token], i: int) -> bool:
+    """The word sits in the condition of an "if" ("if you are having issues, reinstall", "if
+    this doesn't work for you, try another"): a supposition or advice. "If I open a big file it
+    freezes" states a problem: its problem word is in the main clause, after a new subject."""
+    subjects = 0
+    for back in range(i - 1, -1, -1):
+        token = tokens[back]
+        if token.pos == "PUNCT" or token.lower in ("then", "то"):
+            return False
+        if token.lower in _CONDITIONS:
+            return subjects <= 1
+        if token.lower in _PERSONAL:
+            subjects += 1
+    return False
+
+
+def _idiom(tokens: list[Token], i: int) -> bool:
+    """A problem word inside an idiom that names no problem: "hang in there", "a lunch break"."""
+    token = tokens[i]
+    after = [t.lower for t in tokens[i + 1 : i + 3]]
+    if token.lower.startswith("hang") and after == ["in", "there"]:
+        return True
+    before = tokens[i - 1] if i else None
+    # "a break", "lunch break": a pause (taggers often read the bare form as a verb)
+    return token.lower == "break" and before is not None and before.pos in ("NOUN", "DET")
 
 
 def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
@@ -470,6 +503,8 @@ def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
         return "praise"
     if problem_at(reading) is None:
         words = [t for t in reading.tokens if t.pos != "PUNCT"]
+        if any(_idiom(reading.tokens, i) for i in range(len(reading.tokens))):
+            return "an idiom"
         if any(_negated(reading.tokens, i) for i in range(len(reading.tokens))):
             return "negated"
         if english and polarity(text[sentence[0] : sentence[1]]) >= 0.5:
