@@ -420,3 +420,14 @@ def test_a_supposition_advice_or_idiom_is_no_pain(text):
 
 def test_a_problem_after_the_condition_is_a_pain():
     assert "pain" in _types("If I open a large file it freezes.")
+
+
+@pytest.mark.parametrize(
+    ("text", "use"),
+    [
+        ("It really helps keep track of my expenses.", "keep track of my expenses"),
+        ("A great app to plan weekly meals.", "plan weekly meals"),
+    ],
+)
+def test_what_the_product_helps_with_is_a_feature(text, use):
+    assert ("feature", use) in _nodes(text)

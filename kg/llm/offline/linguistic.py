@@ -111,6 +111,7 @@ ABILITY_EN = re.compile(
     r"\b(?:(?:i|we|you|u|users?|one)\s+(?:can(?:no|')?t?|could(?:n't)?)|able\s+to|unable\s+to"
     r"|lets?\s+(?:me|you|us|users)"
     r"|allows?\s+(?:me|you|us|users)\s+to|helps?\s+(?:me|you|us)|helped\s+(?:me|you|us)"
+    r"|(?:helps|helped)(?:\s+to)?"
     r"|(?:love|like|enjoy|hate|prefer)s?(?:d)?|use\s+it\s+to|option\s+to|ability\s+to"
     r"|feature\s+(?:is|was)"
     r"|(?:it|this|app|application)\s+(?:won'?t|will\s+not|(?:does|did)\s+not|(?:does|did)n'?t))\b",
@@ -130,7 +131,7 @@ GENERIC_NOUNS = _wordset(
     """app apps application program software tool version update thing things stuff lot way time
     times star stars review reviews phone device tablet one everything anything something
     nothing people guy guys day days year years problem problems issue issues bug bugs job
-    fun kind sort bit part"""
+    fun kind sort bit part alot"""
 )
 _PHRASE_STOPS = _wordset(
     "because since when while than though although but so every everytime whenever until "
@@ -724,12 +725,12 @@ def use_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
     found: list[tuple[int, Span]] = []
     for i, token in enumerate(tokens[:-2]):
         link = tokens[i + 1]
-        praised = token.lower in _GOOD_FOR and token.pos in ("ADJ", "ADV")
+        praised = token.lower in _GOOD_FOR and token.pos in ("ADJ", "ADV", "PROPN")
         means = token.lemma in _MEANS and token.pos == "NOUN"
         if not (praised or means) or link.lower not in ("for", "to"):
             continue
-        if link.lower == "to" and not praised:
-            continue  # "the app to" is rarely its use: "switched the app to dark mode"
+        if link.lower == "to" and not (praised or (i and tokens[i - 1].lower in _GOOD_FOR)):
+            continue  # "switched the app to dark mode"; but "a great app to keep notes"
         cue = token.start + reading.offset
         found += [(cue, span) for span in _uses_after(text, reading, i + 2, sentence[1])]
     for i, token in enumerate(tokens[1:-1], 1):
