@@ -68,7 +68,25 @@ def _code_matches(code: str, others: frozenset[str]) -> bool:
     # and versions must be equal (2007 is not 20070, 10.4 is not 10.4.6).
     if _is_number(code) or len(code) < 4:
         return False
-    return any(len(o) >= 4 and not _is_number(o) and (code in o or o in code) for o in others)
+    return any(
+        len(o) >= 4 and not _is_number(o) and (_contains(o, code) or _contains(code, o))
+        for o in others
+    )
+
+
+def _contains(longer: str, shorter: str) -> bool:
+    """`shorter` inside `longer` without cutting a number: "ab12" is not in "ab120x"."""
+    start = longer.find(shorter)
+    while start >= 0:
+        end = start + len(shorter)
+        before = longer[start - 1 : start] if start else ""
+        after = longer[end : end + 1]
+        if not (before.isdigit() and shorter[0].isdigit()) and not (
+            after.isdigit() and shorter[-1].isdigit()
+        ):
+            return True
+        start = longer.find(shorter, start + 1)
+    return False
 
 
 def _is_number(code: str) -> bool:

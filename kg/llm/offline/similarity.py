@@ -6,11 +6,23 @@ when all of these hold:
 - their codes agree: numbers, versions and model numbers ("cs3" is not "cs2", "dsc-w170" is
   not "dsc-w120"); a version said on one side only is a doubt, so not the same (a catalogue
   number on one side only is not: shops append their own);
-- for names of offerings (product, competitor, alternative, feature) their edition words agree
-  ("photoshop" is not "photoshop extended", "office 2007" is not "office 2007 academic");
 - their informative words agree: every informative lemma of the shorter one is in the longer
   one and they share at least two; or they share a model number and half of the shorter one's
   informative lemmas.
+Names of offerings (product, competitor, alternative, feature) are held to more, because shops
+list one product in many variants:
+- edition words agree ("photoshop" is not "photoshop extended", "office 2007" is not "office
+  2007 academic"), and so do the words of "the X edition", of "with X" (a bundle), the
+  language, the platform ("for mac" / "for windows"), the purpose ("case for X" / "case for
+  Y") and the colour; a model number with two letter endings is two variants;
+- licence terms (a licence, a subscription, a number of users) said on one side only, or a
+  version on one side only, are a doubt;
+- no word is inserted into the shared name ("route planner" is not "route cost planner");
+  words before the shared name are the maker, words after it the packaging;
+- packaging (a jewel case, a retail box, a cd-rom) and system requirements ("windows 7 or
+  later", "macos 12 or higher") are no evidence either way;
+- the same model number written the same way on both sides, with a shared word, is the same
+  offering unless colour or platform disagree.
 Informative means a content lemma that is not generic: negations, light verbs ("work",
 "работать"), and words that any complaint or product name uses ("problem", "error", "app",
 "version") are no evidence that two mentions name one thing: «не работает X» and «не работает
@@ -120,13 +132,60 @@ GENERIC = _wordset(
     помочь нужный плохой хороший новый старый время раз случай вещь человек пользователь всегда
     часто иногда снова постоянно сейчас теперь приложение программа версия функция"""
 )
-# Edition words: for names of offerings, "pro" and "standard" are two products.
+# Edition words: for names of offerings, "pro" and "standard" are two products, and so are a
+# game and its expansion, one licence and a bundle of them, or a single-user and a multi-user
+# licence.
 EDITION = _wordset(
     """upgrade upsell crossgrade trial academic student teacher education oem full lite light
     basic standard plus pro professional premium deluxe ultimate extended enterprise business
-    home personal family express starter platinum gold server"""
+    home personal family express starter platinum gold server expansion addon add-on bundle
+    multi renewal"""
 )
-_EDITION_SPELLINGS = {"pro": "professional", "light": "lite"}
+_EDITION_SPELLINGS = {"pro": "professional", "light": "lite", "upg": "upgrade"}
+# The word before these names an edition of its own ("the anniversary edition").
+_EDITION_MARKERS = frozenset({"edition", "ed"})
+# A language named in an offering is an edition of it ("the german edition"). English is left
+# out: catalogues append it to everything.
+LANGUAGES = _wordset(
+    """spanish french german italian portuguese russian chinese japanese korean dutch polish
+    swedish danish norwegian finnish greek turkish arabic hebrew"""
+)
+# Platforms, in one spelling each: "for mac" and "for windows" are two products, while a
+# platform named on one side only is packaging.
+PLATFORMS = {
+    "mac": "mac",
+    "macintosh": "mac",
+    "macos": "mac",
+    "macosx": "mac",
+    "osx": "mac",
+    "win": "windows",
+    "windows": "windows",
+    "linux": "linux",
+    "unix": "unix",
+    "solaris": "solaris",
+    "android": "android",
+    "ios": "ios",
+}
+# Colours of a device: a black and a white one are two offerings.
+COLOURS = _wordset(
+    """black white silver gray grey blue red green pink purple orange yellow brown beige ivory
+    navy teal violet bronze titanium graphite charcoal gold"""
+)
+_COLOUR_SPELLINGS = {"grey": "gray"}
+# Licence terms: a licence or subscription listed as such is not the boxed product.
+LICENCE = _wordset("license licence licenses licences licensing subscription volume oem")
+_SEATS = re.compile(
+    r"\b\d+[\s-]*(?:users?|seats?|pcs?|computers?|devices?|clients?|servers?|nodes?)\b"
+)
+# Packaging and system requirements say how an offering ships, not which it is.
+_PACKAGING = re.compile(
+    r"\bjewel\s+case\b|\bretail\s+box\b|\b(?:cd|dvd)-?rom\b|\(\s*(?:cd|dvd)\s*\)"
+)
+_MEDIUM_AFTER = re.compile(r"\b(on|mac|pc|win)\s+(?:cd|dvd)\b")
+_REQUIREMENT = re.compile(
+    r"\b(win(?:dows)?|mac(?:\s*os)?(?:\s*x)?|os\s*x)\s+\d[\w.-]*"
+    r"(?:[\s/,+-]+(?:\d[\w.-]*|me|xp|vista|nt|or|and|higher|later|above)\b)*"
+)
 OFFERING_TYPES = frozenset({"product", "competitor", "alternative", "feature"})
 MIN_SHARED = 2  # fewer shared informative words is never enough
 
@@ -136,36 +195,193 @@ class Signature:
     words: frozenset[str]  # informative lemmas (concept names for theme words)
     editions: frozenset[str]
     codes: frozenset[str]
+    sequence: tuple[str, ...] = ()  # the informative lemmas in the order written
+    platforms: frozenset[str] = frozenset()
+    colours: frozenset[str] = frozenset()
+    purposes: frozenset[str] = frozenset()  # the first word after "for"
+    licence: bool = False
 
 
-def signature(text: str) -> Signature:
+def signature(text: str, offering: bool = False) -> Signature:
+    """Informative lemmas and codes; for an offering also its editions, platforms, colours,
+    purposes and licence terms."""
     found: set[str] = set()
+    sequence: list[str] = []
     editions: set[str] = set()
-    for word in words(text.lower()):
+    platforms: set[str] = set()
+    colours: set[str] = set()
+    purposes: set[str] = set()
+    bundled = after_for = False
+    text = text.lower()
+    for word in words(text):
         if any(ch.isdigit() for ch in word):
             continue  # a code, compared apart
         for part in re.split(r"[-/]", word):
+            platform = None
+            if offering:
+                part = part.strip("'’")
+                if part in ("for", "with"):
+                    after_for, bundled = after_for or part == "for", bundled or part == "with"
+                    continue
+                if part in _EDITION_MARKERS and sequence:
+                    editions.add(sequence[-1])
+                platform = PLATFORMS.get(part)
             # Short Latin tokens are abbreviations ("ca", "cs", "pc"): the lemmatiser would
             # read them as inflected words ("ca" → "can").
             base = part if len(part) <= 3 and not is_cyrillic(part) else lemma(part)
+            base = platform or base  # "windows" is the platform, not the plural of "window"
             if len(base) < 2 or is_stopword(base) or base in GENERIC:
                 continue
-            if part in EDITION:  # as written: the lemmatiser reads "extended" as "extend"
+            if offering and (part in EDITION or part in _EDITION_SPELLINGS):
+                # as written: the lemmatiser reads "extended" as "extend"
+                base = _EDITION_SPELLINGS.get(part, part)
+                editions.add(base)
+            elif part in EDITION:
                 editions.add(_EDITION_SPELLINGS.get(part, part))
-            found.add(_concept_of(base) or base)
-    return Signature(frozenset(found), frozenset(editions), codes_of(text))
+            base = _concept_of(base) or base
+            if offering:
+                if platform:
+                    platforms.add(platform)
+                if after_for:
+                    purposes.add(base)
+                    after_for = False
+                if part in COLOURS:
+                    colours.add(_COLOUR_SPELLINGS.get(part, part))
+                if part in LANGUAGES or (bundled and not platform and part not in COLOURS):
+                    editions.add(base)
+            found.add(base)
+            sequence.append(base)
+    licence = offering and bool(set(words(text)) & LICENCE or _SEATS.search(text))
+    return Signature(
+        frozenset(found),
+        frozenset(editions),
+        codes_of(text),
+        tuple(sequence),
+        frozenset(platforms),
+        frozenset(colours),
+        frozenset(purposes),
+        licence,
+    )
 
 
-def _strong(code: str) -> bool:
-    """A model or catalogue number, not a short version such as "2", "7.5" or "cs3"."""
+def _strong(code: str, offering: bool = False) -> bool:
+    """A model or catalogue number, not a short version such as "2", "7.5" or "cs3".
+    Offerings: a number of five digits is a shop's catalogue number (versions and years have
+    at most four); elsewhere it may be an error code, so it needs six."""
     if code.isdigit():
-        return len(code) >= 6
+        return len(code) >= (5 if offering else 6)
     return len(code) >= 5 and not code.replace(".", "").isdigit()
+
+
+def _offering_text(text: str) -> str:
+    """The label without packaging, and system requirements reduced to their platform."""
+    text = _PACKAGING.sub(" ", text.lower())
+    text = _MEDIUM_AFTER.sub(r"\1", text)
+    return _REQUIREMENT.sub(r" \1 ", text)
+
+
+def _platforms_apart(sig: Signature, other: Signature) -> Signature:
+    """A platform named on one side only is packaging: it is no word to match."""
+    kept = frozenset(w for w in sig.words if w not in sig.platforms or w in other.platforms)
+    return Signature(
+        kept,
+        sig.editions,
+        sig.codes,
+        sig.sequence,
+        sig.platforms,
+        sig.colours,
+        sig.purposes,
+        sig.licence,
+    )
+
+
+def _disagree(left: frozenset[str], right: frozenset[str]) -> bool:
+    return bool(left and right and not left & right)
+
+
+_LETTER_ENDING = re.compile(r"^(.*\d)([a-z]+)$")
+
+
+def _variants(left: frozenset[str], right: frozenset[str]) -> bool:
+    """One model number with two different letter endings ("...520rd" / "...520bk"): the
+    ending is a colour or a variant."""
+    endings: dict[str, set[str]] = {}
+    for code in left:
+        if match := _LETTER_ENDING.match(code):
+            endings.setdefault(match.group(1), set()).add(match.group(2))
+    for code in right:
+        match = _LETTER_ENDING.match(code)
+        if not match or match.group(1) not in endings:
+            continue
+        theirs = match.group(2)
+        if not any(e.startswith(theirs) or theirs.startswith(e) for e in endings[match.group(1)]):
+            return True
+    return False
+
+
+def _initials_of(run: list[str], other: Signature) -> bool:
+    """Whether words spelled out on one side are initials on the other ("video studio" and
+    "vs9")."""
+    if len(run) < 2:
+        return False
+    initials = re.compile(re.escape("".join(w[0] for w in run)) + r"\d*")
+    return any(initials.fullmatch(t) for t in (*other.words, *other.codes))
+
+
+def _shared_span(sequence: tuple[str, ...], shared: set[str]) -> tuple[int, int]:
+    """The shortest stretch of `sequence` holding every shared word (a maker named twice,
+    before and inside the name, does not widen it)."""
+    best = (0, len(sequence))
+    for start, word in enumerate(sequence):
+        if word not in shared:
+            continue
+        seen: set[str] = set()
+        for end in range(start, len(sequence)):
+            if sequence[end] in shared:
+                seen.add(sequence[end])
+            if seen == shared:
+                if end - start < best[1] - best[0]:
+                    best = (start, end)
+                break
+    return best
+
+
+def _inserted_words(one: Signature, other: Signature) -> bool:
+    """Words of one name that are not in the other and stand between words both share: an
+    inserted word makes another name ("route planner" / "route cost planner"), while words
+    before or after the shared ones are the maker and the packaging."""
+    shared = {w for w in one.sequence if w in other.words}
+    if len(shared) < 2:
+        return False
+    start, end = _shared_span(one.sequence, shared)
+    run: list[str] = []
+    for word in one.sequence[start : end + 1]:
+        if word in other.words:
+            if run and not _initials_of(run, other):
+                return True
+            run = []
+        elif word not in one.platforms:
+            run.append(word)
+    return False
+
+
+def _offerings_differ(left: Signature, right: Signature) -> bool:
+    """Editions (with languages, "the X edition" and "with X") or purposes disagree."""
+    if not left.editions <= right.words | right.editions:
+        return True
+    if not right.editions <= left.words | left.editions:
+        return True
+    return _disagree(left.purposes, right.purposes)
 
 
 def same_thing(a: str, b: str, node_type: str = "") -> tuple[bool, float]:
     """(same, share of the shorter mention's informative words found in the other)."""
-    left, right = signature(a), signature(b)
+    offering = node_type in OFFERING_TYPES
+    if offering:
+        a, b = _offering_text(a), _offering_text(b)
+    left, right = signature(a, offering), signature(b, offering)
+    if offering:
+        left, right = _platforms_apart(left, right), _platforms_apart(right, left)
     only_left, only_right = unmatched_codes(left.codes, right.codes)
     shorter = min(len(left.words), len(right.words))
     shared = left.words & right.words
@@ -175,11 +391,28 @@ def same_thing(a: str, b: str, node_type: str = "") -> tuple[bool, float]:
     # Codes on one side only: a version is a doubt ("office" / "office 2007"), a catalogue
     # number is not (shops append their own).
     lone = left.codes or right.codes if not (left.codes and right.codes) else frozenset()
-    if any(not _strong(c) for c in lone):
+    if any(not _strong(c, offering) for c in lone):
         return False, overlap
-    if node_type in OFFERING_TYPES and left.editions != right.editions:
-        return False, overlap
-    model_shared = any(_strong(c) for c in (left.codes - only_left))
+    if offering:
+        if (
+            _variants(left.codes, right.codes)
+            or _disagree(left.colours, right.colours)
+            or _disagree(left.platforms, right.platforms)
+        ):
+            return False, overlap
+        # One model number, written alike: the rest of the titles may describe it differently.
+        if shared and any(_strong(c, offering) for c in left.codes & right.codes):
+            return True, overlap
+        if _offerings_differ(left, right):
+            return False, overlap
+    model_shared = any(_strong(c, offering) for c in (left.codes - only_left))
     if model_shared and shorter and overlap >= 0.5:
         return True, overlap
+    if offering and (
+        left.licence != right.licence
+        or any(not _strong(c, offering) for c in only_left | only_right)
+        or _inserted_words(left, right)
+        or _inserted_words(right, left)
+    ):
+        return False, overlap
     return len(shared) >= MIN_SHARED and overlap == 1.0, overlap
