@@ -431,3 +431,13 @@ def test_a_problem_after_the_condition_is_a_pain():
 )
 def test_what_the_product_helps_with_is_a_feature(text, use):
     assert ("feature", use) in _nodes(text)
+
+
+def test_verbs_that_share_an_object_each_name_a_feature():
+    features = {label for kind, label in _nodes("It lets me sort and filter invoices.")}
+    assert {"sort invoices", "filter invoices"} <= features
+
+
+def test_a_list_of_uses_ends_where_its_conjunction_does():
+    labels = [label for _, label in _nodes("Easy to sort, tag and share, Works offline too.")]
+    assert not any("Works" in label for label in labels)

@@ -897,6 +897,11 @@ def _features(
             if not any(cue <= c < clause[1] for cue, clause in purposes)
             and not any(s <= c < e for s, e in planned_spans)  # a goal's or risk's own words
         ]
+    if lex.LANG == "en" and sentence.in_message_language:
+        # "lets you find and track orders": each verb with the object they share
+        for cue_start, phrase, label in linguistic.shared_object_uses(text, whole):
+            quote = _cover(sentence, cue_start, phrase[1])
+            found.append(Finding("feature", label, quote, phrase[0], origin="mentioned"))
     for cue_start, phrase, origin in phrases:
         label = _label(text, phrase, sentence)
         if label and not any(label in f.label or f.label in label for f in found):

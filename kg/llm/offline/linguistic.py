@@ -723,16 +723,8 @@ def use_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
     reading = read(text, sentence)
     tokens = reading.tokens
     found: list[tuple[int, Span]] = []
-    for i, token in enumerate(tokens[:-2]):
-        link = tokens[i + 1]
-        praised = token.lower in _GOOD_FOR and token.pos in ("ADJ", "ADV", "PROPN")
-        means = token.lemma in _MEANS and token.pos == "NOUN"
-        if not (praised or means) or link.lower not in ("for", "to"):
-            continue
-        if link.lower == "to" and not (praised or (i and tokens[i - 1].lower in _GOOD_FOR)):
-            continue  # "switched the app to dark mode"; but "a great app to keep notes"
-        cue = token.start + reading.offset
-        found += [(cue, span) for span in _uses_after(text, reading, i + 2, sentence[1])]
+    for cue, i in _use_cues(reading):
+        found += [(cue, span) for span in _uses_after(text, reading, i, sentence[1])]
     for i, token in enumerate(tokens[1:-1], 1):
         if (
             token.pos == "VERB"
@@ -742,6 +734,81 @@ def use_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
         ):
             found.append((tokens[i - 1].start + reading.offset, reading.span(i - 1, i)))
     return found
+
+
+def _use_cues(reading: Reading) -> list[tuple[int, int]]:
+    """(cue start, index of the first word after it) for "great for", "an app for", "easy to"."""
+    tokens = reading.tokens
+    cues = []
+    for i, token in enumerate(tokens[:-2]):
+        link = tokens[i + 1]
+        praised = token.lower in _GOOD_FOR and token.pos in ("ADJ", "ADV", "PROPN")
+        means = token.lemma in _MEANS and token.pos == "NOUN"
+        if not (praised or means) or link.lower not in ("for", "to"):
+            continue
+        if link.lower == "to" and not (praised or (i and tokens[i - 1].lower in _GOOD_FOR)):
+            continue  # "switched the app to dark mode"; but "a great app to keep notes"
+        cues.append((token.start + reading.offset, i + 2))
+    return cues
+
+
+def shared_object_uses(text: str, sentence: Span) -> list[tuple[int, Span, str]]:
+    """(cue start, quote span, label) for verbs that share one object after an ability or a use:
+    "lets you find and track orders" names "find orders" and "track orders"."""
+    reading = read(text, sentence)
+    starts = [
+        (cue.start(), cue.end())
+        for cue in ABILITY_EN.finditer(text, sentence[0], sentence[1])
+        if not _compares(reading.tokens, cue.start() - sentence[0])
+    ]
+    tokens = reading.tokens
+    # after "for" a noun may follow ("great for notes and lists"); after "to", a verb
+    starts += [
+        (cue, tokens[i].start + reading.offset)
+        for cue, i in _use_cues(reading)
+        if tokens[i - 1].lower == "to"
+    ]
+    found = []
+    for cue, after in starts:
+        found += [(cue, span, label) for span, label in _shared_object(text, after, sentence[1])]
+    return found
+
+
+def _shared_object(text: str, start: int, end: int) -> list[tuple[Span, str]]:
+    """Words joined in the slot of a verb ("to find and track", "can sort and filter") are verbs,
+    whatever a tagger says: each goes with the object after the last one."""
+    reading = read(text, (start, end))
+    tokens = reading.tokens
+    i = 0
+    while i < len(tokens) and (tokens[i].pos in ("PART", "PRON", "ADV") or tokens[i].lower == "to"):
+        i += 1
+    verbs: list[int] = []
+    joined = False  # the last link has a conjunction: "a, b and c", not "a, B"
+    while i < len(tokens) and tokens[i].pos in ("VERB", "NOUN") and tokens[i].text.isalpha():
+        if verbs and not joined:
+            break
+        verbs.append(i)
+        link = i + 1
+        while link < len(tokens) and tokens[link].text in (",", "/", "and", "or", "&"):
+            link += 1
+        if link == i + 1:
+            break
+        joined = any(t.text != "," for t in tokens[i + 1 : link])
+        i = link
+    if len(verbs) < 2:
+        return []
+    last = tokens[verbs[-1]]
+    phrase = _object_phrase(text, (last.start + reading.offset, end), True)
+    if phrase is None or phrase[0] != last.start + reading.offset:
+        return []
+    what = " ".join(text[last.end + reading.offset : phrase[1]].split())
+    if not what:
+        return []
+    return [
+        ((tokens[v].start + reading.offset, phrase[1]), f"{tokens[v].text} {what}")
+        for v in verbs
+        if tokens[v].lemma not in GENERIC_VERBS
+    ]
 
 
 def _uses_after(text: str, reading: Reading, i: int, end: int) -> list[Span]:
