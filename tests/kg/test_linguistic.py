@@ -441,3 +441,42 @@ def test_verbs_that_share_an_object_each_name_a_feature():
 def test_a_list_of_uses_ends_where_its_conjunction_does():
     labels = [label for _, label in _nodes("Easy to sort, tag and share, Works offline too.")]
     assert not any("Works" in label for label in labels)
+
+
+def test_a_title_that_sums_up_the_body_gives_way_to_it():
+    text = "Клавиатура не работает\n\nНе работает клавиша Enter в редакторе, только в терминале."
+    assert _pains(text, "ru") == ["не работает клавиша Enter в редакторе"]
+    # a title in one language above a body in another
+    text = "Settings not saved\n\nПосле перезапуска сбрасываются все настройки редактора."
+    assert len(_pains(text, "ru")) == 1
+    # a first line that is not set off as a title is a statement of its own
+    text = "Export crashes on large files.\nThe search is slow too."
+    assert len(_pains(text)) == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [("Проблема с расширениями", "ru"), ("Terminal problem", "en"), ("Issue with login", "en")],
+)
+def test_a_problem_named_only_by_its_area_is_no_pain(text, language):
+    assert "pain" not in _types(text, language)
+
+
+def test_an_error_named_by_its_area_is_a_symptom():
+    assert "pain" in _types("Ошибка компиляции", "ru")
+
+
+def test_the_moment_a_failure_happens_is_no_job():
+    assert "job" not in _types("When trying to open the project, the window freezes.")
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "competitor"),
+    [
+        ("We use Linear instead of Jira.", "en", True),
+        ("It opens PowerShell instead of Bash.", "en", False),
+        ("Терминал открывает PowerShell вместо Bash.", "ru", False),
+    ],
+)
+def test_instead_of_names_a_rival_only_when_someone_picks_the_other(text, language, competitor):
+    assert ("competitor" in _types(text, language)) is competitor

@@ -159,10 +159,13 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
         for f in found
     )
     said_again = _said_again(findings)
+    said_again |= _title_restated(text, findings, said_again)
     for sentence, candidates in zip(sentences, findings, strict=True):
         found: list[Finding] = []
         for item in candidates:
             if item.type == "pain" and specific and linguistic.names_only_an_area(item.label):
+                continue
+            if item.type == "pain" and linguistic.says_only_something_is_wrong(item.label):
                 continue
             if id(item) in said_again:
                 continue
@@ -197,6 +200,34 @@ def _said_again(findings: list[list[Finding]]) -> set[int]:
                 dropped.add(id(pain))
                 break
     return dropped
+
+
+_TITLE = re.compile(r"\A[ \t]*(?P<title>[^\n]{1,160}?)[ \t]*\n[ \t]*\n")
+_TITLE_MAX_WORDS = 12
+
+
+def _title_restated(text: str, findings: list[list[Finding]], dropped: set[int]) -> set[int]:
+    """Pains of a report's title that its body states again: the title of a bug report or a
+    message sums up the body ("Keyboard letter does not work" above "the R key does not type
+    unless Caps Lock is on"), often in other words or another language. The body's wording
+    says more and stands. A title is a short first line set off by a blank line."""
+    title = _TITLE.match(text)
+    if title is None or len(title["title"].split()) > _TITLE_MAX_WORDS:
+        return set()
+    end = title.end("title")
+    pains = [f for found in findings for f in found if f.type == "pain" and id(f) not in dropped]
+    heading = [f for f in pains if f.quote[1] <= end]
+    body = [f for f in pains if f.quote[0] > end]
+    return {
+        id(pain) for pain in heading if any(_same_matter(pain.label, other.label) for other in body)
+    }
+
+
+def _same_matter(title: str, body: str) -> bool:
+    """A shared content word, or two languages (a report titled in one, told in another)."""
+    if bool(_CYRILLIC.search(title)) != bool(_CYRILLIC.search(body)):
+        return True
+    return bool(content_lemmas(title) & content_lemmas(body))
 
 
 # ----------------------------------------------------------------------------- splitting

@@ -386,9 +386,10 @@ JOB_PATTERNS = (
     ),
     re.compile(r"\b(?:job|task)\s+is\s+to\s+(?P<j>[a-z][\w'-]*\b.*)", _I),
 )
-# Our own intentions are goals or features, not the customer's job.
+# Our own intentions are goals or features, not the customer's job; "when trying to open it"
+# is the moment a failure happens, not a goal.
 JOB_EXCLUDED_BEFORE = re.compile(
-    r"\b(?:we|we'd|i|i'd|you|us|goal\s+is|plan|plans|planning)\s*$", _I
+    r"\b(?:we|we'd|i|i'd|you|us|goal\s+is|plan|plans|planning|when|while|whenever)\s*$", _I
 )
 JOB_EXCLUDED_VERBS = _words("add build ship launch release implement develop be have")
 JOB_CUTTER = re.compile(
@@ -480,7 +481,12 @@ COMPETITOR_PATTERNS = (
         rf"\s*[:—-]?\s*{NAMES}"
     ),
     re.compile(rf"\b(?:like|such\s+as|e\.g\.|including|vs\.?|versus)\s+{NAMES}"),
-    re.compile(rf"\binstead\s+of\s+{NAMES}"),
+    # "instead of X" names a rival only when someone uses or picks the other thing; "it opens
+    # the wrong shell instead of Bash" tells what should have happened
+    re.compile(
+        rf"\b(?:use[sd]?|using|switch\w*|pay(?:s|ing)?|paid|prefer\w*|chose|choose|picked|"
+        rf"went\s+with|go\s+with|bought|buy|tried|try)\b[^.;!?]{{0,60}}?\binstead\s+of\s+{NAMES}"
+    ),
     re.compile(
         rf"\b(?:switch(?:ed|es|ing)?|mov(?:e|ed|es|ing)|migrat(?:e|ed|es|ing)|churn(?:ed)?|came|"
         rf"left|leaving)\s+(?:away\s+)?(?:from\s+)?{NAMES}(?=\s+(?:to|for|because|after|last)\b|"

@@ -1271,6 +1271,23 @@ def fragment_reason(label: str) -> str:
     return ""
 
 
+# Words that say only that something is wrong; an error, unlike them, is a symptom one sees.
+_WRONG_WORDS = _wordset("problem problems issue issues trouble проблема проблемы")
+
+
+def says_only_something_is_wrong(label: str) -> bool:
+    """ "Problem with extensions", "terminal issue", «проблема с доступностью»: an area and a word
+    that something there is wrong, no symptom anyone could observe or reproduce. ("Compilation
+    error", «ошибка компиляции» name a symptom: an error that shows.)"""
+    tokens = analyse(label)
+    words = {t.lower for t in tokens} | {t.lemma for t in tokens}
+    noun_phrase = all(t.pos in _NOUN_PHRASE_POS for t in tokens)
+    return noun_phrase and bool(words & _WRONG_WORDS) and names_only_an_area(label)
+
+
+_NOUN_PHRASE_POS = frozenset({"NOUN", "PROPN", "ADJ", "ADP", "DET", "NUM", "X", "PUNCT", "CONJ"})
+
+
 def names_only_an_area(label: str) -> bool:
     """A pain that says only where a problem is ("problem with extensions", «ошибка в
     локализации», "terminal problem"): no verb, negation or absence says what goes wrong."""
