@@ -480,3 +480,24 @@ def test_the_moment_a_failure_happens_is_no_job():
 )
 def test_instead_of_names_a_rival_only_when_someone_picks_the_other(text, language, competitor):
     assert ("competitor" in _types(text, language)) is competitor
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("The preview shows raw markup instead of the rendered page.", "en"),
+        ("Консоль выводит знаки вопроса вместо букв.", "ru"),
+        ("Курсор не позволяет выделять текст.", "ru"),
+        ("After every update the extensions have to be installed again.", "en"),
+    ],
+)
+def test_wrong_results_blocked_actions_and_work_done_again_are_pains(text, language):
+    assert "pain" in _types(text, language)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I check prices on my phone instead of waiting in line.", "We pay for Zoom instead of Meet."],
+)
+def test_a_choice_or_a_chore_spared_is_no_wrong_result(text):
+    assert "pain" not in _types(text)

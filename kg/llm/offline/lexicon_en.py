@@ -321,7 +321,10 @@ PAIN_VERBAL = re.compile(
     r"\b(?:can(?:no|')t|cannot|could\s+not|couldn't|(?:forget|forgets|forgot)\s+to"
     r"|(?:lose|loses|lost|waste|wastes|wasted)\s+(?!weight)"
     r"|(?:keep|keeps|kept)\s+(?:forgetting|losing|missing)"
-    r"|(?:have|has|had)\s+to\s+(?:redo|retype|re-enter|chase|wait|copy))\b",
+    r"|(?:have|has|had)\s+to\s+(?:redo|retype|re-enter|chase|wait|copy)"
+    # work done again: "plugins have to be installed again", "have to log in every time"
+    r"|(?:have|has|had)\s+to\s+(?:be\s+)?[a-z]+(?:\s+[\w']+){0,3}?\s+(?:again|all\s+over|"
+    r"every\s+(?:single\s+)?time))\b",
     _I,
 )
 # Cues that describe a subject ("the export crashes"): the pain is the subject plus the cue.

@@ -62,7 +62,7 @@ FUNCTION_LEMMAS = _wordset(
     работать загружаться загрузить открываться открыть запускаться запустить сохранять
     сохраняться показывать отображаться видеть находить подключаться устанавливаться
     обновляться отвечать реагировать получаться удаваться удаться мочь верный правильный
-    корректный"""
+    корректный позволять позволить давать дать"""
 )
 # Verbs of liking: negated, they are a complaint ("I don't like the new layout", "wasn't worth
 # it").
@@ -246,7 +246,7 @@ def problem_at(reading: Reading) -> int | None:
     generic = None
     for i, token in enumerate(tokens):
         negated = _negated(tokens, i)
-        if _in_a_condition(tokens, i) or _idiom(tokens, i):
+        if _in_a_condition(tokens, i) or _idiom(tokens, i) or _spared(tokens, i):
             continue
         if token.lemma in PROBLEM_LEMMAS or token.lower in PROBLEM_LEMMAS:
             if negated:
@@ -279,6 +279,11 @@ def _in_a_condition(tokens: list[Token], i: int) -> bool:
         if token.lower in _PERSONAL:
             subjects += 1
     return False
+
+
+def _spared(tokens: list[Token], i: int) -> bool:
+    """ "instead of waiting in line": what the product spares, not what happens."""
+    return i >= 2 and tokens[i - 1].lower == "of" and tokens[i - 2].lower == "instead"
 
 
 def _idiom(tokens: list[Token], i: int) -> bool:
@@ -315,6 +320,8 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
         return not negated and not praise and not much and after.lower not in ("good", "well")
     if token.lower in ABSENCE and _absent_thing(tokens, i + 1):
         return True
+    if _wrong_result(tokens, i):
+        return True
     if token.lemma in CEASE and after is not None and after.lower == "being":
         after = tokens[i + 2] if i + 2 < len(tokens) else None  # "stopped being shown"
         return after is not None and after.lemma in FUNCTION_LEMMAS
@@ -323,6 +330,35 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
     # "it stopped loading" is a failure; "couriers stop opening the app" is what people do.
     following = tokens[i + 2] if i + 2 < len(tokens) else None
     return following is None or following.pos not in ("DET", "NOUN", "PROPN", "PRON")
+
+
+# Verbs of choosing: with them "instead of" is a choice ("we use X instead of Y"), not a fault.
+_CHOOSING = _wordset(
+    """use switch pay prefer choose pick go buy try take get keep
+    пользоваться использовать перейти переходить выбрать выбирать брать взять купить платить"""
+)
+
+
+def _wrong_result(tokens: list[Token], i: int) -> bool:
+    """ "it opens PowerShell instead of Bash", «выводит иероглифы вместо букв»: the product did
+    one thing where it should have done another. Not a choice someone made ("we use X instead
+    of Y") and not a chore spared ("instead of waiting in line")."""
+    token = tokens[i]
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    if token.lower == "instead" and after is not None and after.lower == "of":
+        thing = tokens[i + 2] if i + 2 < len(tokens) else None
+    elif token.lower == "вместо":
+        thing = after
+    else:
+        return False
+    if (
+        thing is None
+        or thing.lower == "того"
+        or (thing.pos == "VERB" and thing.lower.endswith("ing"))
+    ):
+        return False
+    verbs = [t for t in tokens[:i] if t.pos == "VERB"]
+    return bool(verbs) and not any(t.lemma in _CHOOSING for t in tokens[:i])
 
 
 # Negators of a verb or an adjective; "nothing like", "no good reason" are other constructions.
