@@ -37,8 +37,9 @@ BUG_SETS = ("seamonkey", "hadoop")
 # asked for this evaluation): the figure the offline ladder is compared with.
 REFERENCE_F1 = {"magellan/amazon-google": 78.1}
 NO_VECTORS = (
-    "No word-vector model is installed here, so the offline confirmation sees only shared "
-    "lemmas and codes: paraphrases without shared words (above all in Russian) are not merged."
+    "The offline confirmation sees shared lemmas and codes, and for Russian also word vectors "
+    "that pair near-synonyms only: English paraphrases without shared words, and most Russian "
+    "ones, are not merged."
 )
 # ditto's tokenisation splits "v1.2" into "v1 .2" and "7.0" into "7 .0": glue them back.
 _SPLIT_DECIMAL = re.compile(r"(\d) \.(\d)")

@@ -47,9 +47,10 @@ def test_no_two_active_nodes_of_a_type_share_a_label(ingested):
 @pytest.mark.xfail(
     strict=True,
     reason="the unseen conversations repeat their pain in words that share too little "
-    '("takes forever on 3G" / "painfully slow in basements"): merging them needs word '
-    "vectors, which the offline engine does not have; it merged them before only through "
-    "concept groups written for these very conversations",
+    '("takes forever on 3G" / "painfully slow in basements"): English has no word vectors '
+    "offline, and the Russian ones pair only near-synonyms, not a description of what went "
+    "wrong with its summary; it merged them before only through concept groups written for "
+    "these very conversations",
 )
 def test_repeated_pain_in_different_words_is_one_node(ingested):
     project, conversation, _ = ingested
