@@ -501,3 +501,26 @@ def test_wrong_results_blocked_actions_and_work_done_again_are_pains(text, langu
 )
 def test_a_choice_or_a_chore_spared_is_no_wrong_result(text):
     assert "pain" not in _types(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Не могу добавить расширение в проект", "ru"),
+        ("При попытке добавить файл выдаёт ошибку", "ru"),
+    ],
+)
+def test_a_failed_attempt_is_a_pain_not_a_request(text, language):
+    assert _types(text, language) == {"pain"}
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "pain"),
+    [
+        ("Нажимаю на кнопку и ничего не происходит", "ru", True),
+        ("I click Run and nothing happens.", "en", True),
+        ("This doesn't happen on my laptop.", "en", False),
+    ],
+)
+def test_nothing_happening_is_a_failure(text, language, pain):
+    assert ("pain" in _types(text, language)) is pain

@@ -898,6 +898,8 @@ def _features(
     candidates: list[tuple[int, int, str]] = []
     for pattern in lex.FEATURE_PATTERNS:
         for match in pattern.finditer(text, sentence.start, sentence.end):
+            if lex.FEATURE_EXCLUDED_BEFORE.search(text, sentence.start, match.start()):
+                continue
             candidates.append((match.start(), match.start("f"), "planned"))
     whole = (sentence.start, sentence.end)
     phrases: list[tuple[int, Span, str]] = [

@@ -543,6 +543,13 @@ FEATURE_PATTERNS = (
     re.compile(r"\bfeature(?:\s+request)?s?\s*[:—-]\s*(?P<f>.+)", _I),
     re.compile(r"\b(?:roadmap|backlog)\s*[:—-]\s*(?P<f>.+)", _I),
 )
+# A request's verb after a failed attempt is what did not work ("can't add a file", "when
+# trying to add a filter"), not something asked for.
+FEATURE_EXCLUDED_BEFORE = re.compile(
+    r"\b(?:can'?t|cannot|can\s+not|couldn'?t|could\s+not|unable\s+to|fail(?:s|ed)?\s+to|"
+    r"trying\s+to|tried\s+to|try\s+to|attempt(?:s|ed|ing)?\s+to)\s*$",
+    _I,
+)
 # What a named competitor offers.
 FEATURE_OFFERED = re.compile(
     r"^\s+(?:already\s+)?(?:offers?|provides?|has|have|launched|supports?|ships?)\s+(?P<f>.+)",

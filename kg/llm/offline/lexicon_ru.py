@@ -511,6 +511,13 @@ FEATURE_PATTERNS = (
     ),
     re.compile(r"(?<![\w-])(?:функци[яиюей]|фич[аиуе])\s*(?:—|:)\s*(?P<f>.+)", _I),
 )
+# A request's verb after a failed attempt is what did not work («не могу добавить файл», «при
+# попытке добавить расширение»), not something asked for.
+FEATURE_EXCLUDED_BEFORE = re.compile(
+    r"(?:не\s+(?:могу|может|можем|могут|получается|получилось|удаётся|удается|удалось)|"
+    r"невозможно|нельзя|попытк\w*|пыта\w+|пробу\w+|пробовал\w*)\s*$",
+    _I,
+)
 FEATURE_OFFERED = re.compile(
     r"^\s+(?:уже\s+)?(?:есть|предлага\w+|появил\w+|умеет|поддерживает)\s+(?P<f>.+)", _I
 )

@@ -320,6 +320,8 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
         return not negated and not praise and not much and after.lower not in ("good", "well")
     if token.lower in ABSENCE and _absent_thing(tokens, i + 1):
         return True
+    if token.lemma in _HAPPEN and any(t.lower in _NOTHING for t in tokens[max(0, i - 3) : i]):
+        return True  # "nothing happens", «ничего не происходит»; not "this doesn't happen"
     if _wrong_result(tokens, i):
         return True
     if token.lemma in CEASE and after is not None and after.lower == "being":
@@ -337,6 +339,10 @@ _CHOOSING = _wordset(
     """use switch pay prefer choose pick go buy try take get keep
     пользоваться использовать перейти переходить выбрать выбирать брать взять купить платить"""
 )
+
+
+_HAPPEN = _wordset("happen происходить произойти случаться случиться")
+_NOTHING = _wordset("nothing ничего")
 
 
 def _wrong_result(tokens: list[Token], i: int) -> bool:
