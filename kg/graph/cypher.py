@@ -42,21 +42,12 @@ RETURN name
 
 PING = "RETURN 1 AS ok"
 
-EPISODE_UPSERT = """
-MERGE (e:Episode {uid: $uid})
-SET e.project = $project, e.org = $org, e.number = $number, e.valid_at = $valid_at
-RETURN e.uid AS uid
-"""
-
-EPISODE_MARK_PROCESSED = """
-MATCH (e:Episode {uid: $uid, project: $project})
-SET e.processed = true
-RETURN e.uid AS uid
-"""
-
-EPISODE_PROCESSED = """
-MATCH (e:Episode {uid: $uid, project: $project})
-RETURN coalesce(e.processed, false) AS processed
+# Episode stubs (what mentions link to), several in one round trip.
+EPISODES_UPSERT = """
+UNWIND $rows AS row
+MERGE (e:Episode {uid: row.uid})
+SET e.project = $project, e.org = $org, e.number = row.number, e.valid_at = row.valid_at
+RETURN count(e) AS written
 """
 
 NODE_MAX_NUMBER = """

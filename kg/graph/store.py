@@ -51,16 +51,15 @@ def ping(client: GraphClient | None = None) -> ServerInfo:
 
 
 def upsert_episode_stub(scope: GraphScope, stub: EpisodeStub, client: GraphClient | None = None):
-    _client(client).run(cypher.EPISODE_UPSERT, **_scope_params(scope), **stub.model_dump())
+    upsert_episode_stubs(scope, [stub], client)
 
 
-def mark_episode_processed(scope: GraphScope, uid: str, client: GraphClient | None = None) -> None:
-    _client(client).run(cypher.EPISODE_MARK_PROCESSED, project=scope.project, uid=uid)
-
-
-def episode_processed(scope: GraphScope, uid: str, client: GraphClient | None = None) -> bool:
-    rows = _client(client).run(cypher.EPISODE_PROCESSED, project=scope.project, uid=uid)
-    return bool(rows and rows[0]["processed"])
+def upsert_episode_stubs(
+    scope: GraphScope, stubs: Iterable[EpisodeStub], client: GraphClient | None = None
+) -> None:
+    rows = [stub.model_dump() for stub in stubs]
+    if rows:
+        _client(client).run(cypher.EPISODES_UPSERT, rows=rows, **_scope_params(scope))
 
 
 def max_node_number(scope: GraphScope, client: GraphClient | None = None) -> int:

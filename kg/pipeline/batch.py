@@ -43,7 +43,10 @@ from kg.pipeline.proposal import (
     proposal_from,
     propose,
     record_proposal,
+    record_proposals,
     recorded_proposal,
+    recorded_proposals,
+    unnamed_mentions,
 )
 from kg.tenancy import product_name
 
@@ -63,20 +66,28 @@ def batchable(episode: Episode) -> bool:
 
 
 def proposal_for(episode: Episode) -> Proposal:
-    """The episode's recorded proposal, else one made now and recorded: an imported message
-    together with the next imported messages of its project not yet proposed, anything else
-    alone. Imported messages are proposed by the holder of the project's import turn only
-    (kg.pipeline.ingest), in order, so a batch is the same however workers are scheduled."""
+    """The episode's recorded proposal, else one made now and recorded (`proposals_for`)."""
     recorded = recorded_proposal(episode)
     if recorded is not None:
         return recorded
+    return proposals_for(episode)[episode.pk]
+
+
+def proposals_for(episode: Episode) -> dict[int, Proposal]:
+    """Proposals made now and recorded for an episode that has none: an imported message
+    together with the next imported messages of its project not yet proposed, anything else
+    alone. Returns every proposal made, by episode id (the episode's among them). Imported
+    messages are proposed by the holder of the project's import turn only
+    (kg.pipeline.ingest), in order, so a batch is the same however workers are scheduled."""
     if batchable(episode):
         proposals = propose_batch([episode, *_companions(episode)])
         if episode.pk in proposals:
-            return proposals[episode.pk]
+            return proposals
+    else:
+        proposals = {}
     proposal = propose(episode)
     record_proposal(episode, proposal)
-    return proposal
+    return proposals | {episode.pk: proposal}
 
 
 def _companions(episode: Episode) -> list[Episode]:
@@ -108,7 +119,8 @@ def propose_batch(episodes: Sequence[Episode]) -> dict[int, Proposal]:
     """Extract several episodes of one project in one call; resolve and record each episode's
     proposal. Returns the proposals by episode id; an episode missing from the result (the
     answer left it out, or the call failed) is proposed on its own by its caller."""
-    episodes = [e for e in episodes if recorded_proposal(e) is None]
+    recorded = recorded_proposals(episodes)
+    episodes = [e for e in episodes if e.pk not in recorded]
     if not episodes:
         return {}
     if len(episodes) == 1:
@@ -142,7 +154,7 @@ def propose_batch(episodes: Sequence[Episode]) -> dict[int, Proposal]:
         items.setdefault(item.message, item)
     offered = {n.number: n.type for n in known}
     confirm_with_model = isinstance(current_engine(), OfflineEngine)
-    made: list[tuple[Episode, Proposal, list]] = []
+    answered: list[tuple[Episode, ExtractionOutcome, list]] = []
     for number, episode in enumerate(episodes, start=1):
         item = items.get(number)
         if item is None:
@@ -150,21 +162,35 @@ def propose_batch(episodes: Sequence[Episode]) -> dict[int, Proposal]:
         response = ExtractionResponse(nodes=item.nodes, relations=item.relations)
         checked = check_answer(episode.content, response, offered)
         outcome = ExtractionOutcome(checked.nodes, checked.relations, checked.rejections, calls)
-        proposal = proposal_from(episode, outcome, known, confirm_with_model=confirm_with_model)
-        made.append((episode, proposal, checked.rejections))
+        answered.append((episode, outcome, checked.rejections))
+    # The candidates of every message's unnamed mentions in one lookup: nothing is written
+    # to the index before the batch is recorded, so each list is what its message alone finds.
+    lookups = [unnamed_mentions(outcome, known) for _, outcome, _ in answered]
+    found = candidates.candidates_for_many(project, [m for mentions in lookups for m in mentions])
+    made: list[tuple[Episode, Proposal, list]] = []
+    start = 0
+    for (episode, outcome, rejections), mentions in zip(answered, lookups, strict=True):
+        proposal = proposal_from(
+            episode,
+            outcome,
+            known,
+            confirm_with_model=confirm_with_model,
+            found=found[start : start + len(mentions)],
+        )
+        start += len(mentions)
+        made.append((episode, proposal, rejections))
     with transaction.atomic():  # the batch's records in one commit
-        for episode, proposal, rejections in made:
-            _record_rejections(episode, calls[-1], rejections)
-            record_proposal(episode, proposal)
+        _record_rejections(calls[-1], [(episode, rejections) for episode, _, rejections in made])
+        record_proposals([(episode, proposal) for episode, proposal, _ in made])
     return {episode.pk: proposal for episode, proposal, _ in made}
 
 
 def _known_nodes(project, episodes: Sequence[Episode]) -> list[NodeRecord]:
     """The nodes the batch's messages most likely speak about: each message's best few, in
     turn, so no message's candidates crowd out another's."""
-    per_message = [
-        candidates.nodes_for_text(project, e.content, limit=KNOWN_PER_MESSAGE) for e in episodes
-    ]
+    per_message = candidates.nodes_for_texts(
+        project, [e.content for e in episodes], limit=KNOWN_PER_MESSAGE
+    )
     chosen: dict[str, NodeRecord] = {}
     for rank in range(KNOWN_PER_MESSAGE):
         for found in per_message:
@@ -173,10 +199,12 @@ def _known_nodes(project, episodes: Sequence[Episode]) -> list[NodeRecord]:
     return list(chosen.values())
 
 
-def _record_rejections(episode: Episode, call: LLMCall, rejections) -> None:
+def _record_rejections(call: LLMCall, rejected: Sequence[tuple[Episode, list]]) -> None:
     # Idempotent: a re-proposed episode replaces its own records of this round.
-    with transaction.atomic():
-        ExtractionRejection.objects.filter(episode=episode, round=1).delete()
+    with transaction.atomic(savepoint=False):
+        ExtractionRejection.objects.filter(
+            episode_id__in=[episode.pk for episode, _ in rejected], round=1
+        ).delete()
         ExtractionRejection.objects.bulk_create(
             ExtractionRejection(
                 episode=episode,
@@ -187,5 +215,6 @@ def _record_rejections(episode: Episode, call: LLMCall, rejections) -> None:
                 reason=r.reason,
                 final=True,  # a batch is not sent back for repair: one call is its budget
             )
+            for episode, rejections in rejected
             for r in rejections
         )

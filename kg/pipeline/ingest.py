@@ -4,8 +4,14 @@ Before the lock (kg.pipeline.proposal): every model call — one extraction that
 existing nodes the message most likely means, and a confirmation only where real ambiguity is
 left — resolved into a proposal, recorded with the episode. Under the project lock
 (kg.pipeline.integrate): re-validate the proposal against the current state, write deltas,
-take the next place in the project's order of integration, mark the episode processed. The
-lock is held for the writes only, never for a model call.
+take the next place in the project's order of integration, and record the episode's outcome
+(its resolution decisions, DONE) in one commit right after its graph writes. The lock is held
+for the writes only, never for a model call.
+
+An episode whose outcome is recorded is done: it is never integrated again unless forced
+(kg_rebuild). One whose writes were made but whose outcome was not recorded (a worker killed
+between the two) is integrated again by its retry, from its recorded proposal and at the place
+it took, as after a crash mid-write.
 """
 
 from __future__ import annotations
@@ -16,8 +22,9 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 
-from django.db import transaction
-from django.db.models import Max
+from django.db import connection, transaction
+from django.db.models import Case, F, Value, When
+from django.utils import timezone
 
 from kg.graph import EpisodeStub, store
 from kg.graph.records import graph_time
@@ -29,9 +36,10 @@ from kg.models import (
     ResolutionDecision,
 )
 from kg.pipeline import retry_policy
-from kg.pipeline.batch import BULK_KINDS, proposal_for
+from kg.pipeline.batch import BATCH_MESSAGES, BULK_KINDS, proposals_for
 from kg.pipeline.integrate import Decision, integrate
 from kg.pipeline.locks import WAIT_SECONDS, Lease, LockBusy, holding, named_lock
+from kg.pipeline.proposal import recorded_proposals
 from kg.pipeline.recovery import record_gave_up, worker_id
 from kg.pipeline.revision import graph_changed
 from kg.task_queue import queue_task
@@ -57,7 +65,9 @@ def episode_ingest(episode_id: int, *, force: bool = False) -> IngestReport:
     integrated again as it was: no model call is made twice for one episode. An imported
     message is integrated in the order of its project's imports (`_ingest_in_order`).
     """
-    episode = Episode.objects.select_related("project__organization").get(pk=episode_id)
+    episode = Episode.objects.select_related("project__organization", "processing").get(
+        pk=episode_id
+    )
     if episode.kind in BULK_KINDS and not force:
         return _ingest_in_order(episode)
     return _ingest(episode, force=force)
@@ -74,16 +84,21 @@ def episode_ingest(episode_id: int, *, force: bool = False) -> IngestReport:
 # project (eight messages a call); projects still proceed in parallel.
 ORDER_POLL_SECONDS = 0.05
 AHEAD_SECONDS = 20.0  # how long a turn's holder goes on past its own message
+# Messages the holder takes up together: marked running, their graph stubs written and their
+# recorded proposals read in one round trip each, and the project's revision moved once.
+WINDOW = BATCH_MESSAGES
 
 
 def _ingest_in_order(episode: Episode) -> IngestReport:
+    status = _status_of(episode)
     while True:
-        if _status(episode) == ProcessingStatus.DONE:
+        if status == ProcessingStatus.DONE:
             return IngestReport(episode=episode.number, skipped=True)
         try:
             turn = Lease(f"import-order:{episode.project_id}").acquire(wait_seconds=0)
         except LockBusy:  # another worker is working through the import: wait for our turn
             time.sleep(ORDER_POLL_SECONDS)
+            status = _status(episode)
             continue
         with holding(turn):
             return _ingest_through(episode, turn)
@@ -103,37 +118,63 @@ def _ingest_through(episode: Episode, turn: Lease) -> IngestReport:
     after = 0  # every imported message numbered up to here is finished or failed for good
     while True:
         turn.check()
-        following = _next_unfinished_import(episode.project_id, after)
-        if report is None and (following is None or following.number >= episode.number):
-            report = _ingest(episode)  # its own failure is raised to its task
-            after, ahead_until = episode.number, time.monotonic() + AHEAD_SECONDS
-            continue
-        if following is None or (report is not None and time.monotonic() > ahead_until):
+        if report is not None and time.monotonic() > ahead_until:
+            return report
+        window = _unfinished_imports(episode.project_id, after, WINDOW)
+        if report is None:
+            window = _up_to(episode, window)
+        if not window:
             return report  # type: ignore[return-value]  (set before the turn goes ahead)
-        after = following.number
-        try:
-            _ingest(following)
-        except Exception as exc:
-            transient = retry_policy.is_transient(exc)
-            record_gave_up(following.pk, retry_policy.describe(exc), transient=transient)
-            if transient and report is None:
-                raise
-            if transient:
-                return report
-            logger.warning("imported episode %s failed; the import goes on: %s", following.pk, exc)
+        outcome = _ingest_episodes(window)
+        if episode.pk in outcome.reports:
+            report = outcome.reports[episode.pk]
+            ahead_until = time.monotonic() + AHEAD_SECONDS
+        after = max(after, outcome.reached)
+        failed, error = outcome.failed, outcome.error
+        if failed is None or error is None:
+            continue
+        if failed.pk == episode.pk:
+            raise error  # its own failure is raised to its task
+        transient = retry_policy.is_transient(error)
+        record_gave_up(failed.pk, retry_policy.describe(error), transient=transient)
+        if transient and report is None:
+            raise error
+        if transient:
+            return report
+        logger.warning("imported episode %s failed; the import goes on: %s", failed.pk, error)
 
 
-def _next_unfinished_import(project_id: int, after: int) -> Episode | None:
-    """The first imported message numbered above `after` neither done nor failed for good
-    (FAILED with no retry due)."""
-    return (
+def _unfinished_imports(project_id: int, after: int, limit: int) -> list[Episode]:
+    """The first `limit` imported messages numbered above `after` neither done nor failed for
+    good (FAILED with no retry due), in order."""
+    return list(
         Episode.objects.filter(project_id=project_id, kind__in=BULK_KINDS, number__gt=after)
         .exclude(processing__status=ProcessingStatus.DONE)
         .exclude(processing__status=ProcessingStatus.FAILED, processing__retry_at__isnull=True)
-        .select_related("project__organization")
-        .order_by("number")
-        .first()
+        .select_related("project__organization", "processing")
+        .order_by("number")[:limit]
     )
+
+
+def _up_to(episode: Episode, window: list[Episode]) -> list[Episode]:
+    """The window cut after `episode`, which is in it at its place once the window reaches it
+    (whatever its state: its own task runs it)."""
+    before = [e for e in window if e.number < episode.number]
+    if len(before) == len(window) and len(window) == WINDOW:
+        return before  # its place is further on
+    own = next((e for e in window if e.pk == episode.pk), None)
+    if own is None:  # finished meanwhile, or failed for good: its state read afresh
+        own = Episode.objects.select_related("project__organization", "processing").get(
+            pk=episode.pk
+        )
+    return [*before, own]
+
+
+def _status_of(episode: Episode) -> str | None:
+    try:
+        return episode.processing.status
+    except EpisodeProcessing.DoesNotExist:
+        return None
 
 
 def _status(episode: Episode) -> str | None:
@@ -142,45 +183,159 @@ def _status(episode: Episode) -> str | None:
     )
 
 
+# --- the pipeline for a run of episodes ----------------------------------------------------------
+
+
+@dataclass
+class _Outcome:
+    reports: dict[int, IngestReport] = field(default_factory=dict)  # by episode id
+    reached: int = 0  # the number of the last episode finished or failed
+    failed: Episode | None = None  # the episode the run stopped at, with its error
+    error: Exception | None = None
+
+
 def _ingest(episode: Episode, *, force: bool = False) -> IngestReport:
-    processing, _ = EpisodeProcessing.objects.get_or_create(episode=episode)
-    # Recorded before the first call to any server: an outage leaves a trace, never silence.
-    _set_status(processing, ProcessingStatus.RUNNING, stage="extract", attempt=True)
-    scope = episode.project.graph_scope
-    store.upsert_episode_stub(
-        scope,
-        EpisodeStub(
-            uid=str(episode.uid), number=episode.number, valid_at=graph_time(episode.valid_at)
-        ),
-    )
-    if not force and store.episode_processed(scope, str(episode.uid)):
-        _set_status(processing, ProcessingStatus.DONE)
-        return IngestReport(episode=episode.number, skipped=True)
+    outcome = _ingest_episodes([episode], force=force)
+    if outcome.error is not None:
+        raise outcome.error
+    return outcome.reports[episode.pk]
+
+
+def _ingest_episodes(episodes: Sequence[Episode], *, force: bool = False) -> _Outcome:
+    """Run the pipeline for episodes of one project, one after the other, in the order given;
+    stop at the first that fails (marked FAILED with its reason; the ones after it are left
+    pending). An episode done already is skipped unless `force`.
+
+    What does not depend on the order is done for all of them at once: they are marked running,
+    their graph stubs written and their recorded proposals read in one round trip each, and the
+    project's revision moves once at the end. Each is then proposed where it has no recorded
+    proposal (at its turn: against the graph as the episodes before it left it), and integrated
+    under the project lease with its outcome recorded in the same hold.
+    """
+    outcome = _Outcome()
+    todo = []
+    for episode in episodes:
+        if not force and _status_of(episode) == ProcessingStatus.DONE:
+            outcome.reports[episode.pk] = IngestReport(episode=episode.number, skipped=True)
+            outcome.reached = max(outcome.reached, episode.number)
+        else:
+            todo.append(episode)
+    if not todo:
+        return outcome
+    project_id = todo[0].project_id
+    changed = False
+    current = todo[0]
     try:
-        proposal = proposal_for(episode)  # recorded, else made now (imports in batches)
-        _set_status(processing, ProcessingStatus.RUNNING, stage="resolve")
-        with _project_lease(episode.project_id) as lease:
-            # The place is taken (committed) just before the first graph write: a worker killed
-            # after writing leaves the place its writes were made at, and its retry keeps it.
-            done = integrate(
-                episode, proposal, lease.check, before_writes=lambda: _take_place_in_order(episode)
+        proposals = recorded_proposals(todo)
+        # Recorded before the first call to any other server: an outage leaves a trace.
+        _mark_running(todo, proposed=set(proposals))
+        scope = todo[0].project.graph_scope
+        store.upsert_episode_stubs(
+            scope,
+            [
+                EpisodeStub(uid=str(e.uid), number=e.number, valid_at=graph_time(e.valid_at))
+                for e in todo
+            ],
+        )
+        for place, episode in enumerate(todo):
+            current = episode
+            proposal = proposals.get(episode.pk)
+            if proposal is None:  # made now and recorded (imports in batches)
+                made = proposals_for(episode)
+                proposals.update(made)
+                proposal = made[episode.pk]
+                _mark_stage([e.pk for e in todo[place:] if e.pk in made], "resolve")
+            with _project_lease(project_id) as lease:
+                # The place is taken (committed) just before the first graph write: a worker
+                # killed after writing leaves the place its writes were made at, and its retry
+                # keeps it.
+                done = integrate(
+                    episode,
+                    proposal,
+                    lease.check,
+                    before_writes=lambda e=episode: _take_place_in_order(e),
+                )
+                changed = True
+                _record_done(episode, done.decisions)
+            outcome.reports[episode.pk] = IngestReport(
+                episode=episode.number,
+                created=done.created,
+                merged=done.merged,
+                edges=done.edges,
+                dropped=proposal.dropped,
+                contradictions=done.contradictions,
             )
-            store.mark_episode_processed(scope, str(episode.uid))
+            outcome.reached = max(outcome.reached, episode.number)
     except Exception as exc:
-        _set_status(processing, ProcessingStatus.FAILED, error=f"{type(exc).__name__}: {exc}")
-        raise
-    with transaction.atomic():  # one commit for the record of the episode's outcome
-        _log_decisions(episode, done.decisions)
-        _set_status(processing, ProcessingStatus.DONE)
-    graph_changed(episode.project_id, sender=Episode)
-    return IngestReport(
-        episode=episode.number,
-        created=done.created,
-        merged=done.merged,
-        edges=done.edges,
-        dropped=proposal.dropped,
-        contradictions=done.contradictions,
+        outcome.failed, outcome.error = current, exc
+        outcome.reached = max(outcome.reached, current.number)
+        _record_failed(current, f"{type(exc).__name__}: {exc}")
+        _leave_pending([e.pk for e in todo if e.pk not in outcome.reports and e is not current])
+    finally:
+        if changed:
+            graph_changed(project_id, sender=Episode)
+    return outcome
+
+
+def _mark_running(episodes: Sequence[Episode], proposed: set[int]) -> None:
+    """Mark the episodes running on this worker, one more attempt each: at the resolve stage
+    where a proposal is recorded, else at extraction."""
+    ids = [e.pk for e in episodes]
+    stage = (
+        Case(When(episode_id__in=proposed, then=Value("resolve")), default=Value("extract"))
+        if proposed
+        else Value("extract")
     )
+    rows = EpisodeProcessing.objects.filter(episode_id__in=ids)
+    fields = {
+        "status": ProcessingStatus.RUNNING,
+        "stage": stage,
+        "error": "",
+        "attempts": F("attempts") + 1,
+        "retry_at": None,
+        "worker": worker_id(),
+        "updated_at": timezone.now(),
+    }
+    if rows.update(**fields) < len(ids):  # an episode recorded before processing rows existed
+        EpisodeProcessing.objects.bulk_create(
+            [EpisodeProcessing(episode_id=pk) for pk in ids], ignore_conflicts=True
+        )
+        rows.update(**fields)
+
+
+def _mark_stage(episode_ids: list[int], stage: str) -> None:
+    EpisodeProcessing.objects.filter(episode_id__in=episode_ids).update(
+        stage=stage, updated_at=timezone.now()
+    )
+
+
+def _record_done(episode: Episode, decisions: Sequence[Decision]) -> None:
+    """The episode's outcome in one commit: its decisions, DONE."""
+    with transaction.atomic():
+        _log_decisions(episode, decisions)
+        EpisodeProcessing.objects.filter(episode=episode).update(
+            status=ProcessingStatus.DONE, stage="", error="", updated_at=timezone.now()
+        )
+
+
+def _record_failed(episode: Episode, error: str) -> None:
+    EpisodeProcessing.objects.filter(episode=episode).update(
+        status=ProcessingStatus.FAILED, stage="", error=error[:4000], updated_at=timezone.now()
+    )
+
+
+def _leave_pending(episode_ids: list[int]) -> None:
+    """Episodes marked running that were not reached: pending again, the attempt not made."""
+    if episode_ids:
+        EpisodeProcessing.objects.filter(
+            episode_id__in=episode_ids, status=ProcessingStatus.RUNNING
+        ).update(
+            status=ProcessingStatus.PENDING,
+            stage="",
+            attempts=F("attempts") - 1,
+            worker="",
+            updated_at=timezone.now(),
+        )
 
 
 def ingest_recorded_episodes(episodes: Sequence[Episode], *, sync: bool = False) -> list[Episode]:
@@ -236,41 +391,26 @@ def _project_lease(project_id: int) -> Iterator[Lease]:
 
 def _take_place_in_order(episode: Episode) -> Callable[[], None]:
     """The next place in the project's order of integration (under the lock, before the graph
-    is written). An episode that has a place keeps it: a retry after a crash mid-write (its
-    writes were seen by the episodes after it) and a rebuild replaying the recorded order.
-    Returns what gives a place taken here back (its first graph write failed)."""
-    with transaction.atomic():
-        row = EpisodeIntegration.objects.select_for_update().get(episode=episode)
-        if row.order is not None:
-            return lambda: None
-        last = EpisodeIntegration.objects.filter(project_id=episode.project_id).aggregate(
-            n=Max("order")
-        )["n"]
-        row.order = (last or 0) + 1
-        row.save(update_fields=["order"])
+    is written), in one statement. An episode that has a place keeps it: a retry after a crash
+    mid-write (its writes were seen by the episodes after it) and a rebuild replaying the
+    recorded order. Returns what gives a place taken here back (its first graph write failed)."""
+    table = connection.ops.quote_name(EpisodeIntegration._meta.db_table)
+    order = connection.ops.quote_name("order")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET {order} = (SELECT COALESCE(MAX({order}), 0) + 1 "  # noqa: S608
+            f"FROM {table} WHERE project_id = %s) WHERE episode_id = %s AND {order} IS NULL "
+            f"RETURNING {order}",
+            [episode.project_id, episode.pk],
+        )
+        taken = cursor.fetchone()
+    if taken is None:
+        return lambda: None
 
     def give_back() -> None:
-        EpisodeIntegration.objects.filter(pk=row.pk).update(order=None)
+        EpisodeIntegration.objects.filter(episode=episode).update(order=None)
 
     return give_back
-
-
-def _set_status(
-    processing: EpisodeProcessing,
-    status: str,
-    *,
-    stage: str = "",
-    error: str = "",
-    attempt: bool = False,
-) -> None:
-    processing.status = status
-    processing.stage = stage
-    processing.error = error[:4000]
-    if attempt:
-        processing.attempts += 1
-        processing.retry_at = None
-        processing.worker = worker_id()
-    processing.save()
 
 
 def _log_decisions(episode: Episode, decisions: Sequence[Decision]) -> None:

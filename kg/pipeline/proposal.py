@@ -13,6 +13,8 @@ integrate the recorded proposal, so neither pays for a model call again.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pydantic import BaseModel, Field
 
 from kg.graph import NodeRecord
@@ -63,14 +65,35 @@ class Proposal(BaseModel):
 
 
 def recorded_proposal(episode: Episode) -> Proposal | None:
-    row = EpisodeIntegration.objects.filter(episode=episode).values_list("proposal").first()
-    return Proposal.model_validate(row[0]) if row else None
+    return recorded_proposals([episode]).get(episode.pk)
+
+
+def recorded_proposals(episodes: Sequence[Episode]) -> dict[int, Proposal]:
+    """The recorded proposals of episodes, by episode id, in one query."""
+    rows = EpisodeIntegration.objects.filter(episode_id__in=[e.pk for e in episodes])
+    return {
+        episode_id: Proposal.model_validate(proposal)
+        for episode_id, proposal in rows.values_list("episode_id", "proposal")
+    }
 
 
 def record_proposal(episode: Episode, proposal: Proposal) -> None:
-    EpisodeIntegration.objects.update_or_create(
-        episode=episode,
-        defaults={"project_id": episode.project_id, "proposal": proposal.model_dump()},
+    record_proposals([(episode, proposal)])
+
+
+def record_proposals(made: Sequence[tuple[Episode, Proposal]]) -> None:
+    """Record (or replace) the proposals of episodes in one statement; an episode's place in
+    the order and its node numbers, if any, stay as they were."""
+    EpisodeIntegration.objects.bulk_create(
+        [
+            EpisodeIntegration(
+                episode_id=episode.pk, project_id=episode.project_id, proposal=p.model_dump()
+            )
+            for episode, p in made
+        ],
+        update_conflicts=True,
+        unique_fields=["episode"],
+        update_fields=["project", "proposal"],
     )
 
 
@@ -81,18 +104,38 @@ def propose(episode: Episode) -> Proposal:
     return proposal_from(episode, outcome, known)
 
 
+def _said_of(accepted, by_number: dict[int, NodeRecord]) -> NodeRecord | None:
+    """The offered node the answer said a mention is (its `same_as`), if of the same type."""
+    said = by_number.get(accepted.same_as or 0)
+    return said if said is not None and said.type == accepted.candidate.type else None
+
+
+def unnamed_mentions(outcome: ExtractionOutcome, known: list[NodeRecord]) -> list[tuple[str, str]]:
+    """(type, label) of each accepted mention the answer did not name as an offered node: the
+    ones `proposal_from` resolves against their candidates, in its order."""
+    by_number = {n.number: n for n in known}
+    return [
+        (a.candidate.type, a.candidate.label)
+        for a in outcome.nodes
+        if _said_of(a, by_number) is None
+    ]
+
+
 def proposal_from(
     episode: Episode,
     outcome: ExtractionOutcome,
     known: list[NodeRecord],
     *,
     confirm_with_model: bool = True,
+    found: list[list[NodeRecord]] | None = None,
 ) -> Proposal:
     """Resolve and link what an extraction accepted for one episode.
 
     `known` are the nodes the extraction was offered. With `confirm_with_model` off (a batch
     of imported messages, kg.pipeline.batch) the model is never asked to confirm a merge:
     the mention then merges only on the certain rungs of the ladder, or by its `same_as`.
+    `found` are the candidates of `unnamed_mentions` when the caller looked them up (a batch,
+    in one lookup for all its messages); else they are looked up here.
     """
     project = episode.project
     offline = isinstance(current_engine(), OfflineEngine)
@@ -107,20 +150,13 @@ def proposal_from(
         return _confirm(episode, m, n)
 
     def said_of(accepted) -> NodeRecord | None:
-        said = by_number.get(accepted.same_as or 0)
-        return said if said is not None and said.type == accepted.candidate.type else None
+        return _said_of(accepted, by_number)
 
     # The candidates of every mention the answer did not name, in one lookup.
     unnamed = [a for a in outcome.nodes if said_of(a) is None]
-    pools = dict(
-        zip(
-            map(id, unnamed),
-            candidates.candidates_for_many(
-                project, [(a.candidate.type, a.candidate.label) for a in unnamed]
-            ),
-            strict=True,
-        )
-    )
+    if found is None:
+        found = candidates.candidates_for_many(project, unnamed_mentions(outcome, known))
+    pools = dict(zip(map(id, unnamed), found, strict=True))
     proposal = Proposal(dropped=len(outcome.dropped))
     for accepted in outcome.nodes:
         c = accepted.candidate
