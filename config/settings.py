@@ -133,6 +133,10 @@ CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = 3
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
+# Celery closes the database connections around every task unless told to reuse them; a worker
+# then opens one per task. Reused for this many tasks, and dropped sooner when unusable or older
+# than CONN_MAX_AGE (kg.tasks checks around each task, as Django does around a request).
+CELERY_DB_REUSE_MAX = 1000
 # --- recovery: the sweep re-queues episodes pending or running past the deadline ---
 PIPELINE_STALE_AFTER_SECONDS = env_int("PIPELINE_STALE_AFTER_SECONDS", 600, minimum=5)
 PIPELINE_MAX_REQUEUES = env_int("PIPELINE_MAX_REQUEUES", 5, minimum=1, maximum=100)

@@ -8,10 +8,23 @@ from collections.abc import Callable
 from dataclasses import asdict
 
 from celery import shared_task
+from celery.signals import task_postrun, task_prerun
+from django.db import close_old_connections
 
 from kg.operations import worker_lifecycle  # noqa: F401  (connects the worker's start and stop hooks)
 
 logger = logging.getLogger("groundwork.tasks")
+
+
+@task_prerun.connect
+@task_postrun.connect
+def _drop_unusable_connections(sender=None, **kwargs) -> None:
+    """Around each task, as Django does around a request: a database connection that failed or
+    outlived CONN_MAX_AGE is closed, any other is kept for the next task (CELERY_DB_REUSE_MAX;
+    opening one per task costs more than most tasks). Not in eager mode: the caller's
+    connection is the caller's."""
+    if not getattr(getattr(sender, "request", None), "is_eager", False):
+        close_old_connections()
 
 
 @shared_task(name="kg.worker_probe")
@@ -22,7 +35,8 @@ def worker_probe() -> dict:
     return {"host": socket.gethostname(), "sql": sql_state().ok, "graph": graph_state().ok}
 
 
-@shared_task(name="kg.episode_ingest", bind=True, max_retries=None)
+# Its result is never read (the episode's processing row says how it went): not stored.
+@shared_task(name="kg.episode_ingest", bind=True, max_retries=None, ignore_result=True)
 def episode_ingest_task(self, episode_id: int) -> dict:
     """Run the pipeline for one episode; safe to retry (the pipeline is idempotent).
 
