@@ -628,13 +628,20 @@ def _modifiers(
 ) -> tuple[int, list[str]]:
     """Words before a head that name the segment ("small shop", "частным")."""
     words = list(_WORD.finditer(text, sentence.start, head_start))
+    # "Walk users through …", "agencies, including vendors": a verb or a preposition before
+    # the head is not part of the group's name (a participle such as "paying" may be).
+    not_names = {
+        t.start
+        for t in linguistic.read(text, (sentence.start, head_start)).tokens
+        if t.pos == "ADP" or (t.pos == "VERB" and t.lemma == t.lower)
+    }
     modifiers: list[str] = []
     start = head_start
     cursor = head_start
     index = len(words) - 1
     while index >= 0 and len(modifiers) < lex.MAX_MODIFIERS:
         word = words[index]
-        if text[word.end() : cursor].strip():
+        if text[word.end() : cursor].strip() or word.start() - sentence.start in not_names:
             break  # punctuation between words ends the phrase
         initial = not text[sentence.start : word.start()].strip()
         label = lex.modifier_label(word.group(), initial)
