@@ -586,3 +586,9 @@ def test_later_instructions_of_a_recommendation_paragraph_are_requested():
     # the same instruction outside a recommendation paragraph is not taken as requested
     alone = extract_offline(ExtractionRequest(text="Consider offering a fee estimate.", product=""))
     assert not any(n.label == "consider offering a fee estimate" for n in alone.nodes)
+
+
+def test_a_predicate_keeps_the_pronoun_it_is_said_of():
+    assert "it is a confusing update" in _pains(
+        "Either my phone is old or it is a confusing update."
+    )

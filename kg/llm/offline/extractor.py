@@ -706,12 +706,29 @@ def _pains(
             continue
         phrase = _phrase(text, *span, lex, lex.PAIN_CUTTER, lex.PAIN_MAX_WORDS)
         phrase = _with_negator(text, linguistic.without_courtesy(text, phrase), clause[0])
+        phrase = _with_pronoun_subject(text, phrase, clause[0])
         label = _label(text, phrase, sentence)
         if label and linguistic.names_only_an_area(label) and _defined(text, phrase):
             continue  # a rating scale's term ("Minor issue: fix when there is time")
         if label:
             found.append(Finding("pain", label, clause, phrase[0]))
     return found
+
+
+_BE = frozenset(("is", "are", "was", "were", "'s"))
+_PRONOUN_SUBJECTS = frozenset(("it", "this", "that", "they", "he", "she"))
+
+
+def _with_pronoun_subject(text: str, phrase: Span, floor: int) -> Span:
+    """ "it is a very bad update", not "is a very bad update": a predicate keeps the pronoun
+    it is said of, or it reads as a fragment."""
+    first = _TOKEN.match(text, phrase[0])
+    before = list(_TOKEN.finditer(text, floor, phrase[0]))
+    if first is None or first.group().lower() not in _BE or not before:
+        return phrase
+    if before[-1].group().lower() in _PRONOUN_SUBJECTS:
+        return before[-1].start(), phrase[1]
+    return phrase
 
 
 def _defined(text: str, phrase: Span) -> bool:

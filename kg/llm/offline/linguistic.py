@@ -745,13 +745,20 @@ def noun_phrase_end(text: str, end: int, limit: int) -> int:
 
 
 def cut_at_word_limit(text: str, span: Span, max_words: int) -> int:
-    """Where a phrase cut to max_words ends: past the limit only to finish a compound noun."""
-    reading = read(text, span)
-    words = [i for i, t in enumerate(reading.tokens) if t.pos != "PUNCT"]
+    """Where a phrase cut to max_words (words as spaces part them) ends: past the limit only
+    to finish a compound noun."""
+    words = list(_SPACED.finditer(text, span[0], span[1]))
     if len(words) <= max_words:
         return span[1]
-    last = _noun_run_end(reading.tokens, words[max_words - 1])
-    return reading.span(last, last)[1]
+    cut = words[max_words - 1].end()
+    reading = read(text, span)
+    last = next((i for i, t in enumerate(reading.tokens) if t.end + reading.offset >= cut), None)
+    if last is None:
+        return cut
+    return max(cut, reading.span(*(2 * [_noun_run_end(reading.tokens, last)]))[1])
+
+
+_SPACED = re.compile(r"\S+")
 
 
 def _content_bounds(tokens: list[Token], first: int, last: int) -> tuple[int, int]:
