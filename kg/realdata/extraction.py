@@ -58,17 +58,18 @@ def extract_nodes(item: Item) -> list[AcceptedNode]:
     return check_answer(item.text, answer).nodes
 
 
-def score_item(
+def match_item(
     item: Item,
     nodes: Iterable[AcceptedNode],
     types: tuple[str, ...] | None,
     *,
     through_quote: bool = True,
-) -> Score:
+) -> tuple[list[bool], int]:
+    """Whether each gold node was found (in gold order), and how many nodes were scored."""
     scored = [n.candidate for n in nodes]
     scored = [n for n in scored if (n.type in types if types else n.type != "product")]
-    score = Score()
     used: set[int] = set()
+    found: list[bool] = []
     for gold in item.gold:
         hit = next(
             (
@@ -80,13 +81,22 @@ def score_item(
             ),
             None,
         )
-        if hit is None:
-            score.fn += 1
-        else:
+        found.append(hit is not None)
+        if hit is not None:
             used.add(hit)
-            score.tp += 1
-    score.fp += len(scored) - len(used)
-    return score
+    return found, len(scored)
+
+
+def score_item(
+    item: Item,
+    nodes: Iterable[AcceptedNode],
+    types: tuple[str, ...] | None,
+    *,
+    through_quote: bool = True,
+) -> Score:
+    found, scored = match_item(item, nodes, types, through_quote=through_quote)
+    hits = sum(found)
+    return Score(tp=hits, fn=len(found) - hits, fp=scored - hits)
 
 
 def evaluate_set(name: str, items: list[Item], split: Split) -> dict:
@@ -94,11 +104,16 @@ def evaluate_set(name: str, items: list[Item], split: Split) -> dict:
     nodes_score, first_rule, by_type = Score(), Score(), Counter()
     pains = {"pain_nodes": 0, "pains_in_negative": 0, "negative": 0, "negative_with_pain": 0}
     unscored = Counter()
+    gold_kinds, gold_found = Counter(), Counter()  # recall per gold type ("role → segment")
     started = time.perf_counter()
     for item in chosen:
         nodes = extract_nodes(item)
         types = SCORED_TYPES[name]
-        nodes_score.add(score_item(item, nodes, types))
+        found, scored = match_item(item, nodes, types)
+        nodes_score.add(Score(tp=sum(found), fn=len(found) - sum(found), fp=scored - sum(found)))
+        for gold, hit in zip(item.gold, found, strict=True):
+            gold_kinds[gold.types[0]] += 1
+            gold_found[gold.types[0]] += hit
         first_rule.add(score_item(item, nodes, types, through_quote=False))
         for node in (n.candidate for n in nodes):
             by_type[node.type] += 1
@@ -118,6 +133,9 @@ def evaluate_set(name: str, items: list[Item], split: Split) -> dict:
         # The same nodes under the rule as first fixed (no agreement through the gold's quote).
         "nodes_first_rule": first_rule.summary(),
         "extracted_by_type": dict(sorted(by_type.items())),
+        "recall_by_gold_type": {
+            kind: _ratio(gold_found[kind], count) for kind, count in sorted(gold_kinds.items())
+        },
         "items_per_second": round(len(chosen) / elapsed, 1) if elapsed else None,
     }
     if name == sets.APP_REVIEWS:

@@ -524,3 +524,71 @@ def test_a_failed_attempt_is_a_pain_not_a_request(text, language):
 )
 def test_nothing_happening_is_a_failure(text, language, pain):
     assert ("pain" in _types(text, language)) is pain
+
+
+# ----------------------------------------------------------------------------- research write-ups
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("Drivers have little visibility into the route once it is sent.", "little visibility"),
+        ("Delivery estimates are rarely accurate.", "estimates are rarely accurate"),
+        ("Order history not shown on the account page.", "not shown on the account page"),
+        ("Onboarding takes a long time.", "takes a long time"),
+        ("There are inconsistencies in the billing export between regions.", "billing export"),
+    ],
+)
+def test_difficulties_as_research_write_ups_state_them_are_pains(text, words):
+    assert any(words in label.lower() for label in _pains(text)), _nodes(text)
+
+
+def test_a_label_cut_at_the_word_limit_finishes_its_compound_noun():
+    text = "Nurses were unable to quickly find any of the shift schedule pages."
+    pains = _pains(text)
+    assert pains and pains[0].endswith("shift schedule pages"), pains
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Have you ever lost a file during an upload?",
+        "Did you find the settings confusing?",
+        "None of the pharmacists we met complained about the label printer.",
+        "* 2 - Minor display issue: fix when there is time",
+    ],
+)
+def test_prompts_denials_and_legend_terms_are_not_pains(text):
+    assert _pains(text) == []
+
+
+def test_a_complaint_in_a_questions_form_is_still_a_pain():
+    assert _pains("How come I can't open my saved drafts?")
+
+
+@pytest.mark.parametrize("label", ["were confused", "is very slow", "to the settings page"])
+def test_labels_without_their_subject_are_fragments(label):
+    assert linguistic.fragment_reason(label).startswith("starts on")
+
+
+def test_later_instructions_of_a_recommendation_paragraph_are_requested():
+    text = (
+        "Buyers missed the delivery fee.\n\n"
+        "Recommendation: show the fee on the cart page. Consider offering a fee estimate "
+        "before sign-up. Buyers liked the old layout."
+    )
+    nodes = extract_offline(ExtractionRequest(text=text, product="")).nodes
+    requested = {n.label: n.quote for n in nodes if n.type == "feature"}
+    label = "consider offering a fee estimate before sign-up"
+    assert label in requested, requested
+    assert requested[label].startswith("Recommendation:")  # the quote shows it is recommended
+    assert not any("liked" in lbl for lbl in requested)
+    # the same instruction outside a recommendation paragraph is not taken as requested
+    alone = extract_offline(ExtractionRequest(text="Consider offering a fee estimate.", product=""))
+    assert not any(n.label == "consider offering a fee estimate" for n in alone.nodes)
+
+
+def test_a_predicate_keeps_the_pronoun_it_is_said_of():
+    assert "it is a confusing update" in _pains(
+        "Either my phone is old or it is a confusing update."
+    )

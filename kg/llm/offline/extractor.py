@@ -40,7 +40,7 @@ _TOKEN = re.compile(r"\S+")
 _EDGE_PUNCTUATION = ".,;:!?…\"'«»()[]—–-"
 _WORD = re.compile(r"[^\s,.;:!?()\"«»—–]+(?:\.[^\s,.;:!?()\"«»—–]+)*")
 _DIGITS = re.compile(r"\d+")
-_BULLET = re.compile(r"(?:[-•*–—]|\d{1,2}[.)])\s+")
+_BULLET = re.compile(r"(?:[-•*–—]|\d{1,2}[.)]|\d{1,2}\s+[-–—])\s+")
 _SENTENCE_OPENERS = ("", ":", ";", "(", '"', "«", "—", "–")
 _NAMED_CONCEPTS = frozenset(CONCEPTS)
 _COUNT_BEFORE = re.compile(r"\d\s*\+\s*$|\d\s*[–—-]\s*\d+\s*$")
@@ -314,7 +314,9 @@ def _phrase(
     tokens = [(m.start() + start, m.end() + start) for m in _TOKEN.finditer(text[start:end])]
     while tokens and _bare(text, tokens[0]) in lex.LEADING_STOPWORDS:
         tokens.pop(0)
-    tokens = tokens[:max_words]
+    if len(tokens) > max_words:
+        cut = linguistic.cut_at_word_limit(text, (tokens[0][0], tokens[-1][1]), max_words)
+        tokens = [t for t in tokens if t[1] <= cut] or tokens[:max_words]
     while tokens and _bare(text, tokens[-1]) in lex.TRAILING_STOPWORDS:
         tokens.pop()
     if not tokens:
@@ -626,13 +628,20 @@ def _modifiers(
 ) -> tuple[int, list[str]]:
     """Words before a head that name the segment ("small shop", "частным")."""
     words = list(_WORD.finditer(text, sentence.start, head_start))
+    # "Walk users through …", "agencies, including vendors": a verb or a preposition before
+    # the head is not part of the group's name (a participle such as "paying" may be).
+    not_names = {
+        t.start
+        for t in linguistic.read(text, (sentence.start, head_start)).tokens
+        if t.pos == "ADP" or (t.pos == "VERB" and t.lemma == t.lower)
+    }
     modifiers: list[str] = []
     start = head_start
     cursor = head_start
     index = len(words) - 1
     while index >= 0 and len(modifiers) < lex.MAX_MODIFIERS:
         word = words[index]
-        if text[word.end() : cursor].strip():
+        if text[word.end() : cursor].strip() or word.start() - sentence.start in not_names:
             break  # punctuation between words ends the phrase
         initial = not text[sentence.start : word.start()].strip()
         label = lex.modifier_label(word.group(), initial)
@@ -670,6 +679,8 @@ def _pains(
     lex = sentence.lex
     found: list[Finding] = []
     english = lex.LANG == "en"
+    if linguistic.asks_the_reader(text, (sentence.start, sentence.end)):
+        return found
     for clause in sentence.clauses:
         cue = _pain_in_clause(text, clause, lex)
         if cue is not None and linguistic.not_a_pain(
@@ -695,10 +706,34 @@ def _pains(
             continue
         phrase = _phrase(text, *span, lex, lex.PAIN_CUTTER, lex.PAIN_MAX_WORDS)
         phrase = _with_negator(text, linguistic.without_courtesy(text, phrase), clause[0])
+        phrase = _with_pronoun_subject(text, phrase, clause[0])
         label = _label(text, phrase, sentence)
+        if label and linguistic.names_only_an_area(label) and _defined(text, phrase):
+            continue  # a rating scale's term ("Minor issue: fix when there is time")
         if label:
             found.append(Finding("pain", label, clause, phrase[0]))
     return found
+
+
+_BE = frozenset(("is", "are", "was", "were", "'s"))
+_PRONOUN_SUBJECTS = frozenset(("it", "this", "that", "they", "he", "she"))
+
+
+def _with_pronoun_subject(text: str, phrase: Span, floor: int) -> Span:
+    """ "it is a very bad update", not "is a very bad update": a predicate keeps the pronoun
+    it is said of, or it reads as a fragment."""
+    first = _TOKEN.match(text, phrase[0])
+    before = list(_TOKEN.finditer(text, floor, phrase[0]))
+    if first is None or first.group().lower() not in _BE or not before:
+        return phrase
+    if before[-1].group().lower() in _PRONOUN_SUBJECTS:
+        return before[-1].start(), phrase[1]
+    return phrase
+
+
+def _defined(text: str, phrase: Span) -> bool:
+    """The phrase is a term a colon goes on to explain, as in a legend or a glossary."""
+    return text[phrase[1] : phrase[1] + 3].lstrip(" *_").startswith(":")
 
 
 def _with_negator(text: str, phrase: Span, floor: int) -> Span:
@@ -733,7 +768,7 @@ def _pain_in_clause(text: str, clause: Span, lex: ModuleType) -> tuple[Span, boo
             return (subject, manual.end()), True
     noun = lex.PAIN_NOUN.search(text, start, end)
     if noun is not None:
-        return (noun.start(), noun.end()), False
+        return (noun.start(), linguistic.noun_phrase_end(text, noun.end(), end)), False
     return None
 
 
@@ -906,6 +941,14 @@ def _features(
         (cue, phrase, "planned")
         for cue, phrase in linguistic.request_spans(text, whole, lex.LANG == "en")
     ]
+    instruction = linguistic.recommended_statement(text, whole)
+    if instruction is not None and not phrases:
+        label_at, statement = instruction
+        label = _label(text, statement, sentence)
+        if label:
+            # quoted from the "Recommendation:" label on: the quote shows it is recommended
+            quote = (label_at, statement[1])
+            found.append(Finding("feature", label, quote, statement[0], origin="planned"))
     purposes = linguistic.purpose_spans(text, whole)
     parts: list[Span] = []
     if lex.LANG == "en" and sentence.in_message_language:

@@ -261,8 +261,9 @@ SEGMENT_HEAD = re.compile(
 )
 # Words that cannot be part of a segment's modifiers.
 NOT_MODIFIERS = _words(
-    "a an the our their his her its my your this that these those some most many all few "
-    "several other both each every any no with of to for from by at in on and or but as than "
+    "including excluding such a an the our their his her its my your this that these those "
+    "some most many all few several other both each every any no with of to for from by at in "
+    "on and or but as than "
     "like about into is are was were be been say says said tell told interview interviews "
     "visit call ask met meet survey talk help helps sell sold serve serves pay pays give gives "
     "also still just only even more less one two three four five six seven eight nine ten "
@@ -333,7 +334,18 @@ PAIN_PREDICATE = re.compile(
     r"(?:too\s+|very\s+|so\s+|quite\s+|super\s+|way\s+too\s+|[a-z]+ly\s+)?"
     r"(?:slow|buggy|confusing|clunky|expensive|complicated|complex|unreliable|hard\s+to\s+use|"
     r"difficult|annoying|broken|laggy|unusable|cumbersome|tedious|time-consuming|"
-    r"error-prone|outdated|inaccurate|unstable|useless|messy|overwhelming)"
+    r"error-prone|outdated|inaccurate|unstable|useless|messy|overwhelming|unclear|"
+    r"inconsistent|misleading|disorienting|jarring|opaque|unpredictable|under-resourced|"
+    r"understaffed|under-staffed|overloaded|overworked|resource-intensive|labor-intensive)"
+    # research write-ups state a difficulty as something missing or rarely so: "estimates are
+    # rarely accurate", "the contact details not shown on the order page"
+    r"|(?:(?:is|are|was|were)\s+)?(?:rarely|seldom|never|not)\s+"
+    r"(?:accurate|clear|available|visible|shown|displayed|consistent|reliable|up\s+to\s+date)"
+    r"|(?:have|has|had)\s+(?:little|no|limited)\s+"
+    r"(?:insight|visibility|transparency|understanding|control|trust|idea)"
+    r"|takes?\s+a\s+(?:very\s+)?long\s+time"
+    r"|requires?\s+(?:significant\s+|considerable\s+)?(?:additional|extra)\s+(?:manual\s+)?"
+    r"(?:time|work|effort|resources|steps)"
     r"|lags|lagging|freezes|freezing|crashes|crashing|hangs|hanging|stalls|glitches"
     r"|times?\s+out|keeps?\s+(?:crashing|freezing|failing|dropping)"
     r"|(?:does\s+not|doesn't|did\s+not|didn't|won't|will\s+not)\s+(?:work|load|sync|open|save)"
@@ -344,8 +356,9 @@ PAIN_PREDICATE = re.compile(
 # Pains named as a noun ("the delays at checkout").
 PAIN_NOUN = re.compile(
     r"\b(?:lag|lags|delays?|errors|mistakes|confusion|mess|chaos|bugs|crashes|downtime|"
-    r"slowness|double\s+bookings?|no-shows)\b(?:\s+(?:in|on|with|of|at|during|when)\s+"
-    r"(?:the\s+)?[\w-]+)?",
+    r"slowness|double\s+bookings?|no-shows|inconsistenc(?:y|ies)|distrust|mistrust|"
+    r"lack\s+of\s+[\w-]+)\b(?:\s+(?:in|on|with|of|at|during)\s+(?:the\s+)?[\w-]+"
+    r"|\s+when\s+\w+ing)?",
     _I,
 )
 # Work done by hand is a pain in itself; the label is the few words before the cue.

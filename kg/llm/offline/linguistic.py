@@ -32,7 +32,7 @@ def _wordset(text: str) -> frozenset[str]:
 
 
 NEGATORS = _wordset(
-    "not n't n’t no never nothing nobody none neither nor without hardly cannot "
+    "not n't n’t no never nothing nobody none neither nor without hardly rarely seldom cannot "
     # contractions as reviews type them, without the apostrophe
     "dont doesnt didnt cant wont isnt arent wasnt werent couldnt wouldnt shouldnt havent "
     "hasnt aint "
@@ -70,7 +70,7 @@ LIKING_LEMMAS = _wordset("like love enjoy recommend worth")
 # Qualities a product should have: negated, they are a complaint ("sound not clear").
 QUALITY_LEMMAS = _wordset(
     "clear good smooth stable responsive reliable accurate easy intuitive helpful useful "
-    "readable usable responsive fast quick"
+    "readable usable responsive fast quick available visible accessible consistent"
 )
 # Verbs that follow "can't" in praise or in idioms, not in a failure: "can't live without it",
 # "can't complain", "can't wait", "can't beat the price", "can't go wrong", "can't say enough".
@@ -404,7 +404,9 @@ def _absent_thing(tokens: list[Token], index: int) -> bool:
 
 # Asking for a fix names no new problem: "please solve my problem", «помогите с решением
 # проблемы».
-FIX_LEMMAS = _wordset("solve fix resolve help решить решение исправить помочь помогать")
+FIX_LEMMAS = _wordset(
+    "solve fix resolve correct address help решить решение исправить помочь помогать"
+)
 # Greetings and pleas that open a report; they are not part of what went wrong.
 COURTESY = _wordset(
     """hello hi hey please pls plz help добрый день здравствуйте привет подскажите помогите
@@ -528,6 +530,40 @@ def _wishes(text: str, span: Span) -> bool:
     return any("fix" not in m.group().lower() for m in REQUEST_EN.finditer(text, *span))
 
 
+_SECOND_PERSON = _wordset("you your вы вас вам ваш ты тебя")
+
+
+def asks_the_reader(text: str, sentence: Span) -> bool:
+    """A question put to the reader ("Have you ever lost a file?"): an interview guide's
+    prompt, not a report of what happened."""
+    end = sentence[1]
+    while end < len(text) and text[end] in " \t\"'»)":
+        end += 1
+    if not text.startswith("?", end) and not text[sentence[0] : sentence[1]].endswith("?"):
+        return False
+    words = [t for t in read(text, sentence).tokens if t.pos != "PUNCT"][:5]
+    # "Have you …", "How often do you …": an auxiliary right before "you" asks; "How come
+    # you can't …" complains in a question's form.
+    return any(
+        word.lower in _SECOND_PERSON
+        and (words[i - 1].pos == "AUX" or words[i - 1].lemma in ("be", "have", "do"))
+        for i, word in enumerate(words)
+        if i > 0
+    )
+
+
+_DENYING_SUBJECTS = _wordset("no none nobody noone neither никто ни")
+
+
+def _subject_denied(tokens: list[Token], at: int) -> bool:
+    """ "No one in the groups we met struggled to …", «никто не жаловался»: the subject
+    says the problem happened to nobody."""
+    words = [i for i, t in enumerate(tokens) if t.pos != "PUNCT"]
+    if tokens[at].lemma not in PROBLEM_LEMMAS:
+        return False  # "nobody could log in": everyone failed
+    return bool(words) and words[0] < at and tokens[words[0]].lower in _DENYING_SUBJECTS
+
+
 def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
     """Why a clause that a pattern took for a pain is not one ("" when it is one)."""
     reading = read(text, clause)
@@ -536,6 +572,8 @@ def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
     if english and _wishes(text, clause):
         return "a wish"
     at = problem_at(reading)
+    if at is not None and _subject_denied(reading.tokens, at):
+        return "negated"
     if at is not None and _asks_for_a_fix(reading.tokens, at):
         return "asks for a fix"
     if at is not None and _names_no_problem(reading.tokens, at):
@@ -576,7 +614,7 @@ def pain_span(text: str, clause: Span) -> Span | None:
         first, last = 0, len(tokens) - 1  # a lone word needs its clause to read as a statement
     if last - first + 1 > _MAX_LABEL_WORDS:
         first = max(0, at - 4)
-        last = min(len(tokens) - 1, first + _MAX_LABEL_WORDS - 1)
+        last = _noun_run_end(tokens, min(len(tokens) - 1, first + _MAX_LABEL_WORDS - 1))
     first, last = _content_bounds(tokens, first, last)
     if tokens[at].lower in _EXCESS and at < first <= last:
         first = at  # "too many ads": the excess is what is wrong
@@ -682,6 +720,47 @@ def _names_a_part(tokens: list[Token], parts: frozenset[str]) -> bool:
     )
 
 
+def _noun_run_end(tokens: list[Token], last: int) -> int:
+    """A cut at the word limit never ends inside a compound noun: "the status" of "the status
+    page" names something else. The run is followed a few words at most."""
+    if tokens[last].pos not in ("NOUN", "PROPN", "ADJ"):
+        return last
+    limit = min(len(tokens) - 1, last + 3)
+    while last < limit and tokens[last + 1].pos in ("NOUN", "PROPN"):
+        last += 1
+    return last
+
+
+def noun_phrase_end(text: str, end: int, limit: int) -> int:
+    """`end`, or further when it falls inside a compound noun ("delays in the checkout|
+    process" ends after "process")."""
+    reading = read(text, (end, limit))
+    tokens = reading.tokens
+    last = -1
+    while last + 1 < min(len(tokens), 3) and tokens[last + 1].pos in ("NOUN", "PROPN"):
+        last += 1
+    if last < 0 or text[end:limit][: tokens[0].start].strip():
+        return end
+    return reading.span(last, last)[1]
+
+
+def cut_at_word_limit(text: str, span: Span, max_words: int) -> int:
+    """Where a phrase cut to max_words (words as spaces part them) ends: past the limit only
+    to finish a compound noun."""
+    words = list(_SPACED.finditer(text, span[0], span[1]))
+    if len(words) <= max_words:
+        return span[1]
+    cut = words[max_words - 1].end()
+    reading = read(text, span)
+    last = next((i for i, t in enumerate(reading.tokens) if t.end + reading.offset >= cut), None)
+    if last is None:
+        return cut
+    return max(cut, reading.span(*(2 * [_noun_run_end(reading.tokens, last)]))[1])
+
+
+_SPACED = re.compile(r"\S+")
+
+
 def _content_bounds(tokens: list[Token], first: int, last: int) -> tuple[int, int]:
     while first <= last and (
         tokens[first].pos in FUNCTION_POS - {"PRON"} or _filler(tokens[first])
@@ -713,6 +792,25 @@ def request_spans(text: str, sentence: Span, english: bool) -> list[tuple[int, S
 
 
 _HEADING = re.compile(r"recommendations?\W{0,3}:\W{0,3}|рекомендаци[яи]\W{0,3}:\W{0,3}", re.I)
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+
+
+def recommended_statement(text: str, sentence: Span) -> tuple[int, Span] | None:
+    """A later sentence of a paragraph that a "Recommendation:" label opens, when it is an
+    instruction ("Consider offering …", "Show the total before checkout"): where the label
+    starts (its quote shows it was recommended) and what the sentence asks for."""
+    opening = max((m.end() for m in _PARAGRAPH_BREAK.finditer(text, 0, sentence[0])), default=0)
+    label = _HEADING.search(text, opening, sentence[0])
+    if label is None:
+        return None
+    tokens = read(text, sentence).tokens
+    first = next((t for t in tokens if t.pos != "PUNCT"), None)
+    if first is None or first.pos != "VERB" or first.lower.endswith(("ing", "ed", "s")):
+        return None  # an imperative opens on the verb's bare form
+    statement = _heading_statement(text, sentence)
+    return None if statement is None else (label.start(), statement)
+
+
 _STATEMENT_END = re.compile(r"[(;\[]")
 _MAX_STATEMENT_WORDS = 16
 
@@ -1307,6 +1405,15 @@ def fragment_reason(label: str) -> str:
         return "only says there is a problem, not which"
     if tokens[-1].pos in ("DET", "ADP", "CONJ") or tokens[-1].lower in NEGATORS:
         return f"ends on '{tokens[-1].text}'"
+    if (
+        tokens[0].lemma == "be"
+        and tokens[0].text.isascii()
+        and len(tokens) > 1
+        and tokens[1].lower not in NEGATORS
+    ):
+        return f"starts on '{tokens[0].text}'"  # "were confused": whose statement?
+    if tokens[0].lower == "to" and len(tokens) > 1 and tokens[1].pos != "VERB":
+        return "starts on 'to'"  # "to the settings page was slow": the subject's tail
     english_preposition = tokens[0].pos == "ADP" and tokens[0].text.isascii()
     if english_preposition or tokens[0].pos == "CONJ" or tokens[0].lower in _QUESTION_WORDS:
         return f"starts on '{tokens[0].text}'"
