@@ -116,3 +116,10 @@ def test_without_the_vectors_file_the_confirmation_keeps_to_shared_words(
     assert not vectors.available()
     assert vectors.similarity({"экран", "гаснуть"}, {"дисплей", "гаснуть"}) is None
     assert "word vectors not found" in caplog.text
+
+
+def test_a_crash_in_russian_is_one_theme_in_any_form():
+    # the signature reads lemmas («падать»), the crude stems read forms («падает»): both count
+    assert same_thing("редактор падает при сохранении", "редактор вылетает при сохранении", "pain")[
+        0
+    ]
