@@ -592,3 +592,8 @@ def test_a_predicate_keeps_the_pronoun_it_is_said_of():
     assert "it is a confusing update" in _pains(
         "Either my phone is old or it is a confusing update."
     )
+
+
+def test_a_part_is_named_with_the_verb_that_takes_it():
+    features = {label for kind, label in _nodes("I love that I can create short notes.")}
+    assert "create short notes" in features and "notes" not in features

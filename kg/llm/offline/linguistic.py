@@ -1126,8 +1126,30 @@ def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Sp
                 span = (span[0], what[1])
             elif doing is not None and doing.pos == "VERB" and doing.lower.endswith("ing"):
                 span = (span[0], doing.end + reading.offset)  # "options for sorting"
+        else:
+            span = _with_its_verb(text, reading, phrase[0], span, sentence[1])
         found.append(span)
     return found
+
+
+def _with_its_verb(text: str, reading: Reading, first: int, span: Span, end: int) -> Span:
+    """The part with the verb it is the object of, when a specific verb takes it ("create short
+    notes", "sign your name on important notes"): what is done with the part is the feature."""
+    tokens = reading.tokens
+    for back in range(first - 1, max(-1, first - 5), -1):
+        token = tokens[back]
+        if token.pos in ("PUNCT", "CONJ") or token.lower in _PHRASE_STOPS:
+            return span
+        if token.pos != "VERB":
+            continue
+        if token.lemma in GENERIC_VERBS or _past_form(token) or not token.text.isalpha():
+            return span
+        start = token.start + reading.offset
+        phrase = _object_phrase(text, (start, end), True)
+        if phrase is not None and phrase[0] == start and phrase[1] >= span[1]:
+            return phrase
+        return span
+    return span
 
 
 # The words after "option", "feature" that say which one: "of", "for", "to".
