@@ -597,3 +597,8 @@ def test_a_predicate_keeps_the_pronoun_it_is_said_of():
 def test_a_part_is_named_with_the_verb_that_takes_it():
     features = {label for kind, label in _nodes("I love that I can create short notes.")}
     assert "create short notes" in features and "notes" not in features
+
+
+def test_a_part_name_used_as_a_verb_keeps_what_completes_it():
+    features = {label for kind, label in _nodes("I love that it syncs across all platforms.")}
+    assert "syncs across all platforms" in features

@@ -1008,6 +1008,14 @@ def _features(
     # The parts a sentence names come last: a plan or a request that names one says more.
     for part in parts:
         label = _label(text, part, sentence)
+        # a bare word found before gives way to the part's fuller name ("syncs" to "syncs
+        # across all platforms")
+        found = [
+            f
+            for f in found
+            if not (f.origin == "mentioned" and " " not in f.label and f.at == part[0])
+            or f.label not in label
+        ]
         if label and not any(label in f.label or f.label in label for f in found):
             quote = _cover(sentence, part[0], part[1])
             found.append(Finding("feature", label, quote, part[0], origin="mentioned"))

@@ -1064,6 +1064,33 @@ def operation_spans(text: str, sentence: Span) -> list[Span]:
     return found
 
 
+def _complement_end(tokens: list[Token], i: int) -> int:
+    """Where the words that complete a verb end: its object or one prepositional phrase ("syncs
+    across all platforms", "update it from any device", "loads the first few posts"); i itself
+    when nothing that names a thing follows."""
+    j = i + 1
+    if j < len(tokens) and tokens[j].pos == "ADV" and tokens[j].lower.endswith("ly"):
+        j += 1  # "syncs easily between …"
+    if j < len(tokens) and tokens[j].lower in ("it", "them"):
+        j += 1
+    prepositions = 0
+    last = i
+    while j < len(tokens) and j - i <= 6:
+        token = tokens[j]
+        if token.pos == "ADP" and token.lower not in _PHRASE_STOPS:
+            prepositions += 1
+            if prepositions > 1 or last > i and tokens[last].pos != "NOUN" and last != j - 1:
+                break
+        elif token.pos in ("NOUN", "PROPN"):
+            last = j
+        elif token.pos not in ("DET", "ADJ", "NUM") and not (
+            token.pos == "PRON" and token.lower in ("my", "your", "our", "their", "his", "her")
+        ):
+            break
+        j += 1
+    return last
+
+
 def _operation_here(token: Token, before: Token | None) -> bool:
     """An operation used as a verb or a noun; "open" also as the word after a negation or a
     subject ("wouldn't open", "every time I open it"), where taggers read an adjective."""
@@ -1126,10 +1153,25 @@ def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Sp
                 span = (span[0], what[1])
             elif doing is not None and doing.pos == "VERB" and doing.lower.endswith("ing"):
                 span = (span[0], doing.end + reading.offset)  # "options for sorting"
+        elif i and _verb_slot(tokens[i - 1]) and _complement_end(tokens, i) > i:
+            # "it syncs across all platforms": a part's name used as a verb, with what follows
+            # (not with the devices it is used on: "syncs with my laptop" is the sync)
+            last = _complement_end(tokens, i)
+            if not any(t.lower in DEVICE_WORDS for t in tokens[i : last + 1]):
+                span = reading.span(i, last)
         else:
             span = _with_its_verb(text, reading, phrase[0], span, sentence[1])
         found.append(span)
     return found
+
+
+# Words after which a word is a verb, whatever a tagger says: a subject pronoun, a modal, the
+# infinitive's "to" ("it syncs", "can search", "to post").
+_BEFORE_A_VERB = _wordset("i you we they it he she can could will would to")
+
+
+def _verb_slot(before: Token) -> bool:
+    return before.lower in _BEFORE_A_VERB and before.pos in ("PRON", "AUX", "PART")
 
 
 def _with_its_verb(text: str, reading: Reading, first: int, span: Span, end: int) -> Span:
