@@ -602,3 +602,20 @@ def test_a_part_is_named_with_the_verb_that_takes_it():
 def test_a_part_name_used_as_a_verb_keeps_what_completes_it():
     features = {label for kind, label in _nodes("I love that it syncs across all platforms.")}
     assert "syncs across all platforms" in features
+
+
+def test_each_item_of_an_enumeration_of_uses_is_a_feature():
+    text = "I use it for everything: shopping lists, recipes, receipts and travel plans."
+    features = {label for kind, label in _nodes(text) if kind == "feature"}
+    assert {"recipes", "receipts", "travel plans"} <= features
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I love it, I use it with my husband, my kids, my sister and my friends.",
+        "Great for everything from my old files, to work and home.",
+    ],
+)
+def test_an_enumeration_of_people_or_a_range_names_no_feature(text):
+    assert "feature" not in _types(text)

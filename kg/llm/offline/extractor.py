@@ -959,6 +959,11 @@ def _features(
             if not _names_people(text[span[0] : span[1]], lex)
         ]
         parts += linguistic.part_noun_spans(text, whole, lex.SOFTWARE_PARTS)
+        parts += [
+            span
+            for span in linguistic.list_item_spans(text, whole)
+            if not _names_people(text[span[0] : span[1]], lex)
+        ]
         phrases += [
             (c, p, "mentioned")
             for c, p in [

@@ -1194,6 +1194,78 @@ def _with_its_verb(text: str, reading: Reading, first: int, span: Span, end: int
     return span
 
 
+# Words that open an enumeration of what the product holds or is used for: "for notes, lists
+# and recipes", "everything: photos, receipts, recipes", "I mean pictures, clips, thoughts".
+_LIST_OPENERS = _wordset("for like including mean from : - —")
+_MAX_ITEM_WORDS = 4
+
+
+def list_item_spans(text: str, sentence: Span) -> list[Span]:
+    """The items of an enumeration of three or more (see _LIST_OPENERS) in a sentence said with
+    feeling or from experience: each is a thing the product holds or a use it is put to."""
+    reading = read(text, sentence)
+    tokens = reading.tokens
+    evaluative = abs(polarity(text[sentence[0] : sentence[1]])) >= 0.05
+    if not (evaluative or any(t.lower in _SPEAKERS for t in tokens)):
+        return []
+    chunks: list[list[int]] = [[]]
+    for i, token in enumerate(tokens):
+        if token.text == ",":
+            chunks.append([])
+        elif token.pos != "PUNCT" or token.text in (":", "--", "—", "-"):
+            chunks[-1].append(i)
+    found: list[Span] = []
+    run: list[list[int]] = []
+    for chunk in [*chunks, []]:
+        words = [i for i in chunk if tokens[i].lower not in ("etc", "ect")]
+        short = 0 < len(words) <= _MAX_ITEM_WORDS + 1
+        if short and tokens[words[0]].pos in ("ADP", "PART"):
+            short = False  # "from my notes, to homework and tasks": a range, not a list
+        if short and run:
+            # the last item may join two: "receipts and travel plans"
+            run += _split_at(tokens, words, ("and", "or", "&"))
+            continue
+        if len(run) >= 3:
+            found += _items(reading, run)
+        opener = max(
+            (k for k, i in enumerate(chunk) if tokens[i].lower in _LIST_OPENERS), default=None
+        )
+        run = [chunk[opener + 1 :]] if opener is not None and chunk[opener + 1 :] else []
+        if run and len(run[0]) > _MAX_ITEM_WORDS:
+            run = []
+    return found
+
+
+def _split_at(tokens: list[Token], words: list[int], joints: tuple[str, ...]) -> list[list[int]]:
+    parts: list[list[int]] = [[]]
+    for i in words:
+        if tokens[i].lower in joints:
+            parts.append([])
+        else:
+            parts[-1].append(i)
+    return [part for part in parts if part]
+
+
+def _items(reading: Reading, run: list[list[int]]) -> list[Span]:
+    """The items that are noun phrases or -ing phrases; none unless three are ("from my notes,
+    to homework and tasks" is a range, "for OneNote, and this isn't it" a clause)."""
+    tokens = reading.tokens
+    spans = []
+    for item in run:
+        if len(item) > _MAX_ITEM_WORDS:
+            continue
+        if any(tokens[i].lower in _SUBJECT_PRONOUNS | {"you", "it"} for i in item):
+            continue  # "you name it": a clause, not an item
+        first, last = _content_bounds(tokens, item[0], item[-1])
+        while first <= last and tokens[first].pos == "PRON":
+            first += 1  # "my recipes"
+        chosen = tokens[first : last + 1]
+        if not chosen or chosen[-1].pos not in ("NOUN", "VERB") or chosen[0].pos == "PROPN":
+            continue
+        spans.append(reading.span(first, last))
+    return spans if len(spans) >= 3 else []
+
+
 # The words after "option", "feature" that say which one: "of", "for", "to".
 _WHAT_FOR = _wordset("of for to")
 
