@@ -208,8 +208,8 @@ _TITLE_MAX_WORDS = 12
 
 def _title_restated(text: str, findings: list[list[Finding]], dropped: set[int]) -> set[int]:
     """Pains of a report's title that its body states again: the title of a bug report or a
-    message sums up the body ("Keyboard letter does not work" above "the R key does not type
-    unless Caps Lock is on"), often in other words or another language. The body's wording
+    message sums up the body ("Export broken" above "the PDF export stops after the second
+    page"), often in other words or another language. The body's wording
     says more and stands. A title is a short first line set off by a blank line."""
     title = _TITLE.match(text)
     if title is None or len(title["title"].split()) > _TITLE_MAX_WORDS:
@@ -971,7 +971,7 @@ def _features(
                 *[
                     (c, p)
                     for c, p in linguistic.use_spans(text, whole)
-                    if not _names_people(text[p[0] : p[1]], lex)  # "great for students"
+                    if not _names_people(text[p[0] : p[1]], lex)  # "great for teachers"
                 ],
                 *linguistic.verb_phrase_spans(text, whole),
             ]
@@ -979,7 +979,7 @@ def _features(
             and not any(s <= c < e for s, e in planned_spans)  # a goal's or risk's own words
         ]
     if lex.LANG == "en" and sentence.in_message_language:
-        # "lets you find and track orders": each verb with the object they share
+        # "lets you tag and archive invoices": each verb with the object they share
         for cue_start, phrase, label in linguistic.shared_object_uses(text, whole):
             quote = _cover(sentence, cue_start, phrase[1])
             found.append(Finding("feature", label, quote, phrase[0], origin="mentioned"))
@@ -1013,8 +1013,8 @@ def _features(
     # The parts a sentence names come last: a plan or a request that names one says more.
     for part in parts:
         label = _label(text, part, sentence)
-        # a bare word found before gives way to the part's fuller name ("syncs" to "syncs
-        # across all platforms")
+        # a bare word found before gives way to the part's fuller name ("shares" to "shares
+        # to any folder")
         found = [
             f
             for f in found
@@ -1035,7 +1035,7 @@ def _features(
                 quote = _cover(sentence, span[0], span[1])
                 found.append(Finding("feature", label, quote, span[0], origin="mentioned"))
     # A device the app runs on is where it is used, not a feature of it; nor is what the app
-    # spares its user ("without driving to the store").
+    # spares its user ("without printing the forms").
     spared = linguistic.spared_spans(text, whole) if lex.LANG == "en" else []
     return [
         f

@@ -323,7 +323,7 @@ PAIN_VERBAL = re.compile(
     r"|(?:lose|loses|lost|waste|wastes|wasted)\s+(?!weight)"
     r"|(?:keep|keeps|kept)\s+(?:forgetting|losing|missing)"
     r"|(?:have|has|had)\s+to\s+(?:redo|retype|re-enter|chase|wait|copy)"
-    # work done again: "plugins have to be installed again", "have to log in every time"
+    # work done again: "the filters have to be set again", "have to log in every time"
     r"|(?:have|has|had)\s+to\s+(?:be\s+)?[a-z]+(?:\s+[\w']+){0,3}?\s+(?:again|all\s+over|"
     r"every\s+(?:single\s+)?time))\b",
     _I,
@@ -497,8 +497,8 @@ COMPETITOR_PATTERNS = (
         rf"\s*[:—-]?\s*{NAMES}"
     ),
     re.compile(rf"\b(?:like|such\s+as|e\.g\.|including|vs\.?|versus)\s+{NAMES}"),
-    # "instead of X" names a rival only when someone uses or picks the other thing; "it opens
-    # the wrong shell instead of Bash" tells what should have happened
+    # "instead of X" names a rival only when someone uses or picks the other thing; "it prints
+    # the raw code instead of Chart" tells what should have happened
     re.compile(
         rf"\b(?:use[sd]?|using|switch\w*|pay(?:s|ing)?|paid|prefer\w*|chose|choose|picked|"
         rf"went\s+with|go\s+with|bought|buy|tried|try)\b[^.;!?]{{0,60}}?\binstead\s+of\s+{NAMES}"
@@ -556,8 +556,8 @@ FEATURE_PATTERNS = (
     re.compile(r"\bfeature(?:\s+request)?s?\s*[:—-]\s*(?P<f>.+)", _I),
     re.compile(r"\b(?:roadmap|backlog)\s*[:—-]\s*(?P<f>.+)", _I),
 )
-# A request's verb after a failed attempt is what did not work ("can't add a file", "when
-# trying to add a filter"), not something asked for.
+# A request's verb after a failed attempt is what did not work ("can't attach a file", "when
+# trying to import a calendar"), not something asked for.
 FEATURE_EXCLUDED_BEFORE = re.compile(
     r"\b(?:can'?t|cannot|can\s+not|couldn'?t|could\s+not|unable\s+to|fail(?:s|ed)?\s+to|"
     r"trying\s+to|tried\s+to|try\s+to|attempt(?:s|ed|ing)?\s+to)\s*$",

@@ -458,8 +458,8 @@ COMPETITOR_PATTERNS = (
         rf"(?<![\w-])(?:как\s+(?:у|в)|как|вроде|типа|например|в\s+отличие\s+от|"
         rf"по\s+сравнению\s+с)\s+{NAMES_LATIN}"
     ),
-    # «вместо X» names a rival only when someone uses or picks the other thing; «открывает
-    # не ту оболочку вместо Bash» tells what should have happened
+    # «вместо X» names a rival only when someone uses or picks the other thing; «печатает
+    # исходный код вместо Chart» tells what should have happened
     re.compile(
         rf"(?<![\w-])(?:пользу\w+|использу\w+|перешли|переходим|выбрали|выбираем|берём|берем|"
         rf"взяли|купили|платим|платят)(?![\w-])[^.;!?]{{0,60}}?(?<![\w-])вместо\s+{NAMES_LATIN}"
@@ -511,8 +511,8 @@ FEATURE_PATTERNS = (
     ),
     re.compile(r"(?<![\w-])(?:функци[яиюей]|фич[аиуе])\s*(?:—|:)\s*(?P<f>.+)", _I),
 )
-# A request's verb after a failed attempt is what did not work («не могу добавить файл», «при
-# попытке добавить расширение»), not something asked for.
+# A request's verb after a failed attempt is what did not work («не могу прикрепить файл»,
+# «при попытке импортировать календарь»), not something asked for.
 FEATURE_EXCLUDED_BEFORE = re.compile(
     r"(?:не\s+(?:могу|может|можем|могут|получается|получилось|удаётся|удается|удалось)|"
     r"невозможно|нельзя|попытк\w*|пыта\w+|пробу\w+|пробовал\w*)\s*$",

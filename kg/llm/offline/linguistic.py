@@ -139,7 +139,7 @@ _PHRASE_STOPS = _wordset(
 )
 # Prepositions that keep building the object ("a list of songs", "photos for sale").
 _OBJECT_LINKS = _wordset("of")
-# A relative clause says something more about the object: "options for sorting | that it has".
+# A relative clause says something more about the object: "filters for dates | that it has".
 _RELATIVES = _wordset("that which who whom whose")
 _COMPARATIVES = _wordset("better worse more less so too much")
 _LEAD_INS = frozenset(("have", "be", "being", "there", "if", "add", "to", "able", "that"))
@@ -266,8 +266,8 @@ _PERSONAL = _wordset("i you he she it we they я ты он она оно мы в
 
 
 def _in_a_condition(tokens: list[Token], i: int) -> bool:
-    """The word sits in the condition of an "if" ("if you are having issues, reinstall", "if
-    this doesn't work for you, try another"): a supposition or advice. "If I open a big file it
+    """The word sits in the condition of an "if" ("if you get errors, restart it", "if it
+    fails for you, try the web version"): a supposition or advice. "If I open a big file it
     freezes" states a problem: its problem word is in the main clause, after a new subject."""
     subjects = 0
     for back in range(i - 1, -1, -1):
@@ -287,13 +287,13 @@ def _spared(tokens: list[Token], i: int) -> bool:
 
 
 def _idiom(tokens: list[Token], i: int) -> bool:
-    """A problem word inside an idiom that names no problem: "hang in there", "a lunch break"."""
+    """A problem word inside an idiom that names no problem: "hang in there", "a coffee break"."""
     token = tokens[i]
     after = [t.lower for t in tokens[i + 1 : i + 3]]
     if token.lower.startswith("hang") and after == ["in", "there"]:
         return True
     before = tokens[i - 1] if i else None
-    # "a break", "lunch break": a pause (taggers often read the bare form as a verb)
+    # "a break", "coffee break": a pause (taggers often read the bare form as a verb)
     return token.lower == "break" and before is not None and before.pos in ("NOUN", "DET")
 
 
@@ -346,9 +346,9 @@ _NOTHING = _wordset("nothing ничего")
 
 
 def _wrong_result(tokens: list[Token], i: int) -> bool:
-    """ "it opens PowerShell instead of Bash", «выводит иероглифы вместо букв»: the product did
-    one thing where it should have done another. Not a choice someone made ("we use X instead
-    of Y") and not a chore spared ("instead of waiting in line")."""
+    """ "it prints raw code instead of the chart", «показывает квадраты вместо букв»: the
+    product did one thing where it should have done another. Not a choice someone made ("we
+    use X instead of Y") and not a chore spared ("instead of waiting in line")."""
     token = tokens[i]
     after = tokens[i + 1] if i + 1 < len(tokens) else None
     if token.lower == "instead" and after is not None and after.lower == "of":
@@ -494,12 +494,12 @@ _VERDICT_OBJECTS = _wordset("money effort")
 
 
 def _only_a_verdict(tokens: list[Token], at: int) -> bool:
-    """ "this app is the worst", "so annoying", "waste of money": a verdict on the product as
-    a whole, which rates it, and says no problem a team could act on."""
+    """ "this tool is the worst ever", "so irritating", "utterly useless": a verdict on the
+    product as a whole, which rates it, and says no problem a team could act on."""
     if tokens[at].lemma not in VERDICT_LEMMAS and tokens[at].lower not in VERDICT_LEMMAS:
         return False
     first, last = _segment(tokens, at)
-    # an operation on the app is something specific to judge ("I hate the updates")
+    # an operation on the app is something specific to judge ("I hate the new updates")
     ignored = (
         GENERIC_NOUNS
         | GENERIC_VERBS
@@ -586,6 +586,12 @@ def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
         words = [t for t in reading.tokens if t.pos != "PUNCT"]
         if any(_idiom(reading.tokens, i) for i in range(len(reading.tokens))):
             return "an idiom"
+        if any(
+            (t.lemma in PROBLEM_LEMMAS or t.lower in PROBLEM_LEMMAS)
+            and _in_a_condition(reading.tokens, i)
+            for i, t in enumerate(reading.tokens)
+        ):
+            return "a supposition"
         if any(_negated(reading.tokens, i) for i in range(len(reading.tokens))):
             return "negated"
         if english and polarity(text[sentence[0] : sentence[1]]) >= 0.5:
@@ -677,10 +683,10 @@ def _noun_phrase_after(tokens: list[Token], start: int) -> tuple[int, int] | Non
 def problem_part_spans(text: str, clause: Span, parts: frozenset[str]) -> list[Span]:
     """The parts of the product a problem is said of: the subject of the problem word ("my
     search bar isn't working", "messages cannot be sent"), what a negative adjective qualifies
-    ("a terrible photo editor"), and what "a problem with" or "the lack of" names. Never a
+    ("a terrible date picker"), and what "a problem with" or "the lack of" names. Never a
     pronoun, the product as a whole, or a generic word; a part is named by a word for one
     (parts, "feature") or by an activity ("a problem with syncing"): the subject of a problem
-    is as often the weather, the lunch break or the reviewer's own phone."""
+    is as often the weather, a coffee break or the reviewer's own phone."""
     reading = read(text, clause)
     if is_hypothetical(reading):
         return []
@@ -845,8 +851,8 @@ def capability_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
     return found
 
 
-# Words that praise what the product is for, or name it as a means: "great for editing", "an
-# app for photo editing", "easy to navigate", "a good way to keep track of bids".
+# Words that praise what the product is for, or name it as a means: "great for budgeting", "an
+# app for meal planning", "easy to set up", "a good way to track expenses".
 _GOOD_FOR = _wordset(
     """great good nice perfect easy easier useful handy helpful ideal convenient simple best
     excellent awesome wonderful fantastic fast quick"""
@@ -858,8 +864,8 @@ _VAGUE_USES = _wordset("see go read hear watch look find")
 
 def use_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
     """(cue start, phrase) for what a sentence says the product is good for or used for: "great
-    for editing", "an app for photo editing", "easy to navigate and search", and the use a
-    compound names ("a photo editing app")."""
+    for budgeting", "an app for meal planning", "easy to set up and share", and the use a
+    compound names ("a route planning app")."""
     reading = read(text, sentence)
     tokens = reading.tokens
     found: list[tuple[int, Span]] = []
@@ -894,7 +900,7 @@ def _use_cues(reading: Reading) -> list[tuple[int, int]]:
 
 def shared_object_uses(text: str, sentence: Span) -> list[tuple[int, Span, str]]:
     """(cue start, quote span, label) for verbs that share one object after an ability or a use:
-    "lets you find and track orders" names "find orders" and "track orders"."""
+    "lets you tag and archive invoices" names "tag invoices" and "archive invoices"."""
     reading = read(text, sentence)
     starts = [
         (cue.start(), cue.end())
@@ -915,7 +921,7 @@ def shared_object_uses(text: str, sentence: Span) -> list[tuple[int, Span, str]]
 
 
 def _shared_object(text: str, start: int, end: int) -> list[tuple[Span, str]]:
-    """Words joined in the slot of a verb ("to find and track", "can sort and filter") are verbs,
+    """Words joined in the slot of a verb ("to tag and archive", "can sort and filter") are verbs,
     whatever a tagger says: each goes with the object after the last one."""
     reading = read(text, (start, end))
     tokens = reading.tokens
@@ -953,7 +959,7 @@ def _shared_object(text: str, start: int, end: int) -> list[tuple[Span, str]]:
 
 def _uses_after(text: str, reading: Reading, i: int, end: int) -> list[Span]:
     """The verb phrases or noun phrase from token i on; bare verbs joined by "and" each count
-    ("for viewing and bidding")."""
+    ("for reading and annotating")."""
     tokens = reading.tokens
     phrase = _object_phrase(text, (tokens[i].start + reading.offset, end), True)
     if phrase is not None:
@@ -1065,9 +1071,9 @@ def operation_spans(text: str, sentence: Span) -> list[Span]:
 
 
 def _complement_end(tokens: list[Token], i: int) -> int:
-    """Where the words that complete a verb end: its object or one prepositional phrase ("syncs
-    across all platforms", "update it from any device", "loads the first few posts"); i itself
-    when nothing that names a thing follows."""
+    """Where the words that complete a verb end: its object or one prepositional phrase ("shares
+    to any folder", "exports it to a spreadsheet", "shows the last ten orders"); i itself when
+    nothing that names a thing follows."""
     j = i + 1
     if j < len(tokens) and tokens[j].pos == "ADV" and tokens[j].lower.endswith("ly"):
         j += 1  # "syncs easily between …"
@@ -1146,15 +1152,15 @@ def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Sp
         span = reading.span(*phrase)
         after = tokens[i + 1] if i + 1 < len(tokens) else None
         if token.lemma in _FEATURE_WORDS and after is not None and after.lower in _WHAT_FOR:
-            # "the option of importing photos", "options for sorting": the rest says which
+            # "the option of muting chats", "options for exporting": the rest says which
             what = _object_phrase(text, (after.start + reading.offset, sentence[1]), True)
             doing = tokens[i + 2] if i + 2 < len(tokens) else None
             if what is not None:
                 span = (span[0], what[1])
             elif doing is not None and doing.pos == "VERB" and doing.lower.endswith("ing"):
-                span = (span[0], doing.end + reading.offset)  # "options for sorting"
+                span = (span[0], doing.end + reading.offset)  # "options for exporting"
         elif i and _verb_slot(tokens[i - 1]) and _complement_end(tokens, i) > i:
-            # "it syncs across all platforms": a part's name used as a verb, with what follows
+            # "it shares to any folder": a part's name used as a verb, with what follows
             # (not with the devices it is used on: "syncs with my laptop" is the sync)
             last = _complement_end(tokens, i)
             if not any(t.lower in DEVICE_WORDS for t in tokens[i : last + 1]):
@@ -1175,8 +1181,8 @@ def _verb_slot(before: Token) -> bool:
 
 
 def _with_its_verb(text: str, reading: Reading, first: int, span: Span, end: int) -> Span:
-    """The part with the verb it is the object of, when a specific verb takes it ("create short
-    notes", "sign your name on important notes"): what is done with the part is the feature."""
+    """The part with the verb it is the object of, when a specific verb takes it ("rename old
+    playlists", "pin a message to the top"): what is done with the part is the feature."""
     tokens = reading.tokens
     for back in range(first - 1, max(-1, first - 5), -1):
         token = tokens[back]
@@ -1194,8 +1200,8 @@ def _with_its_verb(text: str, reading: Reading, first: int, span: Span, end: int
     return span
 
 
-# Words that open an enumeration of what the product holds or is used for: "for notes, lists
-# and recipes", "everything: photos, receipts, recipes", "I mean pictures, clips, thoughts".
+# Words that open an enumeration of what the product holds or is used for: "for invoices,
+# quotes and receipts", "everything: trips, budgets, chores", "I mean flights, hotels, car hire".
 _LIST_OPENERS = _wordset("for like including mean from : - —")
 _MAX_ITEM_WORDS = 4
 
@@ -1220,7 +1226,7 @@ def list_item_spans(text: str, sentence: Span) -> list[Span]:
         words = [i for i in chunk if tokens[i].lower not in ("etc", "ect")]
         short = 0 < len(words) <= _MAX_ITEM_WORDS + 1
         if short and tokens[words[0]].pos in ("ADP", "PART"):
-            short = False  # "from my notes, to homework and tasks": a range, not a list
+            short = False  # "from old letters, to bills and forms": a range, not a list
         if short and run:
             # the last item may join two: "receipts and travel plans"
             run += _split_at(tokens, words, ("and", "or", "&"))
@@ -1247,8 +1253,8 @@ def _split_at(tokens: list[Token], words: list[int], joints: tuple[str, ...]) ->
 
 
 def _items(reading: Reading, run: list[list[int]]) -> list[Span]:
-    """The items that are noun phrases or -ing phrases; none unless three are ("from my notes,
-    to homework and tasks" is a range, "for OneNote, and this isn't it" a clause)."""
+    """The items that are noun phrases or -ing phrases; none unless three are ("from old
+    letters, to bills and forms" is a range, "for Acme, and this isn't it" a clause)."""
     tokens = reading.tokens
     spans = []
     for item in run:
@@ -1270,9 +1276,10 @@ def _items(reading: Reading, run: list[list[int]]) -> list[Span]:
 _WHAT_FOR = _wordset("of for to")
 
 
-# What a reviewer no longer has to do, or does instead of using the product ("without driving
-# to the store", "easier than paper lists", "got rid of my notebooks", "so I don't have to carry
-# a drive"): the words after these name the chore the product spares, not one of its features.
+# What a reviewer no longer has to do, or does instead of using the product ("without queueing
+# at the bank", "easier than paper diaries", "got rid of my folders of receipts", "so I don't
+# have to print anything"): the words after these name the chore the product spares, not one of
+# its features.
 _SPARED = re.compile(
     r"\b(?:without|instead\s+of|rather\s+than|(?<!other\s)than|no\s+more"
     r"|no\s+longer\s+(?:have|need)\s+to|get\s+rid\s+of"
@@ -1296,14 +1303,14 @@ def spared_spans(text: str, sentence: Span) -> list[Span]:
     return found
 
 
-# Words typed without the space between them ("capabilitiesEverNote"): a word of six lower-case
+# Words typed without the space between them ("photosEverything"): a word of six lower-case
 # letters or more running into a capital. Names in camel case have shorter parts ("WhatsApp").
 _RUN_TOGETHER = re.compile(r"[a-z]{6,}[A-Z]")
 
 
 def not_a_feature_name(label: str) -> str:
     """Why a label cannot name a feature ("" when it can): a negated verb names what does not
-    happen ("doesnt crash"), and words run together are two sentences' pieces."""
+    happen ("doesnt lag"), and words run together are two sentences' pieces."""
     first = label.split()[0].lower() if label.split() else ""
     if first in NEGATORS or first.endswith(("n't", "n’t")):
         return "starts on a negation"
@@ -1316,10 +1323,10 @@ _APP_NOUNS = _wordset("app apps application program software")
 
 
 def names_no_feature(label: str) -> bool:
-    """ "the options", "varied options", "functionality of this app": only a word for features
+    """ "the features", "many options", "functionality of the tool": only a word for features
     in general (and the app), so nothing says which one."""
     tokens = analyse(label)
-    # a past participle before a noun only qualifies it ("varied options"); an -ing form says
+    # a past participle before a noun only qualifies it ("advanced options"); an -ing form says
     # which ("sharing options")
     nouns = [
         t
@@ -1561,9 +1568,9 @@ _WRONG_WORDS = _wordset("problem problems issue issues trouble проблема 
 
 
 def says_only_something_is_wrong(label: str) -> bool:
-    """ "Problem with extensions", "terminal issue", «проблема с доступностью»: an area and a word
-    that something there is wrong, no symptom anyone could observe or reproduce. ("Compilation
-    error", «ошибка компиляции» name a symptom: an error that shows.)"""
+    """ "Problem with plugins", "sidebar issue", «проблема с печатью»: an area and a word that
+    something there is wrong, no symptom anyone could observe or reproduce. ("Build error",
+    «ошибка сборки» name a symptom: an error that shows.)"""
     tokens = analyse(label)
     words = {t.lower for t in tokens} | {t.lemma for t in tokens}
     noun_phrase = all(t.pos in _NOUN_PHRASE_POS for t in tokens)
@@ -1574,8 +1581,8 @@ _NOUN_PHRASE_POS = frozenset({"NOUN", "PROPN", "ADJ", "ADP", "DET", "NUM", "X", 
 
 
 def names_only_an_area(label: str) -> bool:
-    """A pain that says only where a problem is ("problem with extensions", «ошибка в
-    локализации», "terminal problem"): no verb, negation or absence says what goes wrong."""
+    """A pain that says only where a problem is ("problem with plugins", «ошибка в переводе»,
+    "sidebar problem"): no verb, negation or absence says what goes wrong."""
     tokens = [t for t in analyse(label) if t.pos != "PUNCT"]
     if not any(t.lemma in GENERIC_PROBLEMS or t.lower in GENERIC_PROBLEMS for t in tokens):
         return False
