@@ -562,8 +562,12 @@ def test_prompts_denials_and_legend_terms_are_not_pains(text):
     assert _pains(text) == []
 
 
-def test_a_complaint_in_a_questions_form_is_still_a_pain():
-    assert _pains("How come I can't open my saved drafts?")
+@pytest.mark.parametrize(
+    "text",
+    ["How come I can't open my saved drafts?", "Why did you make it so I can't open my drafts?"],
+)
+def test_a_complaint_in_a_questions_form_is_still_a_pain(text):
+    assert _pains(text)
 
 
 @pytest.mark.parametrize("label", ["were confused", "is very slow", "to the settings page"])
@@ -619,3 +623,7 @@ def test_each_item_of_an_enumeration_of_uses_is_a_feature():
 )
 def test_an_enumeration_of_people_or_a_range_names_no_feature(text):
     assert "feature" not in _types(text)
+
+
+def test_so_with_an_adjective_says_how_much_and_does_not_end_the_pain():
+    assert any("so slow" in label for label in _pains("The search is so slow."))

@@ -102,7 +102,8 @@ _DANGLING = _wordset(
     "a an the of to in on at by for with from and or but that which "
     "и или но в во на с со по к о об от до из за для при что как"
 )
-_URLISH = re.compile(r"https?://|www\.|\||[\\/]\w+[\\/]|<\w+>")
+# A path starts at a slash or names a file ("src/app/main.ts"); "County/Region/Project" is prose.
+_URLISH = re.compile(r"https?://|www\.|\||(?:^|\s)[~.]?[\\/]\w|\w[\\/][\w./\\-]*\.\w{1,4}\b|<\w+>")
 
 
 def _label_problem(label: str) -> str:

@@ -373,7 +373,9 @@ SUBJECT_MAX_WORDS = 5
 # A preposition here means the words after it were an adverbial, not the subject.
 SUBJECT_PREPOSITIONS: frozenset[str] = frozenset()
 PAIN_CUTTER = re.compile(
-    r"\s+(?:so|because|but|which|and\s+then|and\s+(?:they|he|she|we)|and\s+(?:has|have|had)\s+to|"
+    # "so" joins a clause ("so I left"), or says how much ("so slow"): only the first ends a pain
+    r"\s+(?:so(?=\s+(?:i|we|you|they|he|she|it|that|the|this|my|our|now|then)\b)"
+    r"|because|but|which|and\s+then|and\s+(?:they|he|she|we)|and\s+(?:has|have|had)\s+to|"
     r"until|after|during|"
     r"at\s+the\s+end|on\s+average)\b|,|\s+\(",
     _I,

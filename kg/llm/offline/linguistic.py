@@ -542,14 +542,23 @@ def asks_the_reader(text: str, sentence: Span) -> bool:
     if not text.startswith("?", end) and not text[sentence[0] : sentence[1]].endswith("?"):
         return False
     words = [t for t in read(text, sentence).tokens if t.pos != "PUNCT"][:5]
+    if not words or (words[0].lower not in _PROMPT_OPENERS and not _auxiliary(words[0])):
+        return False  # "Why did you remove the export?" complains in a question's form
     # "Have you …", "How often do you …": an auxiliary right before "you" asks; "How come
-    # you can't …" complains in a question's form.
+    # you can't …" complains.
     return any(
-        word.lower in _SECOND_PERSON
-        and (words[i - 1].pos == "AUX" or words[i - 1].lemma in ("be", "have", "do"))
+        word.lower in _SECOND_PERSON and _auxiliary(words[i - 1])
         for i, word in enumerate(words)
         if i > 0
     )
+
+
+# How an interview guide opens its questions; "why" opens complaints as often as questions.
+_PROMPT_OPENERS = _wordset("what how which when where who tell describe как какие что когда где")
+
+
+def _auxiliary(token: Token) -> bool:
+    return token.pos == "AUX" or token.lemma in ("be", "have", "do")
 
 
 _DENYING_SUBJECTS = _wordset("no none nobody noone neither никто ни")
