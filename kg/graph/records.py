@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import json
 
@@ -40,8 +41,16 @@ class Evidence(BaseModel):
 
 
 def evidence_json(items: list[Evidence]) -> str:
-    """How a record's evidence is stored: one JSON list."""
+    """How a record's evidence is written whole: one JSON list."""
     return json.dumps([e.model_dump() for e in items], ensure_ascii=False)
+
+
+def stored_evidence(props: dict) -> list[dict]:
+    """A record's evidence as stored: the JSON list in `evidence`, followed by the one in
+    `evidence_recent` (the items appended since it was last written whole, kg.graph.cypher)."""
+    return json.loads(props.get("evidence") or "[]") + json.loads(
+        props.get("evidence_recent") or "[]"
+    )
 
 
 class EpisodeStub(BaseModel):
@@ -87,7 +96,7 @@ class NodeRecord(BaseModel):
     @classmethod
     def from_props(cls, props: dict) -> NodeRecord:
         data = {k: v for k, v in props.items() if k in cls.model_fields}
-        data["evidence"] = json.loads(props.get("evidence") or "[]")
+        data["evidence"] = stored_evidence(props)
         return cls.model_validate(data)
 
     def valid_as_of(self, moment: str | None) -> bool:
@@ -116,7 +125,7 @@ class EdgeRecord(BaseModel):
     def from_row(cls, relation: str, source: str, target: str, props: dict) -> EdgeRecord:
         data = {k: v for k, v in props.items() if k in cls.model_fields}
         data.update(relation=relation, source=source, target=target)
-        data["evidence"] = json.loads(props.get("evidence") or "[]")
+        data["evidence"] = stored_evidence(props)
         return cls.model_validate(data)
 
     def valid_as_of(self, moment: str | None) -> bool:
@@ -125,15 +134,28 @@ class EdgeRecord(BaseModel):
         return self.valid_at <= moment and (self.invalid_at is None or self.invalid_at > moment)
 
 
+def evidence_order(e: Evidence) -> tuple[str, int, int]:
+    """The order a record's evidence is kept in: of time, then of episode, then of place."""
+    return (e.valid_at, e.episode_number, e.start)
+
+
 def add_evidence(record: NodeRecord | EdgeRecord, evidence: Evidence) -> bool:
     """Add a piece of evidence unless the record has it (same episode, same place); the list
-    stays in order of time. True when it was added."""
-    if any(
-        e.episode_uid == evidence.episode_uid and e.start == evidence.start for e in record.evidence
-    ):
-        return False
-    record.evidence.append(evidence)
-    record.evidence.sort(key=lambda e: (e.valid_at, e.episode_number, e.start))
+    stays in order of time. True when it was added.
+
+    The list is in that order (every writer adds through here), so the place is found by
+    bisection, and the same episode's item at the same place, which sorts equal to it (an
+    episode's time and number are its own), can only be right before it: a record's cost does
+    not grow with how much was said of it."""
+    items = record.evidence
+    key = evidence_order(evidence)
+    at = bisect.bisect_right(items, key, key=evidence_order)
+    before = at
+    while before > 0 and evidence_order(items[before - 1]) == key:
+        before -= 1
+        if items[before].episode_uid == evidence.episode_uid:
+            return False
+    items.insert(at, evidence)
     return True
 
 

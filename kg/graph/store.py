@@ -18,8 +18,14 @@ from kg.graph.records import (
     ServerInfo,
     SupersessionRecord,
     evidence_json,
+    stored_evidence,
 )
 from kg.ontology import RELATIONS, OntologyError
+
+# The most characters of evidence appended to a record before they are moved onto the rest of
+# its list (kg.graph.cypher's `_evidence_written`): the whole list is written once per this
+# many characters appended, not at every append.
+RECENT_EVIDENCE_CHARS = 16_000
 
 
 def _client(client: GraphClient | None) -> GraphClient:
@@ -160,7 +166,12 @@ def _write_nodes(
             row |= _evidence_rows(evidence_json(n.evidence), None)
             row["episode_uids"] = n.episode_uids
         rows.append(row)
-    _client(client).run(cypher.NODES_UPSERT_WITH_MENTIONS, rows=rows, **_scope_params(scope))
+    _client(client).run(
+        cypher.NODES_UPSERT_WITH_MENTIONS,
+        rows=rows,
+        recent_chars=RECENT_EVIDENCE_CHARS,
+        **_scope_params(scope),
+    )
     return versions
 
 
@@ -189,11 +200,11 @@ def node_evidence(
     if not uids:
         return {}
     rows = _client(client).run(cypher.NODES_EVIDENCE_BY_UIDS, uids=uids, project=scope.project)
-    return {r["uid"]: (r["version"], _evidence_list(r["evidence"])) for r in rows}
+    return {r["uid"]: (r["version"], _evidence_list(r)) for r in rows}
 
 
-def _evidence_list(stored: str | None) -> list[Evidence]:
-    return [Evidence.model_validate(e) for e in json.loads(stored or "[]")]
+def _evidence_list(row: dict) -> list[Evidence]:
+    return [Evidence.model_validate(e) for e in stored_evidence(row)]
 
 
 def _record_without_evidence(kind, props: dict):
@@ -300,7 +311,7 @@ def edge_evidence(
     if not rows:
         return {}
     found = _client(client).run(cypher.EDGES_EVIDENCE_BY_UIDS, rows=rows, project=scope.project)
-    return {r["uid"]: (r["version"], _evidence_list(r["evidence"])) for r in found}
+    return {r["uid"]: (r["version"], _evidence_list(r)) for r in found}
 
 
 def open_contradiction(
@@ -449,7 +460,12 @@ def _write_edges(
         by_relation.setdefault(edge.relation, []).append(row)
     written = 0
     for relation, rows in by_relation.items():
-        result = c.run(cypher.EDGE_UPSERT[relation], rows=rows, **_scope_params(scope))
+        result = c.run(
+            cypher.EDGE_UPSERT[relation],
+            rows=rows,
+            recent_chars=RECENT_EVIDENCE_CHARS,
+            **_scope_params(scope),
+        )
         written += int(result[0]["written"]) if result else 0
     return versions, written
 

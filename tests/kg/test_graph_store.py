@@ -202,3 +202,40 @@ def test_appended_evidence_reads_back_as_the_whole_list(c):
     assert found.invalid_at == edge.invalid_at and found.evidence == []
     assert store.edge_evidence(A, [found], client=c) == {"e1": (edge_version, edge.evidence)}
     assert store.edges_between(A, [("s1", "n1")], client=c)[0].evidence == edge.evidence
+
+
+def test_evidence_appended_past_the_recent_part_is_moved_onto_the_list_in_order(c, monkeypatch):
+    """Appends go to a small recent part, moved onto the end of the stored list once it would
+    grow past its size (a fold): the list read back is every item in order, whichever part
+    holds each, and a whole write afterwards leaves no recent part behind."""
+    monkeypatch.setattr(store, "RECENT_EVIDENCE_CHARS", 600)
+    count = 12
+    for number in range(1, count + 1):
+        store.upsert_episode_stub(
+            A, EpisodeStub(uid=f"ep-{number}", number=number, valid_at="2026-03-05T10:00:00Z"), c
+        )
+    node = _node("f1", 1, "Курьеры теряют заказы")
+    node.evidence = []
+    edge = EdgeRecord(
+        uid="f-e1", relation="experiences", source="f2", target="f1", valid_at="2026-03-01T10:00Z"
+    )
+    segment = _node("f2", 2, "Couriers", "segment")
+    store.write_nodes(A, [segment], client=c)
+    for number in range(1, count + 1):
+        said = _said(number, f"курьеры 😀 теряют заказы, раз {number}", number)
+        node.evidence.append(said)
+        edge.evidence.append(said)
+        store.append_node_changes(A, [node], [(node.uid, said)], c)
+        store.append_edge_changes(A, [edge], [(edge.uid, said)], c)
+        [read] = store.nodes_by_uids(A, ["f1"], client=c)
+        assert read.evidence == node.evidence
+        assert store.edges_between(A, [("f2", "f1")], client=c)[0].evidence == edge.evidence
+    [(_, version, _)] = store.nodes_without_evidence(A, ["f1"], client=c)
+    assert store.node_evidence(A, ["f1"], client=c) == {"f1": (version, node.evidence)}
+    [(found, edge_version)] = store.edges_without_evidence(A, between=[("f2", "f1")], client=c)
+    assert store.edge_evidence(A, [found], client=c) == {"f-e1": (edge_version, edge.evidence)}
+
+    node.evidence = node.evidence[:3]  # written whole: the recent part goes
+    store.write_node_changes(A, [node], [], c)
+    [read] = store.nodes_by_uids(A, ["f1"], client=c)
+    assert read.evidence == node.evidence
