@@ -20,7 +20,9 @@ from pydantic import BaseModel, Field
 from kg.graph import NodeRecord
 from kg.llm import call_llm
 from kg.llm.engines import OfflineEngine, current_engine
+from kg.llm.offline.extractor import extract_offline
 from kg.llm.prompts import relation_discovery, resolution
+from kg.llm.prompts.extraction_models import ExtractionRequest
 from kg.models import Episode, EpisodeIntegration
 from kg.pipeline import candidates
 from kg.pipeline.evidence import locate_quote
@@ -99,7 +101,7 @@ def record_proposals(made: Sequence[tuple[Episode, Proposal]]) -> None:
 
 def propose(episode: Episode) -> Proposal:
     """Extract, resolve and link with every model call made here, outside any lock."""
-    known = candidates.nodes_for_text(episode.project, episode.content)
+    known = offered_nodes(episode)
     outcome = extract_episode(episode, known)
     return proposal_from(episode, outcome, known)
 
@@ -119,6 +121,29 @@ def unnamed_mentions(outcome: ExtractionOutcome, known: list[NodeRecord]) -> lis
         for a in outcome.nodes
         if _said_of(a, by_number) is None
     ]
+
+
+NAMESAKES_PER_MENTION = 3
+
+
+def offered_nodes(episode: Episode) -> list[NodeRecord]:
+    """The existing nodes the extraction call is shown: those the message's words point to,
+    and the closest namesakes of what a rule reading finds in it ("tutors in Leeds" for a
+    message about tutors in York). Shown, the model says in the same call which one is meant;
+    a confirmation is left for nodes that appear while the call runs."""
+    project = episode.project
+    known = candidates.nodes_for_text(project, episode.content)
+    if isinstance(current_engine(), OfflineEngine):
+        return known  # the rules resolve on their own; nothing is shown to a model
+    request = ExtractionRequest(text=episode.content, language=project.language, product="")
+    mentions = [(n.type, n.label) for n in extract_offline(request).nodes if n.type != "product"]
+    seen = {n.uid for n in known}
+    for pool in candidates.candidates_for_many(project, mentions, NAMESAKES_PER_MENTION):
+        for node in pool:
+            if node.uid not in seen:
+                seen.add(node.uid)
+                known.append(node)
+    return known
 
 
 def proposal_from(

@@ -232,3 +232,44 @@ def _node(project, number: int, subject: str, episode) -> NodeRecord:
             )
         ],
     )
+
+
+def test_the_extraction_call_is_shown_the_namesakes_of_what_the_message_mentions(openai_mode):
+    from kg.pipeline.proposal import offered_nodes
+
+    project = make_project("namesakes")
+    crowd = [
+        _node_record(i, f"booking page freezes on {place}", "pain")
+        for i, place in enumerate(["mondays", "fridays", "phones", "tablets", "laptops"], 1)
+    ]
+    crowd += [
+        _node_record(i, f"booking page freezes for {who}", "pain")
+        for i, who in enumerate(
+            ["guests", "admins", "owners", "staff", "chefs", "hosts", "vets"], 6
+        )
+    ]
+    namesake = _node_record(20, "tutors in Leeds", "segment")
+    candidates.index_nodes(project, [*crowd, namesake])
+    [episode] = record_messages(
+        project,
+        [{"text": "Tutors in York say the booking page freezes.", "at": "2026-02-01T10:00:00Z"}],
+    )
+
+    by_words = candidates.nodes_for_text(project, episode.content)
+    assert len(by_words) == 12 and namesake.uid not in {n.uid for n in by_words}
+    offered = offered_nodes(episode)
+    assert namesake.uid in {n.uid for n in offered}
+    assert [n.uid for n in offered[:12]] == [n.uid for n in by_words]  # the text's own first
+
+
+def _node_record(number: int, label: str, node_type: str) -> NodeRecord:
+    from kg.pipeline.resolve import node_key
+
+    return NodeRecord(
+        uid=f"n{number}",
+        number=number,
+        type=node_type,
+        label=label,
+        key=node_key(label),
+        valid_at="2026-01-01T00:00:00.000000Z",
+    )
