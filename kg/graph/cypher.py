@@ -56,49 +56,43 @@ RETURN coalesce(max(n.number), 0) AS number
 """
 
 
-# A record's evidence is a JSON list kept in two properties, `evidence` then `evidence_recent`
-# (the list read is the one followed by the other), so that appending to it costs the new
-# items, not the whole list: a string property is written anew, never appended to in place,
-# and FalkorDB evaluates every branch of a CASE, so the long list is named only in a FOREACH
-# that runs when it must change. It is either written whole (`row.whole`, into `evidence`) or
-# appended to: `row.append_after` is ", " and the new items' JSON (the list's own separator)
-# and "]", put in place of the recent list's "]"; `row.append_to_empty` the whole list of the
-# new items, for a recent list with none yet (a list of no items is "[]", two characters);
-# both null keep the stored lists. Once the recent list would pass $recent_chars it is moved
-# onto the end of `evidence` (the one write that costs the whole list, once per $recent_chars
-# appended) and the new items start it again. Every write stamps the record with a new
-# `version`, which a reader that keeps evidence it read compares, instead of reading the
-# evidence again.
+# A record's evidence is kept in three properties, read in this order: `evidence`, a JSON list
+# written whole (`row.whole`); `evidence_more`, the items appended since, and `evidence_last`,
+# the latest of those, both as JSON items each followed by ", " (kg.graph.records reads them
+# back as one list). An append (`row.items`, the new items in that form) goes onto
+# `evidence_last`; once that would pass $recent_chars it is moved onto `evidence_more` (the
+# one write that copies a long string, once per $recent_chars appended) and the new items
+# start it again. So appending costs the new items, not the whole list, and takes nothing but
+# concatenation: FalkorDB evaluates every branch of a CASE (the long strings are named only
+# in a FOREACH that runs when they change), and its substring() drops characters after an
+# emoji. Every write stamps the record with a new `version`, which a reader that keeps
+# evidence it read compares, instead of reading the evidence again.
 def _evidence_before(var: str) -> str:
-    """What the write needs of the stored evidence, read before it changes: whether the recent
-    list is full (`fold`), and the recent list (`recent`, null when there is none: every
-    branch of a CASE is evaluated, and a length computed from an empty string would be
-    negative, from null it is null)."""
+    """Whether the latest items are moved on by this write (`fold`), read before it changes."""
     return (
-        f"row.append_after IS NOT NULL AND size(coalesce({var}.evidence_recent, '')) + "
-        f"size(row.append_after) > $recent_chars AS fold, {var}.evidence_recent AS recent"
+        f"row.items IS NOT NULL AND size(coalesce({var}.evidence_last, '')) + size(row.items) "
+        f"> $recent_chars AS fold"
     )
 
 
 def _evidence_moved(var: str) -> str:
-    """The long list written only where it changes: whole, or with the full recent list put on
-    its end (joined by the list's separator, which `row.append_after` starts with)."""
+    """The long properties, written only where they change: a whole list, or the latest items
+    moved onto the others."""
     return (
         f"FOREACH (_ IN CASE WHEN row.whole IS NOT NULL THEN [1] ELSE [] END | "
-        f"SET {var}.evidence = row.whole)\n"
-        f"FOREACH (_ IN CASE WHEN fold AND size(recent) > 2 THEN [1] ELSE [] END | "
-        f"SET {var}.evidence = CASE WHEN {var}.evidence IS NULL OR size({var}.evidence) <= 2 "
-        f"THEN recent ELSE left({var}.evidence, size({var}.evidence) - 1) + "
-        f"left(row.append_after, 2) + substring(recent, 1) END)"
+        f"SET {var}.evidence = row.whole, {var}.evidence_more = null)\n"
+        f"FOREACH (_ IN CASE WHEN fold THEN [1] ELSE [] END | "
+        f"SET {var}.evidence_more = coalesce({var}.evidence_more, '') + "
+        f"coalesce({var}.evidence_last, ''))"
     )
 
 
-def _recent_written(var: str) -> str:
+def _last_written(var: str) -> str:
     return (
         f"CASE WHEN row.whole IS NOT NULL THEN null "
-        f"WHEN row.append_after IS NULL THEN {var}.evidence_recent "
-        f"WHEN fold OR recent IS NULL OR size(recent) <= 2 THEN row.append_to_empty "
-        f"ELSE left(recent, size(recent) - 1) + row.append_after END"
+        f"WHEN row.items IS NULL THEN {var}.evidence_last "
+        f"WHEN fold THEN row.items "
+        f"ELSE coalesce({var}.evidence_last, '') + row.items END"
     )
 
 
@@ -111,7 +105,7 @@ MERGE (n:Entity {{uid: row.uid}})
 WITH n, row, {_evidence_before("n")}
 {_evidence_moved("n")}
 SET n += row.props, n.project = $project, n.org = $org, n.version = row.version,
-    n.evidence_recent = {_recent_written("n")},
+    n.evidence_last = {_last_written("n")},
     n.episode_uids = CASE WHEN row.whole IS NOT NULL THEN row.episode_uids
       ELSE coalesce(n.episode_uids, []) +
            [u IN row.episode_uids WHERE NOT u IN coalesce(n.episode_uids, [])] END
@@ -166,7 +160,7 @@ UNWIND $uids AS uid
 MATCH (n:Entity {uid: uid})
 WHERE n.project = $project
 RETURN n.uid AS uid, n.version AS version, n.evidence AS evidence,
-       n.evidence_recent AS evidence_recent
+       n.evidence_more AS evidence_more, n.evidence_last AS evidence_last
 """
 
 NODES_SET_CONFIDENCE = """
@@ -235,7 +229,7 @@ UNWIND $rows AS row
 MATCH (a:Entity {uid: row.source})-[r]->(:Entity)
 WHERE a.project = $project AND r.uid = row.uid
 RETURN r.uid AS uid, r.version AS version, r.evidence AS evidence,
-       r.evidence_recent AS evidence_recent
+       r.evidence_more AS evidence_more, r.evidence_last AS evidence_last
 """
 
 NODE_BY_NUMBER = """
@@ -296,7 +290,7 @@ MERGE (a)-[r:{graph_type} {{uid: row.uid}}]->(b)
 WITH r, row, {_evidence_before("r")}
 {_evidence_moved("r")}
 SET r += row.props, r.project = $project, r.org = $org, r.version = row.version,
-    r.evidence_recent = {_recent_written("r")}
+    r.evidence_last = {_last_written("r")}
 RETURN count(r) AS written
 """
 

@@ -6,7 +6,7 @@ import bisect
 import datetime as dt
 import json
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, TypeAdapter
 
 
 def graph_time(moment: dt.datetime) -> str:
@@ -45,12 +45,23 @@ def evidence_json(items: list[Evidence]) -> str:
     return json.dumps([e.model_dump() for e in items], ensure_ascii=False)
 
 
-def stored_evidence(props: dict) -> list[dict]:
-    """A record's evidence as stored: the JSON list in `evidence`, followed by the one in
-    `evidence_recent` (the items appended since it was last written whole, kg.graph.cypher)."""
-    return json.loads(props.get("evidence") or "[]") + json.loads(
-        props.get("evidence_recent") or "[]"
-    )
+def stored_evidence(props: dict) -> list[Evidence]:
+    """A record's evidence as stored (kg.graph.cypher): the JSON list in `evidence`, then the
+    items appended since, in `evidence_more` and `evidence_last` (JSON items each followed by
+    ", "). Parsed and checked in one pass per property (a popular record has thousands)."""
+    items = _EVIDENCE_LIST.validate_json(props["evidence"]) if props.get("evidence") else []
+    for name in ("evidence_more", "evidence_last"):
+        if props.get(name):
+            items += _EVIDENCE_LIST.validate_json(f"[{props[name].removesuffix(', ')}]")
+    return items
+
+
+def appended_items(items: list[Evidence]) -> str:
+    """Evidence items in the form they are appended in (kg.graph.cypher)."""
+    return "".join(f"{json.dumps(e.model_dump(), ensure_ascii=False)}, " for e in items)
+
+
+_EVIDENCE_LIST = TypeAdapter(list[Evidence])
 
 
 class EpisodeStub(BaseModel):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import Iterable
 
@@ -17,6 +16,7 @@ from kg.graph.records import (
     NodeRecord,
     ServerInfo,
     SupersessionRecord,
+    appended_items,
     evidence_json,
     stored_evidence,
 )
@@ -127,12 +127,11 @@ def _added_last(evidence: list[Evidence], added: set[int]) -> bool:
 
 
 def _evidence_rows(whole: str | None, appended: list[Evidence] | None) -> dict:
-    """The evidence of a record's write (kg.graph.cypher's `_evidence_written`): the stored
-    list whole, or the items appended to it as they stand in it, or (neither) kept."""
+    """The evidence of a record's write (kg.graph.cypher's `_evidence_moved`): the list whole,
+    or the items appended to it, or (neither) kept as stored."""
     if appended is None:
-        return {"whole": whole, "append_after": None, "append_to_empty": None}
-    items = ", ".join(json.dumps(e.model_dump(), ensure_ascii=False) for e in appended)
-    return {"whole": None, "append_after": f", {items}]", "append_to_empty": f"[{items}]"}
+        return {"whole": whole, "items": None}
+    return {"whole": None, "items": appended_items(appended)}
 
 
 def _write_nodes(
@@ -204,7 +203,7 @@ def node_evidence(
 
 
 def _evidence_list(row: dict) -> list[Evidence]:
-    return [Evidence.model_validate(e) for e in stored_evidence(row)]
+    return stored_evidence(row)
 
 
 def _record_without_evidence(kind, props: dict):

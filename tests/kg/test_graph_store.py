@@ -204,10 +204,11 @@ def test_appended_evidence_reads_back_as_the_whole_list(c):
     assert store.edges_between(A, [("s1", "n1")], client=c)[0].evidence == edge.evidence
 
 
-def test_evidence_appended_past_the_recent_part_is_moved_onto_the_list_in_order(c, monkeypatch):
-    """Appends go to a small recent part, moved onto the end of the stored list once it would
-    grow past its size (a fold): the list read back is every item in order, whichever part
-    holds each, and a whole write afterwards leaves no recent part behind."""
+def test_evidence_appended_past_the_latest_part_is_moved_on_and_read_in_order(c, monkeypatch):
+    """Appends go to a small part of the latest items, moved onto the other appended items once
+    it would grow past its size: the list read back is every item in order, whichever part
+    holds each (quotes with an emoji too, where FalkorDB's substring() loses characters), and a
+    whole write afterwards leaves no appended part behind."""
     monkeypatch.setattr(store, "RECENT_EVIDENCE_CHARS", 600)
     count = 12
     for number in range(1, count + 1):
@@ -235,7 +236,7 @@ def test_evidence_appended_past_the_recent_part_is_moved_onto_the_list_in_order(
     [(found, edge_version)] = store.edges_without_evidence(A, between=[("f2", "f1")], client=c)
     assert store.edge_evidence(A, [found], client=c) == {"f-e1": (edge_version, edge.evidence)}
 
-    node.evidence = node.evidence[:3]  # written whole: the recent part goes
+    node.evidence = node.evidence[:3]  # written whole: the appended parts go
     store.write_node_changes(A, [node], [], c)
     [read] = store.nodes_by_uids(A, ["f1"], client=c)
     assert read.evidence == node.evidence
