@@ -16,6 +16,7 @@ Word lists here are general language knowledge, written without reading any test
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -810,12 +811,29 @@ _HEADING = re.compile(r"recommendations?\W{0,3}:\W{0,3}|рекомендаци[�
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 
 
+@lru_cache(maxsize=8)
+def _labels_and_paragraphs(text: str) -> tuple[list[int], list[tuple[int, int]]]:
+    """Where the paragraphs of a text open, and its labels: found once per text, not once per
+    sentence (a long message has thousands of sentences)."""
+    openings = [0, *(m.end() for m in _PARAGRAPH_BREAK.finditer(text))]
+    return openings, [m.span() for m in _HEADING.finditer(text)]
+
+
+def _paragraph_label(text: str, at: int) -> re.Match[str] | None:
+    """The first label in the paragraph that holds `at`, before `at`."""
+    openings, labels = _labels_and_paragraphs(text)
+    opening = openings[bisect.bisect_right(openings, at) - 1]
+    first = bisect.bisect_left(labels, (opening, 0))
+    if first == len(labels) or labels[first][0] >= at:
+        return None
+    return _HEADING.search(text, labels[first][0], at)
+
+
 def recommended_statement(text: str, sentence: Span) -> tuple[int, Span] | None:
     """A later sentence of a paragraph that a "Recommendation:" label opens, when it is an
     instruction ("Consider offering …", "Show the total before checkout"): where the label
     starts (its quote shows it was recommended) and what the sentence asks for."""
-    opening = max((m.end() for m in _PARAGRAPH_BREAK.finditer(text, 0, sentence[0])), default=0)
-    label = _HEADING.search(text, opening, sentence[0])
+    label = _paragraph_label(text, sentence[0])
     if label is None:
         return None
     tokens = read(text, sentence).tokens
