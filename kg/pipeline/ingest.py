@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
+from itertools import takewhile
 
 from django.db import connection, transaction
 from django.db.models import Case, F, Value, When
@@ -35,7 +36,7 @@ from kg.models import (
     ProcessingStatus,
     ResolutionDecision,
 )
-from kg.pipeline import retry_policy
+from kg.pipeline import retry_policy, taught
 from kg.pipeline.batch import BATCH_MESSAGES, BULK_KINDS, proposals_for
 from kg.pipeline.integrate import Decision, integrate
 from kg.pipeline.locks import WAIT_SECONDS, Lease, LockBusy, holding, named_lock
@@ -209,8 +210,9 @@ def _ingest_episodes(episodes: Sequence[Episode], *, force: bool = False) -> _Ou
     What does not depend on the order is done for all of them at once: they are marked running,
     their graph stubs written and their recorded proposals read in one round trip each, and the
     project's revision moves once at the end. Each is then proposed where it has no recorded
-    proposal (at its turn: against the graph as the episodes before it left it), and integrated
-    under the project lease with its outcome recorded in the same hold.
+    proposal (at its turn: against the graph as the episodes before it left it, with the rest
+    of its batch), and the episodes proposed are integrated one after the other in one hold of
+    the project lease, each with its outcome recorded before the next.
     """
     outcome = _Outcome()
     todo = []
@@ -237,35 +239,43 @@ def _ingest_episodes(episodes: Sequence[Episode], *, force: bool = False) -> _Ou
                 for e in todo
             ],
         )
-        for place, episode in enumerate(todo):
-            current = episode
-            proposal = proposals.get(episode.pk)
-            if proposal is None:  # made now and recorded (imports in batches)
-                made = proposals_for(episode)
+        place = 0
+        while place < len(todo):
+            current = todo[place]
+            if current.pk not in proposals:  # made now and recorded (imports in batches)
+                made = proposals_for(current)
                 proposals.update(made)
-                proposal = made[episode.pk]
                 _mark_stage([e.pk for e in todo[place:] if e.pk in made], "resolve")
+            # The episodes proposed from here on are integrated in one hold of the lease, one
+            # after the other, each with its outcome recorded before the next begins.
+            run = list(takewhile(lambda e: e.pk in proposals, todo[place:]))
             with _project_lease(project_id) as lease:
-                # The place is taken (committed) just before the first graph write: a worker
-                # killed after writing leaves the place its writes were made at, and its retry
-                # keeps it.
-                done = integrate(
-                    episode,
-                    proposal,
-                    lease.check,
-                    before_writes=lambda e=episode: _take_place_in_order(e),
-                )
-                changed = True
-                _record_done(episode, done.decisions)
-            outcome.reports[episode.pk] = IngestReport(
-                episode=episode.number,
-                created=done.created,
-                merged=done.merged,
-                edges=done.edges,
-                dropped=proposal.dropped,
-                contradictions=done.contradictions,
-            )
-            outcome.reached = max(outcome.reached, episode.number)
+                corrections = taught.project_corrections(project_id)
+                for episode in run:
+                    current = episode
+                    proposal = proposals[episode.pk]
+                    # The place is taken (committed) just before the first graph write: a
+                    # worker killed after writing leaves the place its writes were made at,
+                    # and its retry keeps it.
+                    done = integrate(
+                        episode,
+                        proposal,
+                        lease.check,
+                        before_writes=lambda e=episode: _take_place_in_order(e),
+                        corrections=corrections,
+                    )
+                    changed = True
+                    _record_done(episode, done.decisions)
+                    outcome.reports[episode.pk] = IngestReport(
+                        episode=episode.number,
+                        created=done.created,
+                        merged=done.merged,
+                        edges=done.edges,
+                        dropped=proposal.dropped,
+                        contradictions=done.contradictions,
+                    )
+                    outcome.reached = max(outcome.reached, episode.number)
+            place += len(run)
     except Exception as exc:
         outcome.failed, outcome.error = current, exc
         outcome.reached = max(outcome.reached, current.number)

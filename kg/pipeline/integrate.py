@@ -25,7 +25,7 @@ from django.db import transaction
 
 from kg.graph import EdgeRecord, Evidence, NodeRecord, SupersessionRecord, store
 from kg.graph.records import add_evidence, graph_time
-from kg.models import Episode
+from kg.models import Correction, Episode
 from kg.ontology import RELATIONS, OntologyError, check_relation
 from kg.pipeline import candidates, evidence_cache
 from kg.pipeline.confidence import SourceCount, confidence_of, passage_fingerprints
@@ -150,11 +150,14 @@ def integrate(
     proposal: Proposal,
     check_lease: Callable[[], None] = lambda: None,
     before_writes: Callable[[], Callable[[], None]] = lambda: lambda: None,
+    corrections: list[Correction] | None = None,
 ) -> Integration:
+    """`corrections`: the project's, when read already in this hold of the lease."""
     project = episode.project
     scope = project.graph_scope
     at = graph_time(episode.valid_at)
-    proposal = steer(episode, proposal)  # what the project's corrections taught (under the lease)
+    # What the project's corrections taught (under the lease).
+    proposal = steer(episode, proposal, corrections)
     state = _Touched()
     result = Integration()
     wanted = {p.target_uid for p in proposal.nodes}

@@ -56,10 +56,17 @@ def rules_from(corrections: list[Correction]) -> TaughtRules:
     return rules
 
 
-def rules_for(episode: Episode) -> TaughtRules:
+def project_corrections(project_id: int) -> list[Correction]:
+    """The project's corrections: read once per hold of the project lease, under which no
+    correction is made, and given to `steer` for each episode integrated in that hold."""
+    return list(Correction.objects.filter(project_id=project_id))
+
+
+def rules_for(episode: Episode, corrections: list[Correction] | None = None) -> TaughtRules:
     """The corrections made before the episode's place in the order of integration (all of
-    them for an episode not yet integrated)."""
-    corrections = list(Correction.objects.filter(project_id=episode.project_id))
+    them for an episode not yet integrated); `corrections` the project's, when read already."""
+    if corrections is None:
+        corrections = project_corrections(episode.project_id)
     if not corrections:  # most projects: nothing taught, no need for the episode's place
         return TaughtRules()
     order = (
@@ -70,9 +77,11 @@ def rules_for(episode: Episode) -> TaughtRules:
     return rules_from(corrections)
 
 
-def steer(episode: Episode, proposal: Proposal) -> Proposal:
+def steer(
+    episode: Episode, proposal: Proposal, corrections: list[Correction] | None = None
+) -> Proposal:
     """The proposal with the project's corrections applied to whom each mention means."""
-    rules = rules_for(episode)
+    rules = rules_for(episode, corrections)
     if not rules:
         return proposal
     steered = proposal.model_copy(deep=True)
