@@ -5,7 +5,8 @@ existing nodes the message most likely means, and a confirmation only where real
 left — resolved into a proposal, recorded with the episode. Under the project lock
 (kg.pipeline.integrate): re-validate the proposal against the current state, write deltas,
 take the next place in the project's order of integration, and record the episode's outcome
-(its resolution decisions, DONE) in one commit right after its graph writes. The lock is held
+(its resolution decisions, DONE) once its graph writes are made: in the commit that takes the
+next episode's place, or alone when none follows in the same hold. The lock is held
 for the writes only, never for a model call.
 
 An episode whose outcome is recorded is done: it is never integrated again unless forced
@@ -227,6 +228,7 @@ def _ingest_episodes(episodes: Sequence[Episode], *, force: bool = False) -> _Ou
     project_id = todo[0].project_id
     changed = False
     current = todo[0]
+    written: tuple[Episode, Sequence[Decision]] | None = None  # its outcome not recorded yet
     try:
         proposals = recorded_proposals(todo)
         # Recorded before the first call to any other server: an outage leaves a trace.
@@ -256,16 +258,18 @@ def _ingest_episodes(episodes: Sequence[Episode], *, force: bool = False) -> _Ou
                     proposal = proposals[episode.pk]
                     # The place is taken (committed) just before the first graph write: a
                     # worker killed after writing leaves the place its writes were made at,
-                    # and its retry keeps it.
+                    # and its retry keeps it. The outcome of the episode before is recorded
+                    # in the same commit: its writes are made, and no later episode writes
+                    # before it is recorded.
                     done = integrate(
                         episode,
                         proposal,
                         lease.check,
-                        before_writes=lambda e=episode: _take_place_in_order(e),
+                        before_writes=lambda e=episode, w=written: _record_then_take_place(w, e),
                         corrections=corrections,
                     )
                     changed = True
-                    _record_done(episode, done.decisions)
+                    written = (episode, done.decisions)
                     outcome.reports[episode.pk] = IngestReport(
                         episode=episode.number,
                         created=done.created,
@@ -275,8 +279,13 @@ def _ingest_episodes(episodes: Sequence[Episode], *, force: bool = False) -> _Ou
                         contradictions=done.contradictions,
                     )
                     outcome.reached = max(outcome.reached, episode.number)
+                if written is not None:
+                    _record_done(*written)
+                    written = None
             place += len(run)
     except Exception as exc:
+        if written is not None:  # its writes are made: done, whatever befell the next one
+            _record_done(*written)
         outcome.failed, outcome.error = current, exc
         outcome.reached = max(outcome.reached, current.number)
         _record_failed(current, f"{type(exc).__name__}: {exc}")
@@ -320,12 +329,26 @@ def _mark_stage(episode_ids: list[int], stage: str) -> None:
 
 
 def _record_done(episode: Episode, decisions: Sequence[Decision]) -> None:
-    """The episode's outcome in one commit: its decisions, DONE."""
+    """The episode's outcome in one commit: DONE, with its decisions. Once only: an outcome
+    recorded already (in a commit that failed after it) is not logged twice."""
     with transaction.atomic():
-        _log_decisions(episode, decisions)
-        EpisodeProcessing.objects.filter(episode=episode).update(
-            status=ProcessingStatus.DONE, stage="", error="", updated_at=timezone.now()
+        finished = (
+            EpisodeProcessing.objects.filter(episode=episode)
+            .exclude(status=ProcessingStatus.DONE)
+            .update(status=ProcessingStatus.DONE, stage="", error="", updated_at=timezone.now())
         )
+        if finished:
+            _log_decisions(episode, decisions)
+
+
+def _record_then_take_place(
+    written: tuple[Episode, Sequence[Decision]] | None, episode: Episode
+) -> Callable[[], None]:
+    """In the commit that precedes an episode's graph writes: the outcome of the episode
+    written before it (one commit fewer per episode), then its place in the order."""
+    if written is not None:
+        _record_done(*written)
+    return _take_place_in_order(episode)
 
 
 def _record_failed(episode: Episode, error: str) -> None:
