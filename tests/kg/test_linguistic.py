@@ -207,6 +207,20 @@ def test_a_device_is_not_a_feature():
     assert not linguistic.names_a_device("phone calls")
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I regret paying for the software at all.",
+        "They keep improving the product every month.",
+        "Sadly I cannot recommend buying this program.",
+        "I can just use the web version on my laptop.",
+    ],
+)
+def test_what_is_done_to_the_whole_product_names_no_feature(text):
+    words = ("software", "product", "application", "version")
+    assert not any(word in f for f in _features(text) for word in words)
+
+
 def test_like_as_a_comparison_names_no_feature():
     assert not any("winamp" in f.lower() for f in _features("It looks like Winamp, sadly."))
 

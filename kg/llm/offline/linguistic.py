@@ -1329,6 +1329,8 @@ def not_a_feature_name(label: str) -> str:
 
 
 _APP_NOUNS = _wordset("app apps application program software")
+# Nouns that name the product as a whole, or a release of it.
+_WHOLE_PRODUCT = _APP_NOUNS | _wordset("product version")
 
 
 def names_no_feature(label: str) -> bool:
@@ -1413,6 +1415,8 @@ def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
         return None
     if english and verb is not None and verb.lemma in GENERIC_VERBS and len(chosen) == 2:
         return None
+    if english and heads[-1].lemma in _WHOLE_PRODUCT:
+        return None  # "buy the app", "improve the product": done to the whole, no feature of it
     if (
         english
         and verb is not None
