@@ -221,6 +221,17 @@ def test_what_is_done_to_the_whole_product_names_no_feature(text):
     assert not any(word in f for f in _features(text) for word in words)
 
 
+@pytest.mark.parametrize(
+    "text", ["Honestly I love tasko.", "I really hate pixmo", "A handy app for snapgram on trips."]
+)
+def test_a_name_written_in_lower_case_is_no_feature(text):
+    assert not _features(text)
+
+
+def test_a_word_out_of_the_dictionary_in_a_verb_slot_is_still_a_use():
+    assert "reschedle" in _features("Really easy to reschedle.")
+
+
 def test_like_as_a_comparison_names_no_feature():
     assert not any("winamp" in f.lower() for f in _features("It looks like Winamp, sadly."))
 

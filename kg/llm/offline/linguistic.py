@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
-from kg.language import Token, analyse
+from kg.language import Token, analyse, is_english_word
 
 Span = tuple[int, int]
 
@@ -1356,6 +1356,10 @@ def names_no_feature(label: str) -> bool:
     )
 
 
+# The infinitive's "to" just before a word: the word is a verb ("easy to naviagte").
+_INFINITIVE = re.compile(r"\bto\s+$", re.IGNORECASE)
+
+
 def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
     """The verb phrase or noun phrase a cue introduces, up to the clause's end."""
     reading = read(text, span)
@@ -1407,6 +1411,15 @@ def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
         return None  # "love Evernote", "like it better": the product or a verdict, no capability
     if len(chosen) == 1 and (chosen[0].lemma in _FEATURE_WORDS | GENERIC_NOUNS | GENERIC_VERBS):
         return None
+    if (
+        english
+        and len(chosen) == 1
+        and not _INFINITIVE.search(
+            text, max(0, chosen[0].start + reading.offset - 8), chosen[0].start + reading.offset
+        )
+        and not is_english_word(chosen[0].text)
+    ):
+        return None  # "I love zapply": a name written in lower case (or a typo), not a use of it
     if (
         english
         and all(t.lemma in GENERIC_NOUNS for t in heads)
