@@ -31,6 +31,13 @@ def test_tags_and_lemmas_in_both_languages():
     assert lemma_key("owners of shops") == lemma_key("shop owner")
 
 
+def test_a_capital_that_only_opens_a_sentence_makes_no_name():
+    assert analyse("Receipts won't print. Photos vanish.")[0].pos == "NOUN"
+    assert [t.pos for t in analyse("Receipts won't print. Photos vanish.")][-3] == "NOUN"
+    assert analyse("I moved my notes to Trello")[-1].pos == "PROPN"
+    assert "songs won't load" in _features("Songs won't load on the train.")
+
+
 @pytest.mark.parametrize(
     "text",
     [
