@@ -239,6 +239,11 @@ def test_a_word_out_of_the_dictionary_in_a_verb_slot_is_still_a_use():
     assert "reschedle" in _features("Really easy to reschedle.")
 
 
+def test_what_someone_was_doing_names_no_feature():
+    assert not _features("I was walking my dog and it worked great.")
+    assert "taking quick notes" in _features("I love taking quick notes in it.")
+
+
 def test_like_as_a_comparison_names_no_feature():
     assert not any("winamp" in f.lower() for f in _features("It looks like Winamp, sadly."))
 

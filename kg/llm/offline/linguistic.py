@@ -1021,6 +1021,8 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
             continue
         if _past_form(token):
             continue  # "I decorated my cover", "is designed": a story or a state, not a use
+        if token.lower.endswith("ing") and i and reading.tokens[i - 1].lemma == "be":
+            continue  # "I was carrying my laptop": what someone was doing, not a use
         start = reading.tokens[i].start + reading.offset
         phrase = _object_phrase(text, (start, sentence[1]), True)
         if phrase is not None and phrase[0] == start:
