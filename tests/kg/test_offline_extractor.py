@@ -302,6 +302,11 @@ def test_a_hard_wrapped_line_goes_on_and_a_short_line_stands_alone():
     assert not any("maps route" in n.label for n in answer.nodes)
 
 
+def test_what_people_attempt_to_do_is_their_job():
+    answer = _extract("Night nurses often attempt to swap shifts through group chats.", product="")
+    assert ("job", "swap shifts through group chats") in {(n.type, n.label) for n in answer.nodes}
+
+
 # ----------------------------------------------------------------------------- precision
 
 
