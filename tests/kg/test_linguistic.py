@@ -244,6 +244,11 @@ def test_what_someone_was_doing_names_no_feature():
     assert "taking quick notes" in _features("I love taking quick notes in it.")
 
 
+def test_a_general_verb_said_of_the_product_itself_names_no_feature():
+    assert not _features("I cannot get it to start after the reboot.")
+    assert "send them to any printer" in _features("You can send them to any printer.")
+
+
 def test_like_as_a_comparison_names_no_feature():
     assert not any("winamp" in f.lower() for f in _features("It looks like Winamp, sadly."))
 

@@ -1430,6 +1430,14 @@ def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
         return None
     if english and verb is not None and verb.lemma in GENERIC_VERBS and len(chosen) == 2:
         return None
+    if (
+        english
+        and verb is not None
+        and verb.lemma in GENERIC_VERBS
+        and len(chosen) > 1
+        and chosen[1].lower in ("it", "this", "them")
+    ):
+        return None  # "get it to work", "make it fit": a general verb said of the product itself
     if english and heads[-1].lemma in _WHOLE_PRODUCT:
         return None  # "buy the app", "improve the product": done to the whole, no feature of it
     if (
