@@ -8,7 +8,15 @@ Everything runs on models and lexicons shipped inside PyPI wheels, nothing is do
 Tags are mapped to one small universal set so the rules above them are language-neutral.
 """
 
-from kg.language.lemmas import content_lemmas, is_cyrillic, lemma, lemma_key
+from kg.language.lemmas import content_lemmas, is_cyrillic, is_english_word, lemma, lemma_key
 from kg.language.tokens import Token, analyse
 
-__all__ = ["Token", "analyse", "content_lemmas", "is_cyrillic", "lemma", "lemma_key"]
+__all__ = [
+    "Token",
+    "analyse",
+    "content_lemmas",
+    "is_cyrillic",
+    "is_english_word",
+    "lemma",
+    "lemma_key",
+]

@@ -61,6 +61,13 @@ def lemma(word: str) -> str:
     return simplemma.lemmatize(lowered, lang="en").lower()
 
 
+@lru_cache(maxsize=200_000)
+def is_english_word(word: str) -> bool:
+    """The word is in the English dictionary (a name coined for a product usually is not)."""
+    lowered = word.lower().strip("'’-")
+    return bool(lowered) and simplemma.is_known(lowered, lang="en")
+
+
 def words(text: str) -> list[str]:
     return _WORD.findall(text)
 

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from textblob.en import lexicon
 from textblob.en.taggers import PatternTagger
 
 from kg.language.lemmas import _morph, is_cyrillic, lemma
@@ -67,12 +68,20 @@ def analyse(text: str) -> list[Token]:
     return tokens
 
 
+_SENTENCE_ENDS = frozenset(".!?")
+
+
 def _english_tags(words: list[str]) -> list[str]:
     tagged = _tagger().tag(" ".join(words), tokenize=False)
     if len(tagged) != len(words):  # the tagger re-split something: tag word by word
         tagged = [(w, (_tagger().tag(w, tokenize=False) or [(w, "FW")])[0][1]) for w in words]
     result = []
-    for word, tag in tagged:
+    for index, (word, tag) in enumerate(tagged):
+        if tag.startswith("NNP") and word[:1].isupper() and word[1:].islower():
+            opens = index == 0 or tagged[index - 1][0] in _SENTENCE_ENDS
+            common = lexicon.get(word.lower()) if opens else None
+            # "Videos won't load": a capital that only opens the sentence makes no name
+            tag = common if common and not common.startswith("NNP") else tag
         if not any(ch.isalnum() for ch in word):
             result.append("PUNCT")
         elif word.lower() in ("n't", "n’t"):

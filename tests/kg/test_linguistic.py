@@ -31,6 +31,13 @@ def test_tags_and_lemmas_in_both_languages():
     assert lemma_key("owners of shops") == lemma_key("shop owner")
 
 
+def test_a_capital_that_only_opens_a_sentence_makes_no_name():
+    assert analyse("Receipts won't print. Photos vanish.")[0].pos == "NOUN"
+    assert [t.pos for t in analyse("Receipts won't print. Photos vanish.")][-3] == "NOUN"
+    assert analyse("I moved my notes to Trello")[-1].pos == "PROPN"
+    assert "songs won't load" in _features("Songs won't load on the train.")
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -205,6 +212,41 @@ def test_a_device_is_not_a_feature():
     assert not any("kindle" in f.lower() for f in features)
     assert linguistic.names_a_device("iPhone 6") and linguistic.names_a_device("HTC mobile")
     assert not linguistic.names_a_device("phone calls")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I regret paying for the software at all.",
+        "They keep improving the product every month.",
+        "Sadly I cannot recommend buying this program.",
+        "I can just use the web version on my laptop.",
+    ],
+)
+def test_what_is_done_to_the_whole_product_names_no_feature(text):
+    words = ("software", "product", "application", "version")
+    assert not any(word in f for f in _features(text) for word in words)
+
+
+@pytest.mark.parametrize(
+    "text", ["Honestly I love tasko.", "I really hate pixmo", "A handy app for snapgram on trips."]
+)
+def test_a_name_written_in_lower_case_is_no_feature(text):
+    assert not _features(text)
+
+
+def test_a_word_out_of_the_dictionary_in_a_verb_slot_is_still_a_use():
+    assert "reschedle" in _features("Really easy to reschedle.")
+
+
+def test_what_someone_was_doing_names_no_feature():
+    assert not _features("I was walking my dog and it worked great.")
+    assert "taking quick notes" in _features("I love taking quick notes in it.")
+
+
+def test_a_general_verb_said_of_the_product_itself_names_no_feature():
+    assert not _features("I cannot get it to start after the reboot.")
+    assert "send them to any printer" in _features("You can send them to any printer.")
 
 
 def test_like_as_a_comparison_names_no_feature():

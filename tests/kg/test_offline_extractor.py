@@ -288,6 +288,25 @@ def test_quotes_are_slices_even_with_odd_spacing_and_bullets():
     assert all(r.quote in text for r in answer.relations)
 
 
+def test_a_hard_wrapped_line_goes_on_and_a_short_line_stands_alone():
+    text = (
+        "Dispatchers told us that they often try to reassign the urgent jobs of\n"
+        "absent technicians by phone, which takes most of the morning.\n"
+        "offline maps\n"
+        "route sharing"
+    )
+    answer = _extract(text, product="")
+    jobs = [n.label for n in answer.nodes if n.type == "job"]
+    assert "reassign the urgent jobs of absent technicians by phone" in jobs
+    assert all(n.quote in text for n in answer.nodes)
+    assert not any("maps route" in n.label for n in answer.nodes)
+
+
+def test_what_people_attempt_to_do_is_their_job():
+    answer = _extract("Night nurses often attempt to swap shifts through group chats.", product="")
+    assert ("job", "swap shifts through group chats") in {(n.type, n.label) for n in answer.nodes}
+
+
 # ----------------------------------------------------------------------------- precision
 
 

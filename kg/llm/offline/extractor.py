@@ -238,9 +238,31 @@ def _sentences(text: str, language: str) -> Iterator[Sentence]:
     for boundary in _SENTENCE_BREAK.finditer(text):
         if _ABBREVIATION.search(text[start : boundary.start()]):
             continue  # "e.g. Excel" does not end a sentence
+        if _wrapped(text, boundary):
+            continue
         yield from _sentence(text, start, boundary.start(), language)
         start = boundary.end()
     yield from _sentence(text, start, len(text), language)
+
+
+_WRAPPED_LINE = 50  # characters: a line this long that stops mid-sentence was wrapped
+
+
+def _wrapped(text: str, boundary: re.Match[str]) -> bool:
+    """A line break inside a hard-wrapped paragraph: a long line that ends mid-sentence, and a
+    next line that goes on in lower case ("… agencies often try to negotiate more finely\n
+    scoped requests …"). A short line or a new capital starts a new statement."""
+    if "\n" not in boundary.group() or boundary.group().count("\n") > 1:
+        return False
+    line_start = text.rfind("\n", 0, boundary.start()) + 1
+    line = text[line_start : boundary.start()]
+    following = text[boundary.end() : boundary.end() + 1]
+    return (
+        len(line) >= _WRAPPED_LINE
+        and line[-1:] not in ".!?…:;"
+        and following.isalpha()
+        and following.islower()
+    )
 
 
 def _sentence(text: str, start: int, end: int, language: str) -> Iterator[Sentence]:

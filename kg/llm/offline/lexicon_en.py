@@ -394,7 +394,8 @@ PERSON_PRONOUNS = _words("he she they")
 JOB_PATTERNS = (
     re.compile(
         r"\b(?:need|needs|needed|want|wants|wanted|would\s+like|'d\s+like|try|tries|trying|"
-        r"tried|expect|expects|hope|hopes)\s+to\s+(?P<j>[a-z][\w'-]*\b.*)",
+        r"tried|attempt|attempts|attempting|attempted|expect|expects|hope|hopes)\s+to\s+"
+        r"(?P<j>[a-z][\w'-]*\b.*)",
         _I,
     ),
     re.compile(

@@ -23,7 +23,7 @@ from functools import lru_cache
 
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
-from kg.language import Token, analyse
+from kg.language import Token, analyse, is_english_word
 
 Span = tuple[int, int]
 
@@ -1039,6 +1039,8 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
             continue
         if _past_form(token):
             continue  # "I decorated my cover", "is designed": a story or a state, not a use
+        if token.lower.endswith("ing") and i and reading.tokens[i - 1].lemma == "be":
+            continue  # "I was carrying my laptop": what someone was doing, not a use
         start = reading.tokens[i].start + reading.offset
         phrase = _object_phrase(text, (start, sentence[1]), True)
         if phrase is not None and phrase[0] == start:
@@ -1347,6 +1349,8 @@ def not_a_feature_name(label: str) -> str:
 
 
 _APP_NOUNS = _wordset("app apps application program software")
+# Nouns that name the product as a whole, or a release of it.
+_WHOLE_PRODUCT = _APP_NOUNS | _wordset("product version")
 
 
 def names_no_feature(label: str) -> bool:
@@ -1370,6 +1374,10 @@ def names_no_feature(label: str) -> bool:
         t.lemma in _FEATURE_WORDS or t.lower in _FEATURE_WORDS or t.lemma in _APP_NOUNS
         for t in nouns
     )
+
+
+# The infinitive's "to" just before a word: the word is a verb ("easy to naviagte").
+_INFINITIVE = re.compile(r"\bto\s+$", re.IGNORECASE)
 
 
 def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
@@ -1425,12 +1433,31 @@ def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
         return None
     if (
         english
+        and len(chosen) == 1
+        and not _INFINITIVE.search(
+            text, max(0, chosen[0].start + reading.offset - 8), chosen[0].start + reading.offset
+        )
+        and not is_english_word(chosen[0].text)
+    ):
+        return None  # "I love zapply": a name written in lower case (or a typo), not a use of it
+    if (
+        english
         and all(t.lemma in GENERIC_NOUNS for t in heads)
         and (verb is None or verb.lemma in GENERIC_VERBS)
     ):
         return None
     if english and verb is not None and verb.lemma in GENERIC_VERBS and len(chosen) == 2:
         return None
+    if (
+        english
+        and verb is not None
+        and verb.lemma in GENERIC_VERBS
+        and len(chosen) > 1
+        and chosen[1].lower in ("it", "this", "them")
+    ):
+        return None  # "get it to work", "make it fit": a general verb said of the product itself
+    if english and heads[-1].lemma in _WHOLE_PRODUCT:
+        return None  # "buy the app", "improve the product": done to the whole, no feature of it
     if (
         english
         and verb is not None
