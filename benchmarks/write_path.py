@@ -244,25 +244,34 @@ def offline_ingest_through_worker(total: int, edge: int = 100, chunk: int = 1000
 
 @contextmanager
 def _timed_lock(held: list[float]):
-    """kg.pipeline.ingest's project lock, with the time it is held recorded."""
+    """kg.pipeline.ingest's project lock, with the time it is held recorded per episode
+    integrated in the hold (the episodes of a batch are integrated in one hold)."""
     from kg.pipeline import ingest
 
-    original = ingest._project_lease
+    original, integrate = ingest._project_lease, ingest.integrate
+    integrated = threading.local()
+
+    def counted_integrate(*args, **kwargs):
+        integrated.count = getattr(integrated, "count", 0) + 1
+        return integrate(*args, **kwargs)
 
     @contextmanager
     def project_lease(project_id: int):
         with original(project_id) as lease:
+            integrated.count = 0
             started = time.perf_counter()
             try:
                 yield lease
             finally:
-                held.append((time.perf_counter() - started) * 1000)
+                elapsed = (time.perf_counter() - started) * 1000
+                episodes = max(1, integrated.count)
+                held.extend([elapsed / episodes] * episodes)
 
-    ingest._project_lease = project_lease
+    ingest._project_lease, ingest.integrate = project_lease, counted_integrate
     try:
         yield
     finally:
-        ingest._project_lease = original
+        ingest._project_lease, ingest.integrate = original, integrate
 
 
 def _model_answer(body: dict) -> dict:
