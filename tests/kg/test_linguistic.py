@@ -669,3 +669,49 @@ def test_an_enumeration_of_people_or_a_range_names_no_feature(text):
 
 def test_so_with_an_adjective_says_how_much_and_does_not_end_the_pain():
     assert any("so slow" in label for label in _pains("The search is so slow."))
+
+
+@pytest.mark.parametrize(
+    ("label", "reason"),
+    [
+        ("refunds (within 3 days", "a bracket left open or closed without opening"),
+        ("the menu closes] too early", "a bracket left open or closed without opening"),
+        ("the form resets itself./Later the page", "runs across a sentence end"),
+        ("счёт не приходит. Потом клиент", "runs across a sentence end"),
+    ],
+)
+def test_labels_cut_across_their_text_are_fragments(label, reason):
+    assert linguistic.fragment_reason(label) == reason
+    assert linguistic.metric_label_problem(label) == reason
+
+
+@pytest.mark.parametrize("label", ["12 days", "90%", "3 недели", "$15 a week"])
+def test_a_metric_of_a_quantity_alone_does_not_say_what_it_counts(label):
+    assert linguistic.metric_label_problem(label) == "a quantity only, not what it counts"
+
+
+@pytest.mark.parametrize(
+    "label",
+    [
+        "12% of refunds arrive late",
+        "checkout takes 4 minutes",
+        "Dr. Lee saw 9 patients",
+        "3 недели на возврат денег",
+    ],
+)
+def test_a_metric_that_says_what_it_counts_passes(label):
+    assert linguistic.metric_label_problem(label) == ""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- Brief the user on a case in which they will file a (complex) claim with the "
+        "Department of Labor. The median response time for a complex claim to Labor is 210 days.",
+        "- Walk the user through steps. Each begins with a note on a change in state: "
+        "new (today), open (2 weeks), closed (40 days).",
+    ],
+)
+def test_no_metric_is_a_bare_quantity_or_a_cut_list(text):
+    for node in extract_offline(ExtractionRequest(text=text, product="")).nodes:
+        assert not linguistic.metric_label_problem(node.label), node.label

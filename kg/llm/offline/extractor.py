@@ -416,8 +416,9 @@ def _find_all(text: str, sentence: Sentence, product: str) -> list[Finding]:
     ]
     if product and found and any(f.type in ("risk", "competitor") for f in found):
         found.extend(_product_mention(text, sentence, product, found))
-    # A label must be a whole phrase: never a fragment, a web address or a table row.
-    found = [f for f in found if f.type == "metric" or not linguistic.fragment_reason(f.label)]
+    # A label must be a whole phrase: never a fragment, a web address or a table row; a
+    # metric's must say what it counts.
+    found = [f for f in found if not _label_problem(f)]
     # A pain is a clause: one word ("startup") does not say what goes wrong.
     found = [f for f in found if f.type != "pain" or len(f.label.split()) > 1]
     return sorted(found, key=lambda f: f.at)
@@ -1080,6 +1081,12 @@ def _names_people(phrase: str, lex: ModuleType) -> bool:
     if head in lex.PEOPLE_NOUNS or lemma(head) in lex.PEOPLE_NOUNS:
         return True
     return head.endswith("s") and lex.SEGMENT_HEAD.fullmatch(head) is not None
+
+
+def _label_problem(finding: Finding) -> str:
+    if finding.type == "metric":
+        return linguistic.metric_label_problem(finding.label)
+    return linguistic.fragment_reason(finding.label)
 
 
 def _metrics(text: str, sentence: Sentence, planned_spans: list[Span]) -> list[Finding]:

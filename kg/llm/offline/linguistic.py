@@ -1582,11 +1582,52 @@ GENERIC_PROBLEMS = _wordset(
 )
 
 
+# A sentence ends inside the label: a word, its full stop, the next sentence's capital
+# ("you go here./After a month, …"). Two lowercase letters before the stop pass over most
+# abbreviations ("Mr. Smith", "e.g. The").
+_SENTENCE_INSIDE = re.compile(r"[a-zа-яё]{2,}[.!?]+[/\s]+(?=[A-ZА-ЯЁ])")
+_BRACKETS = (("(", ")"), ("[", "]"))
+
+
+def _cut_across(label: str) -> str:
+    """Why a label was cut out of its text at the wrong places ("" when it was not)."""
+    if any(label.count(a) != label.count(b) for a, b in _BRACKETS):
+        return "a bracket left open or closed without opening"
+    if _SENTENCE_INSIDE.search(label):
+        return "runs across a sentence end"
+    return ""
+
+
+# Units a quantity is counted in: a label with nothing but numbers and units says how much,
+# not of what ("333 days", «2 часа»).
+_UNITS = _wordset(
+    "second minute hour day week month year percent per cent dollar euro pound "
+    "секунда минута час день неделя месяц год процент рубль доллар евро"
+)
+
+
+def metric_label_problem(label: str) -> str:
+    """Why a metric's label does not say what is measured ("" when it does)."""
+    cut = _cut_across(label)
+    if cut:
+        return cut
+    tokens = [t for t in analyse(label) if t.pos != "PUNCT"]
+    numbers = [t for t in tokens if t.pos == "NUM" or any(c.isdigit() for c in t.text)]
+    rest = [t for t in tokens if t not in numbers and t.pos not in FUNCTION_POS]
+    units = all(t.lemma in _UNITS or t.lower in _UNITS or not t.text.isalnum() for t in rest)
+    if numbers and units:
+        return "a quantity only, not what it counts"
+    return ""
+
+
 def fragment_reason(label: str) -> str:
     """Why a label is not a whole phrase ("" when it is one)."""
     stripped = label.strip()
     if not stripped:
         return "empty"
+    cut = _cut_across(stripped)
+    if cut:
+        return cut
     if _URL.search(stripped):
         return "a web address"
     if _TABLE.search(stripped):
