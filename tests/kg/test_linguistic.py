@@ -715,3 +715,26 @@ def test_a_metric_that_says_what_it_counts_passes(label):
 def test_no_metric_is_a_bare_quantity_or_a_cut_list(text):
     for node in extract_offline(ExtractionRequest(text=text, product="")).nodes:
         assert not linguistic.metric_label_problem(node.label), node.label
+
+
+@pytest.mark.parametrize(
+    ("label", "points"),
+    [
+        ("fix this", True),
+        ("moving these should wait for the next release", True),
+        ("plan interviews that cover the following", True),
+        ("make this app load faster", False),
+        ("add a sort like this one", False),
+        ("a filter that hides old posts", False),
+    ],
+)
+def test_a_wish_that_only_points_elsewhere_is_noticed(label, points):
+    assert linguistic.points_elsewhere(label) is points
+
+
+def test_requests_that_only_point_elsewhere_are_not_features():
+    text = "Please fix this. Moving these should be given low priority. Please add sorting by date."
+    nodes = extract_offline(ExtractionRequest(text=text, product="")).nodes
+    wanted = {n.label for n in nodes if n.type in ("feature", "job", "goal")}
+    assert not any(linguistic.points_elsewhere(label) for label in wanted), wanted
+    assert "sorting by date" in wanted

@@ -1086,6 +1086,8 @@ def _names_people(phrase: str, lex: ModuleType) -> bool:
 def _label_problem(finding: Finding) -> str:
     if finding.type == "metric":
         return linguistic.metric_label_problem(finding.label)
+    if finding.type in ("feature", "job", "goal") and linguistic.points_elsewhere(finding.label):
+        return "says what is wanted only by pointing elsewhere"
     return linguistic.fragment_reason(finding.label)
 
 

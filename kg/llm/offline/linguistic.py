@@ -1620,6 +1620,25 @@ def metric_label_problem(label: str) -> str:
     return ""
 
 
+# A phrase that points at words outside it: what follows, or a demonstrative standing for a
+# thing named elsewhere ("fix this", "fixing these should wait").
+_POINTS_ONWARD = re.compile(r"(?:\bthe following|\bas follows|следующ\w*)\W*$", re.IGNORECASE)
+_DEMONSTRATIVES = _wordset("this these those")
+_NAMING_POS = frozenset({"NOUN", "PROPN", "ADJ", "NUM"})
+
+
+def points_elsewhere(label: str) -> bool:
+    """The label's subject or object is only a pointer to words outside it."""
+    if _POINTS_ONWARD.search(label):
+        return True
+    tokens = [t for t in analyse(label) if t.pos != "PUNCT"]
+    return any(
+        t.lower in _DEMONSTRATIVES
+        and (i + 1 == len(tokens) or tokens[i + 1].pos not in _NAMING_POS)
+        for i, t in enumerate(tokens)
+    )
+
+
 def fragment_reason(label: str) -> str:
     """Why a label is not a whole phrase ("" when it is one)."""
     stripped = label.strip()
@@ -1628,6 +1647,8 @@ def fragment_reason(label: str) -> str:
     cut = _cut_across(stripped)
     if cut:
         return cut
+    if _POINTS_ONWARD.search(stripped):
+        return "points to what follows"
     if _URL.search(stripped):
         return "a web address"
     if _TABLE.search(stripped):
