@@ -109,6 +109,17 @@ def _ranking_sql(
     return sql, [*params, project_id]
 
 
+# The best `limit` indexed nodes of each lookup by their summed posting weights (the ranked
+# postings follow this, as a subquery named `ranked`).
+_BEST_PER_LOOKUP = (
+    "SELECT lookup, uid, number, node_type, label, key, aliases, alias_keys, subject, "
+    "stance, value, valid_at, active FROM ("
+    "SELECT ranked.lookup, n.uid, n.number, n.node_type, n.label, n.key, n.aliases, "
+    "n.alias_keys, n.subject, n.stance, n.value, n.valid_at, n.active, ROW_NUMBER() OVER "
+    "(PARTITION BY ranked.lookup ORDER BY ranked.score DESC, n.number ASC) AS place FROM "
+)
+
+
 def _ranking_many_sql(
     project_id: int, lookups: list[tuple[str | None, list[str]]], limit: int, per_block: int
 ) -> tuple[str, list]:
@@ -127,18 +138,13 @@ def _ranking_many_sql(
                 f"ORDER BY number DESC LIMIT {int(per_block):d}) b{i}_{j}"
             )
             params += [project_id, *([node_type] if node_type else []), block]
-    sql = (
-        "SELECT lookup, uid, number, node_type, label, key, aliases, alias_keys, subject, "  # noqa: S608
-        "stance, value, valid_at, active FROM ("
-        "SELECT ranked.lookup, n.uid, n.number, n.node_type, n.label, n.key, n.aliases, "
-        "n.alias_keys, n.subject, n.stance, n.value, n.valid_at, n.active, ROW_NUMBER() OVER "
-        "(PARTITION BY ranked.lookup ORDER BY ranked.score DESC, n.number ASC) AS place FROM "
-        f"(SELECT lookup, node_uid, SUM(weight) AS score FROM ({' UNION ALL '.join(parts)}) hits "
+    ranked = (
+        f"(SELECT lookup, node_uid, SUM(weight) AS score FROM ({' UNION ALL '.join(parts)}) hits "  # noqa: S608
         f"GROUP BY lookup, node_uid) ranked JOIN {node} n "
         "ON n.project_id = %s AND n.uid = ranked.node_uid WHERE n.active) best "
         f"WHERE place <= {int(limit):d} ORDER BY lookup, place"
     )
-    return sql, [*params, project_id]
+    return _BEST_PER_LOOKUP + ranked, [*params, project_id]
 
 
 def _ranking_lateral_sql(
@@ -163,13 +169,8 @@ def _ranking_lateral_sql(
             else:
                 for column, value in zip(untyped, (i, block, weight), strict=True):
                     column.append(value)
-    sql = (
-        "SELECT lookup, uid, number, node_type, label, key, aliases, alias_keys, subject, "  # noqa: S608
-        "stance, value, valid_at, active FROM ("
-        "SELECT ranked.lookup, n.uid, n.number, n.node_type, n.label, n.key, n.aliases, "
-        "n.alias_keys, n.subject, n.stance, n.value, n.valid_at, n.active, ROW_NUMBER() OVER "
-        "(PARTITION BY ranked.lookup ORDER BY ranked.score DESC, n.number ASC) AS place FROM "
-        "(SELECT lookup, node_uid, SUM(weight) AS score FROM ("
+    ranked = (
+        "(SELECT lookup, node_uid, SUM(weight) AS score FROM ("  # noqa: S608
         "SELECT q.lookup, p.node_uid, q.weight "
         "FROM unnest(%s::int[], %s::text[], %s::text[], %s::int[]) "
         "AS q(lookup, node_type, block, weight) CROSS JOIN LATERAL ("
@@ -184,7 +185,7 @@ def _ranking_lateral_sql(
         "WHERE place <= %s ORDER BY lookup, place"
     )
     params = [*typed, project_id, per_block, *untyped, project_id, per_block, project_id, limit]
-    return sql, params
+    return _BEST_PER_LOOKUP + ranked, params
 
 
 def _json_list(value: object) -> list[str]:
