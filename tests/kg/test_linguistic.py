@@ -738,3 +738,14 @@ def test_requests_that_only_point_elsewhere_are_not_features():
     wanted = {n.label for n in nodes if n.type in ("feature", "job", "goal")}
     assert not any(linguistic.points_elsewhere(label) for label in wanted), wanted
     assert "sorting by date" in wanted
+
+
+@pytest.mark.parametrize(
+    ("text", "part"),
+    [
+        ("It has a lot of popups these days.", "popups"),
+        ("The export option comes in handy at night.", "export option"),
+    ],
+)
+def test_a_part_is_named_without_a_feeling_word(text, part):
+    assert part in {label for kind, label in _nodes(text) if kind == "feature"}

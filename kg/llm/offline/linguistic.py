@@ -1160,15 +1160,12 @@ _SPEAKERS = _wordset("i my me")
 
 
 def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Span]:
-    """Noun phrases headed by a name of a software part ("the dark theme", "search filters"),
-    in a sentence said with feeling (praise, a complaint, a wish) or from experience ("I use
-    the calendar"). A neutral description ("the page lists offices") names no feature."""
+    """Noun phrases headed by a name of a software part ("the dark theme", "search filters").
+    A sentence that names a part is about it whether or not it carries a feeling word: "has a
+    lot of popups", "the checkbox option comes in handy" rate the part in words no sentiment
+    lexicon scores."""
     reading = read(text, sentence)
     tokens = reading.tokens
-    evaluative = abs(polarity(text[sentence[0] : sentence[1]])) >= 0.05
-    personal = any(t.lower in _SPEAKERS for t in tokens)
-    if not (evaluative or personal) and problem_at(reading) is None:
-        return []
     found = []
     for i, token in enumerate(tokens):
         if token.pos != "NOUN" or token.lemma not in parts:
