@@ -749,3 +749,16 @@ def test_requests_that_only_point_elsewhere_are_not_features():
 )
 def test_a_part_is_named_without_a_feeling_word(text, part):
     assert part in {label for kind, label in _nodes(text) if kind == "feature"}
+
+
+def test_a_verb_with_a_plain_object_is_a_use_without_a_feeling_word():
+    features = {label for kind, label in _nodes("On weekends I listen to podcasts in the car.")}
+    assert "listen to podcasts" in features
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Most days I forget everything at home.", "On weekends I email PayPal from the car."],
+)
+def test_a_neutral_verb_with_a_general_word_or_a_name_names_no_use(text):
+    assert "feature" not in _types(text)
