@@ -762,3 +762,15 @@ def test_a_verb_with_a_plain_object_is_a_use_without_a_feeling_word():
 )
 def test_a_neutral_verb_with_a_general_word_or_a_name_names_no_use(text):
     assert "feature" not in _types(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "part"),
+    [
+        ("There are hardly any new films this month.", "films"),
+        ("Premium is worth every penny.", "premium"),
+        ("Half the episodes of that series stop halfway.", "episodes"),
+    ],
+)
+def test_the_content_an_app_offers_and_its_paid_tier_are_features(text, part):
+    assert part in {label.lower() for kind, label in _nodes(text) if kind == "feature"}
