@@ -738,3 +738,39 @@ def test_requests_that_only_point_elsewhere_are_not_features():
     wanted = {n.label for n in nodes if n.type in ("feature", "job", "goal")}
     assert not any(linguistic.points_elsewhere(label) for label in wanted), wanted
     assert "sorting by date" in wanted
+
+
+@pytest.mark.parametrize(
+    ("text", "part"),
+    [
+        ("It has a lot of popups these days.", "popups"),
+        ("The export option comes in handy at night.", "export option"),
+    ],
+)
+def test_a_part_is_named_without_a_feeling_word(text, part):
+    assert part in {label for kind, label in _nodes(text) if kind == "feature"}
+
+
+def test_a_verb_with_a_plain_object_is_a_use_without_a_feeling_word():
+    features = {label for kind, label in _nodes("On weekends I listen to podcasts in the car.")}
+    assert "listen to podcasts" in features
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Most days I forget everything at home.", "On weekends I email PayPal from the car."],
+)
+def test_a_neutral_verb_with_a_general_word_or_a_name_names_no_use(text):
+    assert "feature" not in _types(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "part"),
+    [
+        ("There are hardly any new films this month.", "films"),
+        ("Premium is worth every penny.", "premium"),
+        ("Half the episodes of that series stop halfway.", "episodes"),
+    ],
+)
+def test_the_content_an_app_offers_and_its_paid_tier_are_features(text, part):
+    assert part in {label.lower() for kind, label in _nodes(text) if kind == "feature"}

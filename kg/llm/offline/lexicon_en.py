@@ -578,8 +578,9 @@ FEATURE_CUTTER = re.compile(
 )
 FEATURE_MAX_WORDS = 6
 # Nouns that name a part of a software product in general use: screens and controls, content
-# a product handles, and what people do with it. A noun phrase headed by one of them, said
-# with feeling (praise, a complaint, a wish), names a feature.
+# a product handles or offers (media and reading: an app's catalogue is what it is rated on),
+# its paid tier, and what people do with it. A noun phrase headed by one of them in a review
+# names a feature.
 SOFTWARE_PARTS = _words(
     """button menu toolbar bar screen page tab icon widget window panel dialog popup pop-up
     setting option mode theme layout interface design font keyboard shortcut gesture
@@ -593,7 +594,8 @@ SOFTWARE_PARTS = _words(
     ad ads advert advertisement ads subscription plan trial checkout cart payment shipping
     tracking delivery order refund wishlist watchlist bid bidding auction
     map navigation calendar contact group streaming stream playback shuffle lyrics radio
-    podcast offline resolution quality subtitle caption"""
+    podcast offline resolution quality subtitle caption
+    music song artist movie film show episode series channel book article premium"""
 )
 
 # ----------------------------------------------------------------------------- metrics

@@ -1026,10 +1026,10 @@ def _past_form(token: Token) -> bool:
 
 
 def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
-    """(start, phrase) for each specific verb with its object in an evaluative sentence:
-    what a reviewer does with the product ("sync my notes", "edit photos")."""
-    if abs(polarity(text[sentence[0] : sentence[1]])) < 0.3:
-        return []
+    """(start, phrase) for each specific verb with its object: what a reviewer does with the
+    product ("sync my notes", "edit photos"). In a sentence without a feeling word only a verb
+    with a plain noun object counts ("follow people", "listen to music"), cut after the noun."""
+    evaluative = abs(polarity(text[sentence[0] : sentence[1]])) >= 0.3
     reading = read(text, sentence)
     if is_hypothetical(reading):
         return []  # "if the digest ever failed": nothing anyone did
@@ -1043,9 +1043,46 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
             continue  # "I was carrying my laptop": what someone was doing, not a use
         start = reading.tokens[i].start + reading.offset
         phrase = _object_phrase(text, (start, sentence[1]), True)
-        if phrase is not None and phrase[0] == start:
-            found.append((start, phrase))
+        if phrase is None or phrase[0] != start:
+            continue
+        if not evaluative:
+            if i and reading.tokens[i - 1].pos == "ADP":
+                continue  # "the option of muting chats": the gerund completes the noun before
+            last = _plain_object_end(reading.tokens, i)
+            if last is None:
+                continue
+            phrase = (start, min(phrase[1], reading.span(last, last)[1]))
+        found.append((start, phrase))
     return found
+
+
+_POSSESSIVES = _wordset("my your our their his her its")
+
+
+def _plain_object_end(tokens: list[Token], verb: int) -> int | None:
+    """The last noun of the object right after a verb (one preposition, determiners,
+    possessives and adjectives may come first: "browse through a category"), or None when
+    what follows is no plain noun phrase, only a general word ("forget anything") or a name."""
+    j = verb + 1
+    if (
+        j < len(tokens)
+        and tokens[j].pos in ("ADP", "PART")
+        and tokens[j].lower not in _PHRASE_STOPS
+    ):
+        j += 1
+    while j < len(tokens) and (
+        tokens[j].pos in ("DET", "ADJ", "NUM") or tokens[j].lower in _POSSESSIVES
+    ):
+        j += 1
+    last = None
+    while j < len(tokens) and tokens[j].pos == "NOUN":
+        last = j
+        j += 1
+    if last is None or tokens[last].lemma in GENERIC_NOUNS:
+        return None
+    if any(not t.text.islower() for t in tokens[verb : last + 1] if t.text.isalpha()):
+        return None  # "calling eBay": a name is a company or a product, not what it handles
+    return last
 
 
 # What a user does to the app itself, the operations reviews rate ("can't install", "the new
@@ -1160,15 +1197,12 @@ _SPEAKERS = _wordset("i my me")
 
 
 def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Span]:
-    """Noun phrases headed by a name of a software part ("the dark theme", "search filters"),
-    in a sentence said with feeling (praise, a complaint, a wish) or from experience ("I use
-    the calendar"). A neutral description ("the page lists offices") names no feature."""
+    """Noun phrases headed by a name of a software part ("the dark theme", "search filters").
+    A sentence that names a part is about it whether or not it carries a feeling word: "has a
+    lot of popups", "the checkbox option comes in handy" rate the part in words no sentiment
+    lexicon scores."""
     reading = read(text, sentence)
     tokens = reading.tokens
-    evaluative = abs(polarity(text[sentence[0] : sentence[1]])) >= 0.05
-    personal = any(t.lower in _SPEAKERS for t in tokens)
-    if not (evaluative or personal) and problem_at(reading) is None:
-        return []
     found = []
     for i, token in enumerate(tokens):
         if token.pos != "NOUN" or token.lemma not in parts:
