@@ -330,15 +330,26 @@ def _mark_stage(episode_ids: list[int], stage: str) -> None:
 
 def _record_done(episode: Episode, decisions: Sequence[Decision]) -> None:
     """The episode's outcome in one commit: DONE, with its decisions. Once only: an outcome
-    recorded already (in a commit that failed after it) is not logged twice."""
-    with transaction.atomic():
-        finished = (
-            EpisodeProcessing.objects.filter(episode=episode)
-            .exclude(status=ProcessingStatus.DONE)
-            .update(status=ProcessingStatus.DONE, stage="", error="", updated_at=timezone.now())
-        )
-        if finished:
+    recorded already (in a commit that failed after it) is not logged twice. Part of the
+    commit it is called in (no savepoint of its own): a failure there fails that commit."""
+    with transaction.atomic(savepoint=False):
+        if _finish(episode):
             _log_decisions(episode, decisions)
+
+
+def _finish(episode: Episode) -> bool:
+    """DONE, in one statement; False when it was DONE already. Raw SQL: it runs once per
+    episode on the import's hot path, where composing the ORM's statement costs more than
+    running it."""
+    table = connection.ops.quote_name(EpisodeProcessing._meta.db_table)
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET status = %s, stage = '', error = '', updated_at = %s "  # noqa: S608
+            "WHERE episode_id = %s AND status <> %s",
+            [ProcessingStatus.DONE.value, now, episode.pk, ProcessingStatus.DONE.value],
+        )
+        return cursor.rowcount > 0
 
 
 def _record_then_take_place(
@@ -446,19 +457,54 @@ def _take_place_in_order(episode: Episode) -> Callable[[], None]:
     return give_back
 
 
+# Rows of one INSERT: well within SQLite's limit on a statement's parameters.
+DECISIONS_PER_STATEMENT = 80
+_DECISION_COLUMNS = (
+    "project_id",
+    "episode_id",
+    "node_type",
+    "candidate_label",
+    "method",
+    "score",
+    "compared_label",
+    "node_uid",
+    "node_number",
+    "created_at",
+)
+
+
 def _log_decisions(episode: Episode, decisions: Sequence[Decision]) -> None:
     # Append-only: a reprocessing records its own decisions; the earlier ones stay as they were.
-    ResolutionDecision.objects.bulk_create(
-        ResolutionDecision(
-            episode=episode,
-            node_type=d.node_type,
-            candidate_label=d.label[:500],
-            project=episode.project,
-            method=d.method,
-            score=d.score,
-            compared_label=d.compared[:500],
-            node_uid=d.node.uid,
-            node_number=d.node.number,
-        )
-        for d in decisions
-    )
+    # One raw multi-row INSERT (the ORM's bulk_create builds a model instance per row).
+    if not decisions:
+        return
+    table = connection.ops.quote_name(ResolutionDecision._meta.db_table)
+    columns = ", ".join(connection.ops.quote_name(c) for c in _DECISION_COLUMNS)
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    row = "(" + ", ".join(["%s"] * len(_DECISION_COLUMNS)) + ")"
+    for start in range(0, len(decisions), DECISIONS_PER_STATEMENT):
+        chunk = decisions[start : start + DECISIONS_PER_STATEMENT]
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"INSERT INTO {table} ({columns}) VALUES "  # noqa: S608
+                + ", ".join([row] * len(chunk)),
+                _decision_params(episode, chunk, now),
+            )
+
+
+def _decision_params(episode: Episode, decisions: Sequence[Decision], now) -> list:
+    params: list = []
+    for d in decisions:
+        params += [
+            episode.project_id,
+            episode.pk,
+            d.node_type,
+            d.label[:500],
+            d.method,
+            d.score,
+            d.compared[:500],
+            d.node.uid,
+            d.node.number,
+            now,
+        ]
+    return params
