@@ -151,8 +151,11 @@ def integrate(
     check_lease: Callable[[], None] = lambda: None,
     before_writes: Callable[[], Callable[[], None]] = lambda: lambda: None,
     corrections: list[Correction] | None = None,
+    filed: candidates.FiledNodes | None = None,
 ) -> Integration:
-    """`corrections`: the project's, when read already in this hold of the lease."""
+    """`corrections`: the project's, when read already in this hold of the lease; `filed`:
+    what this hold knows the candidate index holds (kept up to date, forgotten on a failure
+    of the commit that files the episode's nodes)."""
     project = episode.project
     scope = project.graph_scope
     at = graph_time(episode.valid_at)
@@ -184,9 +187,7 @@ def integrate(
         if node is None:
             key = node_key(proposed.label)
             node = NodeRecord(
-                uid=str(
-                    uuid.uuid5(NAMESPACE, f"{scope.project}:{proposed.type}:{key}:{episode.uid}")
-                ),
+                uid=_new_node_uid(scope, episode, proposed.type, key),
                 number=0,  # allocated below, once every new node of the episode is known
                 type=proposed.type,
                 label=proposed.label,
@@ -250,9 +251,11 @@ def integrate(
     try:
         with transaction.atomic():
             give_back = before_writes()
-            candidates.index_nodes(project, touched)
+            candidates.index_nodes(project, touched, filed)
         written = store.append_node_changes(scope, touched, state.new_evidence)
     except Exception:
+        if filed is not None:
+            filed.forget()
         give_back()
         raise
     _keep(scope, state, written, state.nodes)
@@ -279,6 +282,21 @@ def integrate(
         )
     result.contradictions = opened
     return result
+
+
+def _new_node_uid(scope, episode: Episode, node_type: str, key: str) -> str:
+    return str(uuid.uuid5(NAMESPACE, f"{scope.project}:{node_type}:{key}:{episode.uid}"))
+
+
+def nodes_named(episode: Episode, proposal: Proposal) -> set[str]:
+    """The uids of the nodes integrating a proposal most likely touches: the ones it names,
+    and the ones it would create (read ahead for a run of episodes, a hint only)."""
+    scope = episode.project.graph_scope
+    uids = {p.target_uid for p in proposal.nodes if p.target_uid}
+    uids |= {_new_node_uid(scope, episode, p.type, node_key(p.label)) for p in proposal.nodes}
+    for edge in proposal.edges:
+        uids |= {u for u in (edge.source.uid, edge.target.uid) if u}
+    return uids
 
 
 def _set_node_confidence(state: _Touched, uid: str) -> None:
