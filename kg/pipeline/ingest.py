@@ -37,9 +37,9 @@ from kg.models import (
     ProcessingStatus,
     ResolutionDecision,
 )
-from kg.pipeline import candidates, retry_policy, taught
+from kg.pipeline import retry_policy, taught
 from kg.pipeline.batch import BATCH_MESSAGES, BULK_KINDS, proposals_for
-from kg.pipeline.integrate import Decision, integrate, nodes_named
+from kg.pipeline.integrate import Decision, Hold, integrate, nodes_named
 from kg.pipeline.locks import WAIT_SECONDS, Lease, LockBusy, holding, named_lock
 from kg.pipeline.proposal import recorded_proposals
 from kg.pipeline.recovery import record_gave_up, worker_id
@@ -253,10 +253,10 @@ def _ingest_episodes(episodes: Sequence[Episode], *, force: bool = False) -> _Ou
             run = list(takewhile(lambda e: e.pk in proposals, todo[place:]))
             with _project_lease(project_id) as lease:
                 corrections = taught.project_corrections(project_id)
-                # What the index holds for the nodes the run names or would create, read once
-                # for the hold (no one else files this project's nodes while it is held).
-                filed = candidates.FiledNodes(run[0].project)
-                filed.read(uid for e in run for uid in nodes_named(e, proposals[e.pk]))
+                # The nodes the run names or would create, read once for the hold (graph and
+                # index): no one else writes them while it is held.
+                hold = Hold(run[0].project)
+                hold.read_ahead(uid for e in run for uid in nodes_named(e, proposals[e.pk]))
                 for episode in run:
                     current = episode
                     proposal = proposals[episode.pk]
@@ -271,7 +271,7 @@ def _ingest_episodes(episodes: Sequence[Episode], *, force: bool = False) -> _Ou
                         lease.check,
                         before_writes=lambda e=episode, w=written: _record_then_take_place(w, e),
                         corrections=corrections,
-                        filed=filed,
+                        hold=hold,
                     )
                     changed = True
                     written = (episode, done.decisions)

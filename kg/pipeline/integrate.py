@@ -18,14 +18,14 @@ graph.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from django.db import transaction
 
 from kg.graph import EdgeRecord, Evidence, NodeRecord, SupersessionRecord, store
 from kg.graph.records import add_evidence, graph_time
-from kg.models import Correction, Episode
+from kg.models import Correction, Episode, Project
 from kg.ontology import RELATIONS, OntologyError, check_relation
 from kg.pipeline import candidates, evidence_cache
 from kg.pipeline.confidence import SourceCount, confidence_of, passage_fingerprints
@@ -73,6 +73,77 @@ class _Touched:
     # that need it, with the count of its independent sources, by uid.
     versions: dict[str, str | None] = field(default_factory=dict)
     sources: dict[str, SourceCount] = field(default_factory=dict)
+    hold: Hold | None = None
+
+
+class Hold:
+    """What one hold of the project lease knows of the project's stores, carried from one
+    episode to the next: every writer of the project's nodes (and of the candidate index)
+    holds the lease and checks it just before writing, so while it is held nothing changes
+    them but the episodes integrated in it. A node known here (as it was written or read,
+    without its evidence: its version and its open contradictions with it; None: known not
+    to be in the graph) is not read again; the candidate index rows likewise (`filed`).
+    Kept for one hold only; forgotten whole when an episode's integration fails.
+    """
+
+    def __init__(self, project: Project) -> None:
+        self.project = project
+        self.filed = candidates.FiledNodes(project)
+        self.nodes: dict[str, tuple[NodeRecord, str | None, int] | None] = {}
+
+    def read_ahead(self, named: Iterable[str]) -> None:
+        """Know the nodes (graph and index) a run of episodes names or would create: a round
+        trip to each for the run instead of one per episode."""
+        uids = sorted(set(named))
+        self.filed.read(uids)
+        self._read(self.project.graph_scope, [u for u in uids if u not in self.nodes])
+
+    def _read(self, scope, uids: list[str]) -> list[tuple[NodeRecord, str | None, int]]:
+        rows = store.nodes_without_evidence(scope, uids) if uids else []
+        for uid in uids:
+            self.nodes[uid] = None
+        for node, version, open_contradictions in rows:
+            self.nodes[node.uid] = (_bare(node), version, open_contradictions)
+        return rows
+
+    def load(self, state: _Touched, scope, uids: list[str]) -> None:
+        """The nodes into the state: the ones known from here, the others read (and known)."""
+        unknown = []
+        for uid in uids:
+            if uid not in self.nodes:
+                unknown.append(uid)
+            elif (known := self.nodes[uid]) is not None:
+                _put(state, _bare(known[0]), known[1], known[2])
+        for node, version, open_contradictions in self._read(scope, unknown):
+            _put(state, node, version, open_contradictions)
+
+    def written(self, state: _Touched, uids: Iterable[str], versions: dict[str, str]) -> None:
+        """The nodes as this episode left them in the graph (written, or their confidence or
+        open contradictions changed)."""
+        for uid in uids:
+            node = state.nodes[uid]
+            version = versions.get(uid, state.versions.get(uid))
+            self.nodes[uid] = (_bare(node), version, state.open_contradictions.get(uid, 0))
+
+    def forget(self) -> None:
+        self.filed.forget()
+        self.nodes.clear()
+
+
+def _bare(node: NodeRecord) -> NodeRecord:
+    """A copy of the node without its evidence (as read without it)."""
+    fields = {
+        name: list(value) if isinstance(value, list) else value
+        for name, value in node.__dict__.items()
+        if name != "evidence"
+    }
+    return NodeRecord.model_construct(**fields, evidence=[])
+
+
+def _put(state: _Touched, node: NodeRecord, version: str | None, open_contradictions: int) -> None:
+    state.nodes[node.uid] = node
+    state.versions[node.uid] = version
+    state.open_contradictions[node.uid] = open_contradictions
 
 
 def _evidence(episode: Episode, quote: str, start: int, end: int) -> Evidence:
@@ -90,12 +161,13 @@ def _evidence(episode: Episode, quote: str, start: int, end: int) -> Evidence:
 
 def _load(state: _Touched, scope, uids) -> None:
     """Bring the nodes not loaded yet into the state (without their evidence), with their
-    open contradictions."""
+    open contradictions: as the hold knows them, else read."""
     missing = sorted({u for u in uids if u and u not in state.nodes})
+    if state.hold is not None:
+        state.hold.load(state, scope, missing)
+        return
     for node, version, open_contradictions in store.nodes_without_evidence(scope, missing):
-        state.nodes[node.uid] = node
-        state.versions[node.uid] = version
-        state.open_contradictions[node.uid] = open_contradictions
+        _put(state, node, version, open_contradictions)
 
 
 def _with_evidence(state: _Touched, scope, uids) -> None:
@@ -151,17 +223,33 @@ def integrate(
     check_lease: Callable[[], None] = lambda: None,
     before_writes: Callable[[], Callable[[], None]] = lambda: lambda: None,
     corrections: list[Correction] | None = None,
-    filed: candidates.FiledNodes | None = None,
+    hold: Hold | None = None,
 ) -> Integration:
-    """`corrections`: the project's, when read already in this hold of the lease; `filed`:
-    what this hold knows the candidate index holds (kept up to date, forgotten on a failure
-    of the commit that files the episode's nodes)."""
+    """`corrections`: the project's, when read already in this hold of the lease; `hold`:
+    what this hold knows of the graph's nodes and the candidate index (kept up to date,
+    forgotten when the integration fails)."""
+    try:
+        return _integrate(episode, proposal, check_lease, before_writes, corrections, hold)
+    except Exception:
+        if hold is not None:
+            hold.forget()
+        raise
+
+
+def _integrate(
+    episode: Episode,
+    proposal: Proposal,
+    check_lease: Callable[[], None],
+    before_writes: Callable[[], Callable[[], None]],
+    corrections: list[Correction] | None,
+    hold: Hold | None,
+) -> Integration:
     project = episode.project
     scope = project.graph_scope
     at = graph_time(episode.valid_at)
     # What the project's corrections taught (under the lease).
     proposal = steer(episode, proposal, corrections)
-    state = _Touched()
+    state = _Touched(hold=hold)
     result = Integration()
     wanted = {p.target_uid for p in proposal.nodes}
     for edge in proposal.edges:
@@ -251,11 +339,9 @@ def integrate(
     try:
         with transaction.atomic():
             give_back = before_writes()
-            candidates.index_nodes(project, touched, filed)
+            candidates.index_nodes(project, touched, hold.filed if hold else None)
         written = store.append_node_changes(scope, touched, state.new_evidence)
     except Exception:
-        if filed is not None:
-            filed.forget()
         give_back()
         raise
     _keep(scope, state, written, state.nodes)
@@ -281,6 +367,8 @@ def integrate(
             scope, {uid: state.nodes[uid].confidence for uid in involved if uid in state.nodes}
         )
     result.contradictions = opened
+    if hold is not None:
+        hold.written(state, state.touched | {u for u in involved if u in state.nodes}, written)
     return result
 
 
