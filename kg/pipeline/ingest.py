@@ -401,13 +401,31 @@ def ingest_recorded_episodes(episodes: Sequence[Episode], *, sync: bool = False)
         transaction.on_commit(lambda: _enqueue(ids))
         return []
     failed = []
-    for episode in episodes:
+    done: set[int] = set()
+    for i, episode in enumerate(episodes):
+        if episode.pk in done:  # done by an earlier one's turn (it goes on past its own)
+            continue
         try:
             episode_ingest(episode.pk)
         except Exception as exc:  # kept, marked failed with the reason; the rest go on
             logger.warning("episode %s failed: %s", episode.pk, exc)
             failed.append(episode)
+        done |= _done_among([e.pk for e in episodes[i + 1 : i + 1 + DONE_LOOKAHEAD]])
     return failed
+
+
+# How many of the next episodes `ingest_recorded_episodes` asks the state of at once.
+DONE_LOOKAHEAD = 500
+
+
+def _done_among(episode_ids: list[int]) -> set[int]:
+    if not episode_ids:
+        return set()
+    return set(
+        EpisodeProcessing.objects.filter(
+            episode_id__in=episode_ids, status=ProcessingStatus.DONE
+        ).values_list("episode_id", flat=True)
+    )
 
 
 def _enqueue(episode_ids: list[int]) -> None:
