@@ -213,7 +213,9 @@ def _ingest_episodes(episodes: Sequence[Episode], *, force: bool = False) -> _Ou
     project's revision moves once at the end. Each is then proposed where it has no recorded
     proposal (at its turn: against the graph as the episodes before it left it, with the rest
     of its batch), and the episodes proposed are integrated one after the other in one hold of
-    the project lease, each with its outcome recorded before the next.
+    the project lease, each with its outcome recorded before the next. The nodes they name are
+    read once for the hold, and what each episode writes is carried to the next
+    (kg.pipeline.integrate.Hold); the writes themselves stay one episode's at a time.
     """
     outcome = _Outcome()
     todo = []

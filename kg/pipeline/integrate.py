@@ -6,13 +6,14 @@ may have been written since), the edge between two nodes it relates, a functiona
 other values from the same source, the edges into a value that may lose its last open edge,
 and the opposite opinions on a subject it speaks about. Records are read without their
 evidence: the copy this process kept of the version they carry is used, else it is read once
-(kg.pipeline.evidence_cache). New evidence is appended to the stored lists, and the count of
-independent sources is kept item by item, so an episode's cost does not grow with how much
-was said before. Confidence goes with the nodes' write, unless a contradiction may open here
-(then it is a field write after). The writes are a handful of round trips: the nodes with
-their mentions, the edges of each relation. The result depends only on the proposal and the
-state it meets, so replaying the recorded proposals in the recorded order rebuilds the same
-graph.
+(kg.pipeline.evidence_cache); episodes integrated in one hold of the lease take the nodes the
+ones before them read or wrote from the hold (`Hold`). New evidence is appended to the stored
+lists, and the count of independent sources is kept item by item, so an episode's cost does
+not grow with how much was said before. Confidence goes with the nodes' write, unless a
+contradiction may open here (then it is a field write after). The writes are a handful of
+round trips: the nodes with their mentions, the edges of each relation. The result depends
+only on the proposal and the state it meets, so replaying the recorded proposals in the
+recorded order rebuilds the same graph.
 """
 
 from __future__ import annotations
