@@ -359,28 +359,59 @@ def next_number(project: Project) -> int:
     return (last or 0) + 1
 
 
-def index_nodes(project: Project, nodes: Iterable[NodeRecord]) -> None:
-    """File (or re-file) nodes, just before they are written to the graph."""
+class FiledNodes:
+    """What the index holds for some of a project's nodes, as read or filed in one hold of the
+    project lease: no other writer files the project's nodes while it is held, so a node
+    known here is compared with this, not with its row read again (None: known not filed).
+    Kept by the caller for one hold only, and forgotten when a commit that filed nodes fails.
+    """
+
+    def __init__(self, project: Project) -> None:
+        self.project = project
+        self.rows: dict[str, dict | None] = {}
+
+    def read(self, uids: Iterable[str]) -> None:
+        """Know the rows of the nodes not known yet (one statement, none when all are)."""
+        unknown = sorted({u for u in uids if u and u not in self.rows})
+        if not unknown:
+            return
+        for uid in unknown:
+            self.rows[uid] = None
+        for uid, *values in IndexedNode.objects.filter(
+            project=self.project, uid__in=unknown
+        ).values_list("uid", *INDEXED_FIELDS):
+            self.rows[uid] = dict(zip(INDEXED_FIELDS, values, strict=True))
+
+    def forget(self) -> None:
+        self.rows.clear()
+
+
+def index_nodes(
+    project: Project, nodes: Iterable[NodeRecord], filed: FiledNodes | None = None
+) -> None:
+    """File (or re-file) nodes, just before they are written to the graph. `filed`: what this
+    hold of the lease knows the index holds (kept up to date here)."""
     nodes = list(nodes)
     if not nodes:
         return
-    existing = {
-        row.uid: row
-        for row in IndexedNode.objects.filter(project=project, uid__in=[n.uid for n in nodes])
-    }
+    if filed is None or filed.project.pk != project.pk:
+        filed = FiledNodes(project)
+    filed.read(n.uid for n in nodes)
     # Most touched nodes only gained evidence, which the index does not hold: nothing to do.
-    nodes = [
-        n for n in nodes if n.uid not in existing or _fields(n) != _row_fields(existing[n.uid])
-    ]
+    nodes = [n for n in nodes if _fields(n) != filed.rows[n.uid]]
     if not nodes:
         return
     # Postings are filed with their node, in one transaction: a node not filed has none.
-    refiled = [n.uid for n in nodes if n.uid in existing]
+    refiled = [n.uid for n in nodes if filed.rows[n.uid] is not None]
     # No savepoint of its own (the pipeline files nodes inside its transaction): a failure here
     # fails the whole transaction, as the caller re-raises it anyway.
     with transaction.atomic(savepoint=False):
         old_blocks: dict[str, set[str]] = {}
+        existing: dict[str, IndexedNode] = {}
         if refiled:
+            existing = {
+                row.uid: row for row in IndexedNode.objects.filter(project=project, uid__in=refiled)
+            }
             for uid, block in IndexPosting.objects.filter(
                 project=project, node_uid__in=refiled
             ).values_list("node_uid", "block"):
@@ -411,10 +442,12 @@ def index_nodes(project: Project, nodes: Iterable[NodeRecord]) -> None:
         if creates:
             IndexedNode.objects.bulk_create(creates)
         if updates:
-            IndexedNode.objects.bulk_update(updates, [*fields])
+            IndexedNode.objects.bulk_update(updates, [*INDEXED_FIELDS])
         for uid, block in stale:
             IndexPosting.objects.filter(project=project, node_uid=uid, block=block).delete()
         IndexPosting.objects.bulk_create(postings, ignore_conflicts=True)
+        for node in nodes:
+            filed.rows[node.uid] = _fields(node)
 
 
 def _fields(node: NodeRecord) -> dict:
@@ -431,10 +464,6 @@ def _fields(node: NodeRecord) -> dict:
         "valid_at": node.valid_at,
         "active": node.invalid_at is None,
     }
-
-
-def _row_fields(row: IndexedNode) -> dict:
-    return {name: getattr(row, name) for name in INDEXED_FIELDS}
 
 
 INDEXED_FIELDS = (

@@ -39,7 +39,7 @@ from kg.models import (
 )
 from kg.pipeline import retry_policy, taught
 from kg.pipeline.batch import BATCH_MESSAGES, BULK_KINDS, proposals_for
-from kg.pipeline.integrate import Decision, integrate
+from kg.pipeline.integrate import Decision, Hold, integrate, nodes_named
 from kg.pipeline.locks import WAIT_SECONDS, Lease, LockBusy, holding, named_lock
 from kg.pipeline.proposal import recorded_proposals
 from kg.pipeline.recovery import record_gave_up, worker_id
@@ -213,7 +213,9 @@ def _ingest_episodes(episodes: Sequence[Episode], *, force: bool = False) -> _Ou
     project's revision moves once at the end. Each is then proposed where it has no recorded
     proposal (at its turn: against the graph as the episodes before it left it, with the rest
     of its batch), and the episodes proposed are integrated one after the other in one hold of
-    the project lease, each with its outcome recorded before the next.
+    the project lease, each with its outcome recorded before the next. The nodes they name are
+    read once for the hold, and what each episode writes is carried to the next
+    (kg.pipeline.integrate.Hold); the writes themselves stay one episode's at a time.
     """
     outcome = _Outcome()
     todo = []
@@ -253,6 +255,10 @@ def _ingest_episodes(episodes: Sequence[Episode], *, force: bool = False) -> _Ou
             run = list(takewhile(lambda e: e.pk in proposals, todo[place:]))
             with _project_lease(project_id) as lease:
                 corrections = taught.project_corrections(project_id)
+                # The nodes the run names or would create, read once for the hold (graph and
+                # index): no one else writes them while it is held.
+                hold = Hold(run[0].project)
+                hold.read_ahead(uid for e in run for uid in nodes_named(e, proposals[e.pk]))
                 for episode in run:
                     current = episode
                     proposal = proposals[episode.pk]
@@ -267,6 +273,7 @@ def _ingest_episodes(episodes: Sequence[Episode], *, force: bool = False) -> _Ou
                         lease.check,
                         before_writes=lambda e=episode, w=written: _record_then_take_place(w, e),
                         corrections=corrections,
+                        hold=hold,
                     )
                     changed = True
                     written = (episode, done.decisions)
@@ -330,15 +337,32 @@ def _mark_stage(episode_ids: list[int], stage: str) -> None:
 
 def _record_done(episode: Episode, decisions: Sequence[Decision]) -> None:
     """The episode's outcome in one commit: DONE, with its decisions. Once only: an outcome
-    recorded already (in a commit that failed after it) is not logged twice."""
-    with transaction.atomic():
-        finished = (
-            EpisodeProcessing.objects.filter(episode=episode)
-            .exclude(status=ProcessingStatus.DONE)
-            .update(status=ProcessingStatus.DONE, stage="", error="", updated_at=timezone.now())
-        )
-        if finished:
+    recorded already (in a commit that failed after it) is not logged twice. Part of the
+    commit it is called in (no savepoint of its own): a failure there fails that commit."""
+    with transaction.atomic(savepoint=False):
+        if _finish(episode):
             _log_decisions(episode, decisions)
+
+
+def _finish(episode: Episode) -> bool:
+    """DONE, in one statement; False when it was DONE already. Raw SQL: it runs once per
+    episode on the import's hot path, where composing the ORM's statement costs more than
+    running it."""
+    sql, params = _finish_sql(episode)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.rowcount > 0
+
+
+def _finish_sql(episode: Episode) -> tuple[str, list]:
+    table = connection.ops.quote_name(EpisodeProcessing._meta.db_table)
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    done = ProcessingStatus.DONE.value
+    return (
+        f"UPDATE {table} SET status = %s, stage = '', error = '', updated_at = %s "  # noqa: S608
+        "WHERE episode_id = %s AND status <> %s",
+        [done, now, episode.pk, done],
+    )
 
 
 def _record_then_take_place(
@@ -346,9 +370,40 @@ def _record_then_take_place(
 ) -> Callable[[], None]:
     """In the commit that precedes an episode's graph writes: the outcome of the episode
     written before it (one commit fewer per episode), then its place in the order."""
+    if (
+        written is not None
+        and connection.vendor == "postgresql"
+        and len(written[1]) <= DECISIONS_PER_STATEMENT
+    ):
+        return _record_and_take_place(*written, episode)
     if written is not None:
         _record_done(*written)
     return _take_place_in_order(episode)
+
+
+def _record_and_take_place(
+    done: Episode, decisions: Sequence[Decision], episode: Episode
+) -> Callable[[], None]:
+    """`_record_done` and `_take_place_in_order` in one PostgreSQL statement (two round trips
+    fewer per episode): the outcome's statements as data-modifying CTEs, the decisions logged
+    only where this marks the episode DONE, as `_record_done` logs them."""
+    finish, params = _finish_sql(done)
+    sql = f"WITH finished AS ({finish} RETURNING episode_id) "
+    if decisions:
+        table = connection.ops.quote_name(ResolutionDecision._meta.db_table)
+        columns = ", ".join(connection.ops.quote_name(c) for c in _DECISION_COLUMNS)
+        now = connection.ops.adapt_datetimefield_value(timezone.now())
+        rows = ", ".join([_DECISION_ROW_TYPED] * len(decisions))
+        sql += (
+            f", logged AS (INSERT INTO {table} ({columns}) SELECT * FROM "  # noqa: S608
+            f"(VALUES {rows}) AS v({columns}) WHERE EXISTS (SELECT 1 FROM finished)) "
+        )
+        params += _decision_params(done, decisions, now)
+    place, place_params = _place_sql(episode)
+    with connection.cursor() as cursor:
+        cursor.execute(sql + place, params + place_params)
+        taken = cursor.fetchone()
+    return _give_back(episode) if taken is not None else lambda: None
 
 
 def _record_failed(episode: Episode, error: str) -> None:
@@ -385,13 +440,31 @@ def ingest_recorded_episodes(episodes: Sequence[Episode], *, sync: bool = False)
         transaction.on_commit(lambda: _enqueue(ids))
         return []
     failed = []
-    for episode in episodes:
+    done: set[int] = set()
+    for i, episode in enumerate(episodes):
+        if episode.pk in done:  # done by an earlier one's turn (it goes on past its own)
+            continue
         try:
             episode_ingest(episode.pk)
         except Exception as exc:  # kept, marked failed with the reason; the rest go on
             logger.warning("episode %s failed: %s", episode.pk, exc)
             failed.append(episode)
+        done |= _done_among([e.pk for e in episodes[i + 1 : i + 1 + DONE_LOOKAHEAD]])
     return failed
+
+
+# How many of the next episodes `ingest_recorded_episodes` asks the state of at once.
+DONE_LOOKAHEAD = 500
+
+
+def _done_among(episode_ids: list[int]) -> set[int]:
+    if not episode_ids:
+        return set()
+    return set(
+        EpisodeProcessing.objects.filter(
+            episode_id__in=episode_ids, status=ProcessingStatus.DONE
+        ).values_list("episode_id", flat=True)
+    )
 
 
 def _enqueue(episode_ids: list[int]) -> None:
@@ -427,38 +500,81 @@ def _take_place_in_order(episode: Episode) -> Callable[[], None]:
     is written), in one statement. An episode that has a place keeps it: a retry after a crash
     mid-write (its writes were seen by the episodes after it) and a rebuild replaying the
     recorded order. Returns what gives a place taken here back (its first graph write failed)."""
+    sql, params = _place_sql(episode)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        taken = cursor.fetchone()
+    return _give_back(episode) if taken is not None else lambda: None
+
+
+def _place_sql(episode: Episode) -> tuple[str, list]:
     table = connection.ops.quote_name(EpisodeIntegration._meta.db_table)
     order = connection.ops.quote_name("order")
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {table} SET {order} = (SELECT COALESCE(MAX({order}), 0) + 1 "  # noqa: S608
-            f"FROM {table} WHERE project_id = %s) WHERE episode_id = %s AND {order} IS NULL "
-            f"RETURNING {order}",
-            [episode.project_id, episode.pk],
-        )
-        taken = cursor.fetchone()
-    if taken is None:
-        return lambda: None
+    return (
+        f"UPDATE {table} SET {order} = (SELECT COALESCE(MAX({order}), 0) + 1 "  # noqa: S608
+        f"FROM {table} WHERE project_id = %s) WHERE episode_id = %s AND {order} IS NULL "
+        f"RETURNING {order}",
+        [episode.project_id, episode.pk],
+    )
 
+
+def _give_back(episode: Episode) -> Callable[[], None]:
     def give_back() -> None:
         EpisodeIntegration.objects.filter(episode=episode).update(order=None)
 
     return give_back
 
 
+# Rows of one INSERT: well within SQLite's limit on a statement's parameters.
+DECISIONS_PER_STATEMENT = 80
+_DECISION_COLUMNS = (
+    "project_id",
+    "episode_id",
+    "node_type",
+    "candidate_label",
+    "method",
+    "score",
+    "compared_label",
+    "node_uid",
+    "node_number",
+    "created_at",
+)
+# A row of VALUES read as a table (PostgreSQL): the score typed, as a column of nulls has none.
+_DECISION_ROW_TYPED = "(%s, %s, %s, %s, %s, %s::double precision, %s, %s, %s, %s)"
+
+
 def _log_decisions(episode: Episode, decisions: Sequence[Decision]) -> None:
     # Append-only: a reprocessing records its own decisions; the earlier ones stay as they were.
-    ResolutionDecision.objects.bulk_create(
-        ResolutionDecision(
-            episode=episode,
-            node_type=d.node_type,
-            candidate_label=d.label[:500],
-            project=episode.project,
-            method=d.method,
-            score=d.score,
-            compared_label=d.compared[:500],
-            node_uid=d.node.uid,
-            node_number=d.node.number,
-        )
-        for d in decisions
-    )
+    # One raw multi-row INSERT (the ORM's bulk_create builds a model instance per row).
+    if not decisions:
+        return
+    table = connection.ops.quote_name(ResolutionDecision._meta.db_table)
+    columns = ", ".join(connection.ops.quote_name(c) for c in _DECISION_COLUMNS)
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    row = "(" + ", ".join(["%s"] * len(_DECISION_COLUMNS)) + ")"
+    for start in range(0, len(decisions), DECISIONS_PER_STATEMENT):
+        chunk = decisions[start : start + DECISIONS_PER_STATEMENT]
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"INSERT INTO {table} ({columns}) VALUES "  # noqa: S608
+                + ", ".join([row] * len(chunk)),
+                _decision_params(episode, chunk, now),
+            )
+
+
+def _decision_params(episode: Episode, decisions: Sequence[Decision], now) -> list:
+    params: list = []
+    for d in decisions:
+        params += [
+            episode.project_id,
+            episode.pk,
+            d.node_type,
+            d.label[:500],
+            d.method,
+            d.score,
+            d.compared[:500],
+            d.node.uid,
+            d.node.number,
+            now,
+        ]
+    return params

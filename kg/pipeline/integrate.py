@@ -6,26 +6,27 @@ may have been written since), the edge between two nodes it relates, a functiona
 other values from the same source, the edges into a value that may lose its last open edge,
 and the opposite opinions on a subject it speaks about. Records are read without their
 evidence: the copy this process kept of the version they carry is used, else it is read once
-(kg.pipeline.evidence_cache). New evidence is appended to the stored lists, and the count of
-independent sources is kept item by item, so an episode's cost does not grow with how much
-was said before. Confidence goes with the nodes' write, unless a contradiction may open here
-(then it is a field write after). The writes are a handful of round trips: the nodes with
-their mentions, the edges of each relation. The result depends only on the proposal and the
-state it meets, so replaying the recorded proposals in the recorded order rebuilds the same
-graph.
+(kg.pipeline.evidence_cache); episodes integrated in one hold of the lease take the nodes the
+ones before them read or wrote from the hold (`Hold`). New evidence is appended to the stored
+lists, and the count of independent sources is kept item by item, so an episode's cost does
+not grow with how much was said before. Confidence goes with the nodes' write, unless a
+contradiction may open here (then it is a field write after). The writes are a handful of
+round trips: the nodes with their mentions, the edges of each relation. The result depends
+only on the proposal and the state it meets, so replaying the recorded proposals in the
+recorded order rebuilds the same graph.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from django.db import transaction
 
 from kg.graph import EdgeRecord, Evidence, NodeRecord, SupersessionRecord, store
 from kg.graph.records import add_evidence, graph_time
-from kg.models import Correction, Episode
+from kg.models import Correction, Episode, Project
 from kg.ontology import RELATIONS, OntologyError, check_relation
 from kg.pipeline import candidates, evidence_cache
 from kg.pipeline.confidence import SourceCount, confidence_of, passage_fingerprints
@@ -73,6 +74,77 @@ class _Touched:
     # that need it, with the count of its independent sources, by uid.
     versions: dict[str, str | None] = field(default_factory=dict)
     sources: dict[str, SourceCount] = field(default_factory=dict)
+    hold: Hold | None = None
+
+
+class Hold:
+    """What one hold of the project lease knows of the project's stores, carried from one
+    episode to the next: every writer of the project's nodes (and of the candidate index)
+    holds the lease and checks it just before writing, so while it is held nothing changes
+    them but the episodes integrated in it. A node known here (as it was written or read,
+    without its evidence: its version and its open contradictions with it; None: known not
+    to be in the graph) is not read again; the candidate index rows likewise (`filed`).
+    Kept for one hold only; forgotten whole when an episode's integration fails.
+    """
+
+    def __init__(self, project: Project) -> None:
+        self.project = project
+        self.filed = candidates.FiledNodes(project)
+        self.nodes: dict[str, tuple[NodeRecord, str | None, int] | None] = {}
+
+    def read_ahead(self, named: Iterable[str]) -> None:
+        """Know the nodes (graph and index) a run of episodes names or would create: a round
+        trip to each for the run instead of one per episode."""
+        uids = sorted(set(named))
+        self.filed.read(uids)
+        self._read(self.project.graph_scope, [u for u in uids if u not in self.nodes])
+
+    def _read(self, scope, uids: list[str]) -> list[tuple[NodeRecord, str | None, int]]:
+        rows = store.nodes_without_evidence(scope, uids) if uids else []
+        for uid in uids:
+            self.nodes[uid] = None
+        for node, version, open_contradictions in rows:
+            self.nodes[node.uid] = (_bare(node), version, open_contradictions)
+        return rows
+
+    def load(self, state: _Touched, scope, uids: list[str]) -> None:
+        """The nodes into the state: the ones known from here, the others read (and known)."""
+        unknown = []
+        for uid in uids:
+            if uid not in self.nodes:
+                unknown.append(uid)
+            elif (known := self.nodes[uid]) is not None:
+                _put(state, _bare(known[0]), known[1], known[2])
+        for node, version, open_contradictions in self._read(scope, unknown):
+            _put(state, node, version, open_contradictions)
+
+    def written(self, state: _Touched, uids: Iterable[str], versions: dict[str, str]) -> None:
+        """The nodes as this episode left them in the graph (written, or their confidence or
+        open contradictions changed)."""
+        for uid in uids:
+            node = state.nodes[uid]
+            version = versions.get(uid, state.versions.get(uid))
+            self.nodes[uid] = (_bare(node), version, state.open_contradictions.get(uid, 0))
+
+    def forget(self) -> None:
+        self.filed.forget()
+        self.nodes.clear()
+
+
+def _bare(node: NodeRecord) -> NodeRecord:
+    """A copy of the node without its evidence (as read without it)."""
+    fields = {
+        name: list(value) if isinstance(value, list) else value
+        for name, value in node.__dict__.items()
+        if name != "evidence"
+    }
+    return NodeRecord.model_construct(**fields, evidence=[])
+
+
+def _put(state: _Touched, node: NodeRecord, version: str | None, open_contradictions: int) -> None:
+    state.nodes[node.uid] = node
+    state.versions[node.uid] = version
+    state.open_contradictions[node.uid] = open_contradictions
 
 
 def _evidence(episode: Episode, quote: str, start: int, end: int) -> Evidence:
@@ -90,12 +162,13 @@ def _evidence(episode: Episode, quote: str, start: int, end: int) -> Evidence:
 
 def _load(state: _Touched, scope, uids) -> None:
     """Bring the nodes not loaded yet into the state (without their evidence), with their
-    open contradictions."""
+    open contradictions: as the hold knows them, else read."""
     missing = sorted({u for u in uids if u and u not in state.nodes})
+    if state.hold is not None:
+        state.hold.load(state, scope, missing)
+        return
     for node, version, open_contradictions in store.nodes_without_evidence(scope, missing):
-        state.nodes[node.uid] = node
-        state.versions[node.uid] = version
-        state.open_contradictions[node.uid] = open_contradictions
+        _put(state, node, version, open_contradictions)
 
 
 def _with_evidence(state: _Touched, scope, uids) -> None:
@@ -151,14 +224,33 @@ def integrate(
     check_lease: Callable[[], None] = lambda: None,
     before_writes: Callable[[], Callable[[], None]] = lambda: lambda: None,
     corrections: list[Correction] | None = None,
+    hold: Hold | None = None,
 ) -> Integration:
-    """`corrections`: the project's, when read already in this hold of the lease."""
+    """`corrections`: the project's, when read already in this hold of the lease; `hold`:
+    what this hold knows of the graph's nodes and the candidate index (kept up to date,
+    forgotten when the integration fails)."""
+    try:
+        return _integrate(episode, proposal, check_lease, before_writes, corrections, hold)
+    except Exception:
+        if hold is not None:
+            hold.forget()
+        raise
+
+
+def _integrate(
+    episode: Episode,
+    proposal: Proposal,
+    check_lease: Callable[[], None],
+    before_writes: Callable[[], Callable[[], None]],
+    corrections: list[Correction] | None,
+    hold: Hold | None,
+) -> Integration:
     project = episode.project
     scope = project.graph_scope
     at = graph_time(episode.valid_at)
     # What the project's corrections taught (under the lease).
     proposal = steer(episode, proposal, corrections)
-    state = _Touched()
+    state = _Touched(hold=hold)
     result = Integration()
     wanted = {p.target_uid for p in proposal.nodes}
     for edge in proposal.edges:
@@ -184,9 +276,7 @@ def integrate(
         if node is None:
             key = node_key(proposed.label)
             node = NodeRecord(
-                uid=str(
-                    uuid.uuid5(NAMESPACE, f"{scope.project}:{proposed.type}:{key}:{episode.uid}")
-                ),
+                uid=_new_node_uid(scope, episode, proposed.type, key),
                 number=0,  # allocated below, once every new node of the episode is known
                 type=proposed.type,
                 label=proposed.label,
@@ -250,7 +340,7 @@ def integrate(
     try:
         with transaction.atomic():
             give_back = before_writes()
-            candidates.index_nodes(project, touched)
+            candidates.index_nodes(project, touched, hold.filed if hold else None)
         written = store.append_node_changes(scope, touched, state.new_evidence)
     except Exception:
         give_back()
@@ -278,7 +368,24 @@ def integrate(
             scope, {uid: state.nodes[uid].confidence for uid in involved if uid in state.nodes}
         )
     result.contradictions = opened
+    if hold is not None:
+        hold.written(state, state.touched | {u for u in involved if u in state.nodes}, written)
     return result
+
+
+def _new_node_uid(scope, episode: Episode, node_type: str, key: str) -> str:
+    return str(uuid.uuid5(NAMESPACE, f"{scope.project}:{node_type}:{key}:{episode.uid}"))
+
+
+def nodes_named(episode: Episode, proposal: Proposal) -> set[str]:
+    """The uids of the nodes integrating a proposal most likely touches: the ones it names,
+    and the ones it would create (read ahead for a run of episodes, a hint only)."""
+    scope = episode.project.graph_scope
+    uids = {p.target_uid for p in proposal.nodes if p.target_uid}
+    uids |= {_new_node_uid(scope, episode, p.type, node_key(p.label)) for p in proposal.nodes}
+    for edge in proposal.edges:
+        uids |= {u for u in (edge.source.uid, edge.target.uid) if u}
+    return uids
 
 
 def _set_node_confidence(state: _Touched, uid: str) -> None:

@@ -12,7 +12,7 @@ from kg.operations.rebuild import rebuild_project_graph
 from kg.pipeline.batch import BATCH_MESSAGES, propose_batch
 from kg.pipeline.ingest import ingest_recorded_episodes
 from kg.reading.export import export_project
-from tests.kg.pipeline_helpers import at, make_project
+from tests.kg.pipeline_helpers import UNSEEN, at, load_conversation, make_project
 
 pytestmark = pytest.mark.django_db
 
@@ -199,3 +199,44 @@ def test_kg_ingest_of_a_file_asks_the_model_once_per_eight_messages(tmp_path, gr
     assert openai_mode.calls == 3  # 20 messages: 0.15 calls per message
     pains = store.list_nodes(project.graph_scope, "pain")
     assert len(pains) == 1 and len(pains[0].evidence) == 2 * len(TOWNS)
+
+
+def test_what_a_hold_carries_from_episode_to_episode_is_what_the_stores_hold(graph, monkeypatch):
+    """Episodes integrated in one hold of the project lease take the nodes (and candidate index
+    rows) the ones before them wrote from the hold, not from the stores: at the end of each
+    hold, what it knows is what a fresh read finds, and the graph is what a replay of the
+    same proposals one episode per hold rebuilds."""
+    from kg.pipeline import candidates, ingest
+    from kg.pipeline.integrate import Hold
+
+    checked: list[int] = []
+
+    class CheckedHold(Hold):
+        def written(self, state, uids, versions) -> None:
+            super().written(state, uids, versions)
+            scope = self.project.graph_scope
+            known = {u: k for u, k in self.nodes.items() if k is not None}
+            fresh = {
+                node.uid: (node, version, open_contradictions)
+                for node, version, open_contradictions in store.nodes_without_evidence(
+                    scope, sorted(self.nodes)
+                )
+            }
+            assert known == fresh
+            index = candidates.FiledNodes(self.project)
+            index.read(self.filed.rows)
+            assert index.rows == self.filed.rows
+            checked.append(len(known))
+
+    monkeypatch.setattr(ingest, "Hold", CheckedHold)
+    # A conversation with an opinion contradicted later (contradictions opened in a hold).
+    conversation = load_conversation(UNSEEN[0])
+    project = make_project("bulk-held", conversation["language"], conversation["product"])
+    episodes = _import(project, [m["text"] for m in conversation["messages"]])
+
+    assert ingest_recorded_episodes(episodes, sync=True) == []
+    assert len(checked) == len(episodes) and max(checked) > 0
+    assert store.list_contradictions(project.graph_scope)
+    before = export_project(project)
+    rebuild_project_graph(project)
+    assert export_project(project) == before

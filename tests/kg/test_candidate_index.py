@@ -49,6 +49,26 @@ def test_lookup_finds_by_key_lemma_and_alias_within_type_and_project():
     assert candidates.next_number(project) == 4
 
 
+def test_a_hold_refiles_the_nodes_it_knows_without_reading_them_again(
+    django_assert_num_queries,
+):
+    project = make_project("filed")
+    filed = candidates.FiledNodes(project)
+    node = _node(1, "Restaurant owners", "segment")
+    filed.read([node.uid])
+    candidates.index_nodes(project, [node], filed)
+    with django_assert_num_queries(0):  # unchanged, and known filed as it is
+        candidates.index_nodes(project, [node], filed)
+    node.aliases.append("Cafe owners")
+    node.alias_keys.append(node_key("Cafe owners"))
+    candidates.index_nodes(project, [node], filed)
+    assert [n.number for n in candidates.candidates_for(project, "segment", "cafe owners")] == [1]
+    # What a fresh hold reads is what this one knew.
+    fresh = candidates.FiledNodes(project)
+    fresh.read([node.uid])
+    assert fresh.rows == filed.rows
+
+
 def test_a_node_closed_or_renamed_is_refiled():
     project = make_project("refile")
     node = _node(1, "Restaurant owners", "segment")
