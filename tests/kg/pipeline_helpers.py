@@ -6,13 +6,34 @@ import datetime as dt
 import json
 from pathlib import Path
 
+from kg.graph import NodeRecord
 from kg.ledger.episodes import EpisodeInput, record_episode
 from kg.models import Episode, Organization, Project
 from kg.pipeline.ingest import episode_ingest
+from kg.pipeline.resolve import node_key
 
 TESTS_KG = Path(__file__).parent
 UNSEEN = sorted((TESTS_KG / "unseen").glob("*.json"))
 GOLD = sorted((TESTS_KG / "gold").glob("*.json"))
+
+
+def node_record(
+    number: int,
+    label: str,
+    node_type: str = "pain",
+    valid_at: str = "2026-01-01T00:00:00.000000Z",
+    **extra,
+) -> NodeRecord:
+    """A node as the graph holds it (uid "u<number>", its key made from its label)."""
+    return NodeRecord(
+        uid=f"u{number}",
+        number=number,
+        type=node_type,
+        label=label,
+        key=node_key(label),
+        valid_at=valid_at,
+        **extra,
+    )
 
 
 def load_conversation(path: Path) -> dict:

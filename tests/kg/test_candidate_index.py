@@ -4,28 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from kg.graph import NodeRecord, store
+from kg.graph import store
 from kg.models import EpisodeIntegration, IndexedNode, LLMCall
 from kg.operations.rebuild import rebuild_project_graph
 from kg.pipeline import candidates
 from kg.pipeline.ingest import episode_ingest
 from kg.pipeline.resolve import node_key
 from kg.reading.export import export_project
-from tests.kg.pipeline_helpers import make_project, record_messages
+from tests.kg.pipeline_helpers import make_project, node_record, record_messages
 
 pytestmark = pytest.mark.django_db
-
-
-def _node(number: int, label: str, node_type: str = "pain", **extra) -> NodeRecord:
-    return NodeRecord(
-        uid=f"u{number}",
-        number=number,
-        type=node_type,
-        label=label,
-        key=node_key(label),
-        valid_at="2026-01-01T00:00:00.000000Z",
-        **extra,
-    )
 
 
 def test_lookup_finds_by_key_lemma_and_alias_within_type_and_project():
@@ -33,12 +21,12 @@ def test_lookup_finds_by_key_lemma_and_alias_within_type_and_project():
     candidates.index_nodes(
         project,
         [
-            _node(1, "Salon owners", "segment"),
-            _node(2, "App lags on weak internet", aliases=["slow sync"]),
-            _node(3, "Pricing is confusing"),
+            node_record(1, "Salon owners", "segment"),
+            node_record(2, "App lags on weak internet", aliases=["slow sync"]),
+            node_record(3, "Pricing is confusing"),
         ],
     )
-    candidates.index_nodes(other, [_node(9, "Owners of salons", "segment")])
+    candidates.index_nodes(other, [node_record(9, "Owners of salons", "segment")])
 
     assert [
         n.number for n in candidates.candidates_for(project, "segment", "owners of salons")
@@ -54,7 +42,7 @@ def test_a_hold_refiles_the_nodes_it_knows_without_reading_them_again(
 ):
     project = make_project("filed")
     filed = candidates.FiledNodes(project)
-    node = _node(1, "Restaurant owners", "segment")
+    node = node_record(1, "Restaurant owners", "segment")
     filed.read([node.uid])
     candidates.index_nodes(project, [node], filed)
     with django_assert_num_queries(0):  # unchanged, and known filed as it is
@@ -71,7 +59,7 @@ def test_a_hold_refiles_the_nodes_it_knows_without_reading_them_again(
 
 def test_a_node_closed_or_renamed_is_refiled():
     project = make_project("refile")
-    node = _node(1, "Restaurant owners", "segment")
+    node = node_record(1, "Restaurant owners", "segment")
     candidates.index_nodes(project, [node])
     node.invalid_at = "2026-02-01T00:00:00.000000Z"
     candidates.index_nodes(project, [node])
@@ -81,7 +69,7 @@ def test_a_node_closed_or_renamed_is_refiled():
 
 def test_lookup_reads_a_bounded_number_of_postings_per_block():
     project = make_project("crowded")
-    crowd = [_node(i, f"app problem {i} widget{i}") for i in range(1, 400)]
+    crowd = [node_record(i, f"app problem {i} widget{i}") for i in range(1, 400)]
     candidates.index_nodes(project, crowd)
     found = candidates.candidates_for(project, "pain", "app problem widget350")
     assert len(found) <= candidates.MAX_CANDIDATES
@@ -92,9 +80,10 @@ def test_many_mentions_looked_up_together_get_what_each_gets_alone(monkeypatch):
     """One statement for the mentions of a message: each list is the one `candidates_for`
     returns, in its order, also across statements (a message past one statement's blocks)."""
     project = make_project("many")
-    crowd = [_node(i, f"app problem {i} widget{i}") for i in range(1, 120)]
-    crowd += [_node(200, "Salon owners", "segment"), _node(201, "App lags", aliases=["slow"])]
-    crowd += [_node(202, "Retired", "segment", invalid_at="2026-02-01T00:00:00.000000Z")]
+    crowd = [node_record(i, f"app problem {i} widget{i}") for i in range(1, 120)]
+    crowd += [node_record(200, "Salon owners", "segment")]
+    crowd += [node_record(201, "App lags", aliases=["slow"])]
+    crowd += [node_record(202, "Retired", "segment", invalid_at="2026-02-01T00:00:00.000000Z")]
     candidates.index_nodes(project, crowd)
     mentions = [
         ("pain", "app problem widget35"),
@@ -169,9 +158,9 @@ def test_rebuild_replays_the_recorded_order_with_no_model_call(graph, openai_mod
 
 def test_the_oldest_node_is_found_by_its_key_among_many_newer_sharing_its_words():
     project = make_project("oldest")
-    first = _node(1, "app problem")
+    first = node_record(1, "app problem")
     crowd = [
-        _node(i, f"app problem {i} widget{i}")
+        node_record(i, f"app problem {i} widget{i}")
         for i in range(2, 2 + 2 * candidates.POSTINGS_PER_BLOCK)
     ]
     candidates.index_nodes(project, [first, *crowd])

@@ -13,7 +13,7 @@ from kg.models import LLMCall, ResolutionDecision
 from kg.pipeline import candidates
 from kg.pipeline.extract import extract_episode, known_subjects
 from kg.pipeline.ingest import episode_ingest
-from tests.kg.pipeline_helpers import make_project, record_messages
+from tests.kg.pipeline_helpers import make_project, node_record, record_messages
 
 pytestmark = pytest.mark.django_db
 
@@ -239,16 +239,16 @@ def test_the_extraction_call_is_shown_the_namesakes_of_what_the_message_mentions
 
     project = make_project("namesakes")
     crowd = [
-        _node_record(i, f"booking page freezes on {place}", "pain")
+        node_record(i, f"booking page freezes on {place}", "pain")
         for i, place in enumerate(["mondays", "fridays", "phones", "tablets", "laptops"], 1)
     ]
     crowd += [
-        _node_record(i, f"booking page freezes for {who}", "pain")
+        node_record(i, f"booking page freezes for {who}", "pain")
         for i, who in enumerate(
             ["guests", "admins", "owners", "staff", "chefs", "hosts", "vets"], 6
         )
     ]
-    namesake = _node_record(20, "tutors in Leeds", "segment")
+    namesake = node_record(20, "tutors in Leeds", "segment")
     candidates.index_nodes(project, [*crowd, namesake])
     [episode] = record_messages(
         project,
@@ -260,16 +260,3 @@ def test_the_extraction_call_is_shown_the_namesakes_of_what_the_message_mentions
     offered = offered_nodes(episode)
     assert namesake.uid in {n.uid for n in offered}
     assert [n.uid for n in offered[:12]] == [n.uid for n in by_words]  # the text's own first
-
-
-def _node_record(number: int, label: str, node_type: str) -> NodeRecord:
-    from kg.pipeline.resolve import node_key
-
-    return NodeRecord(
-        uid=f"n{number}",
-        number=number,
-        type=node_type,
-        label=label,
-        key=node_key(label),
-        valid_at="2026-01-01T00:00:00.000000Z",
-    )

@@ -5,8 +5,9 @@ from __future__ import annotations
 from kg.graph import EdgeRecord, Evidence, GraphScope, NodeRecord
 from kg.pipeline.confidence import confidence_from, passage_fingerprints
 from kg.pipeline.contradictions import find_contradictions
-from kg.pipeline.resolve import Mention, node_key, resolve_candidate
+from kg.pipeline.resolve import Mention, resolve_candidate
 from kg.pipeline.temporal import place_functional_edge
+from tests.kg.pipeline_helpers import node_record
 
 SCOPE = GraphScope(org="o", project="p")
 
@@ -36,16 +37,8 @@ def _evidence_in(episode: str, text: str, quote: str) -> Evidence:
 
 
 def _node(number: int, label: str, node_type: str = "pain", **extra) -> NodeRecord:
-    return NodeRecord(
-        uid=f"u{number}",
-        number=number,
-        type=node_type,
-        label=label,
-        key=node_key(label),
-        valid_at="2026-03-01T00:00:00.000000Z",
-        evidence=[_evidence(f"e{number}", label)],
-        **extra,
-    )
+    evidence = [_evidence(f"e{number}", label)]
+    return node_record(number, label, node_type, evidence[0].valid_at, evidence=evidence, **extra)
 
 
 def _never(mention, node) -> bool:

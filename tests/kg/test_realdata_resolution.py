@@ -9,7 +9,7 @@ from django.conf import settings
 
 from kg.graph import NodeRecord
 from kg.llm.offline.similarity import same_thing
-from kg.pipeline.resolve import Mention, codes_conflict, node_key, resolve_candidate
+from kg.pipeline.resolve import Mention, codes_conflict, resolve_candidate
 from kg.realdata.resolution import (
     Outcome,
     bug_pairs,
@@ -17,23 +17,13 @@ from kg.realdata.resolution import (
     offline_confirmation,
     score_outcomes,
 )
+from tests.kg.pipeline_helpers import node_record
 
 DATASETS = Path(settings.BASE_DIR).parent / "shared" / "datasets"
 needs_data = pytest.mark.skipif(
     not (DATASETS / "er_magellan").is_dir(),
     reason=f"the real data sets are not at {DATASETS} (shared/datasets beside the project)",
 )
-
-
-def _node(number: int, label: str, node_type: str = "pain") -> NodeRecord:
-    return NodeRecord(
-        uid=f"u{number}",
-        number=number,
-        type=node_type,
-        label=label,
-        key=node_key(label),
-        valid_at="2026-03-01T00:00:00.000000Z",
-    )
 
 
 def _resolve(label: str, existing: list[NodeRecord], node_type: str = "pain"):
@@ -56,11 +46,11 @@ def _resolve(label: str, existing: list[NodeRecord], node_type: str = "pain"):
 def test_shared_generic_words_do_not_make_two_bugs_one(a, b):
     assert same_thing(a, b, "pain")[0] is False
     assert same_thing(b, a, "pain")[0] is False
-    assert _resolve(a, [_node(1, b)]).node is None
+    assert _resolve(a, [node_record(1, b)]).node is None
 
 
 def test_the_same_bug_in_other_word_order_and_forms_merges():
-    existing = [_node(1, "autocomplete stopped working in python files")]
+    existing = [node_record(1, "autocomplete stopped working in python files")]
     decision = _resolve("python file autocomplete stops working sometimes", existing)
     assert decision.node is not None and decision.node.number == 1
     assert same_thing("подсветка кода пропала в файлах python", "пропала подсветка python кода")[0]
@@ -78,7 +68,7 @@ def test_equal_lemma_keys_merge_without_asking(a, b, node_type):
     def never(mention, node) -> bool:
         raise AssertionError("an equal lemma key is an exact match")
 
-    decision = resolve_candidate(Mention(node_type, a, a), [_node(1, b, node_type)], never)
+    decision = resolve_candidate(Mention(node_type, a, a), [node_record(1, b, node_type)], never)
     assert decision.method == "exact" and decision.node.number == 1
 
 
@@ -94,7 +84,7 @@ def test_equal_lemma_keys_merge_without_asking(a, b, node_type):
 )
 def test_different_model_numbers_or_versions_never_merge(a, b):
     assert same_thing(a, b, "competitor")[0] is False
-    assert _resolve(a, [_node(1, b, "competitor")], "competitor").node is None
+    assert _resolve(a, [node_record(1, b, "competitor")], "competitor").node is None
 
 
 def test_a_version_on_one_side_only_is_a_doubt_but_a_catalogue_number_is_not():
