@@ -348,21 +348,15 @@ def _finish(episode: Episode) -> bool:
     """DONE, in one statement; False when it was DONE already. Raw SQL: it runs once per
     episode on the import's hot path, where composing the ORM's statement costs more than
     running it."""
-    sql, params = _finish_sql(episode)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return cursor.rowcount > 0
-
-
-def _finish_sql(episode: Episode) -> tuple[str, list]:
     table = connection.ops.quote_name(EpisodeProcessing._meta.db_table)
     now = connection.ops.adapt_datetimefield_value(timezone.now())
-    done = ProcessingStatus.DONE.value
-    return (
-        f"UPDATE {table} SET status = %s, stage = '', error = '', updated_at = %s "  # noqa: S608
-        "WHERE episode_id = %s AND status <> %s",
-        [done, now, episode.pk, done],
-    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET status = %s, stage = '', error = '', updated_at = %s "  # noqa: S608
+            "WHERE episode_id = %s AND status <> %s",
+            [ProcessingStatus.DONE.value, now, episode.pk, ProcessingStatus.DONE.value],
+        )
+        return cursor.rowcount > 0
 
 
 def _record_then_take_place(
@@ -370,40 +364,9 @@ def _record_then_take_place(
 ) -> Callable[[], None]:
     """In the commit that precedes an episode's graph writes: the outcome of the episode
     written before it (one commit fewer per episode), then its place in the order."""
-    if (
-        written is not None
-        and connection.vendor == "postgresql"
-        and len(written[1]) <= DECISIONS_PER_STATEMENT
-    ):
-        return _record_and_take_place(*written, episode)
     if written is not None:
         _record_done(*written)
     return _take_place_in_order(episode)
-
-
-def _record_and_take_place(
-    done: Episode, decisions: Sequence[Decision], episode: Episode
-) -> Callable[[], None]:
-    """`_record_done` and `_take_place_in_order` in one PostgreSQL statement (two round trips
-    fewer per episode): the outcome's statements as data-modifying CTEs, the decisions logged
-    only where this marks the episode DONE, as `_record_done` logs them."""
-    finish, params = _finish_sql(done)
-    sql = f"WITH finished AS ({finish} RETURNING episode_id) "
-    if decisions:
-        table = connection.ops.quote_name(ResolutionDecision._meta.db_table)
-        columns = ", ".join(connection.ops.quote_name(c) for c in _DECISION_COLUMNS)
-        now = connection.ops.adapt_datetimefield_value(timezone.now())
-        rows = ", ".join([_DECISION_ROW_TYPED] * len(decisions))
-        sql += (
-            f", logged AS (INSERT INTO {table} ({columns}) SELECT * FROM "  # noqa: S608
-            f"(VALUES {rows}) AS v({columns}) WHERE EXISTS (SELECT 1 FROM finished)) "
-        )
-        params += _decision_params(done, decisions, now)
-    place, place_params = _place_sql(episode)
-    with connection.cursor() as cursor:
-        cursor.execute(sql + place, params + place_params)
-        taken = cursor.fetchone()
-    return _give_back(episode) if taken is not None else lambda: None
 
 
 def _record_failed(episode: Episode, error: str) -> None:
@@ -500,25 +463,19 @@ def _take_place_in_order(episode: Episode) -> Callable[[], None]:
     is written), in one statement. An episode that has a place keeps it: a retry after a crash
     mid-write (its writes were seen by the episodes after it) and a rebuild replaying the
     recorded order. Returns what gives a place taken here back (its first graph write failed)."""
-    sql, params = _place_sql(episode)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        taken = cursor.fetchone()
-    return _give_back(episode) if taken is not None else lambda: None
-
-
-def _place_sql(episode: Episode) -> tuple[str, list]:
     table = connection.ops.quote_name(EpisodeIntegration._meta.db_table)
     order = connection.ops.quote_name("order")
-    return (
-        f"UPDATE {table} SET {order} = (SELECT COALESCE(MAX({order}), 0) + 1 "  # noqa: S608
-        f"FROM {table} WHERE project_id = %s) WHERE episode_id = %s AND {order} IS NULL "
-        f"RETURNING {order}",
-        [episode.project_id, episode.pk],
-    )
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET {order} = (SELECT COALESCE(MAX({order}), 0) + 1 "  # noqa: S608
+            f"FROM {table} WHERE project_id = %s) WHERE episode_id = %s AND {order} IS NULL "
+            f"RETURNING {order}",
+            [episode.project_id, episode.pk],
+        )
+        taken = cursor.fetchone()
+    if taken is None:
+        return lambda: None
 
-
-def _give_back(episode: Episode) -> Callable[[], None]:
     def give_back() -> None:
         EpisodeIntegration.objects.filter(episode=episode).update(order=None)
 
@@ -539,8 +496,6 @@ _DECISION_COLUMNS = (
     "node_number",
     "created_at",
 )
-# A row of VALUES read as a table (PostgreSQL): the score typed, as a column of nulls has none.
-_DECISION_ROW_TYPED = "(%s, %s, %s, %s, %s, %s::double precision, %s, %s, %s, %s)"
 
 
 def _log_decisions(episode: Episode, decisions: Sequence[Decision]) -> None:
