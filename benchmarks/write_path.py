@@ -280,8 +280,9 @@ def _model_answer(body: dict) -> dict:
 
     operation = body["response_format"]["json_schema"]["name"]
     prompt = body["messages"][1]["content"]
-    if operation == "resolution":
-        return {"same": False, "reason": "different"}
+    if operation == "resolution_batch":
+        questions = re.findall(r"--- question (\d+) ", prompt)
+        return {"answers": [{"question": int(q), "same": False, "reason": "-"} for q in questions]}
 
     def answer(text: str) -> dict:
         found = re.match(r"(\w+) in (\w+) say the (.+?) \(", text.strip())

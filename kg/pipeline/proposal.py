@@ -21,7 +21,7 @@ from kg.graph import NodeRecord
 from kg.llm import call_llm
 from kg.llm.engines import OfflineEngine, current_engine
 from kg.llm.offline.extractor import extract_offline
-from kg.llm.prompts import relation_discovery, resolution
+from kg.llm.prompts import relation_discovery, resolution, resolution_batch
 from kg.llm.prompts.extraction_models import ExtractionRequest
 from kg.models import Episode, EpisodeIntegration
 from kg.pipeline import candidates
@@ -167,13 +167,6 @@ def proposal_from(
     by_number = {n.number: n for n in known}
     offered = {n.uid for n in known}
 
-    def confirm(m: Mention, n: NodeRecord) -> bool:
-        if offline:
-            return _confirm(episode, m, n)  # rules, no model
-        if not confirm_with_model or n.uid in offered:
-            return False  # shown in the extraction call, and not named there
-        return _confirm(episode, m, n)
-
     def said_of(accepted) -> NodeRecord | None:
         return _said_of(accepted, by_number)
 
@@ -182,10 +175,33 @@ def proposal_from(
     if found is None:
         found = candidates.candidates_for_many(project, unnamed_mentions(outcome, known))
     pools = dict(zip(map(id, unnamed), found, strict=True))
+    mentions = {id(a): Mention(*_mention_fields(a)) for a in outcome.nodes}
+    if offline:
+
+        def confirm(m: Mention, n: NodeRecord) -> bool:
+            return _confirm(episode, m, n)  # rules, as the ladder reaches each pair
+    else:
+        # A dry run of the ladder collects the pairs it would ask the model about (never a
+        # node the extraction call was shown and did not name); they go in one call, and the
+        # ladder then runs again on those answers.
+        asked: list[tuple[Mention, NodeRecord]] = []
+
+        def ask_later(m: Mention, n: NodeRecord) -> bool:
+            if confirm_with_model and n.uid not in offered:
+                asked.append((m, n))
+            return False
+
+        for a in unnamed:
+            resolve_candidate(mentions[id(a)], pools[id(a)], ask_later)
+        verdicts = _confirm_together(episode, asked)
+
+        def confirm(m: Mention, n: NodeRecord) -> bool:
+            return verdicts.get((m, n.uid), False)
+
     proposal = Proposal(dropped=len(outcome.dropped))
     for accepted in outcome.nodes:
         c = accepted.candidate
-        mention = Mention(c.type, c.label, c.quote, c.stance, c.value)
+        mention = mentions[id(accepted)]
         said = said_of(accepted)
         if said is not None:
             decision = Resolution("llm", said, None, said.label)
@@ -235,6 +251,28 @@ def _endpoint(end: tuple[str, str], by_number: dict[int, NodeRecord]) -> Endpoin
         node = by_number.get(int(end[1])) if end[1].isdigit() else None
         return Endpoint(uid=node.uid) if node else None
     return Endpoint(local=list(end))
+
+
+def _mention_fields(accepted) -> tuple[str, str, str, str, str]:
+    c = accepted.candidate
+    return c.type, c.label, c.quote, c.stance, c.value
+
+
+def _confirm_together(
+    episode: Episode, pairs: list[tuple[Mention, NodeRecord]]
+) -> dict[tuple[Mention, str], bool]:
+    """The model's verdicts on an episode's ambiguous pairs: one call for all of them."""
+    if not pairs:
+        return {}
+    language = episode.project.language
+    request = resolution_batch.ResolutionBatchRequest.of(
+        [resolution.ResolutionRequest.about(m, n, language) for m, n in pairs]
+    )
+    answer = call_llm(
+        resolution_batch.OPERATION, request, project=episode.project, episode=episode
+    ).value
+    same = answer.same_for(request)
+    return {(m, n.uid): same[i] for i, (m, n) in enumerate(pairs, 1)}
 
 
 def _confirm(episode: Episode, mention: Mention, node: NodeRecord) -> bool:

@@ -75,8 +75,9 @@ def respond(body: dict) -> dict:
     """The model, as a function of the request: requests come in no fixed order."""
     operation = body["response_format"]["json_schema"]["name"]
     prompt = body["messages"][1]["content"]
-    if operation == "resolution":
-        return {"same": False, "reason": "different things"}
+    if operation == "resolution_batch":
+        questions = re.findall(r"--- question (\d+) ", prompt)
+        return {"answers": [{"question": int(q), "same": False, "reason": "different"} for q in questions]}
     known = {(t, label): int(n) for n, t, label in KNOWN_NODE.findall(prompt)}
     if operation == "batch_extraction":
         items = []

@@ -41,14 +41,14 @@ def test_one_extraction_per_episode_and_confirmation_only_when_ambiguous(graph, 
         # #1 was not offered (the message shares no word with it), the label is in the
         # ambiguous band: the one confirmation.
         _pain("sluggish app when internet is weak", "painfully sluggish"),
-        {"same": True, "reason": "same lag"},
+        {"answers": [{"question": 1, "same": True, "reason": "same lag"}]},
     )
     for episode in episodes:
         episode_ingest(episode.pk)
 
     assert openai_mode.calls == 6
     recorded = list(LLMCall.objects.order_by("id").values_list("operation", flat=True))
-    assert recorded == ["extraction"] * 5 + ["resolution"]
+    assert recorded == ["extraction"] * 5 + ["resolution_batch"]
     third = openai_mode.requests[2]["messages"][-1]["content"]
     assert "#1 pain: app lags on weak internet" in third
     pains = store.list_nodes(project.graph_scope, "pain")
@@ -61,6 +61,56 @@ def test_one_extraction_per_episode_and_confirmation_only_when_ambiguous(graph, 
 
 
 LATER = [{"at": "2026-03-05T10:00:00Z", "text": "Oleg calls it painfully sluggish."}]
+
+
+def test_an_episodes_ambiguous_pairs_are_confirmed_in_one_call(graph, openai_mode):
+    project = make_project("together", name="RouteMate")
+    episodes = record_messages(project, [MESSAGES[0], MESSAGES[3], *TWO_AMBIGUOUS])
+    both = {
+        "nodes": [
+            {"ref": "n1", "type": "pain", "label": "sluggish app when internet is weak",
+             "quote": "painfully sluggish"},
+            {"ref": "n2", "type": "pain", "label": "pricing is unclear to drivers",
+             "quote": "the tariffs puzzle drivers"},
+        ]
+    }  # fmt: skip
+    openai_mode.script(
+        _pain("app lags on weak internet", "the app lags on weak internet"),
+        _pain("pricing baffles fleet owners", "Pricing is confusing for fleet owners"),
+        both,
+        # The lag is the same, the tariffs are not the pricing; a stray number is ignored.
+        {
+            "answers": [
+                {"question": 1, "same": True, "reason": "same lag"},
+                {"question": 2, "same": False, "reason": "other subject"},
+                {"question": 9, "same": True, "reason": "no such question"},
+            ]
+        },
+    )
+    for episode in episodes:
+        episode_ingest(episode.pk)
+
+    assert openai_mode.calls == 4
+    recorded = list(LLMCall.objects.order_by("id").values_list("operation", flat=True))
+    assert recorded == ["extraction"] * 3 + ["resolution_batch"]
+    asked = openai_mode.requests[3]["messages"][-1]["content"]
+    assert asked.count("--- question") == 2
+    assert '"app lags on weak internet"' in asked and '"pricing baffles fleet owners"' in asked
+    pains = {n.label: n for n in store.list_nodes(project.graph_scope, "pain")}
+    assert sorted(pains) == [
+        "app lags on weak internet",
+        "pricing baffles fleet owners",
+        "pricing is unclear to drivers",
+    ]
+    assert pains["app lags on weak internet"].aliases == ["sluggish app when internet is weak"]
+    methods = dict(ResolutionDecision.objects.values_list("candidate_label", "method"))
+    assert methods["sluggish app when internet is weak"] == "llm"
+    assert methods["pricing is unclear to drivers"] == "new"
+
+
+TWO_AMBIGUOUS = [
+    {"at": "2026-03-05T10:00:00Z", "text": "Oleg is painfully sluggish; the tariffs puzzle drivers."}
+]
 
 
 def _same(label: str, quote: str, same_as: int) -> dict:
