@@ -212,6 +212,49 @@ def test_price_subject_is_the_same_key_in_both_languages():
 
 
 @pytest.mark.parametrize(
+    ("text", "language", "finding"),
+    [
+        (
+            "Most participants skipped the welcome tour, usually within seconds.",
+            "en",
+            "most participants skipped the welcome tour",
+        ),
+        (
+            "Three of five testers asked for a slower, calmer, or quieter mode (a dark one).",
+            "en",
+            "three of five testers asked for a slower, calmer, or quieter mode",
+        ),
+        (
+            "Большинство респондентов открывали отчёт с телефона, а не с ноутбука.",
+            "ru",
+            "большинство респондентов открывали отчёт с телефона",
+        ),
+    ],
+)
+def test_what_a_share_of_the_people_studied_did_is_a_finding(text, language, finding):
+    """A research write-up's observation is kept whole, up to the comma that ends it (not one
+    inside a list) or an aside in brackets; it is no opinion, so nothing to contradict, and
+    its segment did it rather than values it."""
+    answer = _extract(text, language, product="")
+    insights = _by_label(answer, "insight")
+    assert list(insights) == [finding]
+    assert (insights[finding].subject, insights[finding].stance) == ("", "")
+    assert not any(r.relation == "values" for r in answer.relations)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Some users who paid early got a discount.",  # the share is described, not a statement
+        "All user data is deleted after a year.",  # no people: "all" is about the data
+        "Many customers agreed.",  # too little to stand alone
+    ],
+)
+def test_a_share_without_a_statement_about_people_is_no_finding(text):
+    assert not _by_label(_extract(text, product=""), "insight")
+
+
+@pytest.mark.parametrize(
     ("text", "language", "segment"),
     [
         ("Couriers say the app lags on weak internet in basements.", "en", "couriers"),

@@ -403,6 +403,7 @@ def _find_all(text: str, sentence: Sentence, product: str) -> list[Finding]:
     found = [
         *_markets(text, sentence, product),
         *_insights(text, sentence),
+        *_findings(text, sentence),
         *_segments(text, sentence),
         *_pains(text, sentence, goal_spans, alternatives, competitors),
         *_jobs(text, sentence),
@@ -526,6 +527,55 @@ def _insights(text: str, sentence: Sentence) -> list[Finding]:
                 )
             )
     return found
+
+
+_FINDING_MAX_WORDS = 20
+_FINDING_MIN_WORDS = 4  # "some users agreed" says too little to stand alone
+
+
+def _findings(text: str, sentence: Sentence) -> list[Finding]:
+    """What a share of the people studied did or said ("Most testers skipped the tour"): a
+    research write-up's observation, kept whole as an insight. It is no opinion about a
+    buying criterion, so it has no subject or stance to contradict."""
+    lex = sentence.lex
+    found: list[Finding] = []
+    for start, end in sentence.clauses:
+        share = lex.FINDING_SHARE.match(text, start, end)
+        if share is None:
+            continue
+        words = list(_TOKEN.finditer(text, share.end(), end))
+        head = next(
+            (
+                i
+                for i, w in enumerate(words[:3])
+                if lex.SEGMENT_HEAD.fullmatch(_bare(text, w.span()))
+            ),
+            None,
+        )
+        if head is None or head + 1 >= len(words):
+            continue
+        noun, verb = _bare(text, words[head].span()), _bare(text, words[head + 1].span())
+        if not lex.FINDING_PLURAL_HEAD.fullmatch(noun) or verb in lex.FINDING_NOT_VERB:
+            continue
+        if text[words[head].start() : words[head].end()][-1:] in ",;:":
+            continue  # "some users, …": the noun closes a phrase, no verb follows
+        stop = _finding_end(text, words[head + 1].start(), end, lex)
+        stop = linguistic.cut_at_word_limit(text, (start, stop), _FINDING_MAX_WORDS)
+        span = _trim(text, start, stop)
+        label = _label(text, span, sentence)
+        if len(label.split()) < _FINDING_MIN_WORDS:
+            continue
+        found.append(Finding("insight", label, _cover(sentence, *span), start))
+    return found
+
+
+def _finding_end(text: str, start: int, end: int, lex: ModuleType) -> int:
+    """The first comma that ends the statement (one inside a list, "broad, vague, or long",
+    does not), or an aside in brackets."""
+    for mark in re.finditer(r"[,(]", text[start:end]):
+        if mark.group() == "(" or not lex.LIST_GOES_ON.match(text, start + mark.end(), end):
+            return start + mark.start()
+    return end
 
 
 def _verdict(
@@ -1183,6 +1233,12 @@ def _always(scope: _Scope, source: Finding, target: Finding) -> bool:
     return True
 
 
+def _weighs_criterion(scope: _Scope, source: Finding, target: Finding) -> bool:
+    """A segment values what it has an opinion about (price, speed); a study's finding about
+    the segment says what it did, not what it values."""
+    return bool(target.subject)
+
+
 def _uses_competitor(scope: _Scope, source: Finding, target: Finding) -> bool:
     """A competitor named near a segment is only 'used' when the sentence says so."""
     cue = scope.sentence.lex.COMPETITOR_USAGE_CUE
@@ -1220,7 +1276,7 @@ _LINKS: tuple[tuple[str, str, str, Condition], ...] = (
     ("triggered_by", "segment", "trigger", _triggered),
     ("uses", "segment", "alternative", _always),
     ("uses", "segment", "competitor", _uses_competitor),
-    ("values", "segment", "insight", _always),
+    ("values", "segment", "insight", _weighs_criterion),
     ("solves", "feature", "pain", _planned),
     ("supports", "feature", "job", _planned),
     ("offers", "competitor", "feature", _offered),

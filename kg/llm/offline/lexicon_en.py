@@ -118,6 +118,25 @@ INSIGHT_POSITIVE_AFTER = re.compile(
     r"anything))?)\b",
     _I,
 )
+# A study's finding: what a share of the people observed did, said or felt ("Most
+# participants skipped the tour", "Two of five testers asked for undo"). The share opens the
+# clause, a plural people noun (up to two words before it) follows, and then a verb: not
+# "who", "of", "in" (the share of a group described further, not yet a statement).
+FINDING_SHARE = re.compile(
+    r"(?:all|most|many|some|several|few|a\s+few|no|none\s+of\s+the|half\s+of\s+the"
+    r"|the\s+majority\s+of(?:\s+the)?"
+    r"|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten)\s+(?:of|out\s+of)\s+"
+    r"(?:the\s+)?(?:\d+|two|three|four|five|six|seven|eight|nine|ten|twelve))\s+",
+    _I,
+)
+FINDING_NOT_VERB = _words(
+    "who whom whose that which of in on at with from for to by and or than like as"
+)
+FINDING_PLURAL_HEAD = re.compile(r"\w+s|people|children|women|men|staff|personnel", _I)
+# After a comma, a list that goes on: one or two words, then another comma or the last item.
+LIST_GOES_ON = re.compile(
+    r"\s*[\w-]+(?:\s+[\w-]+)?(?:,\s*|\s+)(?:and|or|nor)\b|\s*(?:and|or|nor)\s", _I
+)
 INSIGHT_POSITIVE_BEFORE = re.compile(
     r"\b(?P<p>(?:care|cares|cared)\s+(?:most\s+|mostly\s+|a\s+lot\s+)?about"
     r"|(?:the\s+)?(?:main|key|deciding|biggest|decisive|first)\s+(?:factor|criterion|concern)"

@@ -94,6 +94,19 @@ INSIGHT_POSITIVE_AFTER = re.compile(
     r"важную\s+)?(?:значение|роль)|на\s+первом\s+месте|решает(?:\s+всё)?)",
     _I,
 )
+# A study's finding: what a share of the people observed did, said or felt ("Большинство
+# участников пропустили обучение", "3 из 5 попросили отмену"); see lexicon_en.
+FINDING_SHARE = re.compile(
+    r"(?:все|большинство|многие|некоторые|несколько|немногие|половина|ни\s+один\s+из"
+    r"|\d+\s+из\s+\d+)\s+",
+    _I,
+)
+FINDING_NOT_VERB = _words("кто который которые которых из в на с для от по и или чем как")
+FINDING_PLURAL_HEAD = re.compile(r"\w+")  # the share word governs the noun's case and number
+# After a comma, a list that goes on: one or two words, then another comma or the last item.
+LIST_GOES_ON = re.compile(
+    r"\s*[\w-]+(?:\s+[\w-]+)?(?:,\s*|\s+)(?:и|или|либо)\b|\s*(?:и|или|либо)\s", _I
+)
 INSIGHT_POSITIVE_BEFORE = re.compile(
     r"(?P<p>главное\s*(?:—|-|:|это)|смотрят\s+(?:в\s+первую\s+очередь\s+|прежде\s+всего\s+|"
     r"только\s+|сначала\s+)?на|важнее\s+всего\s*(?:—|-)?)\s+$",
