@@ -6,9 +6,9 @@
   (2 pool processes, the machine's 2 cores), the embedded broker and graph: episodes per
   second, and the cost per episode of the first 100 episodes against the last 100 of a project
   of INGEST_EPISODES (default 10,000);
-- `openai`: the openai engine against the scripted server answering after 1 s, four worker
-  threads on one project: model calls per chat episode, per imported message, and how long
-  the project lock is held per episode (p50/p95).
+- `openai`: the openai engine against the scripted server answering after 1 s, a real worker
+  with four pool processes on one project: model calls per chat episode, per imported message,
+  and how long the project lock is held per episode (p50/p95, from the worker's log).
 
 Each section's figures replace its own entry in results/write_path.json. The machine is
 shared: figures are noisy; the JSON says when and where they were taken.
@@ -20,12 +20,11 @@ import json
 import os
 import platform
 import random
+import re
 import subprocess
 import sys
-import threading
 import time
 from collections import Counter
-from contextlib import contextmanager
 from pathlib import Path
 
 from benchmarks.environment import RESULTS, bench_environment
@@ -136,7 +135,9 @@ def varied_messages(count: int, seed: int = 11) -> list[str]:
     return out
 
 
-def _worker_process(log: Path) -> subprocess.Popen:
+def _worker_process(
+    log: Path, concurrency: int = 2, env: dict[str, str] | None = None
+) -> subprocess.Popen:
     return subprocess.Popen(
         [
             sys.executable,
@@ -148,7 +149,7 @@ def _worker_process(log: Path) -> subprocess.Popen:
             "--pool",
             "prefork",
             "--concurrency",
-            "2",
+            str(concurrency),
             "-l",
             "warning",
             "--without-gossip",
@@ -156,7 +157,7 @@ def _worker_process(log: Path) -> subprocess.Popen:
             "-n",
             f"bench-{os.getpid()}@%h",
         ],  # fmt: skip
-        env=os.environ | {"DEBUG": "true"},
+        env=os.environ | {"DEBUG": "true"} | (env or {}),
         cwd=Path(__file__).resolve().parent.parent,
         start_new_session=True,
         stdout=log.open("ab"),
@@ -164,23 +165,28 @@ def _worker_process(log: Path) -> subprocess.Popen:
     )
 
 
-def _record_and_wait(project, texts: list[str], start: int, timeout: float = 3600) -> float:
-    """Record a chunk of imported messages (queued on commit), wait until all are done."""
+def _stop(worker: subprocess.Popen) -> None:
+    os.killpg(worker.pid, 15)
+    worker.wait(60)
+
+
+def _record_and_wait(
+    project, texts: list[str], start: int, timeout: float = 3600, kind: str = "import"
+) -> float:
+    """Record a chunk of messages (queued on commit), wait until all are done."""
     import datetime as dt
 
     from django.db import transaction
 
     from kg.ledger.episodes import EpisodeInput, record_episode
-    from kg.models import EpisodeKind, EpisodeProcessing
+    from kg.models import EpisodeProcessing
 
     base = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
     target = start + len(texts)
     started = time.perf_counter()
     with transaction.atomic():
         for i, text in enumerate(texts, start=start):
-            item = EpisodeInput(
-                content=text, kind=EpisodeKind.IMPORT, valid_at=base + dt.timedelta(minutes=i)
-            )
+            item = EpisodeInput(content=text, kind=kind, valid_at=base + dt.timedelta(minutes=i))
             record_episode(project, item)
     while time.perf_counter() - started < timeout:
         finished = Counter(
@@ -224,8 +230,7 @@ def offline_ingest_through_worker(total: int, edge: int = 100, chunk: int = 1000
             print(f"  {done} episodes, {done / (first + middle):.1f}/s", flush=True)
         last = _record_and_wait(project, texts[done:total], done) if total > edge else 0.0
     finally:
-        os.killpg(worker.pid, 15)
-        worker.wait(60)
+        _stop(worker)
     elapsed = first + middle + last
     at_start = first / edge * 1000
     at_end = last / max(1, total - done) * 1000 if total > edge else at_start
@@ -242,44 +247,14 @@ def offline_ingest_through_worker(total: int, edge: int = 100, chunk: int = 1000
     }
 
 
-@contextmanager
-def _timed_lock(held: list[float]):
-    """kg.pipeline.ingest's project lock, with the time it is held recorded per episode
-    integrated in the hold (the episodes of a batch are integrated in one hold)."""
-    from kg.pipeline import ingest
-
-    original, integrate = ingest._project_lease, ingest.integrate
-    integrated = threading.local()
-
-    def counted_integrate(*args, **kwargs):
-        integrated.count = getattr(integrated, "count", 0) + 1
-        return integrate(*args, **kwargs)
-
-    @contextmanager
-    def project_lease(project_id: int):
-        with original(project_id) as lease:
-            integrated.count = 0
-            started = time.perf_counter()
-            try:
-                yield lease
-            finally:
-                elapsed = (time.perf_counter() - started) * 1000
-                episodes = max(1, integrated.count)
-                held.extend([elapsed / episodes] * episodes)
-
-    ingest._project_lease, ingest.integrate = project_lease, counted_integrate
-    try:
-        yield
-    finally:
-        ingest._project_lease, ingest.integrate = original, integrate
-
-
 def _model_answer(body: dict) -> dict:
     """The scripted model: a group and its problem from each message it is sent."""
     import re
 
     operation = body["response_format"]["json_schema"]["name"]
     prompt = body["messages"][1]["content"]
+    if operation == "resolution":  # the organization's promotion asks pair by pair
+        return {"same": False, "reason": "different"}
     if operation == "resolution_batch":
         questions = re.findall(r"--- question (\d+) ", prompt)
         return {"answers": [{"question": int(q), "same": False, "reason": "-"} for q in questions]}
@@ -308,92 +283,67 @@ def _model_answer(body: dict) -> dict:
     return answer(prompt.split("Message:\n", 1)[1])
 
 
-def _ingest_in_threads(episode_ids: list[int], threads: int) -> None:
-    """Workers as threads of this process, each taking the next episode, as a pool does."""
-    from django.db import connection
-
-    from kg.pipeline.ingest import episode_ingest
-
-    queue = list(episode_ids)
-    guard = threading.Lock()
-    errors: list[BaseException] = []
-
-    def work() -> None:
-        try:
-            while True:
-                with guard:
-                    if not queue:
-                        return
-                    episode_id = queue.pop(0)
-                episode_ingest(episode_id)
-        except BaseException as exc:  # raised below
-            errors.append(exc)
-        finally:
-            connection.close()
-
-    pool = [threading.Thread(target=work) for _ in range(threads)]
-    for thread in pool:
-        thread.start()
-    for thread in pool:
-        thread.join()
-    if errors:
-        raise errors[0]
+# The worker's log line for each hold of a project's lease (kg.pipeline.ingest, at DEBUG).
+HOLD_LINE = re.compile(
+    r"project (\d+): (\d+) episodes integrated in one hold of its lease, ([\d.]+) ms"
+)
 
 
-def openai_against_slow_model(chat: int = 40, imported: int = 80, threads: int = 4) -> dict:
-    """Calls per episode and lock held per episode, four workers (threads) on one project."""
-    import datetime as dt
+def held_per_episode(log: str, project_id: int) -> list[float]:
+    """Milliseconds the lease was held, per episode (a hold's time shared by its episodes)."""
+    held: list[float] = []
+    for project, episodes, ms in HOLD_LINE.findall(log):
+        if int(project) == project_id:
+            held += [float(ms) / int(episodes)] * int(episodes)
+    return held
 
-    from django.conf import settings
 
-    from kg.ledger.episodes import EpisodeInput, record_episode
-    from kg.llm.endpoint import forget_endpoint
-    from kg.models import EpisodeKind, Organization, Project
+def openai_against_slow_model(chat: int = 40, imported: int = 80, processes: int = 4) -> dict:
+    """Calls per episode and lock held per episode: a real worker with four pool processes on
+    one project, the openai engine against the scripted server answering after 1 s."""
+    import tempfile
+
+    from kg.models import Organization, Project
     from tests.fixtures.llm_server import ScriptedLLMServer
 
     server = ScriptedLLMServer()
     server.responder = _model_answer
     server.latency = 1.0
     server.start()
-    forget_endpoint(server.base_url)
-    settings.LLM_ENGINE = "openai"
-    settings.OPENAI_BASE_URL = server.base_url
-    settings.OPENAI_API_KEY = "bench"
-    settings.LLM_MODEL = "scripted-model"
-    settings.LLM_STRUCTURED_OUTPUT = "json_schema"
-    settings.LLM_MAX_CONCURRENCY = threads
-    org = Organization.objects.create(slug="bench-openai", name="bench")
-    base = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    engine = {
+        "LLM_ENGINE": "openai",
+        "OPENAI_BASE_URL": server.base_url,
+        "OPENAI_API_KEY": "bench",
+        "LLM_MODEL": "scripted-model",
+        "LLM_STRUCTURED_OUTPUT": "json_schema",
+        "LLM_MAX_CONCURRENCY": str(processes),
+        "LOG_LEVEL": "DEBUG",
+    }
+    log = Path(tempfile.mkdtemp(prefix="groundwork-bench-openai-")) / "worker.log"
+    worker = _worker_process(log, concurrency=processes, env=engine)
     figures = {}
     try:
-        for kind, count in ((EpisodeKind.CHAT_MESSAGE, chat), (EpisodeKind.IMPORT, imported)):
+        for kind, count in (("chat_message", chat), ("import", imported)):
+            # An organization each: one with two projects would also promote shared insights,
+            # whose confirmations are the organization's, not the write path's.
+            org = Organization.objects.create(slug=f"bench-openai-{kind}", name="bench")
             project = Project.objects.create(organization=org, slug=kind, name="", language="en")
-            episodes = [
-                record_episode(
-                    project,
-                    EpisodeInput(content=t, kind=kind, valid_at=base + dt.timedelta(minutes=i)),
-                    enqueue=False,
-                )
-                for i, t in enumerate(varied_messages(count, seed=5))
-            ]
-            held: list[float] = []
             calls_before = server.calls
-            started = time.perf_counter()
-            with _timed_lock(held):
-                _ingest_in_threads([e.pk for e in episodes], threads)
+            seconds = _record_and_wait(project, varied_messages(count, seed=5), 0, kind=kind)
             calls = server.calls - calls_before
+            held = held_per_episode(log.read_text(errors="replace"), project.pk)
             figures[kind] = {
                 "episodes": count,
                 "model_calls": calls,
                 "calls_per_episode": round(calls / count, 3),
                 "lock_held_ms_p50": _percentile(held, 0.5),
                 "lock_held_ms_p95": _percentile(held, 0.95),
-                "seconds": round(time.perf_counter() - started, 1),
+                "seconds": round(seconds, 1),
             }
             print(kind, figures[kind], flush=True)
     finally:
+        _stop(worker)
         server.stop()
-        settings.LLM_ENGINE = "offline"
     return figures
 
 

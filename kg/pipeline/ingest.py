@@ -254,6 +254,7 @@ def _ingest_episodes(episodes: Sequence[Episode], *, force: bool = False) -> _Ou
             # after the other, each with its outcome recorded before the next begins.
             run = list(takewhile(lambda e: e.pk in proposals, todo[place:]))
             with _project_lease(project_id) as lease:
+                held_from = time.perf_counter()
                 corrections = taught.project_corrections(project_id)
                 # The nodes the run names or would create, read once for the hold (graph and
                 # index): no one else writes them while it is held.
@@ -289,6 +290,13 @@ def _ingest_episodes(episodes: Sequence[Episode], *, force: bool = False) -> _Ou
                 if written is not None:
                     _record_done(*written)
                     written = None
+                # How long one project waits on another's writes (benchmarks read it).
+                logger.debug(
+                    "project %s: %d episodes integrated in one hold of its lease, %.1f ms",
+                    project_id,
+                    len(run),
+                    (time.perf_counter() - held_from) * 1000,
+                )
             place += len(run)
     except Exception as exc:
         if written is not None:  # its writes are made: done, whatever befell the next one

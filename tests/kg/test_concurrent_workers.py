@@ -77,7 +77,11 @@ def respond(body: dict) -> dict:
     prompt = body["messages"][1]["content"]
     if operation == "resolution_batch":
         questions = re.findall(r"--- question (\d+) ", prompt)
-        return {"answers": [{"question": int(q), "same": False, "reason": "different"} for q in questions]}
+        return {
+            "answers": [
+                {"question": int(q), "same": False, "reason": "different"} for q in questions
+            ]
+        }
     known = {(t, label): int(n) for n, t, label in KNOWN_NODE.findall(prompt)}
     if operation == "batch_extraction":
         items = []

@@ -109,7 +109,10 @@ def test_an_episodes_ambiguous_pairs_are_confirmed_in_one_call(graph, openai_mod
 
 
 TWO_AMBIGUOUS = [
-    {"at": "2026-03-05T10:00:00Z", "text": "Oleg is painfully sluggish; the tariffs puzzle drivers."}
+    {
+        "at": "2026-03-05T10:00:00Z",
+        "text": "Oleg is painfully sluggish; the tariffs puzzle drivers.",
+    }
 ]
 
 

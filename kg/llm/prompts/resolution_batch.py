@@ -83,9 +83,7 @@ def offline_answer(request: ResolutionBatchRequest) -> ResolutionBatchResponse:
     answers = []
     for numbered in request.questions:
         verdict = resolution.offline_answer(numbered.question)
-        answers.append(
-            Verdict(question=numbered.number, same=verdict.same, reason=verdict.reason)
-        )
+        answers.append(Verdict(question=numbered.number, same=verdict.same, reason=verdict.reason))
     return ResolutionBatchResponse(answers=answers)
 
 
