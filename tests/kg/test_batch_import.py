@@ -160,6 +160,26 @@ def test_offline_bulk_import_batches_too_and_each_quote_is_from_its_own_message(
     assert propose_batch(episodes) == {}  # all recorded: nothing proposed twice
 
 
+def test_each_hold_of_the_lease_is_logged_with_its_episodes_and_duration(graph, caplog):
+    project = make_project("bulk-holds", name="Courier app")
+    texts = [f"Couriers in {t} hate paper maps." for t in TOWNS[:3]]
+    episodes = _import(project, texts)
+
+    with caplog.at_level("DEBUG", logger="groundwork.pipeline"):
+        assert ingest_recorded_episodes(episodes, sync=True) == []
+
+    holds = [
+        r.getMessage()
+        for r in caplog.records
+        if "integrated in one hold of its lease" in r.getMessage()
+    ]
+    assert holds  # the benchmarks read the lease's hold times from these lines
+    counted = sum(int(line.split(": ")[1].split(" ")[0]) for line in holds)
+    assert counted == len(episodes)
+    assert all(line.startswith(f"project {project.pk}: ") for line in holds)
+    assert all(float(line.rsplit(", ", 1)[1].removesuffix(" ms")) > 0 for line in holds)
+
+
 def test_kg_ingest_of_a_file_asks_the_model_once_per_eight_messages(tmp_path, graph, openai_mode):
     import io
     import json
