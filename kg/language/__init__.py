@@ -11,8 +11,18 @@ Tags are mapped to one small universal set so the rules above them are language-
 from kg.language.lemmas import content_lemmas, is_cyrillic, is_english_word, lemma, lemma_key
 from kg.language.tokens import Token, analyse
 
+
+def load_models() -> None:
+    """Load every dictionary and tagger now, not on the first word that needs it: each is
+    loaded once per process (English lemmas alone take most of a second), a cost of starting
+    a process rather than of the message that happens to need it first."""
+    analyse("Loaded models tag words. Загруженные модели размечают слова.")
+    is_english_word("loaded")
+
+
 __all__ = [
     "Token",
+    "load_models",
     "analyse",
     "content_lemmas",
     "is_cyrillic",

@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from kg.language import content_lemmas
-from kg.llm.offline.extractor import extract_offline
+from kg.llm.offline.extractor import extract_offline, load_models
 from kg.llm.prompts.extraction_models import ExtractionRequest
 from kg.operations.evaluation import Score
 from kg.pipeline.extract import AcceptedNode, check_answer
@@ -105,7 +105,8 @@ def evaluate_set(name: str, items: list[Item], split: Split) -> dict:
     pains = {"pain_nodes": 0, "pains_in_negative": 0, "negative": 0, "negative_with_pain": 0}
     unscored = Counter()
     gold_kinds, gold_found = Counter(), Counter()  # recall per gold type ("role → segment")
-    if chosen:  # the language's dictionaries and models load once: not a per-item cost
+    if chosen:  # the dictionaries and models load once per process: not a per-item cost
+        load_models()
         extract_nodes(chosen[0])
     started = time.perf_counter()
     for item in chosen:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from types import ModuleType
 
+from kg import language
 from kg.language import content_lemmas, lemma
 from kg.llm.offline import lexicon_en, lexicon_ru, linguistic
 from kg.llm.offline.similarity import CONCEPTS, concepts
@@ -138,6 +139,13 @@ class _Answer:
         node = self.nodes[int(ref[1:]) - 1]
         node.quote = self.text[found.quote[0] : found.quote[1]]
         node.value = found.value  # a metric's numbers must stay inside its quote
+
+
+def load_models() -> None:
+    """Load the language models and the sentiment lexicon the rules read with (once per
+    process; see kg.language.load_models)."""
+    language.load_models()
+    linguistic.polarity("fine")
 
 
 def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
