@@ -24,15 +24,16 @@ def allocate_numbers(episode: Episode, uids: list[str]) -> dict[str, int]:
     if not uids:
         return {}
     with transaction.atomic():
-        integration = EpisodeIntegration.objects.select_for_update().get(episode=episode)
-        numbers = {str(uid): int(n) for uid, n in (integration.numbers or {}).items()}
+        # Only the numbers column: the row also holds the proposal, which is not needed here.
+        row = EpisodeIntegration.objects.select_for_update().filter(episode=episode)
+        given = row.values_list("numbers", flat=True).get()
+        numbers = {str(uid): int(n) for uid, n in (given or {}).items()}
         missing = [uid for uid in uids if uid not in numbers]
         if missing:
             last = _advance_counter(episode.project_id, len(missing))
             for offset, uid in enumerate(missing, start=last - len(missing) + 1):
                 numbers[uid] = offset
-            integration.numbers = numbers
-            integration.save(update_fields=["numbers"])
+            row.update(numbers=numbers)
     return {uid: numbers[uid] for uid in uids}
 
 
