@@ -206,6 +206,16 @@ def test_operations_on_the_app_are_features_even_as_bare_verbs():
     assert not any("load" in f for f in _features("I down loaded it yesterday and love it."))
 
 
+def test_an_operation_takes_the_thing_it_acts_on():
+    features = _features("Now it only reloads the oldest comments in the thread.")
+    assert "reloads the oldest comments" in features
+    assert "comments" not in features  # one feature, not the verb and its object apart
+    # a noun after a determiner is no verb; a device or the app itself is no object
+    assert "update" in _features("Sadly this update broke the widgets.")
+    text = "You have to restart my tablet first."
+    assert [text[s:e] for s, e in linguistic.operation_spans(text, (0, len(text)))] == ["restart"]
+
+
 def test_a_device_is_not_a_feature():
     features = _features("I love using the calendar on my Kindle Fire HD.")
     assert any("calendar" in f for f in features)

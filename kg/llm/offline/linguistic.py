@@ -1132,8 +1132,56 @@ def operation_spans(text: str, sentence: Span) -> list[Span]:
             part = _noun_phrase_before(tokens, subject)
             if part is not None:
                 first = part[0]
-        found.append(reading.span(first, i))
+        last = i
+        if first == i and _used_as_verb(tokens, i):
+            # "loads my messages", "refresh the feed": what the operation acts on says which
+            last = _direct_object_end(tokens, i) or i
+        found.append(reading.span(first, last))
     return found
+
+
+_DETERMINERS = _wordset("a an the this that these those every each some any no")
+
+
+def _used_as_verb(tokens: list[Token], i: int) -> bool:
+    """The word is a verb here: not after a determiner ("this update"), and tagged a verb, in
+    a verb's slot ("to load"), or followed by a determiner or a possessive, which a noun never
+    is ("it only loads the posts")."""
+    before = tokens[i - 1] if i else None
+    if before is not None and (before.pos == "DET" or before.lower in _DETERMINERS | _POSSESSIVES):
+        return False
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    return (
+        tokens[i].pos == "VERB"
+        or (before is not None and _verb_slot(before))
+        or (after is not None and after.lower in _DETERMINERS | _POSSESSIVES)
+    )
+
+
+def _direct_object_end(tokens: list[Token], verb: int) -> int | None:
+    """The last noun of a plain noun phrase right after a verb, with no preposition between
+    ("loads the first few posts"); None when none follows, or when it is a pronoun, a general
+    word, a device or a name (the app itself, the phone it runs on, another product)."""
+    j = verb + 1
+    while j < len(tokens) and (
+        tokens[j].pos in ("DET", "ADJ", "NUM") or tokens[j].lower in _POSSESSIVES
+    ):
+        j += 1
+    last = None
+    while (
+        j < len(tokens)
+        and tokens[j].pos == "NOUN"
+        and tokens[j].text.islower()
+        and tokens[j].lower not in _PHRASE_STOPS | DEVICE_WORDS
+    ):
+        last = j
+        j += 1
+    if last is None:
+        return None
+    head = tokens[last]
+    if head.lemma in GENERIC_NOUNS | _WHOLE_PRODUCT or head.lower in DEVICE_WORDS:
+        return None
+    return last
 
 
 def _complement_end(tokens: list[Token], i: int) -> int:
