@@ -216,6 +216,15 @@ def test_an_operation_takes_the_thing_it_acts_on():
     assert [text[s:e] for s, e in linguistic.operation_spans(text, (0, len(text)))] == ["restart"]
 
 
+def test_a_light_verb_idiom_takes_the_part_as_its_object():
+    # "keep track of" acts as one verb: the feature is what is tracked, with the verb
+    features = _features("Best thing is that I can use it to keep track of my playlists.")
+    assert features == {"keep track of my playlists"}
+    assert _features("Good for taking care of the calendar when traveling.") == {
+        "taking care of the calendar"
+    }
+
+
 def test_a_device_is_not_a_feature():
     features = _features("I love using the calendar on my Kindle Fire HD.")
     assert any("calendar" in f for f in features)

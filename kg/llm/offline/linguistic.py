@@ -1291,6 +1291,31 @@ def _verb_slot(before: Token) -> bool:
     return before.lower in _BEFORE_A_VERB and before.pos in ("PRON", "AUX", "PART")
 
 
+# A light verb, a noun and a preposition that together act as one verb ("keep track of" is
+# "track", "make use of" is "use"): the general verb does not stand alone there.
+_LIGHT_VERB_IDIOMS = tuple(
+    tuple(idiom.split())
+    for idiom in (
+        "keep track of",
+        "take care of",
+        "make use of",
+        "take advantage of",
+        "keep eye on",
+    )
+)
+
+
+def _light_verb_idiom(tokens: list[Token], last: int) -> int | None:
+    """The index of the light verb of an idiom (see _LIGHT_VERB_IDIOMS) that ends at token
+    last, determiners skipped ("keep an eye on"); None when none ends there."""
+    words = [(i, t.lemma) for i, t in enumerate(tokens[: last + 1]) if t.pos != "DET"]
+    for idiom in _LIGHT_VERB_IDIOMS:
+        tail = words[-len(idiom) :]
+        if len(tail) == len(idiom) and tuple(w for _, w in tail) == idiom:
+            return tail[0][0]
+    return None
+
+
 def _with_its_verb(text: str, reading: Reading, first: int, span: Span, end: int) -> Span:
     """The part with the verb it is the object of, when a specific verb takes it ("rename old
     playlists", "pin a message to the top"): what is done with the part is the feature."""
@@ -1298,6 +1323,13 @@ def _with_its_verb(text: str, reading: Reading, first: int, span: Span, end: int
     for back in range(first - 1, max(-1, first - 5), -1):
         token = tokens[back]
         if token.pos in ("PUNCT", "CONJ") or token.lower in _PHRASE_STOPS:
+            return span
+        idiom = _light_verb_idiom(tokens, back)
+        if idiom is not None:
+            start = tokens[idiom].start + reading.offset
+            phrase = _object_phrase(text, (start, end), True)
+            if phrase is not None and phrase[0] == start and phrase[1] >= span[1]:
+                return phrase
             return span
         if token.pos != "VERB":
             continue
