@@ -225,6 +225,18 @@ def test_a_light_verb_idiom_takes_the_part_as_its_object():
     }
 
 
+def test_verbs_sharing_one_object_each_take_it_even_after_a_lead_in_verb():
+    # "add" also leads a request in ("add a timer"); joined to another verb it is a verb
+    assert _features("I can't sort and add old recordings, please help.") == {
+        "sort old recordings",
+        "add old recordings",
+    }
+    assert _features("It lets you tag and archive invoices.") == {
+        "tag invoices",
+        "archive invoices",
+    }
+
+
 def test_a_device_is_not_a_feature():
     features = _features("I love using the calendar on my Kindle Fire HD.")
     assert any("calendar" in f for f in features)

@@ -972,7 +972,7 @@ def _shared_object(text: str, start: int, end: int) -> list[tuple[Span, str]]:
         return []
     last = tokens[verbs[-1]]
     phrase = _object_phrase(text, (last.start + reading.offset, end), True)
-    if phrase is None or phrase[0] != last.start + reading.offset:
+    if phrase is None or not _right_after(reading, verbs[-1], phrase[0]):
         return []
     what = " ".join(text[last.end + reading.offset : phrase[1]].split())
     if not what:
@@ -982,6 +982,15 @@ def _shared_object(text: str, start: int, end: int) -> list[tuple[Span, str]]:
         for v in verbs
         if tokens[v].lemma not in GENERIC_VERBS
     ]
+
+
+def _right_after(reading: Reading, verb: int, start: int) -> bool:
+    """The phrase starting at start is the verb itself or its object: only determiners,
+    possessives or numbers lie between ("add new songs", where "add" leads in, not names)."""
+    if start == reading.tokens[verb].start + reading.offset:
+        return True
+    between = [t for t in reading.tokens[verb + 1 :] if t.start + reading.offset < start]
+    return all(t.pos in ("DET", "NUM") or t.lower in _POSSESSIVES for t in between)
 
 
 def _uses_after(text: str, reading: Reading, i: int, end: int) -> list[Span]:
