@@ -237,6 +237,20 @@ def test_verbs_sharing_one_object_each_take_it_even_after_a_lead_in_verb():
     }
 
 
+def test_what_is_joined_to_a_use_is_one_more_with_the_words_they_share():
+    assert {"jazz", "opera"} <= _features("I enjoy jazz and opera but not the ads.")
+    assert _features("It helps me keep up with neighbours and colleagues.") == {
+        "keep up with neighbours",
+        "keep up with colleagues",
+    }
+    assert _features("I love the convenience of cooking and baking with it.") == {
+        "convenience of cooking",
+        "convenience of baking",
+    }
+    # a new clause after "and" is not a second use
+    assert _features("I love the app and the price is fair.") == set()
+
+
 def test_a_device_is_not_a_feature():
     features = _features("I love using the calendar on my Kindle Fire HD.")
     assert any("calendar" in f for f in features)

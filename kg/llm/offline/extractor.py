@@ -1018,6 +1018,12 @@ def _features(
                     origin=origin,
                 )
             )
+    if lex.LANG == "en" and sentence.in_message_language:
+        # "enjoy comedy and drama": what is joined to a use is one more
+        uses = [p for c, p, origin in phrases if origin == "mentioned"]
+        for quote, label in linguistic.conjunct_uses(text, whole, uses):
+            if not any(label in f.label or f.label in label for f in found):
+                found.append(Finding("feature", label, quote, quote[0], origin="mentioned"))
     for competitor in competitors:
         name_end = text.find(competitor.label, competitor.at) + len(competitor.label)
         offered = lex.FEATURE_OFFERED.match(text[name_end : sentence.end])

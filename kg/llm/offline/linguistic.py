@@ -984,6 +984,72 @@ def _shared_object(text: str, start: int, end: int) -> list[tuple[Span, str]]:
     ]
 
 
+_JOINERS = _wordset("and or &")
+
+
+def conjunct_uses(text: str, sentence: Span, phrases: list[Span]) -> list[tuple[Span, str]]:
+    """(quote span, label) for what is joined by "and"/"or" to the end of a use or capability
+    phrase and is of its kind, a noun phrase or an -ing form: "enjoy comedy and drama" names
+    "drama" too, "keep up with friends and family" names "keep up with family"."""
+    reading = read(text, sentence)
+    tokens = reading.tokens
+    found = []
+    for start, end in phrases:
+        inside = [i for i, t in enumerate(tokens) if start <= t.start + reading.offset < end]
+        if not inside or inside[-1] + 2 >= len(tokens):
+            continue
+        last = inside[-1]
+        if tokens[last + 1].lower not in _JOINERS or tokens[last].pos not in ("NOUN", "VERB"):
+            continue
+        conjunct = _conjunct(tokens, last + 2, gerund=tokens[last].lower.endswith("ing"))
+        if conjunct is None:
+            continue
+        first, final = conjunct
+        what = text[reading.span(first, final)[0] : reading.span(first, final)[1]]
+        # the words the first conjunct shares: the verb and its preposition, not its own noun
+        shared = last
+        while shared >= inside[0] and (
+            tokens[shared].pos in ("NOUN", "ADJ", "DET", "NUM")
+            or tokens[shared].lower in _POSSESSIVES
+        ):
+            shared -= 1
+        lead = ""
+        if shared >= inside[0]:
+            if tokens[shared].pos not in ("VERB", "ADP", "PART"):
+                continue  # "excels in is the number and …": no verb or preposition to share
+            lead = text[
+                tokens[inside[0]].start + reading.offset : tokens[shared].end + reading.offset
+            ]
+        label = " ".join(f"{lead} {what}".split())
+        found.append(((start, reading.span(first, final)[1]), label))
+    return found
+
+
+def _conjunct(tokens: list[Token], i: int, *, gerund: bool) -> tuple[int, int] | None:
+    """A noun phrase (or, after an -ing form, another -ing form) from token i that ends the
+    clause: determiners and possessives are skipped, a name or a general word is none."""
+    while i < len(tokens) and (tokens[i].pos == "DET" or tokens[i].lower in _POSSESSIVES):
+        i += 1
+    first = i
+    while i < len(tokens) and tokens[i].pos == "ADJ":
+        i += 1
+    if i == first and i < len(tokens) and tokens[i].pos == "ADJ":
+        return None
+    named = i
+    while i < len(tokens) and tokens[i].pos in ("NOUN", "VERB") and tokens[i].text.isalpha():
+        if tokens[i].pos == "VERB" and not (gerund and tokens[i].lower.endswith("ing")):
+            break
+        i += 1
+    if i == named:
+        return None
+    after = tokens[i] if i < len(tokens) else None
+    if after is not None and after.pos not in ("PUNCT", "CONJ", "ADP", "ADV"):
+        return None  # a new clause: "comedy and the kids love it"
+    if tokens[i - 1].lemma in GENERIC_NOUNS or not tokens[i - 1].text.islower():
+        return None
+    return first, i - 1
+
+
 def _right_after(reading: Reading, verb: int, start: int) -> bool:
     """The phrase starting at start is the verb itself or its object: only determiners,
     possessives or numbers lie between ("add new songs", where "add" leads in, not names)."""
