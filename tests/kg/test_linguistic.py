@@ -251,6 +251,18 @@ def test_what_is_joined_to_a_use_is_one_more_with_the_words_they_share():
     assert _features("I love the app and the price is fair.") == set()
 
 
+def test_a_phrasal_operation_ends_on_its_particle_and_takes_its_object():
+    # the particle of "log in" is no preposition left without its noun
+    assert _features("It keeps saying it is logging in but it never logs in.") == {
+        "logging in",
+        "logs in",
+    }
+    assert _features("The app will not let me sign up.") == {"sign up"}
+    assert _features("Yesterday I logged out my profile by accident.") == {"logged out my profile"}
+    assert linguistic.fragment_reason("logging in") == ""
+    assert linguistic.fragment_reason("a list of") == "ends on 'of'"
+
+
 def test_a_device_is_not_a_feature():
     features = _features("I love using the calendar on my Kindle Fire HD.")
     assert any("calendar" in f for f in features)

@@ -1189,7 +1189,8 @@ def operation_spans(text: str, sentence: Span) -> list[Span]:
         after = tokens[i + 1] if i + 1 < len(tokens) else None
         if token.lemma in _PHRASAL_OPERATIONS and token.pos in ("VERB", "NOUN"):
             if after is not None and after.lower in _OPERATION_PARTICLES:
-                found.append(reading.span(i, i + 1))
+                # "logged out my account": with what the operation acts on, as for one word
+                found.append(reading.span(i, _direct_object_end(tokens, i + 1) or i + 1))
             continue
         if token.lemma not in APP_OPERATIONS and token.lower not in APP_OPERATIONS:
             continue
@@ -1828,6 +1829,20 @@ def points_elsewhere(label: str) -> bool:
     )
 
 
+# The adverbial particles of English phrasal verbs ("log in", "shut down", "sign up").
+_PARTICLES = _wordset("in on out up down off over back away")
+
+
+def _phrasal_verb_end(tokens: list[Token]) -> bool:
+    """The last word is the particle of a phrasal verb ("logging in"), not a preposition left
+    without its noun: the word before it is a verb, or one of the app operations that are
+    phrasal (taggers read "logs" as a noun)."""
+    if len(tokens) < 2 or tokens[-1].lower not in _PARTICLES:
+        return False
+    verb = tokens[-2]
+    return verb.pos == "VERB" or verb.lemma in _PHRASAL_OPERATIONS
+
+
 def fragment_reason(label: str) -> str:
     """Why a label is not a whole phrase ("" when it is one)."""
     stripped = label.strip()
@@ -1851,7 +1866,9 @@ def fragment_reason(label: str) -> str:
         return "no content word"
     if all(t.lower in GENERIC_PROBLEMS or t.pos in FUNCTION_POS for t in tokens):
         return "only says there is a problem, not which"
-    if tokens[-1].pos in ("DET", "ADP", "CONJ") or tokens[-1].lower in NEGATORS:
+    if (tokens[-1].pos in ("DET", "ADP", "CONJ") and not _phrasal_verb_end(tokens)) or tokens[
+        -1
+    ].lower in NEGATORS:
         return f"ends on '{tokens[-1].text}'"
     if (
         tokens[0].lemma == "be"
