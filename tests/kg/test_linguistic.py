@@ -263,6 +263,16 @@ def test_a_phrasal_operation_ends_on_its_particle_and_takes_its_object():
     assert linguistic.fragment_reason("a list of") == "ends on 'of'"
 
 
+def test_a_first_word_before_a_finite_verb_is_its_subject_not_an_imperative():
+    assert analyse("Update takes ages.")[0].pos == "NOUN"
+    assert analyse("Save the file.")[0].pos == "VERB"
+    # an adjective never takes a determiner: "refreshing the list" is the operation
+    assert _features("Export takes ages, and just refreshing the list takes longer.") == {
+        "export",
+        "refreshing the list",
+    }
+
+
 def test_a_device_is_not_a_feature():
     features = _features("I love using the calendar on my Kindle Fire HD.")
     assert any("calendar" in f for f in features)

@@ -1196,7 +1196,7 @@ def operation_spans(text: str, sentence: Span) -> list[Span]:
             continue
         if before is not None and before.lower == "down":
             continue  # "down load": getting the app
-        if not _operation_here(token, before):
+        if not _operation_here(token, before, after):
             continue
         first = i
         subject = i - 1
@@ -1287,12 +1287,17 @@ def _complement_end(tokens: list[Token], i: int) -> int:
     return last
 
 
-def _operation_here(token: Token, before: Token | None) -> bool:
+def _operation_here(token: Token, before: Token | None, after: Token | None) -> bool:
     """An operation used as a verb or a noun; "open" also as the word after a negation or a
-    subject ("wouldn't open", "every time I open it"), where taggers read an adjective."""
+    subject ("wouldn't open", "every time I open it"), and any as the word before a determiner
+    ("refreshing the list": no adjective takes one), where taggers read an adjective."""
     if token.pos in ("VERB", "NOUN"):
         return not (token.pos == "NOUN" and token.lemma == "open")
-    if token.pos != "ADJ" or before is None:
+    if token.pos != "ADJ":
+        return False
+    if after is not None and after.lower in _DETERMINERS | _POSSESSIVES:
+        return True
+    if before is None:
         return False
     return before.lower in NEGATORS or before.pos in ("PRON", "AUX", "PART")
 
