@@ -316,6 +316,11 @@ def test_a_general_verb_said_of_the_product_itself_names_no_feature():
     assert "send them to any printer" in _features("You can send them to any printer.")
 
 
+def test_a_verb_of_thinking_names_no_feature():
+    features = _features("I can't figure out why it keeps asking, but I can export reports.")
+    assert features == {"export reports"}
+
+
 def test_like_as_a_comparison_names_no_feature():
     assert not any("winamp" in f.lower() for f in _features("It looks like Winamp, sadly."))
 

@@ -125,7 +125,8 @@ GENERIC_VERBS = _wordset(
     recommend rate review download install uninstall update buy pay work happen start stop
     find become remain allow able unable
     disappoint frustrate annoy horrify surprise impress satisfy thank consider choose turn sit
-    believe expect miss fix solve resolve please admit decide learn begin"""
+    believe expect miss fix solve resolve please admit decide learn begin
+    figure wonder realize realise notice suppose assume imagine doubt care matter"""
 )
 # Nouns that name the product as a whole or the review, never one of its features.
 GENERIC_NOUNS = _wordset(
