@@ -273,6 +273,11 @@ def test_a_first_word_before_a_finite_verb_is_its_subject_not_an_imperative():
     }
 
 
+def test_the_noun_of_a_complex_preposition_names_no_part():
+    assert _features("I had to clear the cache in order to make it work again.") == set()
+    assert _features("The order page is awful.") == {"order page"}
+
+
 def test_a_device_is_not_a_feature():
     features = _features("I love using the calendar on my Kindle Fire HD.")
     assert any("calendar" in f for f in features)

@@ -1339,6 +1339,8 @@ def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Sp
             continue
         if i + 1 < len(tokens) and tokens[i + 1].pos == "NOUN":
             continue  # a modifier: the phrase's head comes later ("video quality")
+        if _in_complex_preposition(tokens, i):
+            continue  # "in order to": a connective, not the part
         phrase = _noun_phrase_before(tokens, i)
         if phrase is None:
             continue
@@ -1362,6 +1364,35 @@ def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Sp
             span = _with_its_verb(text, reading, phrase[0], span, sentence[1])
         found.append(span)
     return found
+
+
+# English complex prepositions and subordinators (preposition, noun, preposition): their noun
+# names nothing ("in order to", "on top of", "in case of").
+_COMPLEX_PREPOSITIONS = frozenset(
+    tuple(words.split())
+    for words in (
+        "in order to",
+        "in order for",
+        "in order that",
+        "on top of",
+        "in front of",
+        "in case of",
+        "in terms of",
+        "by means of",
+        "in spite of",
+        "in place of",
+        "on behalf of",
+        "in view of",
+        "in favor of",
+        "in favour of",
+    )
+)
+
+
+def _in_complex_preposition(tokens: list[Token], i: int) -> bool:
+    if i == 0 or i + 1 >= len(tokens):
+        return False
+    return (tokens[i - 1].lower, tokens[i].lower, tokens[i + 1].lower) in _COMPLEX_PREPOSITIONS
 
 
 # Words after which a word is a verb, whatever a tagger says: a subject pronoun, a modal, the
