@@ -102,6 +102,7 @@ def test_praise_is_not_a_pain():
         ("https://example.org/issue/12", "a web address"),
         ("|CPU|8 cores|", "a table row"),
         ("config.loader.sourceMap", "a file path or code name"),
+        ("logs kept under /var/cache for days", "a file path or code name"),
         ("after the", "no content word"),
         ("after the last", "starts on 'after'"),
         ("teams that", "ends on 'that'"),
@@ -113,7 +114,14 @@ def test_fragment_labels_are_named(label, reason):
     assert linguistic.fragment_reason(label) == reason
 
 
-@pytest.mark.parametrize("label", ["dark mode", "export reports to PDF", "пользователи Windows"])
+def test_a_metric_label_holding_a_path_says_nothing_measured():
+    assert linguistic.metric_label_problem("restore took 3 hours from /srv/backup") != ""
+    assert linguistic.metric_label_problem("restore took 3 hours") == ""
+
+
+@pytest.mark.parametrize(
+    "label", ["dark mode", "export reports to PDF", "пользователи Windows", "import and/or export"]
+)
 def test_whole_phrases_are_not_fragments(label):
     assert linguistic.fragment_reason(label) == ""
 

@@ -165,6 +165,8 @@ FUNCTION_POS = frozenset({"DET", "ADP", "CONJ", "PRON", "PART", "AUX", "PUNCT", 
 _URL = re.compile(r"https?://|www\.|\w+\.(?:com|org|net|ru|io)\b", re.IGNORECASE)
 _PATH = re.compile(r"[\\/][\w.-]+[\\/]|\w+\.\w{1,4}$|^[\w.]+\.[a-z]\w*[A-Z]\w*$")
 _TABLE = re.compile(r"\|")
+# A word that starts at a slash is a path ("/usr/local", "~/notes"), whatever words surround it.
+_PATH_START = re.compile(r"(?:^|\s)[~.]?[\\/]\w")
 _MAX_LABEL_WORDS = 10
 
 
@@ -1838,6 +1840,8 @@ def metric_label_problem(label: str) -> str:
     cut = _cut_across(label)
     if cut:
         return cut
+    if _PATH_START.search(label):
+        return "a file path or code name"
     tokens = [t for t in analyse(label) if t.pos != "PUNCT"]
     numbers = [t for t in tokens if t.pos == "NUM" or any(c.isdigit() for c in t.text)]
     rest = [t for t in tokens if t not in numbers and t.pos not in FUNCTION_POS]
@@ -1894,7 +1898,7 @@ def fragment_reason(label: str) -> str:
         return "a web address"
     if _TABLE.search(stripped):
         return "a table row"
-    if " " not in stripped and _PATH.search(stripped):
+    if (" " not in stripped and _PATH.search(stripped)) or _PATH_START.search(stripped):
         return "a file path or code name"
     tokens = [t for t in analyse(stripped) if t.pos != "PUNCT"]
     if not tokens:
