@@ -82,6 +82,8 @@ def _english_tags(words: list[str]) -> list[str]:
             common = lexicon.get(word.lower()) if opens else None
             # "Videos won't load": a capital that only opens the sentence makes no name
             tag = common if common and not common.startswith("NNP") else tag
+        if _subject_first(tagged, index, tag):
+            tag = "NN"
         if not any(ch.isalnum() for ch in word):
             result.append("PUNCT")
         elif word.lower() in ("n't", "n’t"):
@@ -89,6 +91,14 @@ def _english_tags(words: list[str]) -> list[str]:
         else:
             result.append(_PENN.get(tag, "X"))
     return result
+
+
+def _subject_first(tagged: list[tuple[str, str]], index: int, tag: str) -> bool:
+    """ "Search takes ages": a finite verb right after the word that opens the sentence makes
+    that word its subject, not an imperative."""
+    if index != 0 or tag != "VB" or not tagged[0][0][:1].isupper() or len(tagged) < 2:
+        return False
+    return tagged[1][1] in ("VBZ", "VBD", "MD")
 
 
 @lru_cache(maxsize=100_000)

@@ -102,6 +102,7 @@ def test_praise_is_not_a_pain():
         ("https://example.org/issue/12", "a web address"),
         ("|CPU|8 cores|", "a table row"),
         ("config.loader.sourceMap", "a file path or code name"),
+        ("logs kept under /var/cache for days", "a file path or code name"),
         ("after the", "no content word"),
         ("after the last", "starts on 'after'"),
         ("teams that", "ends on 'that'"),
@@ -113,7 +114,14 @@ def test_fragment_labels_are_named(label, reason):
     assert linguistic.fragment_reason(label) == reason
 
 
-@pytest.mark.parametrize("label", ["dark mode", "export reports to PDF", "пользователи Windows"])
+def test_a_metric_label_holding_a_path_says_nothing_measured():
+    assert linguistic.metric_label_problem("restore took 3 hours from /srv/backup") != ""
+    assert linguistic.metric_label_problem("restore took 3 hours") == ""
+
+
+@pytest.mark.parametrize(
+    "label", ["dark mode", "export reports to PDF", "пользователи Windows", "import and/or export"]
+)
 def test_whole_phrases_are_not_fragments(label):
     assert linguistic.fragment_reason(label) == ""
 
@@ -206,6 +214,78 @@ def test_operations_on_the_app_are_features_even_as_bare_verbs():
     assert not any("load" in f for f in _features("I down loaded it yesterday and love it."))
 
 
+def test_an_operation_takes_the_thing_it_acts_on():
+    features = _features("Now it only reloads the oldest comments in the thread.")
+    assert "reloads the oldest comments" in features
+    assert "comments" not in features  # one feature, not the verb and its object apart
+    # a noun after a determiner is no verb; a device or the app itself is no object
+    assert "update" in _features("Sadly this update broke the widgets.")
+    text = "You have to restart my tablet first."
+    assert [text[s:e] for s, e in linguistic.operation_spans(text, (0, len(text)))] == ["restart"]
+
+
+def test_a_light_verb_idiom_takes_the_part_as_its_object():
+    # "keep track of" acts as one verb: the feature is what is tracked, with the verb
+    features = _features("Best thing is that I can use it to keep track of my playlists.")
+    assert features == {"keep track of my playlists"}
+    assert _features("Good for taking care of the calendar when traveling.") == {
+        "taking care of the calendar"
+    }
+
+
+def test_verbs_sharing_one_object_each_take_it_even_after_a_lead_in_verb():
+    # "add" also leads a request in ("add a timer"); joined to another verb it is a verb
+    assert _features("I can't sort and add old recordings, please help.") == {
+        "sort old recordings",
+        "add old recordings",
+    }
+    assert _features("It lets you tag and archive invoices.") == {
+        "tag invoices",
+        "archive invoices",
+    }
+
+
+def test_what_is_joined_to_a_use_is_one_more_with_the_words_they_share():
+    assert {"jazz", "opera"} <= _features("I enjoy jazz and opera but not the ads.")
+    assert _features("It helps me keep up with neighbours and colleagues.") == {
+        "keep up with neighbours",
+        "keep up with colleagues",
+    }
+    assert _features("I love the convenience of cooking and baking with it.") == {
+        "convenience of cooking",
+        "convenience of baking",
+    }
+    # a new clause after "and" is not a second use
+    assert _features("I love the app and the price is fair.") == set()
+
+
+def test_a_phrasal_operation_ends_on_its_particle_and_takes_its_object():
+    # the particle of "log in" is no preposition left without its noun
+    assert _features("It keeps saying it is logging in but it never logs in.") == {
+        "logging in",
+        "logs in",
+    }
+    assert _features("The app will not let me sign up.") == {"sign up"}
+    assert _features("Yesterday I logged out my profile by accident.") == {"logged out my profile"}
+    assert linguistic.fragment_reason("logging in") == ""
+    assert linguistic.fragment_reason("a list of") == "ends on 'of'"
+
+
+def test_a_first_word_before_a_finite_verb_is_its_subject_not_an_imperative():
+    assert analyse("Update takes ages.")[0].pos == "NOUN"
+    assert analyse("Save the file.")[0].pos == "VERB"
+    # an adjective never takes a determiner: "refreshing the list" is the operation
+    assert _features("Export takes ages, and just refreshing the list takes longer.") == {
+        "export",
+        "refreshing the list",
+    }
+
+
+def test_the_noun_of_a_complex_preposition_names_no_part():
+    assert _features("I had to clear the cache in order to make it work again.") == set()
+    assert _features("The order page is awful.") == {"order page"}
+
+
 def test_a_device_is_not_a_feature():
     features = _features("I love using the calendar on my Kindle Fire HD.")
     assert any("calendar" in f for f in features)
@@ -247,6 +327,11 @@ def test_what_someone_was_doing_names_no_feature():
 def test_a_general_verb_said_of_the_product_itself_names_no_feature():
     assert not _features("I cannot get it to start after the reboot.")
     assert "send them to any printer" in _features("You can send them to any printer.")
+
+
+def test_a_verb_of_thinking_names_no_feature():
+    features = _features("I can't figure out why it keeps asking, but I can export reports.")
+    assert features == {"export reports"}
 
 
 def test_like_as_a_comparison_names_no_feature():

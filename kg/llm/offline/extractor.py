@@ -1076,6 +1076,12 @@ def _features(
                     origin=origin,
                 )
             )
+    if lex.LANG == "en" and sentence.in_message_language:
+        # "enjoy comedy and drama": what is joined to a use is one more
+        uses = [p for c, p, origin in phrases if origin == "mentioned"]
+        for quote, label in linguistic.conjunct_uses(text, whole, uses):
+            if not any(label in f.label or f.label in label for f in found):
+                found.append(Finding("feature", label, quote, quote[0], origin="mentioned"))
     for competitor in competitors:
         name_end = text.find(competitor.label, competitor.at) + len(competitor.label)
         offered = lex.FEATURE_OFFERED.match(text[name_end : sentence.end])
@@ -1111,8 +1117,14 @@ def _features(
         for span in linguistic.operation_spans(text, whole):
             label = _label(text, span, sentence)
             if label and not any(_holds_word(f, span) for f in found):
-                # "videos won't load": the part it is said of is in this label, not apart
-                found = [f for f in found if not (span[0] <= f.at < span[1])]
+                # "videos won't load": the part it is said of is in this label, not apart; a
+                # label cut inside the operation's words ("let me log" of "log in") gives way
+                found = [
+                    f
+                    for f in found
+                    if not (span[0] <= f.at < span[1])
+                    and not (f.at < span[0] < f.at + len(f.label) < span[1])
+                ]
                 quote = _cover(sentence, span[0], span[1])
                 found.append(Finding("feature", label, quote, span[0], origin="mentioned"))
     # A device the app runs on is where it is used, not a feature of it; nor is what the app

@@ -125,7 +125,8 @@ GENERIC_VERBS = _wordset(
     recommend rate review download install uninstall update buy pay work happen start stop
     find become remain allow able unable
     disappoint frustrate annoy horrify surprise impress satisfy thank consider choose turn sit
-    believe expect miss fix solve resolve please admit decide learn begin"""
+    believe expect miss fix solve resolve please admit decide learn begin
+    figure wonder realize realise notice suppose assume imagine doubt care matter"""
 )
 # Nouns that name the product as a whole or the review, never one of its features.
 GENERIC_NOUNS = _wordset(
@@ -164,6 +165,8 @@ FUNCTION_POS = frozenset({"DET", "ADP", "CONJ", "PRON", "PART", "AUX", "PUNCT", 
 _URL = re.compile(r"https?://|www\.|\w+\.(?:com|org|net|ru|io)\b", re.IGNORECASE)
 _PATH = re.compile(r"[\\/][\w.-]+[\\/]|\w+\.\w{1,4}$|^[\w.]+\.[a-z]\w*[A-Z]\w*$")
 _TABLE = re.compile(r"\|")
+# A word that starts at a slash is a path ("/usr/local", "~/notes"), whatever words surround it.
+_PATH_START = re.compile(r"(?:^|\s)[~.]?[\\/]\w")
 _MAX_LABEL_WORDS = 10
 
 
@@ -972,7 +975,7 @@ def _shared_object(text: str, start: int, end: int) -> list[tuple[Span, str]]:
         return []
     last = tokens[verbs[-1]]
     phrase = _object_phrase(text, (last.start + reading.offset, end), True)
-    if phrase is None or phrase[0] != last.start + reading.offset:
+    if phrase is None or not _right_after(reading, verbs[-1], phrase[0]):
         return []
     what = " ".join(text[last.end + reading.offset : phrase[1]].split())
     if not what:
@@ -982,6 +985,81 @@ def _shared_object(text: str, start: int, end: int) -> list[tuple[Span, str]]:
         for v in verbs
         if tokens[v].lemma not in GENERIC_VERBS
     ]
+
+
+_JOINERS = _wordset("and or &")
+
+
+def conjunct_uses(text: str, sentence: Span, phrases: list[Span]) -> list[tuple[Span, str]]:
+    """(quote span, label) for what is joined by "and"/"or" to the end of a use or capability
+    phrase and is of its kind, a noun phrase or an -ing form: "enjoy comedy and drama" names
+    "drama" too, "keep up with friends and family" names "keep up with family"."""
+    reading = read(text, sentence)
+    tokens = reading.tokens
+    found = []
+    for start, end in phrases:
+        inside = [i for i, t in enumerate(tokens) if start <= t.start + reading.offset < end]
+        if not inside or inside[-1] + 2 >= len(tokens):
+            continue
+        last = inside[-1]
+        if tokens[last + 1].lower not in _JOINERS or tokens[last].pos not in ("NOUN", "VERB"):
+            continue
+        conjunct = _conjunct(tokens, last + 2, gerund=tokens[last].lower.endswith("ing"))
+        if conjunct is None:
+            continue
+        first, final = conjunct
+        what = text[reading.span(first, final)[0] : reading.span(first, final)[1]]
+        # the words the first conjunct shares: the verb and its preposition, not its own noun
+        shared = last
+        while shared >= inside[0] and (
+            tokens[shared].pos in ("NOUN", "ADJ", "DET", "NUM")
+            or tokens[shared].lower in _POSSESSIVES
+        ):
+            shared -= 1
+        lead = ""
+        if shared >= inside[0]:
+            if tokens[shared].pos not in ("VERB", "ADP", "PART"):
+                continue  # "excels in is the number and …": no verb or preposition to share
+            lead = text[
+                tokens[inside[0]].start + reading.offset : tokens[shared].end + reading.offset
+            ]
+        label = " ".join(f"{lead} {what}".split())
+        found.append(((start, reading.span(first, final)[1]), label))
+    return found
+
+
+def _conjunct(tokens: list[Token], i: int, *, gerund: bool) -> tuple[int, int] | None:
+    """A noun phrase (or, after an -ing form, another -ing form) from token i that ends the
+    clause: determiners and possessives are skipped, a name or a general word is none."""
+    while i < len(tokens) and (tokens[i].pos == "DET" or tokens[i].lower in _POSSESSIVES):
+        i += 1
+    first = i
+    while i < len(tokens) and tokens[i].pos == "ADJ":
+        i += 1
+    if i == first and i < len(tokens) and tokens[i].pos == "ADJ":
+        return None
+    named = i
+    while i < len(tokens) and tokens[i].pos in ("NOUN", "VERB") and tokens[i].text.isalpha():
+        if tokens[i].pos == "VERB" and not (gerund and tokens[i].lower.endswith("ing")):
+            break
+        i += 1
+    if i == named:
+        return None
+    after = tokens[i] if i < len(tokens) else None
+    if after is not None and after.pos not in ("PUNCT", "CONJ", "ADP", "ADV"):
+        return None  # a new clause: "comedy and the kids love it"
+    if tokens[i - 1].lemma in GENERIC_NOUNS or not tokens[i - 1].text.islower():
+        return None
+    return first, i - 1
+
+
+def _right_after(reading: Reading, verb: int, start: int) -> bool:
+    """The phrase starting at start is the verb itself or its object: only determiners,
+    possessives or numbers lie between ("add new songs", where "add" leads in, not names)."""
+    if start == reading.tokens[verb].start + reading.offset:
+        return True
+    between = [t for t in reading.tokens[verb + 1 :] if t.start + reading.offset < start]
+    return all(t.pos in ("DET", "NUM") or t.lower in _POSSESSIVES for t in between)
 
 
 def _uses_after(text: str, reading: Reading, i: int, end: int) -> list[Span]:
@@ -1114,13 +1192,14 @@ def operation_spans(text: str, sentence: Span) -> list[Span]:
         after = tokens[i + 1] if i + 1 < len(tokens) else None
         if token.lemma in _PHRASAL_OPERATIONS and token.pos in ("VERB", "NOUN"):
             if after is not None and after.lower in _OPERATION_PARTICLES:
-                found.append(reading.span(i, i + 1))
+                # "logged out my account": with what the operation acts on, as for one word
+                found.append(reading.span(i, _direct_object_end(tokens, i + 1) or i + 1))
             continue
         if token.lemma not in APP_OPERATIONS and token.lower not in APP_OPERATIONS:
             continue
         if before is not None and before.lower == "down":
             continue  # "down load": getting the app
-        if not _operation_here(token, before):
+        if not _operation_here(token, before, after):
             continue
         first = i
         subject = i - 1
@@ -1132,8 +1211,56 @@ def operation_spans(text: str, sentence: Span) -> list[Span]:
             part = _noun_phrase_before(tokens, subject)
             if part is not None:
                 first = part[0]
-        found.append(reading.span(first, i))
+        last = i
+        if first == i and _used_as_verb(tokens, i):
+            # "loads my messages", "refresh the feed": what the operation acts on says which
+            last = _direct_object_end(tokens, i) or i
+        found.append(reading.span(first, last))
     return found
+
+
+_DETERMINERS = _wordset("a an the this that these those every each some any no")
+
+
+def _used_as_verb(tokens: list[Token], i: int) -> bool:
+    """The word is a verb here: not after a determiner ("this update"), and tagged a verb, in
+    a verb's slot ("to load"), or followed by a determiner or a possessive, which a noun never
+    is ("it only loads the posts")."""
+    before = tokens[i - 1] if i else None
+    if before is not None and (before.pos == "DET" or before.lower in _DETERMINERS | _POSSESSIVES):
+        return False
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    return (
+        tokens[i].pos == "VERB"
+        or (before is not None and _verb_slot(before))
+        or (after is not None and after.lower in _DETERMINERS | _POSSESSIVES)
+    )
+
+
+def _direct_object_end(tokens: list[Token], verb: int) -> int | None:
+    """The last noun of a plain noun phrase right after a verb, with no preposition between
+    ("loads the first few posts"); None when none follows, or when it is a pronoun, a general
+    word, a device or a name (the app itself, the phone it runs on, another product)."""
+    j = verb + 1
+    while j < len(tokens) and (
+        tokens[j].pos in ("DET", "ADJ", "NUM") or tokens[j].lower in _POSSESSIVES
+    ):
+        j += 1
+    last = None
+    while (
+        j < len(tokens)
+        and tokens[j].pos == "NOUN"
+        and tokens[j].text.islower()
+        and tokens[j].lower not in _PHRASE_STOPS | DEVICE_WORDS
+    ):
+        last = j
+        j += 1
+    if last is None:
+        return None
+    head = tokens[last]
+    if head.lemma in GENERIC_NOUNS | _WHOLE_PRODUCT or head.lower in DEVICE_WORDS:
+        return None
+    return last
 
 
 def _complement_end(tokens: list[Token], i: int) -> int:
@@ -1163,12 +1290,17 @@ def _complement_end(tokens: list[Token], i: int) -> int:
     return last
 
 
-def _operation_here(token: Token, before: Token | None) -> bool:
+def _operation_here(token: Token, before: Token | None, after: Token | None) -> bool:
     """An operation used as a verb or a noun; "open" also as the word after a negation or a
-    subject ("wouldn't open", "every time I open it"), where taggers read an adjective."""
+    subject ("wouldn't open", "every time I open it"), and any as the word before a determiner
+    ("refreshing the list": no adjective takes one), where taggers read an adjective."""
     if token.pos in ("VERB", "NOUN"):
         return not (token.pos == "NOUN" and token.lemma == "open")
-    if token.pos != "ADJ" or before is None:
+    if token.pos != "ADJ":
+        return False
+    if after is not None and after.lower in _DETERMINERS | _POSSESSIVES:
+        return True
+    if before is None:
         return False
     return before.lower in NEGATORS or before.pos in ("PRON", "AUX", "PART")
 
@@ -1209,6 +1341,8 @@ def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Sp
             continue
         if i + 1 < len(tokens) and tokens[i + 1].pos == "NOUN":
             continue  # a modifier: the phrase's head comes later ("video quality")
+        if _in_complex_preposition(tokens, i):
+            continue  # "in order to": a connective, not the part
         phrase = _noun_phrase_before(tokens, i)
         if phrase is None:
             continue
@@ -1234,6 +1368,35 @@ def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Sp
     return found
 
 
+# English complex prepositions and subordinators (preposition, noun, preposition): their noun
+# names nothing ("in order to", "on top of", "in case of").
+_COMPLEX_PREPOSITIONS = frozenset(
+    tuple(words.split())
+    for words in (
+        "in order to",
+        "in order for",
+        "in order that",
+        "on top of",
+        "in front of",
+        "in case of",
+        "in terms of",
+        "by means of",
+        "in spite of",
+        "in place of",
+        "on behalf of",
+        "in view of",
+        "in favor of",
+        "in favour of",
+    )
+)
+
+
+def _in_complex_preposition(tokens: list[Token], i: int) -> bool:
+    if i == 0 or i + 1 >= len(tokens):
+        return False
+    return (tokens[i - 1].lower, tokens[i].lower, tokens[i + 1].lower) in _COMPLEX_PREPOSITIONS
+
+
 # Words after which a word is a verb, whatever a tagger says: a subject pronoun, a modal, the
 # infinitive's "to" ("it syncs", "can search", "to post").
 _BEFORE_A_VERB = _wordset("i you we they it he she can could will would to")
@@ -1243,6 +1406,31 @@ def _verb_slot(before: Token) -> bool:
     return before.lower in _BEFORE_A_VERB and before.pos in ("PRON", "AUX", "PART")
 
 
+# A light verb, a noun and a preposition that together act as one verb ("keep track of" is
+# "track", "make use of" is "use"): the general verb does not stand alone there.
+_LIGHT_VERB_IDIOMS = tuple(
+    tuple(idiom.split())
+    for idiom in (
+        "keep track of",
+        "take care of",
+        "make use of",
+        "take advantage of",
+        "keep eye on",
+    )
+)
+
+
+def _light_verb_idiom(tokens: list[Token], last: int) -> int | None:
+    """The index of the light verb of an idiom (see _LIGHT_VERB_IDIOMS) that ends at token
+    last, determiners skipped ("keep an eye on"); None when none ends there."""
+    words = [(i, t.lemma) for i, t in enumerate(tokens[: last + 1]) if t.pos != "DET"]
+    for idiom in _LIGHT_VERB_IDIOMS:
+        tail = words[-len(idiom) :]
+        if len(tail) == len(idiom) and tuple(w for _, w in tail) == idiom:
+            return tail[0][0]
+    return None
+
+
 def _with_its_verb(text: str, reading: Reading, first: int, span: Span, end: int) -> Span:
     """The part with the verb it is the object of, when a specific verb takes it ("rename old
     playlists", "pin a message to the top"): what is done with the part is the feature."""
@@ -1250,6 +1438,13 @@ def _with_its_verb(text: str, reading: Reading, first: int, span: Span, end: int
     for back in range(first - 1, max(-1, first - 5), -1):
         token = tokens[back]
         if token.pos in ("PUNCT", "CONJ") or token.lower in _PHRASE_STOPS:
+            return span
+        idiom = _light_verb_idiom(tokens, back)
+        if idiom is not None:
+            start = tokens[idiom].start + reading.offset
+            phrase = _object_phrase(text, (start, end), True)
+            if phrase is not None and phrase[0] == start and phrase[1] >= span[1]:
+                return phrase
             return span
         if token.pos != "VERB":
             continue
@@ -1645,6 +1840,8 @@ def metric_label_problem(label: str) -> str:
     cut = _cut_across(label)
     if cut:
         return cut
+    if _PATH_START.search(label):
+        return "a file path or code name"
     tokens = [t for t in analyse(label) if t.pos != "PUNCT"]
     numbers = [t for t in tokens if t.pos == "NUM" or any(c.isdigit() for c in t.text)]
     rest = [t for t in tokens if t not in numbers and t.pos not in FUNCTION_POS]
@@ -1673,6 +1870,20 @@ def points_elsewhere(label: str) -> bool:
     )
 
 
+# The adverbial particles of English phrasal verbs ("log in", "shut down", "sign up").
+_PARTICLES = _wordset("in on out up down off over back away")
+
+
+def _phrasal_verb_end(tokens: list[Token]) -> bool:
+    """The last word is the particle of a phrasal verb ("logging in"), not a preposition left
+    without its noun: the word before it is a verb, or one of the app operations that are
+    phrasal (taggers read "logs" as a noun)."""
+    if len(tokens) < 2 or tokens[-1].lower not in _PARTICLES:
+        return False
+    verb = tokens[-2]
+    return verb.pos == "VERB" or verb.lemma in _PHRASAL_OPERATIONS
+
+
 def fragment_reason(label: str) -> str:
     """Why a label is not a whole phrase ("" when it is one)."""
     stripped = label.strip()
@@ -1687,7 +1898,7 @@ def fragment_reason(label: str) -> str:
         return "a web address"
     if _TABLE.search(stripped):
         return "a table row"
-    if " " not in stripped and _PATH.search(stripped):
+    if (" " not in stripped and _PATH.search(stripped)) or _PATH_START.search(stripped):
         return "a file path or code name"
     tokens = [t for t in analyse(stripped) if t.pos != "PUNCT"]
     if not tokens:
@@ -1696,7 +1907,9 @@ def fragment_reason(label: str) -> str:
         return "no content word"
     if all(t.lower in GENERIC_PROBLEMS or t.pos in FUNCTION_POS for t in tokens):
         return "only says there is a problem, not which"
-    if tokens[-1].pos in ("DET", "ADP", "CONJ") or tokens[-1].lower in NEGATORS:
+    if (tokens[-1].pos in ("DET", "ADP", "CONJ") and not _phrasal_verb_end(tokens)) or tokens[
+        -1
+    ].lower in NEGATORS:
         return f"ends on '{tokens[-1].text}'"
     if (
         tokens[0].lemma == "be"
