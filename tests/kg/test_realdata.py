@@ -120,14 +120,15 @@ def _label_problem(label: str) -> str:
 @needs_data
 @pytest.mark.parametrize("language", ["en", "ru"])
 def test_fifty_random_labels_per_language_are_whole_phrases(language):
+    # Dev items only: a failing label is shown, and test items are never read one by one.
     if language == "en":
         items = sets.app_review_sentences(DATASETS) + sets.user_stories(DATASETS)
     else:
-        items = sets.ru_vscode_issues(DATASETS, ANNOTATIONS / "ru_vscode_test.json")
-    labels = sorted({n.candidate.label for item in items for n in extract_nodes(item)} - {""})
+        items = sets.ru_vscode_issues(DATASETS, ANNOTATIONS / "ru_vscode_dev.json")
+    dev = [item for item in items if item.split == "dev"]
+    labels = sorted({n.candidate.label for item in dev for n in extract_nodes(item)} - {""})
     sample = random.Random(20261201).sample(labels, min(50, len(labels)))
-    print("\n".join(sample))  # the list the check judged, for a reader of the test log
-    assert len(sample) == 50
+    assert len(sample) >= 30  # the 41 dev issues give fewer than fifty labels
     problems = {label: _label_problem(label) for label in sample}
     assert {k: v for k, v in problems.items() if v} == {}
 
