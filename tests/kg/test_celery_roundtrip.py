@@ -105,3 +105,21 @@ def test_every_queued_task_is_registered_once_django_is_ready():
     )
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_a_worker_logs_through_the_projects_logging_settings_once():
+    import logging
+
+    root = logging.getLogger()
+    before = list(root.handlers)
+    try:
+        # What a worker does at start: with the project's receiver, Celery adds no root handler
+        # of its own (which would print every project log line a second time).
+        app.log.setup_logging_subsystem(loglevel="INFO")
+        assert root.handlers == before
+        assert [type(h) for h in logging.getLogger("groundwork").handlers] == [
+            logging.StreamHandler
+        ]
+    finally:
+        root.handlers = before
+        app.log.already_setup = False
