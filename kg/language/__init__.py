@@ -9,12 +9,13 @@ Tags are mapped to one small universal set so the rules above them are language-
 """
 
 from kg.language.lemmas import content_lemmas, is_cyrillic, is_english_word, lemma, lemma_key
-from kg.language.tokens import Token, analyse
+from kg.language.tokens import Token, analyse, grammemes
 
 __all__ = [
     "Token",
     "analyse",
     "content_lemmas",
+    "grammemes",
     "is_cyrillic",
     "is_english_word",
     "lemma",

@@ -99,3 +99,13 @@ def _russian_pos(word: str) -> str:
     if "Name" in tag or "Surn" in tag or "Geox" in tag:
         return "PROPN"
     return _OPENCORPORA.get(str(tag.POS), "X")
+
+
+@lru_cache(maxsize=100_000)
+def grammemes(word: str) -> frozenset[str]:
+    """A Russian word's most likely grammemes ("3per", "past", "impr", "1per"); none for other
+    scripts. Rules read person, tense and mood from them ("не открывается" against "не
+    открывайте")."""
+    if not is_cyrillic(word):
+        return frozenset()
+    return frozenset(_morph().parse(word.lower())[0].tag.grammemes)

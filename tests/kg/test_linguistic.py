@@ -774,3 +774,62 @@ def test_a_neutral_verb_with_a_general_word_or_a_name_names_no_use(text):
 )
 def test_the_content_an_app_offers_and_its_paid_tier_are_features(text, part):
     assert part in {label.lower() for kind, label in _nodes(text) if kind == "feature"}
+
+
+# ----------------------------------------------------------------------------- bug reports
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Подсказки не появляются в редакторе.", "ru"),
+        ("Автодополнение не предлагает варианты для импортов.", "ru"),
+        ("Тема не применяется к боковой панели.", "ru"),
+        ("Файл не сохранён после закрытия вкладки.", "ru"),
+        ("Терминал ничего не выводит после запуска скрипта.", "ru"),
+        ("The debugger does not stop at breakpoints.", "en"),
+        ("The sidebar doesn't appear after a restart.", "en"),
+    ],
+)
+def test_a_thing_failing_to_act_is_a_pain_whatever_the_verb(text, language):
+    assert "pain" in _types(text, language), _nodes(text, language)
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Не знаю, почему так происходит.", "ru"),
+        ("Я не понимаю, как это настроить.", "ru"),
+        ("Мы не используем расширения.", "ru"),
+        ("Не закрывайте окно во время установки.", "ru"),
+        ("Переустановил, но ничего не изменилось.", "ru"),
+        ("Редактор больше не зависает после обновления.", "ru"),
+        ("I don't know why this happens.", "en"),
+        ("Don't close the window during the install.", "en"),
+        ("It doesn't matter which folder I open.", "en"),
+        ("The app doesn't hurt my battery at all.", "en"),
+    ],
+)
+def test_what_the_writer_knows_or_does_advice_and_no_effect_are_no_failures(text, language):
+    assert "pain" not in _types(text, language), _nodes(text, language)
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("При попытке открыть папку ничего не происходит.", "при попытке открыть папку"),
+        ("В настройках ничего про это не сказано.", "в настройках"),
+    ],
+)
+def test_a_russian_pain_label_keeps_the_preposition_of_its_first_phrase(text, label):
+    pains = _pains(text, "ru")
+    assert pains and pains[0].startswith(label), pains
+
+
+def test_a_label_window_never_opens_inside_a_phrase():
+    text = (
+        "Checking it again - it turned out that all the other long file names for some "
+        "reason are simply not shown by the explorer."
+    )
+    pains = _pains(text)
+    assert pains and not pains[0].startswith(("reason", "some")), pains

@@ -729,6 +729,7 @@ def _pains(
             continue
         phrase = _phrase(text, *span, lex, lex.PAIN_CUTTER, lex.PAIN_MAX_WORDS)
         phrase = _with_negator(text, linguistic.without_courtesy(text, phrase), clause[0])
+        phrase = linguistic.with_preposition(text, phrase, clause[0])
         phrase = _with_pronoun_subject(text, phrase, clause[0])
         label = _label(text, phrase, sentence)
         if label and linguistic.names_only_an_area(label) and _defined(text, phrase):

@@ -23,7 +23,7 @@ from functools import lru_cache
 
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
-from kg.language import Token, analyse, is_english_word
+from kg.language import Token, analyse, grammemes, is_english_word
 
 Span = tuple[int, int]
 
@@ -306,6 +306,8 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
     if negated and token.lemma in FUNCTION_LEMMAS and _verb_here(tokens, i):
         # "never saw a glitch", "doesn't show any errors": a problem said to be absent
         return not any(t.lemma in PROBLEM_LEMMAS for t in tokens[i + 1 : i + 4])
+    if negated and _fails_to_act(tokens, i):
+        return True
     if (
         negated
         and token.lemma in LIKING_LEMMAS | QUALITY_LEMMAS
@@ -333,6 +335,55 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
     # "it stopped loading" is a failure; "couriers stop opening the app" is what people do.
     following = tokens[i + 2] if i + 2 < len(tokens) else None
     return following is None or following.pos not in ("DET", "NOUN", "PROPN", "PRON")
+
+
+# Verbs that, negated, tell what someone knows, wants, needs or feels, or that something does
+# not matter or cost much: «не знаю почему», "it doesn't matter", "doesn't take long".
+NOT_FAILURE_VERBS = _wordset(
+    """know understand think believe remember want wish need care mind matter bother seem
+    expect plan intend hope mean suggest require cost be have do get make take go come look
+    sound feel hurt regret charge ask use agree
+    знать понимать понять думать считать помнить запомнить хотеть желать планировать
+    собираться нуждаться требоваться требовать стоить надеяться бояться волновать интересовать
+    советовать рекомендовать являться быть иметь использовать пользоваться соглашаться
+    спешить жалеть"""
+)
+# Verbs that, with "nothing", report a fix that did not help, not a new failure: «ничего не
+# изменилось», "nothing changed".
+_NO_EFFECT = _wordset("change help измениться изменяться поменяться меняться помочь помогать дать")
+_SPEAKERS_AND_READERS = _wordset("i we you u я мы вы ты")
+_NOT_STATED_FORMS = frozenset({"impr", "1per", "2per", "INFN", "GRND"})
+
+
+def _fails_to_act(tokens: list[Token], i: int) -> bool:
+    """A thing's action negated: "the debugger does not stop at breakpoints", «подсказки не
+    появляются», «файл не сохранён». Not what the writer or the reader does, knows or wants
+    ("I don't know", «мы не используем», «не понимаю»), advice («не закрывайте», "don't
+    close it"), a problem said to be absent («не зависает», "doesn't crash any more"), nor a
+    fix that changed nothing («ничего не изменилось»)."""
+    token = tokens[i]
+    if token.pos != "VERB" or not _right_after_negator(tokens, i):
+        return False
+    if token.lemma in NOT_FAILURE_VERBS | PROBLEM_LEMMAS | FIX_LEMMAS:
+        return False
+    if any(t.lemma in PROBLEM_LEMMAS for t in tokens[i + 1 : i + 4]):
+        return False
+    if grammemes(token.text) & _NOT_STATED_FORMS:
+        return False
+    first, _ = _segment(tokens, i)
+    before = tokens[first:i]
+    if any(t.lower in _SPEAKERS_AND_READERS for t in before):
+        return False
+    if any(t.lower in _NOTHING for t in before) and token.lemma in _NO_EFFECT:
+        return False
+    if token.text.isascii():
+        # English needs its subject: "Don't close the window" is advice, "not to open" a
+        # purpose
+        words = [t for t in before if t.pos != "PUNCT"]
+        negator = next((j for j, t in enumerate(words) if t.lower in NEGATORS), 0)
+        subject = any(t.pos in ("NOUN", "PROPN", "PRON") for t in words[:negator])
+        return subject and not any(t.lower == "to" for t in words[negator - 1 : negator + 1])
+    return True
 
 
 # Verbs of choosing: with them "instead of" is a choice ("we use X instead of Y"), not a fault.
@@ -435,6 +486,25 @@ def without_courtesy(text: str, span: Span) -> Span:
     ):
         first += 1
     return (span[0] + tokens[first].start, span[1]) if tokens else span
+
+
+_PHRASE_START_POS = frozenset({"NOUN", "PROPN", "ADJ", "PRON", "NUM"})
+
+
+def with_preposition(text: str, span: Span, floor: int) -> Span:
+    """A Russian label that opens on a noun phrase keeps the preposition that governs it: «при
+    попытке открыть папку ничего не происходит», not «попытке открыть …», whose oblique case
+    reads as a torn-off piece. (An English label may drop its preposition: "the terminal
+    stays blank" reads whole.)"""
+    first = read(text, (span[0], span[1])).tokens[:1]
+    before = read(text, (floor, span[0])).tokens[-1:]
+    if not first or not before or not first[0].text[:1].isalpha():
+        return span
+    if first[0].text.isascii() or first[0].pos not in _PHRASE_START_POS:
+        return span
+    if before[0].pos != "ADP" or before[0].text.isascii():
+        return span
+    return floor + before[0].start, span[1]
 
 
 # Words that end the piece of a clause a problem word belongs to ("I'm sorry but this app is
@@ -629,7 +699,7 @@ def pain_span(text: str, clause: Span) -> Span | None:
     if last - first < 2:
         first, last = 0, len(tokens) - 1  # a lone word needs its clause to read as a statement
     if last - first + 1 > _MAX_LABEL_WORDS:
-        first = max(0, at - 4)
+        first = _window_start(tokens, max(0, at - 4), at)
         last = _noun_run_end(tokens, min(len(tokens) - 1, first + _MAX_LABEL_WORDS - 1))
     first, last = _content_bounds(tokens, first, last)
     if tokens[at].lower in _EXCESS and at < first <= last:
@@ -640,6 +710,27 @@ def pain_span(text: str, clause: Span) -> Span | None:
 
 
 _BEFORE_PROBLEM_POS = frozenset({"AUX", "PART", "ADV"})
+_MODIFIER_POS = frozenset({"DET", "ADJ", "NUM"})
+_NOMINAL_POS = frozenset({"NOUN", "PROPN", "ADJ", "DET", "NUM"})
+
+
+def _window_start(tokens: list[Token], first: int, at: int) -> int:
+    """Where a label cut to a window before the problem word starts, never mid-phrase: the
+    window takes in the modifiers of its first noun ("the | characters in the terminal"), and
+    steps past a prepositional phrase it would open inside ("for some | reason are not
+    shown")."""
+    if tokens[first].pos not in _NOMINAL_POS:
+        return first
+    start = first
+    while start > 0 and tokens[start - 1].pos in _MODIFIER_POS:
+        start -= 1
+    if start > 0 and tokens[start - 1].pos == "ADP":
+        while first < at and tokens[first].pos in _NOMINAL_POS:
+            first += 1
+        return first
+    return start
+
+
 _ASPECT_VERBS = _wordset("keep start begin continue seem tend")
 # "a problem with syncing", "the lack of filters": the part follows these words.
 _TROUBLE_WITH = _wordset("problem issue trouble bug glitch error lack")
