@@ -56,19 +56,41 @@ def analyse(text: str) -> list[Token]:
     latin = [s for s in spans if not is_cyrillic(s[0])]
     english = _english_tags([s[0] for s in latin]) if latin else []
     tags = iter(english)
+    names = _names_in_russian(spans)
     tokens = []
-    for word, start, end in spans:
+    for index, (word, start, end) in enumerate(spans):
         if is_cyrillic(word):
             pos = _russian_pos(word)
         else:
             pos = next(tags, "X")
             if pos in ("VERB", "AUX") and word.lower() in _AUXILIARIES:
                 pos = "AUX"
+            if index in names and pos != "PUNCT":
+                pos = "PROPN"
         tokens.append(Token(word, start, end, pos, lemma(word) if pos != "PUNCT" else word))
     return tokens
 
 
 _SENTENCE_ENDS = frozenset(".!?")
+_NAME_RUN = 2
+
+
+def _names_in_russian(spans: list[tuple[str, int, int]]) -> set[int]:
+    """Latin words standing one or two together among Russian ones are names ("проблема с
+    git", "плагин Image preview"): a name, not English grammar, whatever the English tagger
+    would read in a lone word."""
+    if not any(is_cyrillic(word) for word, _, _ in spans):
+        return set()
+    names: set[int] = set()
+    run: list[int] = []
+    for index, (word, _, _) in enumerate([*spans, ("я", 0, 0)]):
+        if is_cyrillic(word):
+            if 0 < len(run) <= _NAME_RUN:
+                names.update(run)
+            run = []
+        elif any(ch.isalpha() for ch in word):
+            run.append(index)
+    return names
 
 
 def _english_tags(words: list[str]) -> list[str]:

@@ -833,3 +833,56 @@ def test_a_label_window_never_opens_inside_a_phrase():
     )
     pains = _pains(text)
     assert pains and not pains[0].startswith(("reason", "some")), pains
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "words"),
+    [
+        ("Вместо русских букв редактор показывает квадраты.", "ru", "показывает квадраты"),
+        ("Instead of the rendered page, the preview shows raw markup.", "en", "shows raw markup"),
+        ("Также не видно изменений в панели версий.", "ru", "не видно изменений"),
+    ],
+)
+def test_a_wrong_result_told_first_and_what_cannot_be_seen_are_pains(text, language, words):
+    assert any(words in label for label in _pains(text, language)), _nodes(text, language)
+
+
+def test_what_replaces_a_thing_already_told_of_restates_its_pain():
+    text = "Настройка темы игнорируется. Вместо неё показывается тема по умолчанию."
+    assert len(_pains(text, "ru")) == 1, _nodes(text, "ru")
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Раньше терминал не открывался, но после переустановки всё в порядке.", "ru"),
+        ("Терминал не открывался, но теперь всё работает.", "ru"),
+        ("The terminal didn't open, but after a reinstall it works fine.", "en"),
+    ],
+)
+def test_a_problem_the_sentence_says_is_over_is_no_pain(text, language):
+    assert "pain" not in _types(text, language), _nodes(text, language)
+
+
+def test_a_problem_still_there_after_a_fix_is_a_pain():
+    text = "Терминал не открывался, но после переустановки так и не заработал."
+    assert "pain" in _types(text, "ru"), _nodes(text, "ru")
+
+
+def test_a_form_question_with_its_answer_is_no_statement():
+    text = "Happens when all plugins are turned off?: Yes"
+    assert linguistic.mask_markup(text).strip() == ""
+    assert _nodes(text) == []
+
+
+def test_a_quoted_message_stays_inside_its_clause():
+    text = 'Не могу сделать коммит, выдаёт ошибку "fatal: access denied".'
+    pains = _pains(text, "ru")
+    assert len(pains) == 1 and pains[0].startswith("не могу сделать коммит"), pains
+
+
+def test_a_lone_latin_word_in_russian_is_a_name():
+    tags = {t.text: t.pos for t in analyse("Проблема с git и плагином Image preview")}
+    assert tags["git"] == tags["Image"] == tags["preview"] == "PROPN"
+    text = "Проблема с git\n\nНе могу сделать коммит."
+    assert _pains(text, "ru") == ["не могу сделать коммит"]

@@ -287,10 +287,17 @@ def _lexicon(sentence: str, language: str) -> ModuleType:
     return lexicon_ru if language.lower().startswith("ru") else lexicon_en
 
 
+_QUOTED = re.compile(r'"[^"\n]*"|«[^»\n]*»|“[^”\n]*”')
+
+
 def _clauses(text: str, start: int, end: int, lex: ModuleType) -> list[Span]:
     spans: list[Span] = []
     cursor = start
+    # a quoted message is one piece of its clause («выдаёт ошибку "fatal: access denied"»)
+    quoted = [m.span() for m in _QUOTED.finditer(text, start, end)]
     for separator in lex.CLAUSE_SEPARATOR.finditer(text, start, end):
+        if any(s < separator.start() < e for s, e in quoted):
+            continue
         spans.append(_trim(text, cursor, separator.start()))
         cursor = separator.end()
     spans.append(_trim(text, cursor, end))
@@ -718,6 +725,8 @@ def _pains(
         span, manual = cue
         if any(g[0] <= span[0] < g[1] for g in goal_spans):
             continue
+        if linguistic.resolved_later(text, clause, (sentence.start, sentence.end)):
+            continue  # «раньше не открывался, но теперь всё работает»: over
         if any(
             c.at < span[0] and lex.DRAWBACK_LINK.search(text, c.at, span[0]) for c in competitors
         ):
@@ -727,7 +736,9 @@ def _pains(
             or any(clause[0] <= a.at < clause[1] for a in alternatives)
         ):
             continue
-        phrase = _phrase(text, *span, lex, lex.PAIN_CUTTER, lex.PAIN_MAX_WORDS)
+        # "instead of the page, it shows markup": the comma is inside the statement
+        cutter = None if linguistic.opens_with_instead(text, span) else lex.PAIN_CUTTER
+        phrase = _phrase(text, *span, lex, cutter, lex.PAIN_MAX_WORDS)
         phrase = _with_negator(text, linguistic.without_courtesy(text, phrase), clause[0])
         phrase = linguistic.with_preposition(text, phrase, clause[0])
         phrase = _with_pronoun_subject(text, phrase, clause[0])
@@ -763,7 +774,8 @@ def _defined(text: str, phrase: Span) -> bool:
 def _with_negator(text: str, phrase: Span, floor: int) -> Span:
     """A pain's words keep the negation right before them: «не могу», "can't"."""
     before = list(_TOKEN.finditer(text, floor, phrase[0]))
-    if before and before[-1].group().lower().strip(_EDGE_PUNCTUATION) in linguistic.NEGATORS:
+    word = before[-1].group().lower().strip(_EDGE_PUNCTUATION) if before else ""
+    if word in linguistic.NEGATORS or word.endswith(("n't", "n’t")):  # "didn't like"
         return before[-1].start(), phrase[1]
     return phrase
 
@@ -796,6 +808,13 @@ def _pain_in_clause(text: str, clause: Span, lex: ModuleType) -> tuple[Span, boo
     return None
 
 
+_INSTEAD_OF_IT = re.compile(
+    r"(?:вместо\s+(?:него|нее|неё|них|этого|этой|этих)|instead\s+of\s+(?:it|that|this|them))"
+    r"(?![\w-])",
+    re.IGNORECASE,
+)
+
+
 def _restated(text: str, sentence: Sentence, pain: Finding, earlier: list[Finding]) -> bool:
     """A pain told again about someone or something just named: "Owners hate counting stock by
     hand; one of them said it eats her whole evening", "Couriers say the app lags on weak
@@ -804,8 +823,8 @@ def _restated(text: str, sentence: Sentence, pain: Finding, earlier: list[Findin
         return False
     lex = sentence.lex
     pronoun = _word_before(text, sentence.start, pain.at)
-    if pronoun in lex.THING_PRONOUNS:
-        return True
+    if pronoun in lex.THING_PRONOUNS or _INSTEAD_OF_IT.match(pain.label):
+        return True  # «вместо неё показывается …»: what replaces a thing already told of
     if pronoun not in lex.PERSON_PRONOUNS:
         return False
     said = concepts(pain.label) & _NAMED_CONCEPTS

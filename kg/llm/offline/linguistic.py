@@ -323,6 +323,8 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
         return not negated and not praise and not much and after.lower not in ("good", "well")
     if token.lower in ABSENCE and _absent_thing(tokens, i + 1):
         return True
+    if negated and token.lower in _PERCEIVED and _right_after_negator(tokens, i):
+        return True  # «не видно изменений»: what should show does not
     if token.lemma in _HAPPEN and any(t.lower in _NOTHING for t in tokens[max(0, i - 3) : i]):
         return True  # "nothing happens", «ничего не происходит»; not "this doesn't happen"
     if _wrong_result(tokens, i):
@@ -393,6 +395,9 @@ _CHOOSING = _wordset(
 )
 
 
+_INSTEAD = _wordset("instead вместо")
+# Russian predicatives of perceiving: negated, what should show or sound does not.
+_PERCEIVED = _wordset("видно слышно заметно")
 _HAPPEN = _wordset("happen происходить произойти случаться случиться")
 _NOTHING = _wordset("nothing ничего")
 
@@ -415,8 +420,10 @@ def _wrong_result(tokens: list[Token], i: int) -> bool:
         or (thing.pos == "VERB" and thing.lower.endswith("ing"))
     ):
         return False
-    verbs = [t for t in tokens[:i] if t.pos == "VERB"]
-    return bool(verbs) and not any(t.lemma in _CHOOSING for t in tokens[:i])
+    # the verb may come first ("it opens X instead of Y") or after («вместо букв выводит
+    # квадраты», "instead of the page, it shows markup")
+    verbs = [t for t in tokens if t.pos == "VERB" and t is not thing]
+    return bool(verbs) and not any(t.lemma in _CHOOSING for t in tokens)
 
 
 # Negators of a verb or an adjective; "nothing like", "no good reason" are other constructions.
@@ -486,6 +493,11 @@ def without_courtesy(text: str, span: Span) -> Span:
     ):
         first += 1
     return (span[0] + tokens[first].start, span[1]) if tokens else span
+
+
+def opens_with_instead(text: str, span: Span) -> bool:
+    first = re.match(r"\s*(\w+)", text[span[0] : span[1]])
+    return first is not None and first.group(1).lower() in _INSTEAD
 
 
 _PHRASE_START_POS = frozenset({"NOUN", "PROPN", "ADJ", "PRON", "NUM"})
@@ -681,6 +693,27 @@ def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
     return ""
 
 
+# A later clause that says the trouble is over: «…, но после переустановки всё в порядке»,
+# "…, but now it works fine".
+_RESOLVED = re.compile(
+    r"(?:\b(?:but|now)\b|(?<!\w)(?:но|а|теперь|сейчас)(?!\w))[^.;!?\n]{0,60}?"
+    r"(?:(?<!\w)(?:вс[её]|оно|он|она)\s+(?:снова\s+|опять\s+)?(?:в\s+порядке|работает|"
+    r"нормально|хорошо)|(?<!\w)(?:заработал\w*|исправил\w*|починил\w*|решил\w*|прош[её]л|"
+    r"прошл[аои])(?!\w)|\bworks?\s+(?:fine|again|now|well|normally|properly)\b|"
+    r"\b(?:is|was|got)\s+(?:fixed|resolved|solved)\b|\b(?:is|are)\s+(?:fine|ok|okay)\s+now\b)",
+    re.IGNORECASE,
+)
+_NEGATION_IN = re.compile(r"(?<!\w)(?:не|ни)(?!\w)|\bnot\b|n['’]?t\b", re.IGNORECASE)
+
+
+def resolved_later(text: str, clause: Span, sentence: Span) -> bool:
+    """The sentence goes on to say the trouble is over: a past problem, not a current one
+    («раньше терминал не открывался, но теперь всё работает»). «…, но так и не заработал»
+    is still one."""
+    found = _RESOLVED.search(text, clause[1], sentence[1])
+    return found is not None and not _NEGATION_IN.search(found.group())
+
+
 def pain_span(text: str, clause: Span) -> Span | None:
     """The words of a problem a clause states, when its grammar says it states one."""
     reading = read(text, clause)
@@ -696,14 +729,16 @@ def pain_span(text: str, clause: Span) -> Span | None:
     tokens = reading.tokens
     # the piece that holds the problem word: "I'm sorry but this app is crap" → "this app is crap"
     first, last = _segment(tokens, at)
+    if tokens[at].lower in _INSTEAD and last + 2 < len(tokens) and tokens[last + 1].text == ",":
+        last = _segment(tokens, last + 2)[1]  # "instead of the page, it shows markup"
     if last - first < 2:
         first, last = 0, len(tokens) - 1  # a lone word needs its clause to read as a statement
     if last - first + 1 > _MAX_LABEL_WORDS:
         first = _window_start(tokens, max(0, at - 4), at)
         last = _noun_run_end(tokens, min(len(tokens) - 1, first + _MAX_LABEL_WORDS - 1))
     first, last = _content_bounds(tokens, first, last)
-    if tokens[at].lower in _EXCESS and at < first <= last:
-        first = at  # "too many ads": the excess is what is wrong
+    if at < first <= last:
+        first = at  # "too many ads", «не видно изменений»: the problem word is what is wrong
     if first > last or not any(t.pos in ("VERB", "ADJ", "NOUN") for t in tokens[first : last + 1]):
         return None
     return reading.span(first, last)
@@ -1674,6 +1709,8 @@ def purpose_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
 _MARKUP = re.compile(
     r"^[^\n:]{1,40}:[ \t]*<(\w+)>[^<\n]*</\1>[ \t]*$"
     r"|```.*?```"
+    # a form's question with its short answer ("Occurs in safe mode?: Yes")
+    r"|^[^\n?]{3,160}\?:[ \t]*[^\n]{0,30}$"
     r"|!?\[[^\]\n]*\]\([^)\n]*\)"
     r"|<[/!]?\w[^<>\n]{0,80}>"
     r"|\bhttps?://\S+|\bwww\.\S+"
