@@ -11,7 +11,10 @@ from textblob.en.taggers import PatternTagger
 
 from kg.language.lemmas import _morph, is_cyrillic, lemma
 
-_TOKEN = re.compile(r"\w+?(?=n['’]t\b)|n['’]t\b|\w+(?:[-'’]\w+)*|[^\w\s]", re.UNICODE)
+# A version or a decimal ("1.86", "2,5") is one token: its dot ends no sentence or phrase.
+_TOKEN = re.compile(
+    r"\d+(?:[.,]\d+)+\b|\w+?(?=n['’]t\b)|n['’]t\b|\w+(?:[-'’]\w+)*|[^\w\s]", re.UNICODE
+)
 
 # Penn Treebank tags (TextBlob) → a small universal set.
 _PENN = {

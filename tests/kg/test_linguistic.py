@@ -886,3 +886,33 @@ def test_a_lone_latin_word_in_russian_is_a_name():
     assert tags["git"] == tags["Image"] == tags["preview"] == "PROPN"
     text = "Проблема с git\n\nНе могу сделать коммит."
     assert _pains(text, "ru") == ["не могу сделать коммит"]
+
+
+def test_a_version_number_is_one_token_and_ends_no_phrase():
+    words = [t.text for t in analyse("до версии 1.86 пропала")]
+    assert words == ["до", "версии", "1.86", "пропала"]
+    pains = _pains("После обновления до версии 2.14 пропала подсветка кода в файлах Lua.", "ru")
+    assert pains and "пропала подсветка кода" in pains[0] and "14" not in pains[0], pains
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Появляется окно с ошибкой "Cannot open the module".',
+        "При запуске задачи выдаёт ошибку: Task failed to fetch. Retry failed",
+    ],
+)
+def test_the_report_of_an_error_is_the_pain_not_the_message_it_quotes(text):
+    pains = _pains(text, "ru")
+    assert len(pains) == 1 and pains[0].startswith(("появляется окно", "при запуске")), pains
+
+
+def test_the_machine_a_report_runs_on_is_no_metric():
+    text = "Редактор думает около 3 минут. Процессор: Intel Core i7, ОЗУ 16 ГБ."
+    metrics = [label for kind, label in _nodes(text, "ru") if kind == "metric"]
+    assert metrics == ["редактор думает около 3 минут"], metrics
+
+
+def test_a_state_wanted_of_something_else_is_no_job():
+    assert "job" not in _types("Окно пропадает, и приходится жать Esc, чтобы оно появилось.", "ru")
+    assert "job" in _types("Я открываю терминал, чтобы запустить сборку проекта.", "ru")

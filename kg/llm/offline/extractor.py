@@ -238,11 +238,28 @@ def _sentences(text: str, language: str) -> Iterator[Sentence]:
     for boundary in _SENTENCE_BREAK.finditer(text):
         if _ABBREVIATION.search(text[start : boundary.start()]):
             continue  # "e.g. Excel" does not end a sentence
-        if _wrapped(text, boundary):
+        if _wrapped(text, boundary) or _inside_a_message(text, boundary):
             continue
         yield from _sentence(text, start, boundary.start(), language)
         start = boundary.end()
     yield from _sentence(text, start, len(text), language)
+
+
+# An error or a message quoted after a colon: "… выдаёт ошибку: Failed to fetch. Retry
+# later." The message is what the error says, one statement with the words that report it.
+_MESSAGE_COLON = re.compile(
+    r"(?<![\w-])(?:ошибк\w*|сообщени\w*|исключени\w*|error|message|exception)\s*:\s", re.I
+)
+
+
+def _inside_a_message(text: str, boundary: re.Match[str]) -> bool:
+    """A sentence break on the line of a message quoted after a colon."""
+    if "\n" in boundary.group():
+        return False
+    line_start = text.rfind("\n", 0, boundary.start()) + 1
+    line = text[line_start : boundary.start()]
+    found = _MESSAGE_COLON.search(line)
+    return found is not None and found.start() > 0
 
 
 _WRAPPED_LINE = 50  # characters: a line this long that stops mid-sentence was wrapped
@@ -298,6 +315,8 @@ def _clauses(text: str, start: int, end: int, lex: ModuleType) -> list[Span]:
     for separator in lex.CLAUSE_SEPARATOR.finditer(text, start, end):
         if any(s < separator.start() < e for s, e in quoted):
             continue
+        if _MESSAGE_COLON.search(text, max(start, separator.start() - 20), separator.end()):
+            continue  # «выдаёт ошибку: …»: the message belongs to its report
         spans.append(_trim(text, cursor, separator.start()))
         cursor = separator.end()
     spans.append(_trim(text, cursor, end))
@@ -1120,6 +1139,8 @@ def _metrics(text: str, sentence: Sentence, planned_spans: list[Span]) -> list[F
         numbers = [n for n in numbers if not any(s <= n.start() < e for s, e in planned_spans)]
         if not numbers:
             continue
+        if linguistic.describes_the_machine(text[clause[0] : clause[1]]):
+            continue  # "16 GB RAM", «ОЗУ 8 ГБ»: the environment, not a measure of the problem
         if lex.PRICE_EXPECTATION.search(text, *clause) and all(
             lex.MONEY.search(n.group()) for n in numbers
         ):

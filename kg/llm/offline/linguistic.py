@@ -244,8 +244,39 @@ def problem_at(reading: Reading) -> int | None:
     A word that says what goes wrong ("freezes", "won't open") is preferred to one that only
     says something does ("nothing but trouble, it freezes constantly")."""
     tokens = reading.tokens
-    generic = None
+    quoted = _quoted(tokens)
+    # the report's own words first: «выдаёт ошибку "cannot open file"» is reported by
+    # «выдаёт ошибку», the quoted message is what it says
+    outside = _problem_among(tokens, [i for i in range(len(tokens)) if not quoted[i]])
+    if outside is not None or not any(quoted):
+        return outside
+    return _problem_among(tokens, [i for i in range(len(tokens)) if quoted[i]])
+
+
+_QUOTE_MARKS = frozenset('"“”«»')
+
+
+_MESSAGE_NOUNS = _wordset("ошибка сообщение исключение error message exception")
+
+
+def _quoted(tokens: list[Token]) -> list[bool]:
+    """Which tokens stand inside quotation marks, or in a message after "error:"."""
+    inside, flags = False, []
     for i, token in enumerate(tokens):
+        if token.text == ":" and i and tokens[i - 1].lemma in _MESSAGE_NOUNS:
+            return [*flags, False] + [True] * (len(tokens) - i - 1)
+        if token.text in _QUOTE_MARKS:
+            inside = token.text in "«“" or (token.text == '"' and not inside)
+            flags.append(False)
+        else:
+            flags.append(inside)
+    return flags
+
+
+def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
+    generic = None
+    for i in indexes:
+        token = tokens[i]
         negated = _negated(tokens, i)
         if _in_a_condition(tokens, i) or _idiom(tokens, i) or _spared(tokens, i):
             continue
@@ -498,6 +529,19 @@ def without_courtesy(text: str, span: Span) -> Span:
 def opens_with_instead(text: str, span: Span) -> bool:
     first = re.match(r"\s*(\w+)", text[span[0] : span[1]])
     return first is not None and first.group(1).lower() in _INSTEAD
+
+
+# Words for the parts of a computer a report lists as its environment.
+_MACHINE = re.compile(
+    r"(?<![\w-])(?:RAM|ROM|CPU|GPU|SSD|HDD|ОЗУ|ПЗУ|memory|processor|cores?|процессор\w*|"
+    r"оперативн\w*|памят[ьи]|видеокарт\w*|ядер|ядра|диск\w*)(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+def describes_the_machine(clause: str) -> bool:
+    """The clause lists the computer's parts ("Intel i5, 16 GB RAM", «ОЗУ 8 ГБ»)."""
+    return _MACHINE.search(clause) is not None
 
 
 _PHRASE_START_POS = frozenset({"NOUN", "PROPN", "ADJ", "PRON", "NUM"})
@@ -762,6 +806,10 @@ def _window_start(tokens: list[Token], first: int, at: int) -> int:
     if start > 0 and tokens[start - 1].pos == "ADP":
         while first < at and tokens[first].pos in _NOMINAL_POS:
             first += 1
+        while first < at and tokens[first].pos == "ADP":  # and past the ones that follow
+            first += 1
+            while first < at and tokens[first].pos in _NOMINAL_POS:
+                first += 1
         return first
     return start
 
@@ -1699,8 +1747,11 @@ def purpose_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
         tokens = reading.tokens
         end = next((i for i, t in enumerate(tokens) if t.pos == "PUNCT"), len(tokens))
         first, last = _content_bounds(tokens, 0, min(end, _MAX_LABEL_WORDS + 2) - 1)
-        if first <= last and any(t.pos == "VERB" for t in tokens[first : last + 1]):
-            found.append((cue.start(), reading.span(first, last)))
+        if first > last or not any(t.pos == "VERB" for t in tokens[first : last + 1]):
+            continue
+        if cue.group().lower().startswith("чтобы") and "INFN" not in grammemes(tokens[first].text):
+            continue  # «чтобы он снова появился»: a state of something wanted, no one's job
+        found.append((cue.start(), reading.span(first, last)))
     return found
 
 
