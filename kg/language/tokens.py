@@ -11,9 +11,12 @@ from textblob.en.taggers import PatternTagger
 
 from kg.language.lemmas import _morph, is_cyrillic, lemma
 
-# A version or a decimal ("1.86", "2,5") is one token: its dot ends no sentence or phrase.
+# A version or a decimal ("1.86", "2,5") and a file extension (".tsx") are one token: their
+# dot ends no sentence or phrase.
 _TOKEN = re.compile(
-    r"\d+(?:[.,]\d+)+\b|\w+?(?=n['’]t\b)|n['’]t\b|\w+(?:[-'’]\w+)*|[^\w\s]", re.UNICODE
+    r"\d+(?:[.,]\d+)+\b|(?<![\w.])\.[A-Za-z]\w{0,5}\b|\w+?(?=n['’]t\b)|n['’]t\b|"
+    r"\w+(?:[-'’]\w+)*|[^\w\s]",
+    re.UNICODE,
 )
 
 # Penn Treebank tags (TextBlob) → a small universal set.

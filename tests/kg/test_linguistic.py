@@ -916,3 +916,33 @@ def test_the_machine_a_report_runs_on_is_no_metric():
 def test_a_state_wanted_of_something_else_is_no_job():
     assert "job" not in _types("Окно пропадает, и приходится жать Esc, чтобы оно появилось.", "ru")
     assert "job" in _types("Я открываю терминал, чтобы запустить сборку проекта.", "ru")
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "words"),
+    [
+        ("The Run button does nothing in .vue files.", "en", "does nothing in .vue files"),
+        ("Actual: nothing happens, no warnings in the log.", "en", "nothing happens"),
+    ],
+)
+def test_doing_nothing_is_a_failure_and_no_errors_is_none(text, language, words):
+    pains = _pains(text, language)
+    assert len(pains) == 1 and pains[0].endswith(words), _nodes(text, language)
+
+
+def test_a_check_in_a_condition_is_no_pain():
+    text = "Если открыть файл вручную, текст там есть."
+    assert "pain" not in _types(text, "ru"), _nodes(text, "ru")
+
+
+def test_rights_something_runs_with_are_no_segment():
+    assert "segment" not in _types("Запускал от имени администратора, то же самое.", "ru")
+    assert "segment" not in _types("I renamed it in the explorer and the tab kept the old name.")
+
+
+def test_a_title_the_body_sentence_names_again_gives_way_to_the_body():
+    text = (
+        "Не могу войти в аккаунт Bitbucket\n\nПри попытке войти через Bitbucket открывается "
+        "браузер, но после подтверждения ничего не происходит."
+    )
+    assert _pains(text, "ru") == ["после подтверждения ничего не происходит"], _nodes(text, "ru")

@@ -159,7 +159,7 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
         for f in found
     )
     said_again = _said_again(findings)
-    said_again |= _title_restated(text, findings, said_again)
+    said_again |= _title_restated(text, sentences, findings, said_again)
     for sentence, candidates in zip(sentences, findings, strict=True):
         found: list[Finding] = []
         for item in candidates:
@@ -206,20 +206,38 @@ _TITLE = re.compile(r"\A[ \t]*(?P<title>[^\n]{1,160}?)[ \t]*\n[ \t]*\n")
 _TITLE_MAX_WORDS = 12
 
 
-def _title_restated(text: str, findings: list[list[Finding]], dropped: set[int]) -> set[int]:
+def _title_restated(
+    text: str, sentences: list[Sentence], findings: list[list[Finding]], dropped: set[int]
+) -> set[int]:
     """Pains of a report's title that its body states again: the title of a bug report or a
     message sums up the body ("Export broken" above "the PDF export stops after the second
     page"), often in other words or another language. The body's wording
-    says more and stands. A title is a short first line set off by a blank line."""
+    says more and stands. A title is a short first line set off by a blank line. The body
+    may name what the title names outside its pain's words ("Can't sign in" above "I click
+    Sign in and nothing happens"): the sentence counts."""
     title = _TITLE.match(text)
     if title is None or len(title["title"].split()) > _TITLE_MAX_WORDS:
         return set()
     end = title.end("title")
-    pains = [f for found in findings for f in found if f.type == "pain" and id(f) not in dropped]
-    heading = [f for f in pains if f.quote[1] <= end]
-    body = [f for f in pains if f.quote[0] > end]
+    heading = [
+        f
+        for found in findings
+        for f in found
+        if f.type == "pain" and id(f) not in dropped and f.quote[1] <= end
+    ]
+    body = [
+        (f.label, text[sentence.start : sentence.end])
+        for sentence, found in zip(sentences, findings, strict=True)
+        for f in found
+        if f.type == "pain" and id(f) not in dropped and f.quote[0] > end
+    ]
     return {
-        id(pain) for pain in heading if any(_same_matter(pain.label, other.label) for other in body)
+        id(pain)
+        for pain in heading
+        if any(
+            _same_matter(pain.label, label) or _same_matter(pain.label, said)
+            for label, said in body
+        )
     }
 
 
@@ -732,6 +750,8 @@ def _pains(
         return found
     for clause in sentence.clauses:
         cue = _pain_in_clause(text, clause, lex)
+        if cue is not None and linguistic.denies_a_problem(text, cue[0], clause[0]):
+            cue = None  # "nothing happens, no errors in the log": the grammar finds which
         if cue is not None and linguistic.not_a_pain(
             text, clause, (sentence.start, sentence.end), english
         ):

@@ -284,7 +284,8 @@ COMPOSITION_BEFORE = re.compile(
 )
 MODIFIER_JOINER = "и"
 OBLIQUE_BEFORE = _words("с со про о об к от для по")
-NOT_SEGMENT_AFTER: frozenset[str] = frozenset()
+# «от имени администратора», «с правами владельца»: the rights something runs with, not a group.
+NOT_SEGMENT_AFTER = _words("имени правами")
 # Neuter nouns that end like adjectives ("здание", "событие").
 NOUN_ENDINGS = ("ание", "ение", "яние", "ятие", "итие", "ытие", "утие")
 

@@ -356,6 +356,8 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
         return True
     if negated and token.lower in _PERCEIVED and _right_after_negator(tokens, i):
         return True  # «не видно изменений»: what should show does not
+    if token.lemma == "do" and after is not None and after.lower == "nothing":
+        return tokens[i - 1].lower not in _SPEAKERS_AND_READERS if i else False  # "does nothing"
     if token.lemma in _HAPPEN and any(t.lower in _NOTHING for t in tokens[max(0, i - 3) : i]):
         return True  # "nothing happens", «ничего не происходит»; not "this doesn't happen"
     if _wrong_result(tokens, i):
@@ -524,6 +526,19 @@ def without_courtesy(text: str, span: Span) -> Span:
     ):
         first += 1
     return (span[0] + tokens[first].start, span[1]) if tokens else span
+
+
+def denies_a_problem(text: str, span: Span, floor: int) -> bool:
+    """The span says a problem is absent ("no errors in the log", «без ошибок») and names
+    no other; its negator may stand before it, from floor on."""
+    reading = read(text, (floor, span[1]))
+    tokens = reading.tokens
+    problems = [
+        i
+        for i, t in enumerate(tokens)
+        if t.lemma in PROBLEM_LEMMAS and t.start + reading.offset >= span[0]
+    ]
+    return bool(problems) and all(_negated(tokens, i) for i in problems)
 
 
 def opens_with_instead(text: str, span: Span) -> bool:
@@ -730,6 +745,8 @@ def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
             return "a supposition"
         if any(_negated(reading.tokens, i) for i in range(len(reading.tokens))):
             return "negated"
+        if words and words[0].lower in _CONDITIONS:
+            return "a supposition"  # «если открыть файл вручную, …»: a check, not a fault
         if english and polarity(text[sentence[0] : sentence[1]]) >= 0.5:
             return "praise"
         if not words:
@@ -1875,7 +1892,12 @@ def fragment_reason(label: str) -> str:
         return "no content word"
     if all(t.lower in GENERIC_PROBLEMS or t.pos in FUNCTION_POS for t in tokens):
         return "only says there is a problem, not which"
-    if tokens[-1].pos in ("DET", "ADP", "CONJ") or tokens[-1].lower in NEGATORS:
+    object_nothing = (
+        tokens[-1].lower in _NOTHING and len(tokens) > 1 and tokens[-2].pos in ("VERB", "AUX")
+    )  # "the button does nothing"
+    if tokens[-1].pos in ("DET", "ADP", "CONJ") or (
+        tokens[-1].lower in NEGATORS and not object_nothing
+    ):
         return f"ends on '{tokens[-1].text}'"
     if (
         tokens[0].lemma == "be"
