@@ -946,3 +946,21 @@ def test_a_title_the_body_sentence_names_again_gives_way_to_the_body():
         "браузер, но после подтверждения ничего не происходит."
     )
     assert _pains(text, "ru") == ["после подтверждения ничего не происходит"], _nodes(text, "ru")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Кнопка сохранения неактивна.",
+        "Становится нечёткий шрифт во всём меню.",
+        "Не удобно искать нужные настройки.",
+        "Подсказка показывает некорректный тип переменной.",
+    ],
+)
+def test_a_russian_quality_denied_with_its_ne_is_a_pain(text):
+    assert "pain" in _types(text, "ru"), _nodes(text, "ru")
+
+
+@pytest.mark.parametrize("text", ["Несколько вкладок открыто.", "Неплохой редактор для заметок."])
+def test_a_word_that_only_starts_like_ne_is_no_pain(text):
+    assert "pain" not in _types(text, "ru"), _nodes(text, "ru")

@@ -23,7 +23,7 @@ from functools import lru_cache
 
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
-from kg.language import Token, analyse, grammemes, is_english_word
+from kg.language import Token, analyse, grammemes, is_english_word, lemma
 
 Span = tuple[int, int]
 
@@ -50,9 +50,8 @@ PROBLEM_LEMMAS = _wordset(
     suck sucks rubbish garbage junk crap stupid ridiculous pathetic intrusive inability
     lousy horrid dreadful faulty tired horrified horrify piss pissed
     ошибка баг проблема падать вылетать зависать тормозить глючить сломаться ломаться
-    пропадать пропасть исчезать исчезнуть медленный медленно невозможно неудобно неудобный
-    мешать раздражать сбой краш неверный неверно некорректный некорректно неправильный
-    неправильно нечеткий нечёткий слететь слетать нельзя иероглиф кракозябра
+    пропадать пропасть исчезать исчезнуть медленный медленно невозможно
+    мешать раздражать сбой краш слететь слетать нельзя иероглиф кракозябра
     сбрасываться сбрасывать сброситься теряться потеряться"""
 )
 # Verbs whose absence is a problem when negated ("doesn't open", «не запускается»).
@@ -71,7 +70,10 @@ LIKING_LEMMAS = _wordset("like love enjoy recommend worth")
 # Qualities a product should have: negated, they are a complaint ("sound not clear").
 QUALITY_LEMMAS = _wordset(
     "clear good smooth stable responsive reliable accurate easy intuitive helpful useful "
-    "readable usable responsive fast quick available visible accessible consistent"
+    "readable usable responsive fast quick available visible accessible consistent "
+    "удобный удобно понятный понятно читаемый четкий четко верный верно правильный правильно "
+    "корректный корректно стабильный стабильно рабочий активный доступный видимый точный "
+    "точно полный ясный ясно"
 )
 # Verbs that follow "can't" in praise or in idioms, not in a failure: "can't live without it",
 # "can't complain", "can't wait", "can't beat the price", "can't go wrong", "can't say enough".
@@ -354,6 +356,8 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
         return not negated and not praise and not much and after.lower not in ("good", "well")
     if token.lower in ABSENCE and _absent_thing(tokens, i + 1):
         return True
+    if _lacks_a_quality(token):
+        return True
     if negated and token.lower in _PERCEIVED and _right_after_negator(tokens, i):
         return True  # «не видно изменений»: what should show does not
     if token.lemma == "do" and after is not None and after.lower == "nothing":
@@ -429,6 +433,18 @@ _CHOOSING = _wordset(
 
 
 _INSTEAD = _wordset("instead вместо")
+
+
+def _lacks_a_quality(token: Token) -> bool:
+    """A Russian quality written with its «не» («неудобно», «некорректный», «нечёткий»): the
+    product lacks what it should have, like "not clear"."""
+    word = token.lower.replace("ё", "е")
+    if not word.startswith("не") or len(word) < 6 or token.pos not in ("ADJ", "ADV", "VERB"):
+        return False
+    rest = word[2:]
+    return rest in QUALITY_LEMMAS or lemma(rest) in QUALITY_LEMMAS
+
+
 # Russian predicatives of perceiving: negated, what should show or sound does not.
 _PERCEIVED = _wordset("видно слышно заметно")
 _HAPPEN = _wordset("happen происходить произойти случаться случиться")
