@@ -964,3 +964,38 @@ def test_a_russian_quality_denied_with_its_ne_is_a_pain(text):
 @pytest.mark.parametrize("text", ["Несколько вкладок открыто.", "Неплохой редактор для заметок."])
 def test_a_word_that_only_starts_like_ne_is_no_pain(text):
     assert "pain" not in _types(text, "ru"), _nodes(text, "ru")
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "label"),
+    [
+        ('I get the error "Access denied to the folder" when saving.', "en", '"Access denied'),
+        ('Не работает клавиша "Ё" в редакторе.', "ru", '"Ё"'),
+    ],
+)
+def test_a_label_holds_a_quotation_whole(text, language, label):
+    pains = _pains(text, language)
+    assert len(pains) == 1 and label in pains[0] and pains[0].count('"') == 2, pains
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "words"),
+    [
+        ("I expected the outline to list methods, but only classes are shown.", "en", "shown"),
+        ("Ожидал, что откроется список, а открывается пустое окно.", "ru", "пустое окно"),
+    ],
+)
+def test_what_happened_against_what_was_expected_is_a_pain(text, language, words):
+    pains = _pains(text, language)
+    assert len(pains) == 1 and words in pains[0], _nodes(text, language)
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("I expected it to be hard, but it was easy to set up.", "en"),
+        ("Ожидалось, что отступы сохранятся.", "ru"),
+    ],
+)
+def test_an_expectation_or_a_pleasant_surprise_is_no_pain(text, language):
+    assert "pain" not in _types(text, language), _nodes(text, language)

@@ -757,7 +757,9 @@ def _pains(
         ):
             continue  # negated, hypothetical or praise: the pattern's words, not a problem
         if cue is None:
-            grammar = linguistic.pain_span(text, clause)
+            grammar = linguistic.pain_span(text, clause) or linguistic.against_expectation(
+                text, clause, (sentence.start, sentence.end)
+            )
             if grammar is None:
                 continue
             cue = grammar, False
@@ -780,6 +782,7 @@ def _pains(
         phrase = _phrase(text, *span, lex, cutter, lex.PAIN_MAX_WORDS)
         phrase = _with_negator(text, linguistic.without_courtesy(text, phrase), clause[0])
         phrase = linguistic.with_preposition(text, phrase, clause[0])
+        phrase = _whole_quote(text, phrase, clause)
         phrase = _with_pronoun_subject(text, phrase, clause[0])
         label = _label(text, phrase, sentence)
         if label and linguistic.names_only_an_area(label) and _defined(text, phrase):
@@ -803,6 +806,21 @@ def _with_pronoun_subject(text: str, phrase: Span, floor: int) -> Span:
     if before[-1].group().lower() in _PRONOUN_SUBJECTS:
         return before[-1].start(), phrase[1]
     return phrase
+
+
+def _whole_quote(text: str, phrase: Span, clause: Span) -> Span:
+    """A label never holds half a quotation: one that ends inside the quote takes it to its
+    close, one that starts inside it takes the word the quote names ('error "Access denied"
+    when saving', not 'denied" when saving')."""
+    start, end = phrase
+    for opened in _QUOTED.finditer(text, clause[0], clause[1]):
+        quote_start, quote_end = opened.span()
+        if start < quote_start < end < quote_end:
+            end = quote_end
+        elif quote_start < start < quote_end <= end:
+            before = list(_TOKEN.finditer(text, clause[0], quote_start))
+            start = before[-1].start() if before else quote_start
+    return start, end
 
 
 def _defined(text: str, phrase: Span) -> bool:

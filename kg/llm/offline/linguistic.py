@@ -234,6 +234,8 @@ def is_hypothetical(reading: Reading) -> bool:
     words = {t.lower for t in tokens}
     if "if" in words and "ever" in words:
         return True
+    if _expects(tokens):
+        return True  # "I expected it to be hard": what was expected, not what happened
     return any(
         t.lower in HYPOTHETICAL and not (i + 1 < len(tokens) and tokens[i + 1].lower in NEGATORS)
         for i, t in enumerate(tokens)
@@ -544,6 +546,40 @@ def without_courtesy(text: str, span: Span) -> Span:
     return (span[0] + tokens[first].start, span[1]) if tokens else span
 
 
+_CONTRASTS = _wordset("but however но а однако")
+
+
+def _expects(tokens: list[Token]) -> bool:
+    """ "expected …", «ожидал, что …» (not «ожидать» as waiting: «долго ожидать загрузки»)."""
+    words = [t for t in tokens if t.pos != "PUNCT"]
+    for i, token in enumerate(words):
+        if token.lemma == "expect" and not token.lower.startswith("unexpect"):
+            return True
+        after = words[i + 1].lower if i + 1 < len(words) else ""
+        if token.lemma in ("ожидать", "ожидаться") and after in ("что", "чтобы", "увидеть"):
+            return True
+    return False
+
+
+def against_expectation(text: str, clause: Span, sentence: Span) -> Span | None:
+    """What happened instead of what was expected: "I expected local names, but only keywords
+    are shown", «ожидал увидеть список, а открывается пустое окно». The clause after the
+    contrast is the fault."""
+    before = [t for t in read(text, (sentence[0], clause[0])).tokens if t.pos != "PUNCT"]
+    if not before or before[-1].lower not in _CONTRASTS:
+        return None
+    if not _expects(before[:-1]):
+        return None
+    reading = read(text, clause)
+    tokens = reading.tokens
+    if not any(t.pos in ("VERB", "ADJ") for t in tokens):
+        return None
+    if polarity(text[clause[0] : clause[1]]) >= 0.3:
+        return None  # "but it was easy to set up": better than expected
+    first, last = _content_bounds(tokens, 0, len(tokens) - 1)
+    return reading.span(first, last) if first <= last else None
+
+
 def denies_a_problem(text: str, span: Span, floor: int) -> bool:
     """The span says a problem is absent ("no errors in the log", «без ошибок») and names
     no other; its negator may stand before it, from floor on."""
@@ -627,11 +663,29 @@ def _segment(tokens: list[Token], at: int) -> tuple[int, int]:
     return first, last
 
 
+def _quoted_message_end(tokens: list[Token], at: int) -> int | None:
+    """Where the message an error noun quotes right after it ends ("the error "Access
+    denied"", «ошибку "нет доступа"»): the index of its closing quote mark."""
+    if tokens[at].lemma not in _MESSAGE_NOUNS:
+        return None
+    opening = at + 1
+    while opening < len(tokens) and tokens[opening].text == ":":
+        opening += 1
+    if opening >= len(tokens) or tokens[opening].text not in _QUOTE_MARKS:
+        return None
+    closing = next(
+        (i for i in range(opening + 1, len(tokens)) if tokens[i].text in _QUOTE_MARKS), None
+    )
+    return closing if closing is not None and closing > opening + 1 else None
+
+
 def _names_no_problem(tokens: list[Token], at: int) -> bool:
     """ "this app was the problem", "others are having similar issues": only a generic word
     (problem, issue, bug) says something is wrong, and nothing says what or where."""
     if tokens[at].lemma not in GENERIC_PROBLEMS and tokens[at].lower not in GENERIC_PROBLEMS:
         return False
+    if _quoted_message_end(tokens, at) is not None:
+        return False  # the error "Cannot open file": its message says which
     first, last = _segment(tokens, at)
     ignored = GENERIC_NOUNS | GENERIC_VERBS | _VAGUE_WORDS | GENERIC_PROBLEMS | DEVICE_WORDS
     return not any(
@@ -806,6 +860,9 @@ def pain_span(text: str, clause: Span) -> Span | None:
     tokens = reading.tokens
     # the piece that holds the problem word: "I'm sorry but this app is crap" → "this app is crap"
     first, last = _segment(tokens, at)
+    message_end = _quoted_message_end(tokens, at)
+    if message_end is not None:
+        last = message_end  # the error with its message
     if tokens[at].lower in _INSTEAD and last + 2 < len(tokens) and tokens[last + 1].text == ",":
         last = _segment(tokens, last + 2)[1]  # "instead of the page, it shows markup"
     if last - first < 2:
