@@ -999,3 +999,31 @@ def test_what_happened_against_what_was_expected_is_a_pain(text, language, words
 )
 def test_an_expectation_or_a_pleasant_surprise_is_no_pain(text, language):
     assert "pain" not in _types(text, language), _nodes(text, language)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("Линтер читает переменную не config а conifg.", "читает переменную не config а conifg"),
+        (
+            "Почему сборка кладёт файлы в корень, а не в папку dist?",
+            "кладёт файлы в корень, а не в папку dist",
+        ),
+    ],
+)
+def test_a_phrase_denied_against_another_after_a_verb_is_a_wrong_result(text, words):
+    pains = _pains(text, "ru")
+    assert len(pains) == 1 and words in pains[0], _nodes(text, "ru")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Это не баг, а особенность.",
+        "Не только подсветка, но и поиск работает отлично.",
+        "Я работаю не в офисе, а дома.",
+        "Я пишу код не в редакторе а в блокноте.",
+    ],
+)
+def test_a_contrast_without_a_product_verb_is_no_wrong_result(text):
+    assert "pain" not in _types(text, "ru"), _nodes(text, "ru")

@@ -778,7 +778,7 @@ def _pains(
         ):
             continue
         # "instead of the page, it shows markup": the comma is inside the statement
-        cutter = None if linguistic.opens_with_instead(text, span) else lex.PAIN_CUTTER
+        cutter = None if linguistic.holds_its_comma(text, span) else lex.PAIN_CUTTER
         phrase = _phrase(text, *span, lex, cutter, lex.PAIN_MAX_WORDS)
         phrase = _with_negator(text, linguistic.without_courtesy(text, phrase), clause[0])
         phrase = linguistic.with_preposition(text, phrase, clause[0])

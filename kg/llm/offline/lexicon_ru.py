@@ -17,9 +17,10 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
+# «…, а не …» denies a phrase of its clause, it opens no clause of its own.
 CLAUSE_SEPARATOR = re.compile(
-    r";\s*|:\s+|,\s+(?:а|но|и|поэтому|потому\s+что|так\s+как|однако|хотя|зато|причём|причем|"
-    r"чтобы)\b\s*",
+    r";\s*|:\s+|,\s+(?:а(?!\s+не\b)|но|и|поэтому|потому\s+что|так\s+как|однако|хотя|зато|"
+    r"причём|причем|чтобы)\b\s*",
     _I,
 )
 

@@ -360,6 +360,8 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
         return True
     if _lacks_a_quality(token):
         return True
+    if _contrasted(tokens, i):
+        return True
     if negated and token.lower in _PERCEIVED and _right_after_negator(tokens, i):
         return True  # «не видно изменений»: what should show does not
     if token.lemma == "do" and after is not None and after.lower == "nothing":
@@ -435,6 +437,26 @@ _CHOOSING = _wordset(
 
 
 _INSTEAD = _wordset("instead вместо")
+
+
+def _contrasted(tokens: list[Token], i: int) -> bool:
+    """A phrase denied against another after a verb: «воспринимает команду не X, а Y»,
+    «открывается в домашней папке, а не в папке проекта». The product did the one where the
+    other was meant (what «вместо» says). Not «не только …», nor a verb denied (its own rule),
+    nor a sentence without a verb («это не баг, а фича»)."""
+    if tokens[i].lower != "не" or i + 1 >= len(tokens):
+        return False
+    following = tokens[i + 1]
+    if following.pos in ("VERB", "PART", "PUNCT") or following.lower == "только":
+        return False
+    words = [j for j in range(i) if tokens[j].pos != "PUNCT"]
+    after_a = bool(words) and tokens[words[-1]].lower == "а"
+    before_a = any(t.lower == "а" for t in tokens[i + 2 : i + 8])
+    if not (after_a or before_a):
+        return False
+    if any(t.lower in _SPEAKERS_AND_READERS for t in tokens[:i]):
+        return False  # «я работаю не в офисе, а дома»: what the writer does
+    return any(t.pos == "VERB" for t in tokens[:i])
 
 
 def _lacks_a_quality(token: Token) -> bool:
@@ -593,9 +615,16 @@ def denies_a_problem(text: str, span: Span, floor: int) -> bool:
     return bool(problems) and all(_negated(tokens, i) for i in problems)
 
 
-def opens_with_instead(text: str, span: Span) -> bool:
+_DENIED_AFTER_COMMA = re.compile(r",\s+а\s+не(?!\w)", re.IGNORECASE)
+
+
+def holds_its_comma(text: str, span: Span) -> bool:
+    """The comma in the span is inside one statement: "instead of the page, it shows markup",
+    «открывается в домашней папке, а не в папке проекта»."""
     first = re.match(r"\s*(\w+)", text[span[0] : span[1]])
-    return first is not None and first.group(1).lower() in _INSTEAD
+    if first is not None and first.group(1).lower() in _INSTEAD:
+        return True
+    return _DENIED_AFTER_COMMA.search(text, span[0], span[1]) is not None
 
 
 # Words for the parts of a computer a report lists as its environment.
@@ -863,6 +892,15 @@ def pain_span(text: str, clause: Span) -> Span | None:
     message_end = _quoted_message_end(tokens, at)
     if message_end is not None:
         last = message_end  # the error with its message
+    if tokens[at].lower == "не" and first > 1 and tokens[first - 1].text == ",":
+        # «терминал открывается в домашней папке, а не в …»: from the verb's subject on
+        verb = max(j for j in range(first - 1) if tokens[j].pos == "VERB")
+        subject = verb - 1 if verb and tokens[verb - 1].pos in ("NOUN", "PROPN", "PRON") else verb
+        first = max(_segment(tokens, first - 2)[0], subject)
+        last = min(last, first + _MAX_LABEL_WORDS + 2)
+        if last - first + 1 > _MAX_LABEL_WORDS:
+            first, last = _content_bounds(tokens, first, last)
+            return reading.span(first, last)
     if tokens[at].lower in _INSTEAD and last + 2 < len(tokens) and tokens[last + 1].text == ",":
         last = _segment(tokens, last + 2)[1]  # "instead of the page, it shows markup"
     if last - first < 2:
