@@ -1027,3 +1027,12 @@ def test_a_phrase_denied_against_another_after_a_verb_is_a_wrong_result(text, wo
 )
 def test_a_contrast_without_a_product_verb_is_no_wrong_result(text):
     assert "pain" not in _types(text, "ru"), _nodes(text, "ru")
+
+
+def test_an_html_comment_of_a_form_is_no_statement():
+    text = (
+        "<!-- Instead of writing here, use the report dialog; it fails to attach logs "
+        "otherwise. -->\nThe minimap does not scroll with the editor."
+    )
+    assert linguistic.mask_markup(text).startswith(" " * 20)
+    assert _pains(text) == ["minimap does not scroll with the editor"], _nodes(text)

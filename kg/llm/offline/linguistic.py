@@ -1887,7 +1887,7 @@ def purpose_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
 # <b>Bug</b>"), tags, images and links, web addresses, file paths, code blocks, table rows.
 _MARKUP = re.compile(
     r"^[^\n:]{1,40}:[ \t]*<(\w+)>[^<\n]*</\1>[ \t]*$"
-    r"|```.*?```"
+    r"|```.*?```|<!--.*?-->"
     # a form's question with its short answer ("Occurs in safe mode?: Yes")
     r"|^[^\n?]{3,160}\?:[ \t]*[^\n]{0,30}$"
     r"|!?\[[^\]\n]*\]\([^)\n]*\)"
