@@ -1036,3 +1036,25 @@ def test_an_html_comment_of_a_form_is_no_statement():
     )
     assert linguistic.mask_markup(text).startswith(" " * 20)
     assert _pains(text) == ["minimap does not scroll with the editor"], _nodes(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Не нашёл похожих задач в трекере.", "ru"),
+        ("Не пробовал на другой машине.", "ru"),
+        ("Не могу понять, в чём причина.", "ru"),
+        ("Отключение расширений ничего не дало.", "ru"),
+        ("Никаких ошибок в консоли не выводится.", "ru"),
+        ("I did not change any settings.", "en"),
+    ],
+)
+def test_what_the_writer_did_or_tried_and_absent_errors_are_no_pains(text, language):
+    assert "pain" not in _types(text, language), _nodes(text, language)
+
+
+@pytest.mark.parametrize(
+    "text", ["Не запустился отладчик после сборки.", "Страница настроек не найдена."]
+)
+def test_a_thing_that_failed_in_the_past_is_still_a_pain(text):
+    assert "pain" in _types(text, "ru"), _nodes(text, "ru")

@@ -37,7 +37,7 @@ NEGATORS = _wordset(
     # contractions as reviews type them, without the apostrophe
     "dont doesnt didnt cant wont isnt arent wasnt werent couldnt wouldnt shouldnt havent "
     "hasnt aint "
-    "не ни нет ничего никто никогда нигде ничто без"
+    "не ни нет ничего никто никогда нигде ничто без никакой"
 )
 # Words that describe a malfunction or a difficulty by themselves.
 PROBLEM_LEMMAS = _wordset(
@@ -339,6 +339,10 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
     token = tokens[i]
     after = tokens[i + 1] if i + 1 < len(tokens) else None
     if negated and token.lemma in FUNCTION_LEMMAS and _verb_here(tokens, i):
+        if after is not None and token.lemma == "мочь" and after.lemma in NOT_FAILURE_VERBS:
+            return False  # «не могу понять»: what the writer knows
+        if _no_effect(tokens, i):
+            return False
         # "never saw a glitch", "doesn't show any errors": a problem said to be absent
         return not any(t.lemma in PROBLEM_LEMMAS for t in tokens[i + 1 : i + 4])
     if negated and _fails_to_act(tokens, i):
@@ -389,13 +393,19 @@ NOT_FAILURE_VERBS = _wordset(
     знать понимать понять думать считать помнить запомнить хотеть желать планировать
     собираться нуждаться требоваться требовать стоить надеяться бояться волновать интересовать
     советовать рекомендовать являться быть иметь использовать пользоваться соглашаться
-    спешить жалеть"""
+    спешить жалеть пробовать попробовать стать"""
 )
 # Verbs that, with "nothing", report a fix that did not help, not a new failure: «ничего не
 # изменилось», "nothing changed".
 _NO_EFFECT = _wordset("change help измениться изменяться поменяться меняться помочь помогать дать")
 _SPEAKERS_AND_READERS = _wordset("i we you u я мы вы ты")
 _NOT_STATED_FORMS = frozenset({"impr", "1per", "2per", "INFN", "GRND"})
+
+
+def _no_effect(tokens: list[Token], i: int) -> bool:
+    """ "nothing changed", «ничего не дало»: a fix that did not help."""
+    nothing = any(t.lower in _NOTHING for t in tokens[max(0, i - 3) : i])
+    return nothing and tokens[i].lemma in _NO_EFFECT
 
 
 def _fails_to_act(tokens: list[Token], i: int) -> bool:
@@ -415,10 +425,18 @@ def _fails_to_act(tokens: list[Token], i: int) -> bool:
         return False
     first, _ = _segment(tokens, i)
     before = tokens[first:i]
-    if any(t.lower in _SPEAKERS_AND_READERS for t in before):
+    if any(t.lower in _SPEAKERS_AND_READERS for t in before) or _no_effect(tokens, i):
         return False
-    if any(t.lower in _NOTHING for t in before) and token.lemma in _NO_EFFECT:
-        return False
+    if any(t.lemma in PROBLEM_LEMMAS and _negated(tokens, j) for j, t in enumerate(before, first)):
+        return False  # «никаких ошибок не выводится»: a problem said to be absent
+    grammar = grammemes(token.text)
+    active_past = "past" in grammar and "VERB" in grammar  # not «не найдена», a state
+    if (
+        active_past
+        and not token.lower.endswith(("ся", "сь"))
+        and not any(t.pos in ("NOUN", "PROPN", "PRON") for t in before)
+    ):
+        return False  # «не нашёл похожих задач»: with no subject, what the writer did
     if token.text.isascii():
         # English needs its subject: "Don't close the window" is advice, "not to open" a
         # purpose
@@ -500,7 +518,9 @@ def _wrong_result(tokens: list[Token], i: int) -> bool:
 
 
 # Negators of a verb or an adjective; "nothing like", "no good reason" are other constructions.
-_VERB_NEGATORS = NEGATORS - _wordset("no nothing nobody none neither nor without ничего никто")
+_VERB_NEGATORS = NEGATORS - _wordset(
+    "no nothing nobody none neither nor without ничего никто никакой"
+)
 
 
 def _right_after_negator(tokens: list[Token], i: int) -> bool:
