@@ -1058,3 +1058,43 @@ def test_what_the_writer_did_or_tried_and_absent_errors_are_no_pains(text, langu
 )
 def test_a_thing_that_failed_in_the_past_is_still_a_pain(text):
     assert "pain" in _types(text, "ru"), _nodes(text, "ru")
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "name"),
+    [
+        ("In Kate I opened the same folder and everything works.", "en", "Kate"),
+        ("В Geany всё работает нормально, а здесь нет.", "ru", "Geany"),
+        ("Раньше пользовался Geany, там такого не было.", "ru", "Geany"),
+    ],
+)
+def test_a_product_where_the_same_thing_works_is_a_competitor(text, language, name):
+    found = [label for kind, label in _nodes(text, language) if kind == "competitor"]
+    assert found == [name], _nodes(text, language)
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("I use Windows 11 and tried Ubuntu too.", "en"),
+        ("В Windows всё работает, а в Linux нет.", "ru"),
+    ],
+)
+def test_a_platform_or_an_elliptical_denial_names_no_competitor(text, language):
+    assert "competitor" not in _types(text, language), _nodes(text, language)
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Dear developers, please fix the highlighting.", "en"),
+        ("Уважаемые разработчики, исправьте подсветку.", "ru"),
+        ("Разработчики, добавьте тёмную тему!", "ru"),
+    ],
+)
+def test_the_people_a_report_speaks_to_are_no_segment(text, language):
+    assert "segment" not in _types(text, language), _nodes(text, language)
+
+
+def test_a_list_of_subjects_is_no_address():
+    assert "segment" in _types("Students, teachers and parents use it every day.")

@@ -638,6 +638,8 @@ def _segments(text: str, sentence: Sentence) -> list[Finding]:
             label = f"{label} {tail.group(1).lower()}"
             end += tail.end()
             consumed_until = end
+        if linguistic.addressed(text, (sentence.start, sentence.end), start, end):
+            continue  # "Dear developers, please fix …": the reader addressed, not a segment
         full = " ".join([*modifiers, label])
         role = "oblique" if before in lex.OBLIQUE_BEFORE else ""
         found.append(
@@ -1021,6 +1023,8 @@ def _is_competitor_name(name: str, product: str, lex: ModuleType) -> bool:
         return False
     if product and name.casefold() == product.casefold():
         return False
+    if linguistic.names_a_platform(name):
+        return False  # "I use Windows 11": where the product runs, not a rival
     # Spreadsheets, paper and messengers are workarounds, not competitors.
     return not any(pattern.search(name) for pattern, _, _ in lex.ALTERNATIVES)
 

@@ -471,14 +471,22 @@ COMPETITOR_PATTERNS = (
         rf"(?:с|со|от|из)\s+{NAMES_ANY}"
     ),
     re.compile(
-        rf"(?<![\w-])(?:[Уу]|[Вв])\s+{NAMES_LATIN}\s+(?:уже\s+)?(?:есть|нет|появил\w+)(?![\w-])"
+        # «у X есть …»: what X has; a bare «…, а в X нет» only denies the clause before
+        rf"(?<![\w-])(?:[Уу]|[Вв])\s+{NAMES_LATIN}\s+(?:уже\s+)?(?:есть|нет|появил\w+)"
+        rf"(?![\w-])(?!\s*[.,;!?)]|\s*$)"
+    ),
+    # «в X всё работает»: the product compared with one where the same thing works
+    re.compile(
+        rf"(?<![\w-])[Вв]\s+{NAMES_LATIN}\s+(?:(?:вс[её]|это|он[оа]?)\s+)?(?:нормально\s+|"
+        rf"отлично\s+|прекрасно\s+)?(?:работа\w+|открыва\w+|запуска\w+|отобража\w+)(?![\w-])"
     ),
     re.compile(
         rf"(?<![\w-]){NAMES_LATIN}\s+(?:уже\s+)?(?:предлага\w+|умеет|позволяет|поддерживает|"
         rf"запустил\w*)(?![\w-])"
     ),
     re.compile(
-        rf"(?<![\w-])(?:пользуются|используют|платят\s+за|пробовали|сидят\s+на)\s+{NAMES_LATIN}"
+        rf"(?<![\w-])(?:пользуются|используют|платят\s+за|пробовали|сидят\s+на|"
+        rf"(?:[Рр]аньше|[Дд]о\s+этого)\s+(?:пользовал\w*|использовал\w*))\s+{NAMES_LATIN}"
     ),
 )
 # Capitalised words that are not names: pronouns, determiners, conjunctions, prepositions,

@@ -1501,6 +1501,40 @@ _DEVICE_NAMES = _wordset("iphone ipad ipod android kindle galaxy samsung htc nex
 _MODEL_WORDS = _wordset("fire hd pro plus mini max air edge ultra lite note")
 
 
+_ADDRESS_WORDS = _wordset("dear уважаемый дорогой hi hello hey привет здравствуйте")
+_PLEAS = _wordset("please pls plz пожалуйста")
+
+
+def addressed(text: str, sentence: Span, start: int, end: int) -> bool:
+    """The people named are the ones the text speaks to: "Dear developers, …", «Уважаемые
+    разработчики, исправьте …», "Developers, please …". A list of subjects ("Students,
+    teachers and parents use it") is not an address."""
+    before = [t for t in read(text, (sentence[0], start)).tokens if t.pos != "PUNCT"]
+    named = read(text, (start, end)).tokens
+    if any(t.lemma in _ADDRESS_WORDS or t.lower in _ADDRESS_WORDS for t in [*before, *named[:1]]):
+        return True
+    if before or not text[end:].lstrip().startswith((",", "!")):
+        return False
+    following = read(text, (end, sentence[1])).tokens
+    words = [t for t in following if t.pos != "PUNCT"][:3]
+    return any(t.lower in _PLEAS or "impr" in grammemes(t.text) for t in words)
+
+
+# Operating systems, runtimes, languages and version control a report names as its
+# environment: what a product runs on or works with, never its rival.
+_PLATFORMS = _wordset(
+    """windows linux ubuntu debian fedora centos arch mint manjaro macos osx mac android ios
+    wsl wsl2 chromeos unix freebsd docker node nodejs python java jdk dotnet .net git github
+    gitlab npm pip conda anaconda powershell bash zsh cmd kde gnome"""
+)
+
+
+def names_a_platform(name: str) -> bool:
+    """ "Windows 11", "Ubuntu", "Python 3.12": the environment, not a rival product."""
+    words = name.lower().split()
+    return bool(words) and words[0] in _PLATFORMS
+
+
 def names_a_device(phrase: str) -> bool:
     """ "Kindle Fire HD", "my iPhone 6", "HTC mobile": the phrase names a device, not a
     feature (its head, past the model's name, is a device)."""
