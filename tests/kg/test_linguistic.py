@@ -1098,3 +1098,31 @@ def test_the_people_a_report_speaks_to_are_no_segment(text, language):
 
 def test_a_list_of_subjects_is_no_address():
     assert "segment" in _types("Students, teachers and parents use it every day.")
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "words"),
+    [
+        ("Работает только если закрыть панель и открыть её снова.", "ru", "закрыть панель"),
+        ("Помогает только перезапуск окна.", "ru", "перезапуск окна"),
+        ("Обходное решение — отключить синхронизацию настроек.", "ru", "отключить синхронизацию"),
+        ("The sidebar only appears if I resize the window.", "en", "resize the window"),
+        ("The workaround is to reload the window twice.", "en", "reload the window"),
+    ],
+)
+def test_a_workaround_is_an_alternative(text, language, words):
+    found = [label for kind, label in _nodes(text, language) if kind == "alternative"]
+    assert len(found) == 1 and words in found[0], _nodes(text, language)
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [("Перезагрузка не помогает.", "ru"), ("Не работает только если открыть через ярлык.", "ru")],
+)
+def test_a_fix_that_fails_is_no_workaround(text, language):
+    assert "alternative" not in _types(text, language), _nodes(text, language)
+
+
+def test_expecting_something_still_names_the_feature_expected():
+    text = "I downloaded this, expecting a decent video streaming service like the others."
+    assert "feature" in _types(text), _nodes(text)

@@ -951,6 +951,12 @@ def _alternatives(text: str, sentence: Sentence) -> list[Finding]:
             name = re.sub(r"^(?:on|pen and)\s+", "", name)
             quote = _alternative_quote(text, sentence, match.span(), lex)
             found.append(Finding("alternative", name, quote, match.start(), named=match.span()))
+    for cue, span in linguistic.workaround_spans(text, (sentence.start, sentence.end)):
+        if any(s < span[1] and span[0] < e for s, e in taken):
+            continue
+        span = _whole_quote(text, span, (sentence.start, sentence.end))
+        label = _label(text, span, sentence)
+        found.append(Finding("alternative", label, (cue, span[1]), span[0], named=span))
     return found
 
 

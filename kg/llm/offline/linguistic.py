@@ -234,8 +234,6 @@ def is_hypothetical(reading: Reading) -> bool:
     words = {t.lower for t in tokens}
     if "if" in words and "ever" in words:
         return True
-    if _expects(tokens):
-        return True  # "I expected it to be hard": what was expected, not what happened
     return any(
         t.lower in HYPOTHETICAL and not (i + 1 < len(tokens) and tokens[i + 1].lower in NEGATORS)
         for i, t in enumerate(tokens)
@@ -839,6 +837,8 @@ def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
     reading = read(text, clause)
     if is_hypothetical(reading):
         return "hypothetical"
+    if _expects(reading.tokens):
+        return "an expectation"  # "I expected it to be hard": not what happened
     if english and _wishes(text, clause):
         return "a wish"
     at = problem_at(reading)
@@ -897,7 +897,7 @@ def resolved_later(text: str, clause: Span, sentence: Span) -> bool:
 def pain_span(text: str, clause: Span) -> Span | None:
     """The words of a problem a clause states, when its grammar says it states one."""
     reading = read(text, clause)
-    if is_hypothetical(reading) or _wishes(text, clause):
+    if is_hypothetical(reading) or _expects(reading.tokens) or _wishes(text, clause):
         return None
     at = problem_at(reading)
     if at is None or _asks_for_a_fix(reading.tokens, at) or _names_no_problem(reading.tokens, at):
@@ -1499,6 +1499,47 @@ def _operation_here(token: Token, before: Token | None) -> bool:
 _DEVICE_NAMES = _wordset("iphone ipad ipod android kindle galaxy samsung htc nexus blackberry")
 # Words after a device's name that only say which model: "Kindle Fire HD", "Galaxy S3 mini".
 _MODEL_WORDS = _wordset("fire hd pro plus mini max air edge ultra lite note")
+
+
+# A workaround: what makes the product work for now. «работает только если нажать …»,
+# «помогает только перезапуск окна», «обходное решение — …», "it only opens if I use the
+# hot keys", "the workaround is to reload the window".
+_WORKAROUND = re.compile(
+    r"(?:(?<!не\s)(?<![\w-])(?:работает|работают|срабатывает|запускается|открывается|"
+    r"появляется|отображается|помогает|получается)\s+только\s+(?:в\s+случае,?\s+)?"
+    r"(?:если|когда|после(?:\s+того,?\s+как)?|через)"
+    r"|(?<![\w-])(?:обходн\w+\s+(?:путь|решение|вариант)|временн\w+\s+решение)\s*(?:—|-|:|это)"
+    r"|(?<!не\s)(?<![\w-])(?:помогает|помогло|спасает|выручает)\s+только"
+    r"|\b(?:works|opens|starts|runs|appears|shows\s+up|helps)\s+only\s+(?:if|when|after)"
+    r"|\bonly\s+(?:works|opens|starts|runs|appears|helps)\s+(?:if|when|after)"
+    r"|\bworkaround\s*(?:is|:|—|-))"
+    r"\s*(?:(?:I|we|you|я|мы)\s+)?(?:to\s+)?(?P<w>[^,;.!?()]+)",
+    re.IGNORECASE,
+)
+_WORKAROUND_END = re.compile(
+    r"\s+(?:и\s+только\s+тогда|и\s+тогда|then|and\s+then|тогда|to\s+make|чтобы|so\s+that)"
+    r"(?![\w-])",
+    re.IGNORECASE,
+)
+_MAX_WORKAROUND_WORDS = 8
+
+
+def workaround_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
+    """(cue start, the workaround's words) for each workaround a sentence tells."""
+    found = []
+    for match in _WORKAROUND.finditer(text, sentence[0], sentence[1]):
+        start, end = match.span("w")
+        stop = _WORKAROUND_END.search(text, start, end)
+        if stop is not None:
+            end = stop.start()
+        words = list(_SPACED.finditer(text, start, end))[:_MAX_WORKAROUND_WORDS]
+        reading = read(text, (start, words[-1].end())) if words else None
+        if reading is None or not any(t.pos in ("VERB", "NOUN") for t in reading.tokens):
+            continue
+        first, last = _content_bounds(reading.tokens, 0, len(reading.tokens) - 1)
+        if first <= last:
+            found.append((match.start(), reading.span(first, last)))
+    return found
 
 
 _ADDRESS_WORDS = _wordset("dear уважаемый дорогой hi hello hey привет здравствуйте")
