@@ -1126,3 +1126,20 @@ def test_a_fix_that_fails_is_no_workaround(text, language):
 def test_expecting_something_still_names_the_feature_expected():
     text = "I downloaded this, expecting a decent video streaming service like the others."
     assert "feature" in _types(text), _nodes(text)
+
+
+def test_a_pain_told_again_of_a_pronoun_is_the_same_pain():
+    text = (
+        "Кнопка меню «Вид» некорректно работает. Пока не закрыть вкладку, "
+        "работать корректно она не начинает."
+    )
+    assert len(_pains(text, "ru")) == 1, _nodes(text, "ru")
+
+
+def test_a_long_title_told_again_in_the_body_in_another_language_gives_way():
+    text = (
+        "When the Welcome tab is open in the workspace the View menu button does not work "
+        "correctly\n\nПри открытой вкладке приветствия некорректно работает кнопка меню «Вид»."
+    )
+    pains = _pains(text, "ru")
+    assert len(pains) == 1 and "некорректно работает кнопка меню" in pains[0], pains

@@ -203,7 +203,7 @@ def _said_again(findings: list[list[Finding]]) -> set[int]:
 
 
 _TITLE = re.compile(r"\A[ \t]*(?P<title>[^\n]{1,160}?)[ \t]*\n[ \t]*\n")
-_TITLE_MAX_WORDS = 12
+_TITLE_MAX_WORDS = 20
 
 
 def _title_restated(
@@ -884,6 +884,11 @@ def _restated(text: str, sentence: Sentence, pain: Finding, earlier: list[Findin
     pronoun = _word_before(text, sentence.start, pain.at)
     if pronoun in lex.THING_PRONOUNS or _INSTEAD_OF_IT.match(pain.label):
         return True  # «вместо неё показывается …»: what replaces a thing already told of
+    words = {w.lower() for w in pain.label.split()}
+    if words & (lex.PERSON_PRONOUNS | lex.THING_PRONOUNS) and any(
+        content_lemmas(pain.label) & content_lemmas(other.label) for other in earlier
+    ):
+        return True  # "the button fails … It still does not work": the same thing again
     if pronoun not in lex.PERSON_PRONOUNS:
         return False
     said = concepts(pain.label) & _NAMED_CONCEPTS
