@@ -9,11 +9,12 @@ Tags are mapped to one small universal set so the rules above them are language-
 """
 
 from kg.language.lemmas import content_lemmas, is_cyrillic, is_english_word, lemma, lemma_key
-from kg.language.tokens import Token, analyse, grammemes
+from kg.language.tokens import Token, analyse, cases, grammemes
 
 __all__ = [
     "Token",
     "analyse",
+    "cases",
     "content_lemmas",
     "grammemes",
     "is_cyrillic",

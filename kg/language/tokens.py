@@ -137,3 +137,16 @@ def grammemes(word: str) -> frozenset[str]:
     if not is_cyrillic(word):
         return frozenset()
     return frozenset(_morph().parse(word.lower())[0].tag.grammemes)
+
+
+_CASES = frozenset({"nomn", "gent", "datv", "accs", "ablt", "loct", "voct", "gen2", "acc2", "loc2"})
+
+
+@lru_cache(maxsize=100_000)
+def cases(word: str) -> frozenset[str]:
+    """Every case a Russian word's parses allow («окно» is nominative or accusative)."""
+    if not is_cyrillic(word):
+        return frozenset()
+    return frozenset(
+        g for parse in _morph().parse(word.lower()) for g in parse.tag.grammemes if g in _CASES
+    )

@@ -1143,3 +1143,20 @@ def test_a_long_title_told_again_in_the_body_in_another_language_gives_way():
     )
     pains = _pains(text, "ru")
     assert len(pains) == 1 and "некорректно работает кнопка меню" in pains[0], pains
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("Подсветка в Markdown не работает.", "подсветка в Markdown не работает"),
+        ("Кнопка на панели тормозит.", "кнопка на панели тормозит"),
+    ],
+)
+def test_a_russian_subject_keeps_the_phrase_that_modifies_it(text, label):
+    assert _pains(text, "ru") == [label], _nodes(text, "ru")
+
+
+def test_an_agent_noun_with_what_it_handles_is_a_tool_not_people():
+    text = "Приходится закрывать через диспетчер задач, менеджер пакетов тоже висит."
+    assert "segment" not in _types(text, "ru"), _nodes(text, "ru")
+    assert "segment" in _types("Диспетчеры жалуются на задержки.", "ru")

@@ -421,6 +421,10 @@ def _words_before(text: str, position: int, floor: int, lex: ModuleType, limit: 
         bare = word.strip(_EDGE_PUNCTUATION).lower()
         if bare in lex.SUBJECT_PREPOSITIONS and taken:
             return taken[0]  # only the noun right before the cue is the subject
+        if taken and linguistic.modifies_a_subject(text, floor, token.start()):
+            start = token.start()  # «автодополнение в Python не работает»: the noun's phrase
+            taken.append(start)
+            continue
         if word[-1] in ",;:—–" or bare in lex.SUBJECT_BOUNDARY:
             break
         start = token.start()

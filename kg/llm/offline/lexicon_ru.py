@@ -604,9 +604,20 @@ _AGENT_PATTERNS = tuple(
 _NOT_PEOPLE_WORD = re.compile(_NOT_PEOPLE, _I)
 
 
+# An agent noun followed by the things it handles names a software tool: «диспетчер задач»,
+# «менеджер пакетов», «установщик расширений».
+TOOL_OBJECT_AFTER = re.compile(
+    r"\s+(?:задач|устройств|пакетов|файлов|расширений|плагинов|версий|паролей|окон|загрузок|"
+    r"процессов|зависимостей|обновлений|буфера)(?![\w-])",
+    _I,
+)
+
+
 def segment_head(found: re.Match[str]) -> tuple[str, bool] | None:
     """The plural nominative label of a matched head, keeping a prefix such as 'онлайн-'."""
     word = found["head"]
+    if TOOL_OBJECT_AFTER.match(found.string, found.end()):
+        return None
     prefix = (found["prefix"] or "").lower()
     for pattern, label, needs_modifier in _HEAD_PATTERNS:
         if pattern.fullmatch(word):

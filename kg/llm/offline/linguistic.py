@@ -23,7 +23,7 @@ from functools import lru_cache
 
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
-from kg.language import Token, analyse, grammemes, is_english_word, lemma
+from kg.language import Token, analyse, cases, grammemes, is_english_word, lemma
 
 Span = tuple[int, int]
 
@@ -1568,6 +1568,17 @@ _PLATFORMS = _wordset(
     wsl wsl2 chromeos unix freebsd docker node nodejs python java jdk dotnet .net git github
     gitlab npm pip conda anaconda powershell bash zsh cmd kde gnome"""
 )
+
+
+def modifies_a_subject(text: str, floor: int, at: int) -> bool:
+    """The Russian preposition at `at` opens a phrase that modifies the nominative noun right
+    before it («автодополнение | в Python», «кнопка | на панели»), so the subject reads on."""
+    before = read(text, (floor, at)).tokens
+    here = read(text, (at, at + 6)).tokens[:1]
+    if not here or here[0].pos != "ADP" or here[0].text.isascii() or not before:
+        return False
+    noun = before[-1]
+    return noun.pos == "NOUN" and "nomn" in cases(noun.text)
 
 
 def names_a_platform(name: str) -> bool:
