@@ -1160,3 +1160,21 @@ def test_an_agent_noun_with_what_it_handles_is_a_tool_not_people():
     text = "Приходится закрывать через диспетчер задач, менеджер пакетов тоже висит."
     assert "segment" not in _types(text, "ru"), _nodes(text, "ru")
     assert "segment" in _types("Диспетчеры жалуются на задержки.", "ru")
+
+
+def test_tracebacks_exception_lines_and_prompts_below_the_title_are_machine_output():
+    text = (
+        "Скрипт не запускается\n\nTraceback (most recent call last):\n"
+        '  File "app.py", line 7, in <module>\n'
+        "KeyError: Cannot read the key of undefined\n"
+        "PS C:\\work> python app.py\n"
+    )
+    assert _pains(text, "ru") == ["скрипт не запускается"], _nodes(text, "ru")
+
+
+def test_an_exception_named_in_the_title_is_the_reported_symptom():
+    text = "ImportError: cannot load the module 'yaml'\n\nХотя пакет установлен."
+    pains = _pains(text, "ru")
+    assert len(pains) == 1 and "load the module" in pains[0], _nodes(text, "ru")
+    text = "ModuleMissingError: no module named 'yaml'\n\nХотя пакет установлен."
+    assert _pains(text, "ru"), _nodes(text, "ru")

@@ -266,7 +266,8 @@ def _sentences(text: str, language: str) -> Iterator[Sentence]:
 # An error or a message quoted after a colon: "… выдаёт ошибку: Failed to fetch. Retry
 # later." The message is what the error says, one statement with the words that report it.
 _MESSAGE_COLON = re.compile(
-    r"(?<![\w-])(?:ошибк\w*|сообщени\w*|исключени\w*|error|message|exception)\s*:\s", re.I
+    r"(?<![\w-])(?:ошибк\w*|сообщени\w*|исключени\w*|\w*error|message|\w*exception)\s*:\s",
+    re.I,
 )
 
 

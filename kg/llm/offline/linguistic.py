@@ -261,11 +261,15 @@ _QUOTE_MARKS = frozenset('"“”«»')
 _MESSAGE_NOUNS = _wordset("ошибка сообщение исключение error message exception")
 
 
+def _names_a_message(token: Token) -> bool:
+    return token.lemma in _MESSAGE_NOUNS or _EXCEPTION_NAME.fullmatch(token.text) is not None
+
+
 def _quoted(tokens: list[Token]) -> list[bool]:
     """Which tokens stand inside quotation marks, or in a message after "error:"."""
     inside, flags = False, []
     for i, token in enumerate(tokens):
-        if token.text == ":" and i and tokens[i - 1].lemma in _MESSAGE_NOUNS:
+        if token.text == ":" and i and _names_a_message(tokens[i - 1]):
             return [*flags, False] + [True] * (len(tokens) - i - 1)
         if token.text in _QUOTE_MARKS:
             inside = token.text in "«“" or (token.text == '"' and not inside)
@@ -275,10 +279,16 @@ def _quoted(tokens: list[Token]) -> list[bool]:
     return flags
 
 
+# An exception's class names the error it reports ("ModuleNotFoundError", "IOException").
+_EXCEPTION_NAME = re.compile(r"[A-Z]\w*(?:Error|Exception)")
+
+
 def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
     generic = None
     for i in indexes:
         token = tokens[i]
+        if _EXCEPTION_NAME.fullmatch(token.text):
+            return i
         negated = _negated(tokens, i)
         if _in_a_condition(tokens, i) or _idiom(tokens, i) or _spared(tokens, i):
             continue
@@ -2008,7 +2018,14 @@ _MARKUP = re.compile(
     # log lines (a time stamp or a bracketed level first) and stack frames: machine output
     r"|^[ \t]*\[?\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}[^\n]*$"
     r"|^[ \t]*\[(?:error|warn|warning|info|debug|trace)\][^\n]*$"
-    r"|^[ \t]+at[ \t]+\S[^\n]*[( \t]\S*:\d+(?::\d+)?\)?[ \t]*$",
+    r"|^[ \t]+at[ \t]+\S[^\n]*[( \t]\S*:\d+(?::\d+)?\)?[ \t]*$"
+    # a traceback, its frames, an exception line below the title, a shell prompt's line,
+    # and scoped codes ("net::ERR_FAILED")
+    r"|^[ \t]*Traceback \(most recent call last\):?[ \t]*$"
+    r"|^[ \t]*File \"[^\"\n]*\", line \d+[^\n]*$"
+    r"|(?<=\n)[ \t]*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)\b[^\n]*$"
+    r"|^[ \t]*(?:PS [A-Z]:\\[^>\n]*>|[\w.-]+@[\w.-]+:[^$\n]*\$)[^\n]*$"
+    r"|\b\w+::\w+",
     re.MULTILINE | re.DOTALL,
 )
 
