@@ -1178,3 +1178,9 @@ def test_an_exception_named_in_the_title_is_the_reported_symptom():
     assert len(pains) == 1 and "load the module" in pains[0], _nodes(text, "ru")
     text = "ModuleMissingError: no module named 'yaml'\n\nХотя пакет установлен."
     assert _pains(text, "ru"), _nodes(text, "ru")
+
+
+def test_a_failure_said_of_nothing_gives_way_to_the_report_that_names_it():
+    text = "Не работает\n\nПри открытии проекта редактор зависает."
+    assert _pains(text, "ru") == ["редактор зависает"], _nodes(text, "ru")
+    assert _pains("Не работает\n\nПомогите.", "ru") == ["не работает"]

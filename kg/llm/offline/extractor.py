@@ -165,6 +165,16 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
         for item in candidates:
             if item.type == "pain" and specific and linguistic.names_only_an_area(item.label):
                 continue
+            if (
+                item.type == "pain"
+                and linguistic.names_nothing(item.label)
+                and any(
+                    f.type == "pain" and f is not item and not linguistic.names_nothing(f.label)
+                    for other in findings
+                    for f in other
+                )
+            ):
+                continue  # "Не работает" above the report that says what does not
             if item.type == "pain" and linguistic.says_only_something_is_wrong(item.label):
                 continue
             if id(item) in said_again:

@@ -2165,6 +2165,21 @@ def says_only_something_is_wrong(label: str) -> bool:
 _NOUN_PHRASE_POS = frozenset({"NOUN", "PROPN", "ADJ", "ADP", "DET", "NUM", "X", "PUNCT", "CONJ"})
 
 
+_NAMING_WORDS = frozenset({"NOUN", "PROPN", "PRON", "ADJ", "NUM", "X"})
+_WORKING = _wordset("work function работать функционировать срабатывать сработать")
+
+
+def names_nothing(label: str) -> bool:
+    """A short failure to work said of nothing named ("not working", «не работает», «перестало
+    работать»): no noun, name or pronoun says what fails."""
+    tokens = [t for t in analyse(label) if t.pos != "PUNCT"]
+    if not tokens or len(tokens) > 4 or tokens[0].lower not in NEGATORS | CEASE:
+        return False
+    if not any(t.lemma in _WORKING for t in tokens):
+        return False  # "cannot register" names what fails by its verb
+    return not any(t.pos in _NAMING_WORDS for t in tokens)
+
+
 def names_only_an_area(label: str) -> bool:
     """A pain that says only where a problem is ("problem with plugins", «ошибка в переводе»,
     "sidebar problem"): no verb, negation or absence says what goes wrong."""
