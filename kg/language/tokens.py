@@ -83,7 +83,7 @@ _NAME_RUN = 2
 
 def _names_in_russian(spans: list[tuple[str, int, int]]) -> set[int]:
     """Latin words standing one or two together among Russian ones are names ("проблема с
-    git", "плагин Image preview"): a name, not English grammar, whatever the English tagger
+    git", "плагин Color Picker"): a name, not English grammar, whatever the English tagger
     would read in a lone word."""
     if not any(is_cyrillic(word) for word, _, _ in spans):
         return set()

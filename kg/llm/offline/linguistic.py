@@ -438,7 +438,7 @@ def _fails_to_act(tokens: list[Token], i: int) -> bool:
     if any(t.lemma in PROBLEM_LEMMAS and _negated(tokens, j) for j, t in enumerate(before, first)):
         return False  # «никаких ошибок не выводится»: a problem said to be absent
     grammar = grammemes(token.text)
-    active_past = "past" in grammar and "VERB" in grammar  # not «не найдена», a state
+    active_past = "past" in grammar and "VERB" in grammar  # not «не сохранён», a state
     if (
         active_past
         and not token.lower.endswith(("ся", "сь"))
@@ -1511,9 +1511,9 @@ _DEVICE_NAMES = _wordset("iphone ipad ipod android kindle galaxy samsung htc nex
 _MODEL_WORDS = _wordset("fire hd pro plus mini max air edge ultra lite note")
 
 
-# A workaround: what makes the product work for now. «работает только если нажать …»,
+# A workaround: what makes the product work for now. «работает только после перезапуска»,
 # «помогает только перезапуск окна», «обходное решение — …», "it only opens if I use the
-# hot keys", "the workaround is to reload the window".
+# keyboard shortcut", "the workaround is to reload the window".
 _WORKAROUND = re.compile(
     r"(?:(?<!не\s)(?<![\w-])(?:работает|работают|срабатывает|запускается|открывается|"
     r"появляется|отображается|помогает|получается)\s+только\s+(?:в\s+случае,?\s+)?"
