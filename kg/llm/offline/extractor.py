@@ -432,7 +432,7 @@ def _words_before(text: str, position: int, floor: int, lex: ModuleType, limit: 
         bare = word.strip(_EDGE_PUNCTUATION).lower()
         if bare in lex.SUBJECT_PREPOSITIONS and taken:
             return taken[0]  # only the noun right before the cue is the subject
-        if taken and linguistic.modifies_a_subject(text, floor, token.start()):
+        if taken and linguistic.modifies_a_subject(text, (floor, position), token.start()):
             start = token.start()  # «автодополнение в Python не работает»: the noun's phrase
             taken.append(start)
             continue
@@ -767,7 +767,7 @@ def _pains(
         return found
     for clause in sentence.clauses:
         cue = _pain_in_clause(text, clause, lex)
-        if cue is not None and linguistic.denies_a_problem(text, cue[0], clause[0]):
+        if cue is not None and linguistic.denies_a_problem(text, cue[0], clause):
             cue = None  # "nothing happens, no errors in the log": the grammar finds which
         if cue is not None and linguistic.not_a_pain(
             text, clause, (sentence.start, sentence.end), english
@@ -798,7 +798,7 @@ def _pains(
         cutter = None if linguistic.holds_its_comma(text, span) else lex.PAIN_CUTTER
         phrase = _phrase(text, *span, lex, cutter, lex.PAIN_MAX_WORDS)
         phrase = _with_negator(text, linguistic.without_courtesy(text, phrase), clause[0])
-        phrase = linguistic.with_preposition(text, phrase, clause[0])
+        phrase = linguistic.with_preposition(text, phrase, clause)
         phrase = _whole_quote(text, phrase, clause)
         phrase = _with_pronoun_subject(text, phrase, clause[0])
         label = _label(text, phrase, sentence)

@@ -198,6 +198,12 @@ def read(text: str, span: Span) -> Reading:
     return Reading(list(_tokens(text[span[0] : span[1]])), span[0])
 
 
+def _within(reading: Reading, start: int, end: int) -> list[Token]:
+    """The tokens of a reading that lie between two offsets of the text: rules look at parts
+    of a clause or sentence already read, instead of tagging each part again."""
+    return [t for t in reading.tokens if start <= t.start + reading.offset < end]
+
+
 _SUBJECT_PRONOUNS = _wordset("i we he she they я мы он она они")
 
 
@@ -615,7 +621,7 @@ def against_expectation(text: str, clause: Span, sentence: Span) -> Span | None:
     """What happened instead of what was expected: "I expected local names, but only keywords
     are shown", «ожидал увидеть список, а открывается пустое окно». The clause after the
     contrast is the fault."""
-    before = [t for t in read(text, (sentence[0], clause[0])).tokens if t.pos != "PUNCT"]
+    before = [t for t in _within(read(text, sentence), sentence[0], clause[0]) if t.pos != "PUNCT"]
     if not before or before[-1].lower not in _CONTRASTS:
         return None
     if not _expects(before[:-1]):
@@ -630,11 +636,11 @@ def against_expectation(text: str, clause: Span, sentence: Span) -> Span | None:
     return reading.span(first, last) if first <= last else None
 
 
-def denies_a_problem(text: str, span: Span, floor: int) -> bool:
+def denies_a_problem(text: str, span: Span, clause: Span) -> bool:
     """The span says a problem is absent ("no errors in the log", «без ошибок») and names
-    no other; its negator may stand before it, from floor on."""
-    reading = read(text, (floor, span[1]))
-    tokens = reading.tokens
+    no other; its negator may stand before it in its clause."""
+    reading = read(text, clause)
+    tokens = _within(reading, clause[0], span[1])
     problems = [
         i
         for i, t in enumerate(tokens)
@@ -671,20 +677,21 @@ def describes_the_machine(clause: str) -> bool:
 _PHRASE_START_POS = frozenset({"NOUN", "PROPN", "ADJ", "PRON", "NUM"})
 
 
-def with_preposition(text: str, span: Span, floor: int) -> Span:
+def with_preposition(text: str, span: Span, clause: Span) -> Span:
     """A Russian label that opens on a noun phrase keeps the preposition that governs it: «при
     попытке открыть папку ничего не происходит», not «попытке открыть …», whose oblique case
     reads as a torn-off piece. (An English label may drop its preposition: "the terminal
     stays blank" reads whole.)"""
-    first = read(text, (span[0], span[1])).tokens[:1]
-    before = read(text, (floor, span[0])).tokens[-1:]
+    reading = read(text, clause)
+    first = _within(reading, span[0], span[1])[:1]
+    before = _within(reading, clause[0], span[0])[-1:]
     if not first or not before or not first[0].text[:1].isalpha():
         return span
     if first[0].text.isascii() or first[0].pos not in _PHRASE_START_POS:
         return span
     if before[0].pos != "ADP" or before[0].text.isascii():
         return span
-    return floor + before[0].start, span[1]
+    return reading.offset + before[0].start, span[1]
 
 
 # Words that end the piece of a clause a problem word belongs to ("I'm sorry but this app is
@@ -1560,14 +1567,14 @@ def addressed(text: str, sentence: Span, start: int, end: int) -> bool:
     """The people named are the ones the text speaks to: "Dear developers, …", «Уважаемые
     разработчики, исправьте …», "Developers, please …". A list of subjects ("Students,
     teachers and parents use it") is not an address."""
-    before = [t for t in read(text, (sentence[0], start)).tokens if t.pos != "PUNCT"]
-    named = read(text, (start, end)).tokens
+    reading = read(text, sentence)
+    before = [t for t in _within(reading, sentence[0], start) if t.pos != "PUNCT"]
+    named = _within(reading, start, end)
     if any(t.lemma in _ADDRESS_WORDS or t.lower in _ADDRESS_WORDS for t in [*before, *named[:1]]):
         return True
     if before or not text[end:].lstrip().startswith((",", "!")):
         return False
-    following = read(text, (end, sentence[1])).tokens
-    words = [t for t in following if t.pos != "PUNCT"][:3]
+    words = [t for t in _within(reading, end, sentence[1]) if t.pos != "PUNCT"][:3]
     return any(t.lower in _PLEAS or "impr" in grammemes(t.text) for t in words)
 
 
@@ -1580,11 +1587,12 @@ _PLATFORMS = _wordset(
 )
 
 
-def modifies_a_subject(text: str, floor: int, at: int) -> bool:
+def modifies_a_subject(text: str, stretch: Span, at: int) -> bool:
     """The Russian preposition at `at` opens a phrase that modifies the nominative noun right
     before it («автодополнение | в Python», «кнопка | на панели»), so the subject reads on."""
-    before = read(text, (floor, at)).tokens
-    here = read(text, (at, at + 6)).tokens[:1]
+    reading = read(text, stretch)
+    before = _within(reading, stretch[0], at)
+    here = _within(reading, at, stretch[1])[:1]
     if not here or here[0].pos != "ADP" or here[0].text.isascii() or not before:
         return False
     noun = before[-1]
