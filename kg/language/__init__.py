@@ -9,7 +9,7 @@ Tags are mapped to one small universal set so the rules above them are language-
 """
 
 from kg.language.lemmas import content_lemmas, is_cyrillic, is_english_word, lemma, lemma_key
-from kg.language.tokens import Token, analyse
+from kg.language.tokens import Token, analyse, cases, grammemes
 
 
 def load_models() -> None:
@@ -24,7 +24,9 @@ __all__ = [
     "Token",
     "load_models",
     "analyse",
+    "cases",
     "content_lemmas",
+    "grammemes",
     "is_cyrillic",
     "is_english_word",
     "lemma",

@@ -11,7 +11,13 @@ from textblob.en.taggers import PatternTagger
 
 from kg.language.lemmas import _morph, is_cyrillic, lemma
 
-_TOKEN = re.compile(r"\w+?(?=n['’]t\b)|n['’]t\b|\w+(?:[-'’]\w+)*|[^\w\s]", re.UNICODE)
+# A version or a decimal ("1.86", "2,5") and a file extension (".tsx") are one token: their
+# dot ends no sentence or phrase.
+_TOKEN = re.compile(
+    r"\d+(?:[.,]\d+)+\b|(?<![\w.])\.[A-Za-z]\w{0,5}\b|\w+?(?=n['’]t\b)|n['’]t\b|"
+    r"\w+(?:[-'’]\w+)*|[^\w\s]",
+    re.UNICODE,
+)
 
 # Penn Treebank tags (TextBlob) → a small universal set.
 _PENN = {
@@ -56,19 +62,41 @@ def analyse(text: str) -> list[Token]:
     latin = [s for s in spans if not is_cyrillic(s[0])]
     english = _english_tags([s[0] for s in latin]) if latin else []
     tags = iter(english)
+    names = _names_in_russian(spans)
     tokens = []
-    for word, start, end in spans:
+    for index, (word, start, end) in enumerate(spans):
         if is_cyrillic(word):
             pos = _russian_pos(word)
         else:
             pos = next(tags, "X")
             if pos in ("VERB", "AUX") and word.lower() in _AUXILIARIES:
                 pos = "AUX"
+            if index in names and pos != "PUNCT":
+                pos = "PROPN"
         tokens.append(Token(word, start, end, pos, lemma(word) if pos != "PUNCT" else word))
     return tokens
 
 
 _SENTENCE_ENDS = frozenset(".!?")
+_NAME_RUN = 2
+
+
+def _names_in_russian(spans: list[tuple[str, int, int]]) -> set[int]:
+    """Latin words standing one or two together among Russian ones are names ("проблема с
+    git", "плагин Color Picker"): a name, not English grammar, whatever the English tagger
+    would read in a lone word."""
+    if not any(is_cyrillic(word) for word, _, _ in spans):
+        return set()
+    names: set[int] = set()
+    run: list[int] = []
+    for index, (word, _, _) in enumerate([*spans, ("я", 0, 0)]):
+        if is_cyrillic(word):
+            if 0 < len(run) <= _NAME_RUN:
+                names.update(run)
+            run = []
+        elif any(ch.isalpha() for ch in word):
+            run.append(index)
+    return names
 
 
 def _english_tags(words: list[str]) -> list[str]:
@@ -109,3 +137,26 @@ def _russian_pos(word: str) -> str:
     if "Name" in tag or "Surn" in tag or "Geox" in tag:
         return "PROPN"
     return _OPENCORPORA.get(str(tag.POS), "X")
+
+
+@lru_cache(maxsize=100_000)
+def grammemes(word: str) -> frozenset[str]:
+    """A Russian word's most likely grammemes ("3per", "past", "impr", "1per"); none for other
+    scripts. Rules read person, tense and mood from them ("не открывается" against "не
+    открывайте")."""
+    if not is_cyrillic(word):
+        return frozenset()
+    return frozenset(_morph().parse(word.lower())[0].tag.grammemes)
+
+
+_CASES = frozenset({"nomn", "gent", "datv", "accs", "ablt", "loct", "voct", "gen2", "acc2", "loc2"})
+
+
+@lru_cache(maxsize=100_000)
+def cases(word: str) -> frozenset[str]:
+    """Every case a Russian word's parses allow («окно» is nominative or accusative)."""
+    if not is_cyrillic(word):
+        return frozenset()
+    return frozenset(
+        g for parse in _morph().parse(word.lower()) for g in parse.tag.grammemes if g in _CASES
+    )

@@ -859,3 +859,410 @@ def test_a_neutral_verb_with_a_general_word_or_a_name_names_no_use(text):
 )
 def test_the_content_an_app_offers_and_its_paid_tier_are_features(text, part):
     assert part in {label.lower() for kind, label in _nodes(text) if kind == "feature"}
+
+
+# ----------------------------------------------------------------------------- bug reports
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Подсказки не появляются в редакторе.", "ru"),
+        ("Автодополнение не предлагает варианты для импортов.", "ru"),
+        ("Тема не применяется к боковой панели.", "ru"),
+        ("Файл не сохранён после закрытия вкладки.", "ru"),
+        ("Терминал ничего не выводит после запуска скрипта.", "ru"),
+        ("The debugger does not stop at breakpoints.", "en"),
+        ("The sidebar doesn't appear after a restart.", "en"),
+    ],
+)
+def test_a_thing_failing_to_act_is_a_pain_whatever_the_verb(text, language):
+    assert "pain" in _types(text, language), _nodes(text, language)
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Не знаю, почему так происходит.", "ru"),
+        ("Я не понимаю, как это настроить.", "ru"),
+        ("Мы не используем расширения.", "ru"),
+        ("Не закрывайте окно во время установки.", "ru"),
+        ("Переустановил, но ничего не изменилось.", "ru"),
+        ("Редактор больше не зависает после обновления.", "ru"),
+        ("I don't know why this happens.", "en"),
+        ("Don't close the window during the install.", "en"),
+        ("It doesn't matter which folder I open.", "en"),
+        ("The app doesn't hurt my battery at all.", "en"),
+    ],
+)
+def test_what_the_writer_knows_or_does_advice_and_no_effect_are_no_failures(text, language):
+    assert "pain" not in _types(text, language), _nodes(text, language)
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("При попытке открыть папку ничего не происходит.", "при попытке открыть папку"),
+        ("В настройках ничего про это не сказано.", "в настройках"),
+    ],
+)
+def test_a_russian_pain_label_keeps_the_preposition_of_its_first_phrase(text, label):
+    pains = _pains(text, "ru")
+    assert pains and pains[0].startswith(label), pains
+
+
+def test_a_label_window_never_opens_inside_a_phrase():
+    text = (
+        "Checking it again - it turned out that all the other long file names for some "
+        "reason are simply not shown by the explorer."
+    )
+    pains = _pains(text)
+    assert pains and not pains[0].startswith(("reason", "some")), pains
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "words"),
+    [
+        ("Вместо русских букв редактор показывает квадраты.", "ru", "показывает квадраты"),
+        ("Instead of the rendered page, the preview shows raw markup.", "en", "shows raw markup"),
+        ("Также не видно изменений в панели версий.", "ru", "не видно изменений"),
+    ],
+)
+def test_a_wrong_result_told_first_and_what_cannot_be_seen_are_pains(text, language, words):
+    assert any(words in label for label in _pains(text, language)), _nodes(text, language)
+
+
+def test_what_replaces_a_thing_already_told_of_restates_its_pain():
+    text = "Настройка темы игнорируется. Вместо неё показывается тема по умолчанию."
+    assert len(_pains(text, "ru")) == 1, _nodes(text, "ru")
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Раньше терминал не открывался, но после переустановки всё в порядке.", "ru"),
+        ("Терминал не открывался, но теперь всё работает.", "ru"),
+        ("The terminal didn't open, but after a reinstall it works fine.", "en"),
+    ],
+)
+def test_a_problem_the_sentence_says_is_over_is_no_pain(text, language):
+    assert "pain" not in _types(text, language), _nodes(text, language)
+
+
+def test_a_problem_still_there_after_a_fix_is_a_pain():
+    text = "Терминал не открывался, но после переустановки так и не заработал."
+    assert "pain" in _types(text, "ru"), _nodes(text, "ru")
+
+
+def test_a_form_question_with_its_answer_is_no_statement():
+    text = "Happens when all plugins are turned off?: Yes"
+    assert linguistic.mask_markup(text).strip() == ""
+    assert _nodes(text) == []
+
+
+def test_a_quoted_message_stays_inside_its_clause():
+    text = 'Не могу сделать коммит, выдаёт ошибку "fatal: access denied".'
+    pains = _pains(text, "ru")
+    assert len(pains) == 1 and pains[0].startswith("не могу сделать коммит"), pains
+
+
+def test_a_lone_latin_word_in_russian_is_a_name():
+    tags = {t.text: t.pos for t in analyse("Проблема с git и плагином Color Picker")}
+    assert tags["git"] == tags["Color"] == tags["Picker"] == "PROPN"
+    text = "Проблема с git\n\nНе могу сделать коммит."
+    assert _pains(text, "ru") == ["не могу сделать коммит"]
+
+
+def test_a_version_number_is_one_token_and_ends_no_phrase():
+    words = [t.text for t in analyse("до версии 1.86 пропала")]
+    assert words == ["до", "версии", "1.86", "пропала"]
+    pains = _pains("После обновления до версии 2.14 пропала подсветка кода в файлах Lua.", "ru")
+    assert pains and "пропала подсветка кода" in pains[0] and "14" not in pains[0], pains
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Появляется окно с ошибкой "Cannot open the module".',
+        "При запуске задачи выдаёт ошибку: Task failed to fetch. Retry failed",
+    ],
+)
+def test_the_report_of_an_error_is_the_pain_not_the_message_it_quotes(text):
+    pains = _pains(text, "ru")
+    assert len(pains) == 1 and pains[0].startswith(("появляется окно", "при запуске")), pains
+
+
+def test_the_machine_a_report_runs_on_is_no_metric():
+    text = "Редактор думает около 3 минут. Процессор: Intel Core i7, ОЗУ 16 ГБ."
+    metrics = [label for kind, label in _nodes(text, "ru") if kind == "metric"]
+    assert metrics == ["редактор думает около 3 минут"], metrics
+
+
+def test_a_state_wanted_of_something_else_is_no_job():
+    assert "job" not in _types("Окно пропадает, и приходится жать Esc, чтобы оно появилось.", "ru")
+    assert "job" in _types("Я открываю терминал, чтобы запустить сборку проекта.", "ru")
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "words"),
+    [
+        ("The Run button does nothing in .vue files.", "en", "does nothing in .vue files"),
+        ("Actual: nothing happens, no warnings in the log.", "en", "nothing happens"),
+    ],
+)
+def test_doing_nothing_is_a_failure_and_no_errors_is_none(text, language, words):
+    pains = _pains(text, language)
+    assert len(pains) == 1 and pains[0].endswith(words), _nodes(text, language)
+
+
+def test_a_check_in_a_condition_is_no_pain():
+    text = "Если открыть файл вручную, текст там есть."
+    assert "pain" not in _types(text, "ru"), _nodes(text, "ru")
+
+
+def test_rights_something_runs_with_are_no_segment():
+    assert "segment" not in _types("Запускал от имени администратора, то же самое.", "ru")
+    assert "segment" not in _types("I renamed it in the explorer and the tab kept the old name.")
+
+
+def test_a_title_the_body_sentence_names_again_gives_way_to_the_body():
+    text = (
+        "Не могу подключиться к серверу Gitea\n\nПри попытке подключиться к Gitea открывается "
+        "браузер, но после подтверждения ничего не происходит."
+    )
+    assert _pains(text, "ru") == ["после подтверждения ничего не происходит"], _nodes(text, "ru")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Кнопка сохранения неактивна.",
+        "Становится нечёткий шрифт во всём меню.",
+        "Не удобно искать нужные настройки.",
+        "Подсказка показывает некорректный тип переменной.",
+    ],
+)
+def test_a_russian_quality_denied_with_its_ne_is_a_pain(text):
+    assert "pain" in _types(text, "ru"), _nodes(text, "ru")
+
+
+@pytest.mark.parametrize("text", ["Несколько вкладок открыто.", "Неплохой редактор для заметок."])
+def test_a_word_that_only_starts_like_ne_is_no_pain(text):
+    assert "pain" not in _types(text, "ru"), _nodes(text, "ru")
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "label"),
+    [
+        ('I get the error "Access denied to the folder" when saving.', "en", '"Access denied'),
+        ('Не работает клавиша "Ё" в редакторе.', "ru", '"Ё"'),
+    ],
+)
+def test_a_label_holds_a_quotation_whole(text, language, label):
+    pains = _pains(text, language)
+    assert len(pains) == 1 and label in pains[0] and pains[0].count('"') == 2, pains
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "words"),
+    [
+        ("I expected the outline to list methods, but only classes are shown.", "en", "shown"),
+        ("Ожидал, что откроется список, а открывается пустое окно.", "ru", "пустое окно"),
+    ],
+)
+def test_what_happened_against_what_was_expected_is_a_pain(text, language, words):
+    pains = _pains(text, language)
+    assert len(pains) == 1 and words in pains[0], _nodes(text, language)
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("I expected it to be hard, but it was easy to set up.", "en"),
+        ("Ожидалось, что отступы сохранятся.", "ru"),
+    ],
+)
+def test_an_expectation_or_a_pleasant_surprise_is_no_pain(text, language):
+    assert "pain" not in _types(text, language), _nodes(text, language)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("Сборщик берёт настройки не из проекта а из кэша.", "берёт настройки не из проекта"),
+        (
+            "Почему сборка кладёт файлы в корень, а не в папку dist?",
+            "кладёт файлы в корень, а не в папку dist",
+        ),
+    ],
+)
+def test_a_phrase_denied_against_another_after_a_verb_is_a_wrong_result(text, words):
+    pains = _pains(text, "ru")
+    assert len(pains) == 1 and words in pains[0], _nodes(text, "ru")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Это не баг, а особенность.",
+        "Не только подсветка, но и поиск работает отлично.",
+        "Я работаю не в офисе, а дома.",
+        "Я пишу код не в редакторе а в блокноте.",
+    ],
+)
+def test_a_contrast_without_a_product_verb_is_no_wrong_result(text):
+    assert "pain" not in _types(text, "ru"), _nodes(text, "ru")
+
+
+def test_an_html_comment_of_a_form_is_no_statement():
+    text = (
+        "<!-- Instead of writing here, use the report dialog; it fails to attach logs "
+        "otherwise. -->\nThe minimap does not scroll with the editor."
+    )
+    assert linguistic.mask_markup(text).startswith(" " * 20)
+    assert _pains(text) == ["minimap does not scroll with the editor"], _nodes(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Не нашёл похожих задач в трекере.", "ru"),
+        ("Не пробовал на другой машине.", "ru"),
+        ("Не могу понять, в чём причина.", "ru"),
+        ("Отключение расширений ничего не дало.", "ru"),
+        ("Никаких ошибок в консоли не выводится.", "ru"),
+        ("I did not change any settings.", "en"),
+    ],
+)
+def test_what_the_writer_did_or_tried_and_absent_errors_are_no_pains(text, language):
+    assert "pain" not in _types(text, language), _nodes(text, language)
+
+
+@pytest.mark.parametrize(
+    "text", ["Не запустился отладчик после сборки.", "Страница настроек не найдена."]
+)
+def test_a_thing_that_failed_in_the_past_is_still_a_pain(text):
+    assert "pain" in _types(text, "ru"), _nodes(text, "ru")
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "name"),
+    [
+        ("In Kate the same project opens and everything works.", "en", "Kate"),
+        ("В Geany всё работает нормально, а здесь нет.", "ru", "Geany"),
+        ("Раньше пользовался Geany, там такого не было.", "ru", "Geany"),
+    ],
+)
+def test_a_product_where_the_same_thing_works_is_a_competitor(text, language, name):
+    found = [label for kind, label in _nodes(text, language) if kind == "competitor"]
+    assert found == [name], _nodes(text, language)
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("I use Windows 11 and tried Ubuntu too.", "en"),
+        ("В Windows всё работает, а в Linux нет.", "ru"),
+    ],
+)
+def test_a_platform_or_an_elliptical_denial_names_no_competitor(text, language):
+    assert "competitor" not in _types(text, language), _nodes(text, language)
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("Dear developers, please fix the highlighting.", "en"),
+        ("Уважаемые разработчики, исправьте подсветку.", "ru"),
+        ("Разработчики, добавьте тёмную тему!", "ru"),
+    ],
+)
+def test_the_people_a_report_speaks_to_are_no_segment(text, language):
+    assert "segment" not in _types(text, language), _nodes(text, language)
+
+
+def test_a_list_of_subjects_is_no_address():
+    assert "segment" in _types("Students, teachers and parents use it every day.")
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "words"),
+    [
+        ("Работает только если закрыть панель и открыть её снова.", "ru", "закрыть панель"),
+        ("Помогает только перезапуск окна.", "ru", "перезапуск окна"),
+        ("Обходное решение — отключить синхронизацию настроек.", "ru", "отключить синхронизацию"),
+        ("The sidebar only appears if I resize the window.", "en", "resize the window"),
+        ("The workaround is to reload the window twice.", "en", "reload the window"),
+    ],
+)
+def test_a_workaround_is_an_alternative(text, language, words):
+    found = [label for kind, label in _nodes(text, language) if kind == "alternative"]
+    assert len(found) == 1 and words in found[0], _nodes(text, language)
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [("Перезагрузка не помогает.", "ru"), ("Не работает только если открыть через ярлык.", "ru")],
+)
+def test_a_fix_that_fails_is_no_workaround(text, language):
+    assert "alternative" not in _types(text, language), _nodes(text, language)
+
+
+def test_expecting_something_still_names_the_feature_expected():
+    text = "I downloaded this, expecting a decent video streaming service like the others."
+    assert "feature" in _types(text), _nodes(text)
+
+
+def test_a_pain_told_again_of_a_pronoun_is_the_same_pain():
+    text = "Панель поиска медленно работает. После перезагрузки она всё так же медленно работает."
+    assert len(_pains(text, "ru")) == 1, _nodes(text, "ru")
+
+
+def test_a_long_title_told_again_in_the_body_in_another_language_gives_way():
+    text = (
+        "When a diff editor is open beside the terminal the Go menu stops responding to "
+        "clicks\n\nПри открытом редакторе сравнения меню «Переход» перестаёт реагировать."
+    )
+    pains = _pains(text, "ru")
+    assert len(pains) == 1 and "перестаёт реагировать" in pains[0], pains
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("Подсветка в Markdown не работает.", "подсветка в Markdown не работает"),
+        ("Кнопка на панели тормозит.", "кнопка на панели тормозит"),
+    ],
+)
+def test_a_russian_subject_keeps_the_phrase_that_modifies_it(text, label):
+    assert _pains(text, "ru") == [label], _nodes(text, "ru")
+
+
+def test_an_agent_noun_with_what_it_handles_is_a_tool_not_people():
+    text = "Приходится закрывать через диспетчер задач, менеджер пакетов тоже висит."
+    assert "segment" not in _types(text, "ru"), _nodes(text, "ru")
+    assert "segment" in _types("Диспетчеры жалуются на задержки.", "ru")
+
+
+def test_tracebacks_exception_lines_and_prompts_below_the_title_are_machine_output():
+    text = (
+        "Скрипт не запускается\n\nTraceback (most recent call last):\n"
+        '  File "app.py", line 7, in <module>\n'
+        "KeyError: Cannot read the key of undefined\n"
+        "PS C:\\work> python app.py\n"
+    )
+    assert _pains(text, "ru") == ["скрипт не запускается"], _nodes(text, "ru")
+
+
+def test_an_exception_named_in_the_title_is_the_reported_symptom():
+    text = "ImportError: cannot load the module 'yaml'\n\nХотя пакет установлен."
+    pains = _pains(text, "ru")
+    assert len(pains) == 1 and "load the module" in pains[0], _nodes(text, "ru")
+    text = "ModuleMissingError: no module named 'yaml'\n\nХотя пакет установлен."
+    assert _pains(text, "ru"), _nodes(text, "ru")
+
+
+def test_a_failure_said_of_nothing_gives_way_to_the_report_that_names_it():
+    text = "Не работает\n\nПри открытии проекта редактор зависает."
+    assert _pains(text, "ru") == ["редактор зависает"], _nodes(text, "ru")
+    assert _pains("Не работает\n\nПомогите.", "ru") == ["не работает"]

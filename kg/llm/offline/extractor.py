@@ -167,12 +167,22 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
         for f in found
     )
     said_again = _said_again(findings)
-    said_again |= _title_restated(text, findings, said_again)
+    said_again |= _title_restated(text, sentences, findings, said_again)
     for sentence, candidates in zip(sentences, findings, strict=True):
         found: list[Finding] = []
         for item in candidates:
             if item.type == "pain" and specific and linguistic.names_only_an_area(item.label):
                 continue
+            if (
+                item.type == "pain"
+                and linguistic.names_nothing(item.label)
+                and any(
+                    f.type == "pain" and f is not item and not linguistic.names_nothing(f.label)
+                    for other in findings
+                    for f in other
+                )
+            ):
+                continue  # "Не работает" above the report that says what does not
             if item.type == "pain" and linguistic.says_only_something_is_wrong(item.label):
                 continue
             if id(item) in said_again:
@@ -211,23 +221,41 @@ def _said_again(findings: list[list[Finding]]) -> set[int]:
 
 
 _TITLE = re.compile(r"\A[ \t]*(?P<title>[^\n]{1,160}?)[ \t]*\n[ \t]*\n")
-_TITLE_MAX_WORDS = 12
+_TITLE_MAX_WORDS = 20
 
 
-def _title_restated(text: str, findings: list[list[Finding]], dropped: set[int]) -> set[int]:
+def _title_restated(
+    text: str, sentences: list[Sentence], findings: list[list[Finding]], dropped: set[int]
+) -> set[int]:
     """Pains of a report's title that its body states again: the title of a bug report or a
     message sums up the body ("Export broken" above "the PDF export stops after the second
     page"), often in other words or another language. The body's wording
-    says more and stands. A title is a short first line set off by a blank line."""
+    says more and stands. A title is a short first line set off by a blank line. The body
+    may name what the title names outside its pain's words ("Can't sign in" above "I click
+    Sign in and nothing happens"): the sentence counts."""
     title = _TITLE.match(text)
     if title is None or len(title["title"].split()) > _TITLE_MAX_WORDS:
         return set()
     end = title.end("title")
-    pains = [f for found in findings for f in found if f.type == "pain" and id(f) not in dropped]
-    heading = [f for f in pains if f.quote[1] <= end]
-    body = [f for f in pains if f.quote[0] > end]
+    heading = [
+        f
+        for found in findings
+        for f in found
+        if f.type == "pain" and id(f) not in dropped and f.quote[1] <= end
+    ]
+    body = [
+        (f.label, text[sentence.start : sentence.end])
+        for sentence, found in zip(sentences, findings, strict=True)
+        for f in found
+        if f.type == "pain" and id(f) not in dropped and f.quote[0] > end
+    ]
     return {
-        id(pain) for pain in heading if any(_same_matter(pain.label, other.label) for other in body)
+        id(pain)
+        for pain in heading
+        if any(
+            _same_matter(pain.label, label) or _same_matter(pain.label, said)
+            for label, said in body
+        )
     }
 
 
@@ -246,11 +274,29 @@ def _sentences(text: str, language: str) -> Iterator[Sentence]:
     for boundary in _SENTENCE_BREAK.finditer(text):
         if _ABBREVIATION.search(text[start : boundary.start()]):
             continue  # "e.g. Excel" does not end a sentence
-        if _wrapped(text, boundary):
+        if _wrapped(text, boundary) or _inside_a_message(text, boundary):
             continue
         yield from _sentence(text, start, boundary.start(), language)
         start = boundary.end()
     yield from _sentence(text, start, len(text), language)
+
+
+# An error or a message quoted after a colon: "… выдаёт ошибку: Failed to fetch. Retry
+# later." The message is what the error says, one statement with the words that report it.
+_MESSAGE_COLON = re.compile(
+    r"(?<![\w-])(?:ошибк\w*|сообщени\w*|исключени\w*|\w*error|message|\w*exception)\s*:\s",
+    re.I,
+)
+
+
+def _inside_a_message(text: str, boundary: re.Match[str]) -> bool:
+    """A sentence break on the line of a message quoted after a colon."""
+    if "\n" in boundary.group():
+        return False
+    line_start = text.rfind("\n", 0, boundary.start()) + 1
+    line = text[line_start : boundary.start()]
+    found = _MESSAGE_COLON.search(line)
+    return found is not None and found.start() > 0
 
 
 _WRAPPED_LINE = 50  # characters: a line this long that stops mid-sentence was wrapped
@@ -295,10 +341,19 @@ def _lexicon(sentence: str, language: str) -> ModuleType:
     return lexicon_ru if language.lower().startswith("ru") else lexicon_en
 
 
+_QUOTED = re.compile(r'"[^"\n]*"|«[^»\n]*»|“[^”\n]*”')
+
+
 def _clauses(text: str, start: int, end: int, lex: ModuleType) -> list[Span]:
     spans: list[Span] = []
     cursor = start
+    # a quoted message is one piece of its clause («выдаёт ошибку "fatal: access denied"»)
+    quoted = [m.span() for m in _QUOTED.finditer(text, start, end)]
     for separator in lex.CLAUSE_SEPARATOR.finditer(text, start, end):
+        if any(s < separator.start() < e for s, e in quoted):
+            continue
+        if _MESSAGE_COLON.search(text, max(start, separator.start() - 20), separator.end()):
+            continue  # «выдаёт ошибку: …»: the message belongs to its report
         spans.append(_trim(text, cursor, separator.start()))
         cursor = separator.end()
     spans.append(_trim(text, cursor, end))
@@ -385,6 +440,10 @@ def _words_before(text: str, position: int, floor: int, lex: ModuleType, limit: 
         bare = word.strip(_EDGE_PUNCTUATION).lower()
         if bare in lex.SUBJECT_PREPOSITIONS and taken:
             return taken[0]  # only the noun right before the cue is the subject
+        if taken and linguistic.modifies_a_subject(text, (floor, position), token.start()):
+            start = token.start()  # «автодополнение в Python не работает»: the noun's phrase
+            taken.append(start)
+            continue
         if word[-1] in ",;:—–" or bare in lex.SUBJECT_BOUNDARY:
             break
         start = token.start()
@@ -652,6 +711,8 @@ def _segments(text: str, sentence: Sentence) -> list[Finding]:
             label = f"{label} {tail.group(1).lower()}"
             end += tail.end()
             consumed_until = end
+        if linguistic.addressed(text, (sentence.start, sentence.end), start, end):
+            continue  # "Dear developers, please fix …": the reader addressed, not a segment
         full = " ".join([*modifiers, label])
         role = "oblique" if before in lex.OBLIQUE_BEFORE else ""
         found.append(
@@ -764,18 +825,24 @@ def _pains(
         return found
     for clause in sentence.clauses:
         cue = _pain_in_clause(text, clause, lex)
+        if cue is not None and linguistic.denies_a_problem(text, cue[0], clause):
+            cue = None  # "nothing happens, no errors in the log": the grammar finds which
         if cue is not None and linguistic.not_a_pain(
             text, clause, (sentence.start, sentence.end), english
         ):
             continue  # negated, hypothetical or praise: the pattern's words, not a problem
         if cue is None:
-            grammar = linguistic.pain_span(text, clause)
+            grammar = linguistic.pain_span(text, clause) or linguistic.against_expectation(
+                text, clause, (sentence.start, sentence.end)
+            )
             if grammar is None:
                 continue
             cue = grammar, False
         span, manual = cue
         if any(g[0] <= span[0] < g[1] for g in goal_spans):
             continue
+        if linguistic.resolved_later(text, clause, (sentence.start, sentence.end)):
+            continue  # «раньше не открывался, но теперь всё работает»: over
         if any(
             c.at < span[0] and lex.DRAWBACK_LINK.search(text, c.at, span[0]) for c in competitors
         ):
@@ -785,8 +852,12 @@ def _pains(
             or any(clause[0] <= a.at < clause[1] for a in alternatives)
         ):
             continue
-        phrase = _phrase(text, *span, lex, lex.PAIN_CUTTER, lex.PAIN_MAX_WORDS)
+        # "instead of the page, it shows markup": the comma is inside the statement
+        cutter = None if linguistic.holds_its_comma(text, span) else lex.PAIN_CUTTER
+        phrase = _phrase(text, *span, lex, cutter, lex.PAIN_MAX_WORDS)
         phrase = _with_negator(text, linguistic.without_courtesy(text, phrase), clause[0])
+        phrase = linguistic.with_preposition(text, phrase, clause)
+        phrase = _whole_quote(text, phrase, clause)
         phrase = _with_pronoun_subject(text, phrase, clause[0])
         label = _label(text, phrase, sentence)
         if label and linguistic.names_only_an_area(label) and _defined(text, phrase):
@@ -812,6 +883,21 @@ def _with_pronoun_subject(text: str, phrase: Span, floor: int) -> Span:
     return phrase
 
 
+def _whole_quote(text: str, phrase: Span, clause: Span) -> Span:
+    """A label never holds half a quotation: one that ends inside the quote takes it to its
+    close, one that starts inside it takes the word the quote names ('error "Access denied"
+    when saving', not 'denied" when saving')."""
+    start, end = phrase
+    for opened in _QUOTED.finditer(text, clause[0], clause[1]):
+        quote_start, quote_end = opened.span()
+        if start < quote_start < end < quote_end:
+            end = quote_end
+        elif quote_start < start < quote_end <= end:
+            before = list(_TOKEN.finditer(text, clause[0], quote_start))
+            start = before[-1].start() if before else quote_start
+    return start, end
+
+
 def _defined(text: str, phrase: Span) -> bool:
     """The phrase is a term a colon goes on to explain, as in a legend or a glossary."""
     return text[phrase[1] : phrase[1] + 3].lstrip(" *_").startswith(":")
@@ -820,7 +906,8 @@ def _defined(text: str, phrase: Span) -> bool:
 def _with_negator(text: str, phrase: Span, floor: int) -> Span:
     """A pain's words keep the negation right before them: «не могу», "can't"."""
     before = list(_TOKEN.finditer(text, floor, phrase[0]))
-    if before and before[-1].group().lower().strip(_EDGE_PUNCTUATION) in linguistic.NEGATORS:
+    word = before[-1].group().lower().strip(_EDGE_PUNCTUATION) if before else ""
+    if word in linguistic.NEGATORS or word.endswith(("n't", "n’t")):  # "didn't like"
         return before[-1].start(), phrase[1]
     return phrase
 
@@ -853,6 +940,13 @@ def _pain_in_clause(text: str, clause: Span, lex: ModuleType) -> tuple[Span, boo
     return None
 
 
+_INSTEAD_OF_IT = re.compile(
+    r"(?:вместо\s+(?:него|нее|неё|них|этого|этой|этих)|instead\s+of\s+(?:it|that|this|them))"
+    r"(?![\w-])",
+    re.IGNORECASE,
+)
+
+
 def _restated(text: str, sentence: Sentence, pain: Finding, earlier: list[Finding]) -> bool:
     """A pain told again about someone or something just named: "Owners hate counting stock by
     hand; one of them said it eats her whole evening", "Couriers say the app lags on weak
@@ -861,8 +955,13 @@ def _restated(text: str, sentence: Sentence, pain: Finding, earlier: list[Findin
         return False
     lex = sentence.lex
     pronoun = _word_before(text, sentence.start, pain.at)
-    if pronoun in lex.THING_PRONOUNS:
-        return True
+    if pronoun in lex.THING_PRONOUNS or _INSTEAD_OF_IT.match(pain.label):
+        return True  # «вместо неё показывается …»: what replaces a thing already told of
+    words = {w.lower() for w in pain.label.split()}
+    if words & (lex.PERSON_PRONOUNS | lex.THING_PRONOUNS) and any(
+        content_lemmas(pain.label) & content_lemmas(other.label) for other in earlier
+    ):
+        return True  # "the button fails … It still does not work": the same thing again
     if pronoun not in lex.PERSON_PRONOUNS:
         return False
     said = concepts(pain.label) & _NAMED_CONCEPTS
@@ -930,6 +1029,12 @@ def _alternatives(text: str, sentence: Sentence) -> list[Finding]:
             name = re.sub(r"^(?:on|pen and)\s+", "", name)
             quote = _alternative_quote(text, sentence, match.span(), lex)
             found.append(Finding("alternative", name, quote, match.start(), named=match.span()))
+    for cue, span in linguistic.workaround_spans(text, (sentence.start, sentence.end)):
+        if any(s < span[1] and span[0] < e for s, e in taken):
+            continue
+        span = _whole_quote(text, span, (sentence.start, sentence.end))
+        label = _label(text, span, sentence)
+        found.append(Finding("alternative", label, (cue, span[1]), span[0], named=span))
     return found
 
 
@@ -1002,6 +1107,8 @@ def _is_competitor_name(name: str, product: str, lex: ModuleType) -> bool:
         return False
     if product and name.casefold() == product.casefold():
         return False
+    if linguistic.names_a_platform(name):
+        return False  # "I use Windows 11": where the product runs, not a rival
     # Spreadsheets, paper and messengers are workarounds, not competitors.
     return not any(pattern.search(name) for pattern, _, _ in lex.ALTERNATIVES)
 
@@ -1170,6 +1277,8 @@ def _metrics(text: str, sentence: Sentence, planned_spans: list[Span]) -> list[F
         numbers = [n for n in numbers if not any(s <= n.start() < e for s, e in planned_spans)]
         if not numbers:
             continue
+        if linguistic.describes_the_machine(text[clause[0] : clause[1]]):
+            continue  # "16 GB RAM", «ОЗУ 8 ГБ»: the environment, not a measure of the problem
         if lex.PRICE_EXPECTATION.search(text, *clause) and all(
             lex.MONEY.search(n.group()) for n in numbers
         ):

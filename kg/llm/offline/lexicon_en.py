@@ -232,6 +232,7 @@ NOT_PERSON_NOUNS = _words(
     "elephant variant pageant warrant pendant pennant sealant coolant lubricant median "
     "meridian coffee committee degree guarantee toffee jubilee decree three spree settee "
     "marquee pedigree liqueur grandeur german roman shaman sheer twitter brainpower "
+    "explorer debugger compiler installer updater formatter linter interpreter highlighter "
     "horsepower manpower willpower editor debugger compiler formatter linter parser handler "
     "installer loader downloader uploader renderer iterator scheduler emulator simulator "
     "validator analyzer analyser optimizer optimiser updater checker controller "
@@ -534,6 +535,11 @@ COMPETITOR_PATTERNS = (
         rf"\b(?:switch(?:ed|es|ing)?|mov(?:e|ed|es|ing)|churn(?:ed)?)\s+(?:away\s+)?from\s+{NAMES}"
     ),
     re.compile(rf"\bcompar\w*\s+(?:\w+\s+){{0,3}}?(?:to|with|against)\s+{NAMES}"),
+    # "in X everything works": the product compared with one where the same thing works
+    re.compile(
+        rf"\b[Ii]n\s+{NAMES}\s+(?:[^.;!?]{{0,40}}?\b(?:it|everything|this|all)\s+)"
+        rf"(?:just\s+)?works?(?:ed)?\b"
+    ),
     re.compile(
         rf"(?<![\w-])(?P<names>{NAME})\s+(?:already\s+)?(?:offers?|provides?|launched|"
         rf"charges?|supports?|ships?)\b"

@@ -17,9 +17,10 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
+# «…, а не …» denies a phrase of its clause, it opens no clause of its own.
 CLAUSE_SEPARATOR = re.compile(
-    r";\s*|:\s+|,\s+(?:а|но|и|поэтому|потому\s+что|так\s+как|однако|хотя|зато|причём|причем|"
-    r"чтобы)\b\s*",
+    r";\s*|:\s+|,\s+(?:а(?!\s+не\b)|но|и|поэтому|потому\s+что|так\s+как|однако|хотя|зато|"
+    r"причём|причем|чтобы)\b\s*",
     _I,
 )
 
@@ -297,7 +298,8 @@ COMPOSITION_BEFORE = re.compile(
 )
 MODIFIER_JOINER = "и"
 OBLIQUE_BEFORE = _words("с со про о об к от для по")
-NOT_SEGMENT_AFTER: frozenset[str] = frozenset()
+# «от имени администратора», «с правами владельца»: the rights something runs with, not a group.
+NOT_SEGMENT_AFTER = _words("имени правами")
 # Neuter nouns that end like adjectives ("здание", "событие").
 NOUN_ENDINGS = ("ание", "ение", "яние", "ятие", "итие", "ытие", "утие")
 
@@ -482,14 +484,22 @@ COMPETITOR_PATTERNS = (
         rf"(?:с|со|от|из)\s+{NAMES_ANY}"
     ),
     re.compile(
-        rf"(?<![\w-])(?:[Уу]|[Вв])\s+{NAMES_LATIN}\s+(?:уже\s+)?(?:есть|нет|появил\w+)(?![\w-])"
+        # «у X есть …»: what X has; a bare «…, а в X нет» only denies the clause before
+        rf"(?<![\w-])(?:[Уу]|[Вв])\s+{NAMES_LATIN}\s+(?:уже\s+)?(?:есть|нет|появил\w+)"
+        rf"(?![\w-])(?!\s*[.,;!?)]|\s*$)"
+    ),
+    # «в X всё работает»: the product compared with one where the same thing works
+    re.compile(
+        rf"(?<![\w-])[Вв]\s+{NAMES_LATIN}\s+(?:(?:вс[её]|это|он[оа]?)\s+)?(?:нормально\s+|"
+        rf"отлично\s+|прекрасно\s+)?(?:работа\w+|открыва\w+|запуска\w+|отобража\w+)(?![\w-])"
     ),
     re.compile(
         rf"(?<![\w-]){NAMES_LATIN}\s+(?:уже\s+)?(?:предлага\w+|умеет|позволяет|поддерживает|"
         rf"запустил\w*)(?![\w-])"
     ),
     re.compile(
-        rf"(?<![\w-])(?:пользуются|используют|платят\s+за|пробовали|сидят\s+на)\s+{NAMES_LATIN}"
+        rf"(?<![\w-])(?:пользуются|используют|платят\s+за|пробовали|сидят\s+на|"
+        rf"(?:[Рр]аньше|[Дд]о\s+этого)\s+(?:пользовал\w*|использовал\w*))\s+{NAMES_LATIN}"
     ),
 )
 # Capitalised words that are not names: pronouns, determiners, conjunctions, prepositions,
@@ -607,9 +617,20 @@ _AGENT_PATTERNS = tuple(
 _NOT_PEOPLE_WORD = re.compile(_NOT_PEOPLE, _I)
 
 
+# An agent noun followed by the things it handles names a software tool: «диспетчер задач»,
+# «менеджер пакетов», «установщик расширений».
+TOOL_OBJECT_AFTER = re.compile(
+    r"\s+(?:задач|устройств|пакетов|файлов|расширений|плагинов|версий|паролей|окон|загрузок|"
+    r"процессов|зависимостей|обновлений|буфера)(?![\w-])",
+    _I,
+)
+
+
 def segment_head(found: re.Match[str]) -> tuple[str, bool] | None:
     """The plural nominative label of a matched head, keeping a prefix such as 'онлайн-'."""
     word = found["head"]
+    if TOOL_OBJECT_AFTER.match(found.string, found.end()):
+        return None
     prefix = (found["prefix"] or "").lower()
     for pattern, label, needs_modifier in _HEAD_PATTERNS:
         if pattern.fullmatch(word):

@@ -23,7 +23,7 @@ from functools import lru_cache
 
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
-from kg.language import Token, analyse, is_english_word
+from kg.language import Token, analyse, cases, grammemes, is_english_word, lemma
 
 Span = tuple[int, int]
 
@@ -37,7 +37,7 @@ NEGATORS = _wordset(
     # contractions as reviews type them, without the apostrophe
     "dont doesnt didnt cant wont isnt arent wasnt werent couldnt wouldnt shouldnt havent "
     "hasnt aint "
-    "не ни нет ничего никто никогда нигде ничто без"
+    "не ни нет ничего никто никогда нигде ничто без никакой"
 )
 # Words that describe a malfunction or a difficulty by themselves.
 PROBLEM_LEMMAS = _wordset(
@@ -50,9 +50,8 @@ PROBLEM_LEMMAS = _wordset(
     suck sucks rubbish garbage junk crap stupid ridiculous pathetic intrusive inability
     lousy horrid dreadful faulty tired horrified horrify piss pissed
     ошибка баг проблема падать вылетать зависать тормозить глючить сломаться ломаться
-    пропадать пропасть исчезать исчезнуть медленный медленно невозможно неудобно неудобный
-    мешать раздражать сбой краш неверный неверно некорректный некорректно неправильный
-    неправильно нечеткий нечёткий слететь слетать нельзя иероглиф кракозябра
+    пропадать пропасть исчезать исчезнуть медленный медленно невозможно
+    мешать раздражать сбой краш слететь слетать нельзя иероглиф кракозябра
     сбрасываться сбрасывать сброситься теряться потеряться"""
 )
 # Verbs whose absence is a problem when negated ("doesn't open", «не запускается»).
@@ -71,7 +70,10 @@ LIKING_LEMMAS = _wordset("like love enjoy recommend worth")
 # Qualities a product should have: negated, they are a complaint ("sound not clear").
 QUALITY_LEMMAS = _wordset(
     "clear good smooth stable responsive reliable accurate easy intuitive helpful useful "
-    "readable usable responsive fast quick available visible accessible consistent"
+    "readable usable responsive fast quick available visible accessible consistent "
+    "удобный удобно понятный понятно читаемый четкий четко верный верно правильный правильно "
+    "корректный корректно стабильный стабильно рабочий активный доступный видимый точный "
+    "точно полный ясный ясно"
 )
 # Verbs that follow "can't" in praise or in idioms, not in a failure: "can't live without it",
 # "can't complain", "can't wait", "can't beat the price", "can't go wrong", "can't say enough".
@@ -199,6 +201,12 @@ def read(text: str, span: Span) -> Reading:
     return Reading(list(_tokens(text[span[0] : span[1]])), span[0])
 
 
+def _within(reading: Reading, start: int, end: int) -> list[Token]:
+    """The tokens of a reading that lie between two offsets of the text: rules look at parts
+    of a clause or sentence already read, instead of tagging each part again."""
+    return [t for t in reading.tokens if start <= t.start + reading.offset < end]
+
+
 _SUBJECT_PRONOUNS = _wordset("i we he she they я мы он она они")
 
 
@@ -247,8 +255,49 @@ def problem_at(reading: Reading) -> int | None:
     A word that says what goes wrong ("freezes", "won't open") is preferred to one that only
     says something does ("nothing but trouble, it freezes constantly")."""
     tokens = reading.tokens
-    generic = None
+    quoted = _quoted(tokens)
+    # the report's own words first: «выдаёт ошибку "cannot open file"» is reported by
+    # «выдаёт ошибку», the quoted message is what it says
+    outside = _problem_among(tokens, [i for i in range(len(tokens)) if not quoted[i]])
+    if outside is not None or not any(quoted):
+        return outside
+    return _problem_among(tokens, [i for i in range(len(tokens)) if quoted[i]])
+
+
+_QUOTE_MARKS = frozenset('"“”«»')
+
+
+_MESSAGE_NOUNS = _wordset("ошибка сообщение исключение error message exception")
+
+
+def _names_a_message(token: Token) -> bool:
+    return token.lemma in _MESSAGE_NOUNS or _EXCEPTION_NAME.fullmatch(token.text) is not None
+
+
+def _quoted(tokens: list[Token]) -> list[bool]:
+    """Which tokens stand inside quotation marks, or in a message after "error:"."""
+    inside, flags = False, []
     for i, token in enumerate(tokens):
+        if token.text == ":" and i and _names_a_message(tokens[i - 1]):
+            return [*flags, False] + [True] * (len(tokens) - i - 1)
+        if token.text in _QUOTE_MARKS:
+            inside = token.text in "«“" or (token.text == '"' and not inside)
+            flags.append(False)
+        else:
+            flags.append(inside)
+    return flags
+
+
+# An exception's class names the error it reports ("ModuleNotFoundError", "IOException").
+_EXCEPTION_NAME = re.compile(r"[A-Z]\w*(?:Error|Exception)")
+
+
+def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
+    generic = None
+    for i in indexes:
+        token = tokens[i]
+        if _EXCEPTION_NAME.fullmatch(token.text):
+            return i
         negated = _negated(tokens, i)
         if _in_a_condition(tokens, i) or _idiom(tokens, i) or _spared(tokens, i):
             continue
@@ -307,8 +356,14 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
     token = tokens[i]
     after = tokens[i + 1] if i + 1 < len(tokens) else None
     if negated and token.lemma in FUNCTION_LEMMAS and _verb_here(tokens, i):
+        if after is not None and token.lemma == "мочь" and after.lemma in NOT_FAILURE_VERBS:
+            return False  # «не могу понять»: what the writer knows
+        if _no_effect(tokens, i):
+            return False
         # "never saw a glitch", "doesn't show any errors": a problem said to be absent
         return not any(t.lemma in PROBLEM_LEMMAS for t in tokens[i + 1 : i + 4])
+    if negated and _fails_to_act(tokens, i):
+        return True
     if (
         negated
         and token.lemma in LIKING_LEMMAS | QUALITY_LEMMAS
@@ -324,6 +379,14 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
         return not negated and not praise and not much and after.lower not in ("good", "well")
     if token.lower in ABSENCE and _absent_thing(tokens, i + 1):
         return True
+    if _lacks_a_quality(token):
+        return True
+    if _contrasted(tokens, i):
+        return True
+    if negated and token.lower in _PERCEIVED and _right_after_negator(tokens, i):
+        return True  # «не видно изменений»: what should show does not
+    if token.lemma == "do" and after is not None and after.lower == "nothing":
+        return tokens[i - 1].lower not in _SPEAKERS_AND_READERS if i else False  # "does nothing"
     if token.lemma in _HAPPEN and any(t.lower in _NOTHING for t in tokens[max(0, i - 3) : i]):
         return True  # "nothing happens", «ничего не происходит»; not "this doesn't happen"
     if _wrong_result(tokens, i):
@@ -338,6 +401,69 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
     return following is None or following.pos not in ("DET", "NOUN", "PROPN", "PRON")
 
 
+# Verbs that, negated, tell what someone knows, wants, needs or feels, or that something does
+# not matter or cost much: «не знаю почему», "it doesn't matter", "doesn't take long".
+NOT_FAILURE_VERBS = _wordset(
+    """know understand think believe remember want wish need care mind matter bother seem
+    expect plan intend hope mean suggest require cost be have do get make take go come look
+    sound feel hurt regret charge ask use agree
+    знать понимать понять думать считать помнить запомнить хотеть желать планировать
+    собираться нуждаться требоваться требовать стоить надеяться бояться волновать интересовать
+    советовать рекомендовать являться быть иметь использовать пользоваться соглашаться
+    спешить жалеть пробовать попробовать стать"""
+)
+# Verbs that, with "nothing", report a fix that did not help, not a new failure: «ничего не
+# изменилось», "nothing changed".
+_NO_EFFECT = _wordset("change help измениться изменяться поменяться меняться помочь помогать дать")
+_SPEAKERS_AND_READERS = _wordset("i we you u я мы вы ты")
+_NOT_STATED_FORMS = frozenset({"impr", "1per", "2per", "INFN", "GRND"})
+
+
+def _no_effect(tokens: list[Token], i: int) -> bool:
+    """ "nothing changed", «ничего не дало»: a fix that did not help."""
+    nothing = any(t.lower in _NOTHING for t in tokens[max(0, i - 3) : i])
+    return nothing and tokens[i].lemma in _NO_EFFECT
+
+
+def _fails_to_act(tokens: list[Token], i: int) -> bool:
+    """A thing's action negated: "the debugger does not stop at breakpoints", «подсказки не
+    появляются», «файл не сохранён». Not what the writer or the reader does, knows or wants
+    ("I don't know", «мы не используем», «не понимаю»), advice («не закрывайте», "don't
+    close it"), a problem said to be absent («не зависает», "doesn't crash any more"), nor a
+    fix that changed nothing («ничего не изменилось»)."""
+    token = tokens[i]
+    if token.pos != "VERB" or not _right_after_negator(tokens, i):
+        return False
+    if token.lemma in NOT_FAILURE_VERBS | PROBLEM_LEMMAS | FIX_LEMMAS:
+        return False
+    if any(t.lemma in PROBLEM_LEMMAS for t in tokens[i + 1 : i + 4]):
+        return False
+    if grammemes(token.text) & _NOT_STATED_FORMS:
+        return False
+    first, _ = _segment(tokens, i)
+    before = tokens[first:i]
+    if any(t.lower in _SPEAKERS_AND_READERS for t in before) or _no_effect(tokens, i):
+        return False
+    if any(t.lemma in PROBLEM_LEMMAS and _negated(tokens, j) for j, t in enumerate(before, first)):
+        return False  # «никаких ошибок не выводится»: a problem said to be absent
+    grammar = grammemes(token.text)
+    active_past = "past" in grammar and "VERB" in grammar  # not «не сохранён», a state
+    if (
+        active_past
+        and not token.lower.endswith(("ся", "сь"))
+        and not any(t.pos in ("NOUN", "PROPN", "PRON") for t in before)
+    ):
+        return False  # «не нашёл похожих задач»: with no subject, what the writer did
+    if token.text.isascii():
+        # English needs its subject: "Don't close the window" is advice, "not to open" a
+        # purpose
+        words = [t for t in before if t.pos != "PUNCT"]
+        negator = next((j for j, t in enumerate(words) if t.lower in NEGATORS), 0)
+        subject = any(t.pos in ("NOUN", "PROPN", "PRON") for t in words[:negator])
+        return subject and not any(t.lower == "to" for t in words[negator - 1 : negator + 1])
+    return True
+
+
 # Verbs of choosing: with them "instead of" is a choice ("we use X instead of Y"), not a fault.
 _CHOOSING = _wordset(
     """use switch pay prefer choose pick go buy try take get keep
@@ -345,6 +471,41 @@ _CHOOSING = _wordset(
 )
 
 
+_INSTEAD = _wordset("instead вместо")
+
+
+def _contrasted(tokens: list[Token], i: int) -> bool:
+    """A phrase denied against another after a verb: «воспринимает команду не X, а Y»,
+    «открывается в домашней папке, а не в папке проекта». The product did the one where the
+    other was meant (what «вместо» says). Not «не только …», nor a verb denied (its own rule),
+    nor a sentence without a verb («это не баг, а фича»)."""
+    if tokens[i].lower != "не" or i + 1 >= len(tokens):
+        return False
+    following = tokens[i + 1]
+    if following.pos in ("VERB", "PART", "PUNCT") or following.lower == "только":
+        return False
+    words = [j for j in range(i) if tokens[j].pos != "PUNCT"]
+    after_a = bool(words) and tokens[words[-1]].lower == "а"
+    before_a = any(t.lower == "а" for t in tokens[i + 2 : i + 8])
+    if not (after_a or before_a):
+        return False
+    if any(t.lower in _SPEAKERS_AND_READERS for t in tokens[:i]):
+        return False  # «я работаю не в офисе, а дома»: what the writer does
+    return any(t.pos == "VERB" for t in tokens[:i])
+
+
+def _lacks_a_quality(token: Token) -> bool:
+    """A Russian quality written with its «не» («неудобно», «некорректный», «нечёткий»): the
+    product lacks what it should have, like "not clear"."""
+    word = token.lower.replace("ё", "е")
+    if not word.startswith("не") or len(word) < 6 or token.pos not in ("ADJ", "ADV", "VERB"):
+        return False
+    rest = word[2:]
+    return rest in QUALITY_LEMMAS or lemma(rest) in QUALITY_LEMMAS
+
+
+# Russian predicatives of perceiving: negated, what should show or sound does not.
+_PERCEIVED = _wordset("видно слышно заметно")
 _HAPPEN = _wordset("happen происходить произойти случаться случиться")
 _NOTHING = _wordset("nothing ничего")
 
@@ -367,12 +528,16 @@ def _wrong_result(tokens: list[Token], i: int) -> bool:
         or (thing.pos == "VERB" and thing.lower.endswith("ing"))
     ):
         return False
-    verbs = [t for t in tokens[:i] if t.pos == "VERB"]
-    return bool(verbs) and not any(t.lemma in _CHOOSING for t in tokens[:i])
+    # the verb may come first ("it opens X instead of Y") or after («вместо букв выводит
+    # квадраты», "instead of the page, it shows markup")
+    verbs = [t for t in tokens if t.pos == "VERB" and t is not thing]
+    return bool(verbs) and not any(t.lemma in _CHOOSING for t in tokens)
 
 
 # Negators of a verb or an adjective; "nothing like", "no good reason" are other constructions.
-_VERB_NEGATORS = NEGATORS - _wordset("no nothing nobody none neither nor without ничего никто")
+_VERB_NEGATORS = NEGATORS - _wordset(
+    "no nothing nobody none neither nor without ничего никто никакой"
+)
 
 
 def _right_after_negator(tokens: list[Token], i: int) -> bool:
@@ -440,6 +605,98 @@ def without_courtesy(text: str, span: Span) -> Span:
     return (span[0] + tokens[first].start, span[1]) if tokens else span
 
 
+_CONTRASTS = _wordset("but however но а однако")
+
+
+def _expects(tokens: list[Token]) -> bool:
+    """ "expected …", «ожидал, что …» (not «ожидать» as waiting: «долго ожидать загрузки»)."""
+    words = [t for t in tokens if t.pos != "PUNCT"]
+    for i, token in enumerate(words):
+        if token.lemma == "expect" and not token.lower.startswith("unexpect"):
+            return True
+        after = words[i + 1].lower if i + 1 < len(words) else ""
+        if token.lemma in ("ожидать", "ожидаться") and after in ("что", "чтобы", "увидеть"):
+            return True
+    return False
+
+
+def against_expectation(text: str, clause: Span, sentence: Span) -> Span | None:
+    """What happened instead of what was expected: "I expected local names, but only keywords
+    are shown", «ожидал увидеть список, а открывается пустое окно». The clause after the
+    contrast is the fault."""
+    before = [t for t in _within(read(text, sentence), sentence[0], clause[0]) if t.pos != "PUNCT"]
+    if not before or before[-1].lower not in _CONTRASTS:
+        return None
+    if not _expects(before[:-1]):
+        return None
+    reading = read(text, clause)
+    tokens = reading.tokens
+    if not any(t.pos in ("VERB", "ADJ") for t in tokens):
+        return None
+    if polarity(text[clause[0] : clause[1]]) >= 0.3:
+        return None  # "but it was easy to set up": better than expected
+    first, last = _content_bounds(tokens, 0, len(tokens) - 1)
+    return reading.span(first, last) if first <= last else None
+
+
+def denies_a_problem(text: str, span: Span, clause: Span) -> bool:
+    """The span says a problem is absent ("no errors in the log", «без ошибок») and names
+    no other; its negator may stand before it in its clause."""
+    reading = read(text, clause)
+    tokens = _within(reading, clause[0], span[1])
+    problems = [
+        i
+        for i, t in enumerate(tokens)
+        if t.lemma in PROBLEM_LEMMAS and t.start + reading.offset >= span[0]
+    ]
+    return bool(problems) and all(_negated(tokens, i) for i in problems)
+
+
+_DENIED_AFTER_COMMA = re.compile(r",\s+а\s+не(?!\w)", re.IGNORECASE)
+
+
+def holds_its_comma(text: str, span: Span) -> bool:
+    """The comma in the span is inside one statement: "instead of the page, it shows markup",
+    «открывается в домашней папке, а не в папке проекта»."""
+    first = re.match(r"\s*(\w+)", text[span[0] : span[1]])
+    if first is not None and first.group(1).lower() in _INSTEAD:
+        return True
+    return _DENIED_AFTER_COMMA.search(text, span[0], span[1]) is not None
+
+
+# Words for the parts of a computer a report lists as its environment.
+_MACHINE = re.compile(
+    r"(?<![\w-])(?:RAM|ROM|CPU|GPU|SSD|HDD|ОЗУ|ПЗУ|memory|processor|cores?|процессор\w*|"
+    r"оперативн\w*|памят[ьи]|видеокарт\w*|ядер|ядра|диск\w*)(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+def describes_the_machine(clause: str) -> bool:
+    """The clause lists the computer's parts ("Intel i5, 16 GB RAM", «ОЗУ 8 ГБ»)."""
+    return _MACHINE.search(clause) is not None
+
+
+_PHRASE_START_POS = frozenset({"NOUN", "PROPN", "ADJ", "PRON", "NUM"})
+
+
+def with_preposition(text: str, span: Span, clause: Span) -> Span:
+    """A Russian label that opens on a noun phrase keeps the preposition that governs it: «при
+    попытке открыть папку ничего не происходит», not «попытке открыть …», whose oblique case
+    reads as a torn-off piece. (An English label may drop its preposition: "the terminal
+    stays blank" reads whole.)"""
+    reading = read(text, clause)
+    first = _within(reading, span[0], span[1])[:1]
+    before = _within(reading, clause[0], span[0])[-1:]
+    if not first or not before or not first[0].text[:1].isalpha():
+        return span
+    if first[0].text.isascii() or first[0].pos not in _PHRASE_START_POS:
+        return span
+    if before[0].pos != "ADP" or before[0].text.isascii():
+        return span
+    return reading.offset + before[0].start, span[1]
+
+
 # Words that end the piece of a clause a problem word belongs to ("I'm sorry but this app is
 # crap": the problem is said after "but").
 _SEGMENT_BREAKS = _wordset(
@@ -473,11 +730,29 @@ def _segment(tokens: list[Token], at: int) -> tuple[int, int]:
     return first, last
 
 
+def _quoted_message_end(tokens: list[Token], at: int) -> int | None:
+    """Where the message an error noun quotes right after it ends ("the error "Access
+    denied"", «ошибку "нет доступа"»): the index of its closing quote mark."""
+    if tokens[at].lemma not in _MESSAGE_NOUNS:
+        return None
+    opening = at + 1
+    while opening < len(tokens) and tokens[opening].text == ":":
+        opening += 1
+    if opening >= len(tokens) or tokens[opening].text not in _QUOTE_MARKS:
+        return None
+    closing = next(
+        (i for i in range(opening + 1, len(tokens)) if tokens[i].text in _QUOTE_MARKS), None
+    )
+    return closing if closing is not None and closing > opening + 1 else None
+
+
 def _names_no_problem(tokens: list[Token], at: int) -> bool:
     """ "this app was the problem", "others are having similar issues": only a generic word
     (problem, issue, bug) says something is wrong, and nothing says what or where."""
     if tokens[at].lemma not in GENERIC_PROBLEMS and tokens[at].lower not in GENERIC_PROBLEMS:
         return False
+    if _quoted_message_end(tokens, at) is not None:
+        return False  # the error "Cannot open file": its message says which
     first, last = _segment(tokens, at)
     ignored = GENERIC_NOUNS | GENERIC_VERBS | _VAGUE_WORDS | GENERIC_PROBLEMS | DEVICE_WORDS
     return not any(
@@ -582,6 +857,8 @@ def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
     reading = read(text, clause)
     if is_hypothetical(reading):
         return "hypothetical"
+    if _expects(reading.tokens):
+        return "an expectation"  # "I expected it to be hard": not what happened
     if english and _wishes(text, clause):
         return "a wish"
     at = problem_at(reading)
@@ -607,6 +884,8 @@ def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
             return "a supposition"
         if any(_negated(reading.tokens, i) for i in range(len(reading.tokens))):
             return "negated"
+        if words and words[0].lower in _CONDITIONS:
+            return "a supposition"  # «если открыть файл вручную, …»: a check, not a fault
         if english and polarity(text[sentence[0] : sentence[1]]) >= 0.5:
             return "praise"
         if not words:
@@ -614,10 +893,31 @@ def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
     return ""
 
 
+# A later clause that says the trouble is over: «…, но после переустановки всё в порядке»,
+# "…, but now it works fine".
+_RESOLVED = re.compile(
+    r"(?:\b(?:but|now)\b|(?<!\w)(?:но|а|теперь|сейчас)(?!\w))[^.;!?\n]{0,60}?"
+    r"(?:(?<!\w)(?:вс[её]|оно|он|она)\s+(?:снова\s+|опять\s+)?(?:в\s+порядке|работает|"
+    r"нормально|хорошо)|(?<!\w)(?:заработал\w*|исправил\w*|починил\w*|решил\w*|прош[её]л|"
+    r"прошл[аои])(?!\w)|\bworks?\s+(?:fine|again|now|well|normally|properly)\b|"
+    r"\b(?:is|was|got)\s+(?:fixed|resolved|solved)\b|\b(?:is|are)\s+(?:fine|ok|okay)\s+now\b)",
+    re.IGNORECASE,
+)
+_NEGATION_IN = re.compile(r"(?<!\w)(?:не|ни)(?!\w)|\bnot\b|n['’]?t\b", re.IGNORECASE)
+
+
+def resolved_later(text: str, clause: Span, sentence: Span) -> bool:
+    """The sentence goes on to say the trouble is over: a past problem, not a current one
+    («раньше терминал не открывался, но теперь всё работает»). «…, но так и не заработал»
+    is still one."""
+    found = _RESOLVED.search(text, clause[1], sentence[1])
+    return found is not None and not _NEGATION_IN.search(found.group())
+
+
 def pain_span(text: str, clause: Span) -> Span | None:
     """The words of a problem a clause states, when its grammar says it states one."""
     reading = read(text, clause)
-    if is_hypothetical(reading) or _wishes(text, clause):
+    if is_hypothetical(reading) or _expects(reading.tokens) or _wishes(text, clause):
         return None
     at = problem_at(reading)
     if at is None or _asks_for_a_fix(reading.tokens, at) or _names_no_problem(reading.tokens, at):
@@ -629,20 +929,59 @@ def pain_span(text: str, clause: Span) -> Span | None:
     tokens = reading.tokens
     # the piece that holds the problem word: "I'm sorry but this app is crap" → "this app is crap"
     first, last = _segment(tokens, at)
+    message_end = _quoted_message_end(tokens, at)
+    if message_end is not None:
+        last = message_end  # the error with its message
+    if tokens[at].lower == "не" and first > 1 and tokens[first - 1].text == ",":
+        # «терминал открывается в домашней папке, а не в …»: from the verb's subject on
+        verb = max(j for j in range(first - 1) if tokens[j].pos == "VERB")
+        subject = verb - 1 if verb and tokens[verb - 1].pos in ("NOUN", "PROPN", "PRON") else verb
+        first = max(_segment(tokens, first - 2)[0], subject)
+        last = min(last, first + _MAX_LABEL_WORDS + 2)
+        if last - first + 1 > _MAX_LABEL_WORDS:
+            first, last = _content_bounds(tokens, first, last)
+            return reading.span(first, last)
+    if tokens[at].lower in _INSTEAD and last + 2 < len(tokens) and tokens[last + 1].text == ",":
+        last = _segment(tokens, last + 2)[1]  # "instead of the page, it shows markup"
     if last - first < 2:
         first, last = 0, len(tokens) - 1  # a lone word needs its clause to read as a statement
     if last - first + 1 > _MAX_LABEL_WORDS:
-        first = max(0, at - 4)
+        first = _window_start(tokens, max(0, at - 4), at)
         last = _noun_run_end(tokens, min(len(tokens) - 1, first + _MAX_LABEL_WORDS - 1))
     first, last = _content_bounds(tokens, first, last)
-    if tokens[at].lower in _EXCESS and at < first <= last:
-        first = at  # "too many ads": the excess is what is wrong
+    if at < first <= last:
+        first = at  # "too many ads", «не видно изменений»: the problem word is what is wrong
     if first > last or not any(t.pos in ("VERB", "ADJ", "NOUN") for t in tokens[first : last + 1]):
         return None
     return reading.span(first, last)
 
 
 _BEFORE_PROBLEM_POS = frozenset({"AUX", "PART", "ADV"})
+_MODIFIER_POS = frozenset({"DET", "ADJ", "NUM"})
+_NOMINAL_POS = frozenset({"NOUN", "PROPN", "ADJ", "DET", "NUM"})
+
+
+def _window_start(tokens: list[Token], first: int, at: int) -> int:
+    """Where a label cut to a window before the problem word starts, never mid-phrase: the
+    window takes in the modifiers of its first noun ("the | characters in the terminal"), and
+    steps past a prepositional phrase it would open inside ("for some | reason are not
+    shown")."""
+    if tokens[first].pos not in _NOMINAL_POS:
+        return first
+    start = first
+    while start > 0 and tokens[start - 1].pos in _MODIFIER_POS:
+        start -= 1
+    if start > 0 and tokens[start - 1].pos == "ADP":
+        while first < at and tokens[first].pos in _NOMINAL_POS:
+            first += 1
+        while first < at and tokens[first].pos == "ADP":  # and past the ones that follow
+            first += 1
+            while first < at and tokens[first].pos in _NOMINAL_POS:
+                first += 1
+        return first
+    return start
+
+
 _ASPECT_VERBS = _wordset("keep start begin continue seem tend")
 # "a problem with syncing", "the lack of filters": the part follows these words.
 _TROUBLE_WITH = _wordset("problem issue trouble bug glitch error lack")
@@ -1311,6 +1650,93 @@ _DEVICE_NAMES = _wordset("iphone ipad ipod android kindle galaxy samsung htc nex
 _MODEL_WORDS = _wordset("fire hd pro plus mini max air edge ultra lite note")
 
 
+# A workaround: what makes the product work for now. «работает только после перезапуска»,
+# «помогает только перезапуск окна», «обходное решение — …», "it only opens if I use the
+# keyboard shortcut", "the workaround is to reload the window".
+_WORKAROUND = re.compile(
+    r"(?:(?<!не\s)(?<![\w-])(?:работает|работают|срабатывает|запускается|открывается|"
+    r"появляется|отображается|помогает|получается)\s+только\s+(?:в\s+случае,?\s+)?"
+    r"(?:если|когда|после(?:\s+того,?\s+как)?|через)"
+    r"|(?<![\w-])(?:обходн\w+\s+(?:путь|решение|вариант)|временн\w+\s+решение)\s*(?:—|-|:|это)"
+    r"|(?<!не\s)(?<![\w-])(?:помогает|помогло|спасает|выручает)\s+только"
+    r"|\b(?:works|opens|starts|runs|appears|shows\s+up|helps)\s+only\s+(?:if|when|after)"
+    r"|\bonly\s+(?:works|opens|starts|runs|appears|helps)\s+(?:if|when|after)"
+    r"|\bworkaround\s*(?:is|:|—|-))"
+    r"\s*(?:(?:I|we|you|я|мы)\s+)?(?:to\s+)?(?P<w>[^,;.!?()]+)",
+    re.IGNORECASE,
+)
+_WORKAROUND_END = re.compile(
+    r"\s+(?:и\s+только\s+тогда|и\s+тогда|then|and\s+then|тогда|to\s+make|чтобы|so\s+that)"
+    r"(?![\w-])",
+    re.IGNORECASE,
+)
+_MAX_WORKAROUND_WORDS = 8
+
+
+def workaround_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
+    """(cue start, the workaround's words) for each workaround a sentence tells."""
+    found = []
+    for match in _WORKAROUND.finditer(text, sentence[0], sentence[1]):
+        start, end = match.span("w")
+        stop = _WORKAROUND_END.search(text, start, end)
+        if stop is not None:
+            end = stop.start()
+        words = list(_SPACED.finditer(text, start, end))[:_MAX_WORKAROUND_WORDS]
+        reading = read(text, (start, words[-1].end())) if words else None
+        if reading is None or not any(t.pos in ("VERB", "NOUN") for t in reading.tokens):
+            continue
+        first, last = _content_bounds(reading.tokens, 0, len(reading.tokens) - 1)
+        if first <= last:
+            found.append((match.start(), reading.span(first, last)))
+    return found
+
+
+_ADDRESS_WORDS = _wordset("dear уважаемый дорогой hi hello hey привет здравствуйте")
+_PLEAS = _wordset("please pls plz пожалуйста")
+
+
+def addressed(text: str, sentence: Span, start: int, end: int) -> bool:
+    """The people named are the ones the text speaks to: "Dear developers, …", «Уважаемые
+    разработчики, исправьте …», "Developers, please …". A list of subjects ("Students,
+    teachers and parents use it") is not an address."""
+    reading = read(text, sentence)
+    before = [t for t in _within(reading, sentence[0], start) if t.pos != "PUNCT"]
+    named = _within(reading, start, end)
+    if any(t.lemma in _ADDRESS_WORDS or t.lower in _ADDRESS_WORDS for t in [*before, *named[:1]]):
+        return True
+    if before or not text[end:].lstrip().startswith((",", "!")):
+        return False
+    words = [t for t in _within(reading, end, sentence[1]) if t.pos != "PUNCT"][:3]
+    return any(t.lower in _PLEAS or "impr" in grammemes(t.text) for t in words)
+
+
+# Operating systems, runtimes, languages and version control a report names as its
+# environment: what a product runs on or works with, never its rival.
+_PLATFORMS = _wordset(
+    """windows linux ubuntu debian fedora centos arch mint manjaro macos osx mac android ios
+    wsl wsl2 chromeos unix freebsd docker node nodejs python java jdk dotnet .net git github
+    gitlab npm pip conda anaconda powershell bash zsh cmd kde gnome"""
+)
+
+
+def modifies_a_subject(text: str, stretch: Span, at: int) -> bool:
+    """The Russian preposition at `at` opens a phrase that modifies the nominative noun right
+    before it («автодополнение | в Python», «кнопка | на панели»), so the subject reads on."""
+    reading = read(text, stretch)
+    before = _within(reading, stretch[0], at)
+    here = _within(reading, at, stretch[1])[:1]
+    if not here or here[0].pos != "ADP" or here[0].text.isascii() or not before:
+        return False
+    noun = before[-1]
+    return noun.pos == "NOUN" and "nomn" in cases(noun.text)
+
+
+def names_a_platform(name: str) -> bool:
+    """ "Windows 11", "Ubuntu", "Python 3.12": the environment, not a rival product."""
+    words = name.lower().split()
+    return bool(words) and words[0] in _PLATFORMS
+
+
 def names_a_device(phrase: str) -> bool:
     """ "Kindle Fire HD", "my iPhone 6", "HTC mobile": the phrase names a device, not a
     feature (its head, past the model's name, is a device)."""
@@ -1768,8 +2194,11 @@ def purpose_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
         tokens = reading.tokens
         end = next((i for i, t in enumerate(tokens) if t.pos == "PUNCT"), len(tokens))
         first, last = _content_bounds(tokens, 0, min(end, _MAX_LABEL_WORDS + 2) - 1)
-        if first <= last and any(t.pos == "VERB" for t in tokens[first : last + 1]):
-            found.append((cue.start(), reading.span(first, last)))
+        if first > last or not any(t.pos == "VERB" for t in tokens[first : last + 1]):
+            continue
+        if cue.group().lower().startswith("чтобы") and "INFN" not in grammemes(tokens[first].text):
+            continue  # «чтобы он снова появился»: a state of something wanted, no one's job
+        found.append((cue.start(), reading.span(first, last)))
     return found
 
 
@@ -1777,7 +2206,9 @@ def purpose_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
 # <b>Bug</b>"), tags, images and links, web addresses, file paths, code blocks, table rows.
 _MARKUP = re.compile(
     r"^[^\n:]{1,40}:[ \t]*<(\w+)>[^<\n]*</\1>[ \t]*$"
-    r"|```.*?```"
+    r"|```.*?```|<!--.*?-->"
+    # a form's question with its short answer ("Occurs in safe mode?: Yes")
+    r"|^[^\n?]{3,160}\?:[ \t]*[^\n]{0,30}$"
     r"|!?\[[^\]\n]*\]\([^)\n]*\)"
     r"|<[/!]?\w[^<>\n]{0,80}>"
     r"|\bhttps?://\S+|\bwww\.\S+"
@@ -1790,7 +2221,14 @@ _MARKUP = re.compile(
     # log lines (a time stamp or a bracketed level first) and stack frames: machine output
     r"|^[ \t]*\[?\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}[^\n]*$"
     r"|^[ \t]*\[(?:error|warn|warning|info|debug|trace)\][^\n]*$"
-    r"|^[ \t]+at[ \t]+\S[^\n]*[( \t]\S*:\d+(?::\d+)?\)?[ \t]*$",
+    r"|^[ \t]+at[ \t]+\S[^\n]*[( \t]\S*:\d+(?::\d+)?\)?[ \t]*$"
+    # a traceback, its frames, an exception line below the title, a shell prompt's line,
+    # and scoped codes ("net::ERR_FAILED")
+    r"|^[ \t]*Traceback \(most recent call last\):?[ \t]*$"
+    r"|^[ \t]*File \"[^\"\n]*\", line \d+[^\n]*$"
+    r"|(?<=\n)[ \t]*(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception)\b[^\n]*$"
+    r"|^[ \t]*(?:PS [A-Z]:\\[^>\n]*>|[\w.-]+@[\w.-]+:[^$\n]*\$)[^\n]*$"
+    r"|\b\w+::\w+",
     re.MULTILINE | re.DOTALL,
 )
 
@@ -1907,9 +2345,12 @@ def fragment_reason(label: str) -> str:
         return "no content word"
     if all(t.lower in GENERIC_PROBLEMS or t.pos in FUNCTION_POS for t in tokens):
         return "only says there is a problem, not which"
-    if (tokens[-1].pos in ("DET", "ADP", "CONJ") and not _phrasal_verb_end(tokens)) or tokens[
-        -1
-    ].lower in NEGATORS:
+    object_nothing = (
+        tokens[-1].lower in _NOTHING and len(tokens) > 1 and tokens[-2].pos in ("VERB", "AUX")
+    )  # "the button does nothing"
+    if (tokens[-1].pos in ("DET", "ADP", "CONJ") and not _phrasal_verb_end(tokens)) or (
+        tokens[-1].lower in NEGATORS and not object_nothing
+    ):
         return f"ends on '{tokens[-1].text}'"
     if (
         tokens[0].lemma == "be"
@@ -1941,6 +2382,21 @@ def says_only_something_is_wrong(label: str) -> bool:
 
 
 _NOUN_PHRASE_POS = frozenset({"NOUN", "PROPN", "ADJ", "ADP", "DET", "NUM", "X", "PUNCT", "CONJ"})
+
+
+_NAMING_WORDS = frozenset({"NOUN", "PROPN", "PRON", "ADJ", "NUM", "X"})
+_WORKING = _wordset("work function работать функционировать срабатывать сработать")
+
+
+def names_nothing(label: str) -> bool:
+    """A short failure to work said of nothing named ("not working", «не работает», «перестало
+    работать»): no noun, name or pronoun says what fails."""
+    tokens = [t for t in analyse(label) if t.pos != "PUNCT"]
+    if not tokens or len(tokens) > 4 or tokens[0].lower not in NEGATORS | CEASE:
+        return False
+    if not any(t.lemma in _WORKING for t in tokens):
+        return False  # "cannot register" names what fails by its verb
+    return not any(t.pos in _NAMING_WORDS for t in tokens)
 
 
 def names_only_an_area(label: str) -> bool:
