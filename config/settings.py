@@ -309,6 +309,6 @@ LOGGING = {
         "groundwork.api": {"handlers": ["errors"], "level": "WARNING", "propagate": False},
         "groundwork": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO").upper()},
         "neo4j": {"handlers": ["console"], "level": "WARNING"},
-        "celery": {"handlers": ["console"], "level": env_str("CELERY_LOG_LEVEL", "INFO").upper()},
+        "celery": {"handlers": ["console"], "level": env_str("WORKER_LOG_LEVEL", "INFO").upper()},
     },
 }

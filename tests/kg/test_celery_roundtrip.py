@@ -109,9 +109,10 @@ def test_every_queued_task_is_registered_once_django_is_ready():
 
 def test_a_worker_logs_through_the_projects_logging_settings_once():
     import logging
+    import os
 
     root = logging.getLogger()
-    before = list(root.handlers)
+    before, environ = list(root.handlers), dict(os.environ)
     try:
         # What a worker does at start: with the project's receiver, Celery adds no root handler
         # of its own (which would print every project log line a second time).
@@ -120,6 +121,8 @@ def test_a_worker_logs_through_the_projects_logging_settings_once():
         assert [type(h) for h in logging.getLogger("groundwork").handlers] == [
             logging.StreamHandler
         ]
-    finally:
+    finally:  # Celery also leaves its level in the environment, for its forked children
         root.handlers = before
         app.log.already_setup = False
+        os.environ.clear()
+        os.environ.update(environ)
