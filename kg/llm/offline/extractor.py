@@ -11,6 +11,7 @@ get their own words).
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -271,10 +272,11 @@ def _same_matter(title: str, body: str) -> bool:
 
 def _sentences(text: str, language: str) -> Iterator[Sentence]:
     start = 0
+    messages = _MessageColons(text)
     for boundary in _SENTENCE_BREAK.finditer(text):
         if _ABBREVIATION.search(text[start : boundary.start()]):
             continue  # "e.g. Excel" does not end a sentence
-        if _wrapped(text, boundary) or _inside_a_message(text, boundary):
+        if _wrapped(text, boundary) or messages.inside(boundary):
             continue
         yield from _sentence(text, start, boundary.start(), language)
         start = boundary.end()
@@ -289,14 +291,28 @@ _MESSAGE_COLON = re.compile(
 )
 
 
-def _inside_a_message(text: str, boundary: re.Match[str]) -> bool:
-    """A sentence break on the line of a message quoted after a colon."""
-    if "\n" in boundary.group():
-        return False
-    line_start = text.rfind("\n", 0, boundary.start()) + 1
-    line = text[line_start : boundary.start()]
-    found = _MESSAGE_COLON.search(line)
-    return found is not None and found.start() > 0
+class _MessageColons:
+    """Where a text quotes a message after a colon, found once for the whole text: asked per
+    sentence break, a search of the line up to each break would read a long line once per
+    sentence on it."""
+
+    def __init__(self, text: str) -> None:
+        self.found = [(m.start(), m.end()) for m in _MESSAGE_COLON.finditer(text)]
+        self.starts = [start for start, _ in self.found]
+        self.line_ends = [m.start() for m in re.finditer("\n", text)] if self.found else []
+
+    def inside(self, boundary: re.Match[str]) -> bool:
+        """A sentence break on the line of a message quoted after a colon (the line's first
+        such colon, not at the line's very start)."""
+        if not self.found or "\n" in boundary.group():
+            return False
+        before = bisect.bisect_left(self.line_ends, boundary.start())
+        line_start = self.line_ends[before - 1] + 1 if before else 0
+        first = bisect.bisect_left(self.starts, line_start)
+        if first == len(self.found):
+            return False
+        start, end = self.found[first]
+        return line_start < start and end <= boundary.start()
 
 
 _WRAPPED_LINE = 50  # characters: a line this long that stops mid-sentence was wrapped
