@@ -40,19 +40,13 @@ class ResolutionBatchResponse(BaseModel):
     answers: list[Verdict] = Field(default_factory=list)
 
     def same_for(self, request: ResolutionBatchRequest) -> dict[int, bool]:
-        """Each question's verdict by number: unanswered or unknown numbers are "not the
-        same", and a question answered twice must be answered "same" both times."""
-        asked = {q.number for q in request.questions}
-        verdicts: dict[int, bool] = dict.fromkeys(asked, False)
-        seen: set[int] = set()
+        """Each question's verdict by number: "same" only when every answer given to it says
+        so; unanswered questions are "not the same", unknown numbers are ignored."""
+        said: dict[int, list[bool]] = {q.number: [] for q in request.questions}
         for answer in self.answers:
-            if answer.question not in asked:
-                continue
-            verdicts[answer.question] = answer.same and (
-                answer.question not in seen or verdicts[answer.question]
-            )
-            seen.add(answer.question)
-        return verdicts
+            if answer.question in said:
+                said[answer.question].append(answer.same)
+        return {number: bool(verdicts) and all(verdicts) for number, verdicts in said.items()}
 
 
 SYSTEM = (
