@@ -21,6 +21,7 @@ import os
 import platform
 import random
 import re
+import secrets
 import subprocess
 import sys
 import time
@@ -157,7 +158,8 @@ def _worker_process(
             "-n",
             f"bench-{os.getpid()}@%h",
         ],  # fmt: skip
-        env=os.environ | {"DEBUG": "true"} | (env or {}),
+        # As deployed: DEBUG off (Django then keeps no per-query debug record), with a key.
+        env=os.environ | {"DEBUG": "false", "SECRET_KEY": secrets.token_urlsafe(50)} | (env or {}),
         cwd=Path(__file__).resolve().parent.parent,
         start_new_session=True,
         stdout=log.open("ab"),

@@ -6,8 +6,8 @@ left — resolved into a proposal, recorded with the episode. Under the project 
 (kg.pipeline.integrate): re-validate the proposal against the current state, write deltas,
 take the next place in the project's order of integration, and record the episode's outcome
 (its resolution decisions, DONE) once its graph writes are made: in the commit that takes the
-next episode's place, or alone when none follows in the same hold. The lock is held
-for the writes only, never for a model call.
+next episode's place, or alone, just after the lock is given back, when none follows in the
+same hold. The lock is held for the writes only, never for a model call.
 
 An episode whose outcome is recorded is done: it is never integrated again unless forced
 (kg_rebuild). One whose writes were made but whose outcome was not recorded (a worker killed
@@ -287,9 +287,6 @@ def _ingest_episodes(episodes: Sequence[Episode], *, force: bool = False) -> _Ou
                         contradictions=done.contradictions,
                     )
                     outcome.reached = max(outcome.reached, episode.number)
-                if written is not None:
-                    _record_done(*written)
-                    written = None
                 # How long one project waits on another's writes (benchmarks read it).
                 logger.debug(
                     "project %s: %d episodes integrated in one hold of its lease, %.1f ms",
@@ -297,6 +294,11 @@ def _ingest_episodes(episodes: Sequence[Episode], *, force: bool = False) -> _Ou
                     len(run),
                     (time.perf_counter() - held_from) * 1000,
                 )
+            # The last outcome is recorded after the lease is given back: its writes are made
+            # and its place taken, and no later episode depends on the record.
+            if written is not None:
+                _record_done(*written)
+                written = None
             place += len(run)
     except Exception as exc:
         if written is not None:  # its writes are made: done, whatever befell the next one

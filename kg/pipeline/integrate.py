@@ -307,38 +307,23 @@ def _integrate(
         if _add(state, node, evidence):
             state.new_evidence.append((node.uid, evidence))
 
-    numbers = allocate_numbers(episode, [n.uid for n in created_here])
-    for node in created_here:
-        node.number = numbers[node.uid]
-        result.created.append(node.number)
-    result.merged = [node.number for node in merged_into]
-
-    _relate(state, scope, episode, proposal, local)
-    partners = _contradictions(state, scope, project, at, result)
-    involved = state.touched | {c.a for c in partners} | {c.b for c in partners}
-    _load(state, scope, involved)
-    _with_evidence(state, scope, involved)  # superseded values closed here, partners
-
-    _edges_with_evidence(state, scope, state.touched_edges)
-    for uid in state.touched_edges:
-        state.edges[uid].confidence = confidence_of(state.sources[uid].count)
-    result.edges = len(state.touched_edges)
-    # Confidence is written with the nodes when no contradiction can open here: the counts
-    # loaded with them are the counts after the writes (every writer holds the lease).
-    if not partners:
-        for uid in state.touched:
-            _set_node_confidence(state, uid)
-
-    check_lease()  # the fencing check: nothing is written by a holder that lost the lock
-    touched = [state.nodes[u] for u in sorted(state.touched)]
-    # The record of the writes (the place in the order, and the candidate index, in one
-    # commit) precedes them; the place is given back when the first write fails, as nothing
-    # of the episode is in the graph then. The index before the graph: an episode integrated
-    # after a crash mid-write finds the nodes the graph already has, never makes twins of them
-    # (a node indexed but not written is loaded as missing, and so proposed anew).
     give_back: Callable[[], None] = lambda: None  # noqa: E731
     try:
+        # One commit from the numbers to the index: the numbers given to the new nodes, the
+        # place in the order and the index entries are recorded together, or not at all. It
+        # precedes the graph writes; the place is given back when the first write fails, as
+        # nothing of the episode is in the graph then. The index before the graph: an episode
+        # integrated after a crash mid-write finds the nodes the graph already has, never makes
+        # twins of them (a node indexed but not written is loaded as missing, so proposed anew).
         with transaction.atomic():
+            numbers = allocate_numbers(episode, [n.uid for n in created_here])
+            for node in created_here:
+                node.number = numbers[node.uid]
+                result.created.append(node.number)
+            result.merged = [node.number for node in merged_into]
+            partners, involved = _relate_and_weigh(state, episode, proposal, local, result)
+            check_lease()  # the fencing check: nothing is written by a holder that lost the lock
+            touched = [state.nodes[u] for u in sorted(state.touched)]
             give_back = before_writes()
             candidates.index_nodes(project, touched, hold.filed if hold else None)
         written = store.append_node_changes(scope, touched, state.new_evidence)
@@ -371,6 +356,35 @@ def _integrate(
     if hold is not None:
         hold.written(state, state.touched | {u for u in involved if u in state.nodes}, written)
     return result
+
+
+def _relate_and_weigh(
+    state: _Touched,
+    episode: Episode,
+    proposal: Proposal,
+    local: dict[tuple[str, ...], str],
+    result: Integration,
+) -> tuple[list, set[str]]:
+    """The episode's edges and the contradictions it opens, with the confidence of what it
+    touched; returns the contradictions and every node they involve."""
+    project = episode.project
+    scope = project.graph_scope
+    _relate(state, scope, episode, proposal, local)
+    partners = _contradictions(state, scope, project, graph_time(episode.valid_at), result)
+    involved = state.touched | {c.a for c in partners} | {c.b for c in partners}
+    _load(state, scope, involved)
+    _with_evidence(state, scope, involved)  # superseded values closed here, partners
+
+    _edges_with_evidence(state, scope, state.touched_edges)
+    for uid in state.touched_edges:
+        state.edges[uid].confidence = confidence_of(state.sources[uid].count)
+    result.edges = len(state.touched_edges)
+    # Confidence is written with the nodes when no contradiction can open here: the counts
+    # loaded with them are the counts after the writes (every writer holds the lease).
+    if not partners:
+        for uid in state.touched:
+            _set_node_confidence(state, uid)
+    return partners, involved
 
 
 def _new_node_uid(scope, episode: Episode, node_type: str, key: str) -> str:

@@ -19,11 +19,12 @@ def allocate_numbers(episode: Episode, uids: list[str]) -> dict[str, int]:
     """The numbers of the nodes `episode` creates (by uid), in the order given.
 
     Call under the project lease: the counter is read and advanced in one transaction, and
-    the episode's integration record keeps what it was given.
+    the episode's integration record keeps what it was given. Part of the transaction it is
+    called in (no savepoint of its own: the pipeline commits the numbers with the index).
     """
     if not uids:
         return {}
-    with transaction.atomic():
+    with transaction.atomic(savepoint=False):
         # Only the numbers column: the row also holds the proposal, which is not needed here.
         row = EpisodeIntegration.objects.select_for_update().filter(episode=episode)
         given = row.values_list("numbers", flat=True).get()

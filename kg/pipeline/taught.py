@@ -59,7 +59,8 @@ def rules_from(corrections: list[Correction]) -> TaughtRules:
 def project_corrections(project_id: int) -> list[Correction]:
     """The project's corrections: read once per hold of the project lease, under which no
     correction is made, and given to `steer` for each episode integrated in that hold."""
-    return list(Correction.objects.filter(project_id=project_id))
+    # In the order they were made; the model's default order joins the project's table.
+    return list(Correction.objects.filter(project_id=project_id).order_by("number"))
 
 
 def rules_for(episode: Episode, corrections: list[Correction] | None = None) -> TaughtRules:
