@@ -175,21 +175,28 @@ def _stop(worker: subprocess.Popen) -> None:
 def _record_and_wait(
     project, texts: list[str], start: int, timeout: float = 3600, kind: str = "import"
 ) -> float:
-    """Record a chunk of messages (queued on commit), wait until all are done."""
+    """Record a chunk of messages (queued on commit), wait until all are done. Imports are
+    recorded as an upload records them (in bulk), chat messages one by one."""
     import datetime as dt
 
     from django.db import transaction
 
-    from kg.ledger.episodes import EpisodeInput, record_episode
+    from kg.ledger.episodes import EpisodeInput, record_episode, record_new_episodes
     from kg.models import EpisodeProcessing
 
     base = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    items = [
+        EpisodeInput(content=text, kind=kind, valid_at=base + dt.timedelta(minutes=i))
+        for i, text in enumerate(texts, start=start)
+    ]
     target = start + len(texts)
     started = time.perf_counter()
-    with transaction.atomic():
-        for i, text in enumerate(texts, start=start):
-            item = EpisodeInput(content=text, kind=kind, valid_at=base + dt.timedelta(minutes=i))
-            record_episode(project, item)
+    if kind == "import":
+        record_new_episodes(project, items)
+    else:
+        with transaction.atomic():
+            for item in items:
+                record_episode(project, item)
     while time.perf_counter() - started < timeout:
         finished = Counter(
             EpisodeProcessing.objects.filter(
