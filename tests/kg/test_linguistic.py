@@ -1266,3 +1266,46 @@ def test_a_failure_said_of_nothing_gives_way_to_the_report_that_names_it():
     text = "Не работает\n\nПри открытии проекта редактор зависает."
     assert _pains(text, "ru") == ["редактор зависает"], _nodes(text, "ru")
     assert _pains("Не работает\n\nПомогите.", "ru") == ["не работает"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a problem word others are said to use, in a report the writer disputes
+        "Love this reader, don't believe the reviews that say it is slow.",
+        # a problem named to say how little it matters
+        "It has been reliable with just a few crashes in a year.",
+        "It runs well with just a few glitches.",
+        # what is awaited, named by a stranded "for"
+        "This is the planner we have been waiting for.",
+        # the writer's own choice not to use it
+        "I bought the game but never installed it.",
+        "We didn't update because the old version was enough.",
+        # a word and its denial weigh two choices
+        "Whether you like or not like the colours is up to you.",
+        # the trouble explains why something is liked
+        "I like this scanner because my old one kept freezing.",
+        # a first impression the writer has since left behind
+        "I didn't like the layout at first, but now I find everything quickly.",
+    ],
+)
+def test_disputed_minimized_awaited_chosen_and_outgrown_problems_are_not_pains(text):
+    assert not _pains(text), _nodes(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Don't believe it, the export keeps crashing.",  # no report is disputed
+        "It runs with minor glitches on every page.",  # minor, not named as a concession
+        "I have been waiting for the sync for an hour.",  # the wait has its object
+        "The game never installed on my tablet.",  # the game is the subject
+        "I can't install the update.",  # inability, not a choice
+        "The viewer crashes or doesn't open.",  # a denial of another verb
+        "It looks like a toy because it keeps freezing.",  # "like" compares
+        "I liked it because it was simple, but now it keeps freezing.",
+        "It worked at first but now it keeps freezing.",  # the problem is said of now
+    ],
+)
+def test_the_same_words_stating_a_problem_are_pains(text):
+    assert _pains(text), _nodes(text)

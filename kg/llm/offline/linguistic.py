@@ -218,7 +218,7 @@ def _negated(tokens: list[Token], index: int) -> bool:
         if token.pos == "PUNCT" or token.lower in ("but", "но", "а", "however"):
             return False
         if token.lower in NEGATORS or token.lemma in NEGATORS:
-            return True
+            return not _alternative(tokens, back, index)
         if token.lower == "yet" and back and tokens[back - 1].lemma == "have":
             return True  # "I have yet to see a crash"
         if token.pos in ("NOUN", "PROPN") and tokens[index].pos not in ("NOUN", "PROPN"):
@@ -226,6 +226,14 @@ def _negated(tokens: list[Token], index: int) -> bool:
         if token.lower in _SUBJECT_PRONOUNS:
             return False  # "couldn't be happier I downloaded it": a new clause, its own subject
     return False
+
+
+def _alternative(tokens: list[Token], negator: int, index: int) -> bool:
+    """ "like or not like", "use it or not use it": the word and its denial joined by "or"
+    weigh two choices; neither is stated. "It crashes or doesn't open" denies another verb."""
+    if negator == 0 or tokens[negator - 1].lower != "or":
+        return False
+    return any(t.lemma == tokens[index].lemma for t in tokens[max(0, negator - 4) : negator - 1])
 
 
 def _verb_here(tokens: list[Token], index: int) -> bool:
@@ -301,6 +309,8 @@ def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
         negated = _negated(tokens, i)
         if _in_a_condition(tokens, i) or _idiom(tokens, i) or _spared(tokens, i):
             continue
+        if _disputed(tokens, i) or _minimized(tokens, i):
+            continue
         if token.lemma in PROBLEM_LEMMAS or token.lower in PROBLEM_LEMMAS:
             if negated:
                 continue
@@ -339,12 +349,48 @@ def _spared(tokens: list[Token], i: int) -> bool:
     return i >= 2 and tokens[i - 1].lower == "of" and tokens[i - 2].lower == "instead"
 
 
+# Verbs that report what someone says of a thing, and verbs of taking it as true.
+_SAYING = _wordset("say claim complain write tell insist")
+_BELIEVING = _wordset("believe trust listen buy")
+
+
+def _disputed(tokens: list[Token], i: int) -> bool:
+    """The problem is what others say, and the writer denies it: "don't believe the reviews
+    that say it is slow", "never listen to people who claim it crashes"."""
+    for back in range(i - 1, -1, -1):
+        token = tokens[back]
+        if token.lower in _SEGMENT_BREAKS or token.text in (".", ";", "!", "?"):
+            return False
+        if token.lemma in _BELIEVING and _right_after_negator(tokens, back):
+            return any(t.lemma in _SAYING for t in tokens[back + 1 : i])
+    return False
+
+
+_MINOR = _wordset("minor small slight tiny few")
+_ONLY = _wordset("only just very")
+
+
+def _minimized(tokens: list[Token], i: int) -> bool:
+    """ "works well with only minor hiccups", "with just a few glitches": the problem is named
+    to say how little it matters, a concession inside praise."""
+    before = [t.lower for t in tokens[max(0, i - 4) : i]]
+    if not before or before[-1] not in _MINOR:
+        return False
+    rest = [w for w in before[:-1] if w != "a"]
+    return len(rest) >= 2 and rest[-1] in _ONLY and rest[-2] == "with"
+
+
 def _idiom(tokens: list[Token], i: int) -> bool:
-    """A problem word inside an idiom that names no problem: "hang in there", "a coffee break"."""
+    """A problem word inside an idiom that names no problem: "hang in there", "a coffee break",
+    "the update we've been waiting for" (what is awaited, named by a stranded "for")."""
     token = tokens[i]
     after = [t.lower for t in tokens[i + 1 : i + 3]]
     if token.lower.startswith("hang") and after == ["in", "there"]:
         return True
+    if token.lemma == "wait" and after[:1] == ["for"]:
+        following = tokens[i + 2] if i + 2 < len(tokens) else None
+        if following is None or following.pos == "PUNCT":
+            return True
     before = tokens[i - 1] if i else None
     # "a break", "coffee break": a pause (taggers often read the bare form as a verb)
     return token.lower == "break" and before is not None and before.pos in ("NOUN", "DET")
@@ -358,7 +404,7 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
     if negated and token.lemma in FUNCTION_LEMMAS and _verb_here(tokens, i):
         if after is not None and token.lemma == "мочь" and after.lemma in NOT_FAILURE_VERBS:
             return False  # «не могу понять»: what the writer knows
-        if _no_effect(tokens, i):
+        if _no_effect(tokens, i) or _writer_chose_not_to(tokens, i):
             return False
         # "never saw a glitch", "doesn't show any errors": a problem said to be absent
         return not any(t.lemma in PROBLEM_LEMMAS for t in tokens[i + 1 : i + 4])
@@ -399,6 +445,40 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
     # "it stopped loading" is a failure; "couriers stop opening the app" is what people do.
     following = tokens[i + 2] if i + 2 < len(tokens) else None
     return following is None or following.pos not in ("DET", "NOUN", "PROPN", "PRON")
+
+
+# Operations a person performs on the app: with the writer as subject and no "can't", not
+# doing one is a choice ("I never opened it"), not a failure ("it never opened").
+_DONE_BY_THE_USER = _wordset(
+    "open start launch run install update download upload send print copy paste scroll "
+    "search save play sync"
+)
+_ABILITY_MODALS = _wordset("can could ca cannot cant couldnt able")
+_WRITER = _wordset("i we")
+
+
+def _writer_chose_not_to(tokens: list[Token], i: int) -> bool:
+    """ "I downloaded it but never opened it", "we didn't update": the writer is the subject
+    of an operation they did not do. "I can't open it" is a failure: it has its modal."""
+    if tokens[i].lemma not in _DONE_BY_THE_USER:
+        return False
+    for back in range(i - 1, -1, -1):
+        token = tokens[back]
+        if token.lemma in _ABILITY_MODALS or token.lower in _ABILITY_MODALS:
+            return False
+        if token.pos == "PUNCT" and token.text not in ("'", "’"):
+            return False
+        if token.lower in _WRITER:
+            return True
+        if token.pos in ("NOUN", "PROPN", "PRON"):
+            # an object ("downloaded this app") belongs to an earlier verb whose subject the
+            # denied verb may share; any other nominal is the denied verb's own subject
+            head = back
+            while head and tokens[head - 1].pos in ("DET", "ADJ", "NUM"):
+                head -= 1
+            if not (head and tokens[head - 1].pos in ("VERB", "ADP")):
+                return False
+    return False
 
 
 # Verbs that, negated, tell what someone knows, wants, needs or feels, or that something does
@@ -800,7 +880,12 @@ def _praised(text: str, reading: Reading, at: int) -> bool:
     token = reading.tokens[at]
     if token.lemma not in PROBLEM_LEMMAS and token.lower not in PROBLEM_LEMMAS:
         return False  # a function that fails ("won't load") is a failure whatever else is said
-    first, last = _segment(reading.tokens, at)
+    if _quoted(reading.tokens)[at]:
+        # a phrase in quotation marks is a mention: the clause that quotes it says whether
+        # it complains ("a great shop for "hard to find" parts")
+        first, last = 0, len(reading.tokens) - 1
+    else:
+        first, last = _segment(reading.tokens, at)
     return polarity(text[slice(*reading.span(first, last))]) >= 0.5
 
 
@@ -852,11 +937,35 @@ def _subject_denied(tokens: list[Token], at: int) -> bool:
     return bool(words) and words[0] < at and tokens[words[0]].lower in _DENYING_SUBJECTS
 
 
+_REASONS = _wordset("because since")
+_CONTRASTING = _wordset("but however though although yet except until still")
+
+
+def _reason_for_praise(tokens: list[Token], at: int) -> bool:
+    """ "I liked that feature because I had trouble with the old one": the trouble explains
+    why something is liked; it was with what the product replaced or before it."""
+    for back in range(at - 1, -1, -1):
+        token = tokens[back]
+        if token.lower in _CONTRASTING or token.text in (";", "!", "?"):
+            return False
+        if token.lower in _REASONS:
+            return any(
+                (t.lemma in LIKING_LEMMAS or t.lower in LIKING_LEMMAS)
+                and not _negated(tokens, j)
+                # taggers read "I like" as a preposition; "looks like a toy" is one
+                and (t.pos != "ADP" or (j > 0 and tokens[j - 1].lower in _SPEAKERS_AND_READERS))
+                for j, t in enumerate(tokens[:back])
+            )
+    return False
+
+
 def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
     """Why a clause that a pattern took for a pain is not one ("" when it is one)."""
     reading = read(text, clause)
     if is_hypothetical(reading):
         return "hypothetical"
+    if english and _reason_for_praise(reading.tokens, len(reading.tokens)):
+        return "the reason for praise"
     if _expects(reading.tokens):
         return "an expectation"  # "I expected it to be hard": not what happened
     if english and _wishes(text, clause):
@@ -876,6 +985,12 @@ def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
         words = [t for t in reading.tokens if t.pos != "PUNCT"]
         if any(_idiom(reading.tokens, i) for i in range(len(reading.tokens))):
             return "an idiom"
+        if any(
+            (t.lemma in PROBLEM_LEMMAS or t.lower in PROBLEM_LEMMAS)
+            and (_disputed(reading.tokens, i) or _minimized(reading.tokens, i))
+            for i, t in enumerate(reading.tokens)
+        ):
+            return "disputed or made light of"
         if any(
             (t.lemma in PROBLEM_LEMMAS or t.lower in PROBLEM_LEMMAS)
             and _in_a_condition(reading.tokens, i)
@@ -914,6 +1029,27 @@ def resolved_later(text: str, clause: Span, sentence: Span) -> bool:
     return found is not None and not _NEGATION_IN.search(found.group())
 
 
+# "at first … but now": a first impression the writer has since left behind.
+_AT_FIRST = re.compile(
+    r"\b(?:at\s+first|initially|in\s+the\s+beginning|at\s+the\s+(?:beginning|start))\b"
+    r"(?P<then>[^.;!?\n]*?\b(?:but|and)\s+now\b(?P<now>[^.,;!?\n]*))",
+    re.IGNORECASE,
+)
+
+
+def outgrown(text: str, span: Span, sentence: Span) -> bool:
+    """ "I didn't like it at first, but now I use it daily": the problem was a first
+    impression, and what the writer says of now holds no negation and no problem word.
+    "It worked at first but now it crashes" keeps its problem: it is said of now."""
+    found = _AT_FIRST.search(text, span[0], sentence[1])
+    if found is None or len(found["now"].split()) < 3:
+        return False  # "but now, after the update, …": what is said of now comes later
+    return not any(
+        t.lemma in PROBLEM_LEMMAS | NEGATORS or t.lower in PROBLEM_LEMMAS | NEGATORS
+        for t in analyse(found["now"])
+    )
+
+
 def pain_span(text: str, clause: Span) -> Span | None:
     """The words of a problem a clause states, when its grammar says it states one."""
     reading = read(text, clause)
@@ -924,7 +1060,9 @@ def pain_span(text: str, clause: Span) -> Span | None:
         return None
     if _only_a_verdict(reading.tokens, at):
         return None
-    if reading.tokens[at].text.isascii() and _praised(text, reading, at):
+    if reading.tokens[at].text.isascii() and (
+        _praised(text, reading, at) or _reason_for_praise(reading.tokens, at)
+    ):
         return None
     tokens = reading.tokens
     # the piece that holds the problem word: "I'm sorry but this app is crap" → "this app is crap"
