@@ -1309,3 +1309,23 @@ def test_disputed_minimized_awaited_chosen_and_outgrown_problems_are_not_pains(t
 )
 def test_the_same_words_stating_a_problem_are_pains(text):
     assert _pains(text), _nodes(text)
+
+
+def test_the_subject_of_a_clause_after_a_verb_of_perceiving_is_no_feature():
+    assert not any(
+        "users" in f for f in _features("I can see other users are posting about the lag.")
+    )
+    assert "see the shared calendars" in _features("I love that I can see the shared calendars.")
+
+
+def test_one_thing_preferred_to_another_is_no_feature():
+    assert not any("to tablets" in f for f in _features("I prefer paper notebooks to tablets."))
+    assert "dark theme" in _features("I prefer the dark theme on my laptop.")
+
+
+def test_a_verb_the_tagger_reads_as_a_noun_is_still_a_verb_after_to_or_a_modal():
+    # a general verb with only a word for features in general names none
+    assert not _features("I still haven't been able to use all the tools yet.")
+    assert "export the reports to Excel" in _features("I was able to export the reports to Excel.")
+    # "easy to use" describes the noun after it
+    assert "use editor" in _features("Easy to use editor and great templates.")

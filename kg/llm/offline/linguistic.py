@@ -1345,6 +1345,15 @@ def _heading_statement(text: str, span: Span) -> Span | None:
     return reading.span(first, last)
 
 
+# "prefer X to Y", "prefer X over Y": the object is one of two things weighed.
+_PREFERS_ONE_TO_ANOTHER = re.compile(
+    # not "prefer it to sync on its own": there "to" opens what is wanted of it
+    r"prefer(?:s|red)?\s+(?!(?:it|them|this|that)\s+to\b)(?:[\w'-]+\s+){1,6}?"
+    r"(?:to|over|rather\s+than|instead\s+of)\s+\w",
+    re.IGNORECASE,
+)
+
+
 def capability_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
     """(cue start, phrase) for each capability an English sentence says someone uses."""
     found = []
@@ -1352,6 +1361,8 @@ def capability_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
     for cue in ABILITY_EN.finditer(text, sentence[0], sentence[1]):
         if _compares(tokens, cue.start() - sentence[0]):
             continue  # "just like iTunes", "looks like others": a comparison, not a liking
+        if _PREFERS_ONE_TO_ANOTHER.match(text, cue.start(), sentence[1]):
+            continue  # "I prefer paper to screens": a choice between two media, not a use
         phrase = _object_phrase(text, (cue.end(), sentence[1]), True)
         if phrase is not None:
             found.append((cue.start(), phrase))
@@ -2201,6 +2212,17 @@ def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
             break  # the next verb starts another statement
         if token.pos == "VERB" and verb is None and j == start:
             verb = token
+        elif (
+            english
+            and j == start
+            and token.pos == "NOUN"
+            and j + 1 < len(tokens)
+            and tokens[j + 1].pos in ("DET", "PRON")
+            and _in_verb_slot(text, reading, j)
+        ):
+            # "able to use all the features": a verb, whatever the tagger says ("easy to use
+            # UI" keeps its noun: there "use" is part of what describes the UI)
+            verb = token
         if token.pos in ("NOUN", "PROPN"):
             nouns += 1
         if token.lower in _PHRASE_STOPS or (nouns and token.pos == "ADV"):
@@ -2219,7 +2241,10 @@ def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
     content = [t for t in chosen if t.pos in ("NOUN", "PROPN", "VERB", "ADJ")]
     if not content or not any(t.pos in ("NOUN", "PROPN") for t in chosen):
         return None
-    heads = [t for t in chosen if t.pos in ("NOUN", "PROPN")]
+    # a verb tagged as a noun is no head of the object ("to use the features")
+    heads = [t for t in chosen if t.pos in ("NOUN", "PROPN") and t is not verb] or [
+        t for t in chosen if t.pos in ("NOUN", "PROPN")
+    ]
     if chosen[0].pos == "PROPN" or chosen[0].lower in _COMPARATIVES:
         return None  # "love Evernote", "like it better": the product or a verdict, no capability
     if len(chosen) == 1 and (chosen[0].lemma in _FEATURE_WORDS | GENERIC_NOUNS | GENERIC_VERBS):
@@ -2251,6 +2276,8 @@ def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
         return None  # "get it to work", "make it fit": a general verb said of the product itself
     if english and heads[-1].lemma in _WHOLE_PRODUCT:
         return None  # "buy the app", "improve the product": done to the whole, no feature of it
+    if english and verb is not None and _takes_a_clause(tokens, verb, first, j):
+        return None
     if (
         english
         and verb is not None
@@ -2262,6 +2289,45 @@ def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
     ):
         return None  # "use the Netflix app", "get on Facebook": the product, not a capability
     return reading.span(first, last)
+
+
+# Where only a verb can come next: after the infinitive's "to" or a modal.
+_BEFORE_A_BARE_VERB = re.compile(
+    r"(?:\bto|\bcan|\bcould|\bwill|\bwould|\bshould|\bmust|\bmay|\bmight|n't|n’t|\bcannot"
+    r"|\bcant|\bwont|\bdont|\bdoesnt|\bdidnt)\s+$",
+    re.IGNORECASE,
+)
+
+
+def _in_verb_slot(text: str, reading: Reading, j: int) -> bool:
+    at = reading.tokens[j].start + reading.offset
+    return _BEFORE_A_BARE_VERB.search(text, max(0, at - 12), at) is not None
+
+
+# Verbs of perceiving and knowing: what follows them may be a whole clause ("I see others are
+# having it too"), whose subject is no object of theirs.
+_REPORTING = _wordset("see hear notice find think know feel believe realize realise say")
+_FINITE_AFTER_SUBJECT = _wordset(
+    "is are was were has have had does do did can could will would should may might must"
+)
+
+
+def _takes_a_clause(tokens: list[Token], verb: Token, first: int, end: int) -> bool:
+    """ "see others are having it", "saw the new app works": the noun after a verb of
+    perceiving is the subject of a clause (a finite verb follows it), not a thing the verb
+    uses."""
+    if verb.lemma not in _REPORTING:
+        return False
+    nominal = [
+        k for k in range(first, min(end, len(tokens))) if tokens[k].pos in ("NOUN", "PROPN", "PRON")
+    ]
+    if not nominal or nominal[-1] + 1 >= len(tokens):
+        return False
+    after = tokens[nominal[-1] + 1]
+    if after.lower in _FINITE_AFTER_SUBJECT:
+        return True
+    # "works", "crashes": a verb in its -s form right after the noun
+    return after.pos == "VERB" and after.lower.endswith("s") and not after.lower.endswith("ss")
 
 
 def _relative_here(tokens: list[Token], j: int) -> bool:
