@@ -1329,3 +1329,9 @@ def test_a_verb_the_tagger_reads_as_a_noun_is_still_a_verb_after_to_or_a_modal()
     assert "export the reports to Excel" in _features("I was able to export the reports to Excel.")
     # "easy to use" describes the noun after it
     assert "use editor" in _features("Easy to use editor and great templates.")
+
+
+def test_a_part_name_before_a_possessive_is_a_verb_not_the_part():
+    features = _features("Then share your list with the family.")
+    assert "share" not in features and "list" in features
+    assert "post" in _features("The post your friend wrote is gone.")

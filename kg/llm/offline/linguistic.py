@@ -1918,6 +1918,8 @@ def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Sp
             continue  # a modifier: the phrase's head comes later ("video quality")
         if _in_complex_preposition(tokens, i):
             continue  # "in order to": a connective, not the part
+        if _part_name_as_verb(tokens, i):
+            continue
         phrase = _noun_phrase_before(tokens, i)
         if phrase is None:
             continue
@@ -1941,6 +1943,21 @@ def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Sp
             span = _with_its_verb(text, reading, phrase[0], span, sentence[1])
         found.append(span)
     return found
+
+
+def _part_name_as_verb(tokens: list[Token], i: int) -> bool:
+    """A part's name that is a verb here: right before a possessive, which no noun is ("then
+    post your review", "share my list"). Its own rule keeps a verb after "to" or a modal,
+    with what follows ("it shares to any folder")."""
+    before = tokens[i - 1] if i else None
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    if before is not None and (
+        before.pos in ("DET", "ADJ", "NUM") or before.lower in _DETERMINERS | _POSSESSIVES
+    ):
+        return False
+    if before is not None and _verb_slot(before):
+        return False
+    return after is not None and after.lower in _POSSESSIVES
 
 
 # English complex prepositions and subordinators (preposition, noun, preposition): their noun
