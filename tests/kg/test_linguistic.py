@@ -1335,3 +1335,18 @@ def test_a_part_name_before_a_possessive_is_a_verb_not_the_part():
     features = _features("Then share your list with the family.")
     assert "share" not in features and "list" in features
     assert "post" in _features("The post your friend wrote is gone.")
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Terrible reader, it is just wasting time.", None),
+        ("Great game, but do you even read the reviews?", None),
+        # a place in the product, a problem with a function, the whole of what is kept
+        ("Love it, I save my things to the cloud folder.", "save my things to the cloud folder"),
+        ("Awful sync, I keep getting syncing errors.", "syncing errors"),
+        ("Great, I save everything there.", "save everything"),
+    ],
+)
+def test_a_verb_with_only_a_general_noun_for_object_names_no_feature(text, kept):
+    assert _features(text) == ({kept} if kept else set()), _nodes(text)

@@ -1611,6 +1611,8 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
         phrase = _object_phrase(text, (start, sentence[1]), True)
         if phrase is None or phrase[0] != start:
             continue
+        if _general_object(reading, phrase):
+            continue  # "wasting time", "read the reviews": nothing of the product is named
         if not evaluative:
             if i and reading.tokens[i - 1].pos == "ADP":
                 continue  # "the option of muting chats": the gerund completes the noun before
@@ -1623,6 +1625,25 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
 
 
 _POSSESSIVES = _wordset("my your our their his her its")
+
+
+# Not general objects here: "everything" is the whole of what is kept ("save everything"), a
+# problem noun makes a compound with an -ing form ("syncing problems"), and a device is where
+# an operation is done ("restart my phone").
+_NAMING_OBJECTS = _wordset("everything anything something nothing phone device tablet")
+
+
+def _general_object(reading: Reading, phrase: Span) -> bool:
+    """The verb's object is only a general noun ("time", "things", "reviews"), as in "wasting
+    time" or "shipping on most of the things": it names no part of the product."""
+    nouns = [t for t in _within(reading, *phrase)[1:] if t.pos in ("NOUN", "PROPN")]
+    naming = _NAMING_OBJECTS | GENERIC_PROBLEMS | DEVICE_WORDS
+    return bool(nouns) and all(
+        (t.lemma in GENERIC_NOUNS or t.lower in GENERIC_NOUNS)
+        and t.lower not in naming
+        and t.lemma not in naming
+        for t in nouns
+    )
 
 
 def _plain_object_end(tokens: list[Token], verb: int) -> int | None:
