@@ -1350,3 +1350,15 @@ def test_a_part_name_before_a_possessive_is_a_verb_not_the_part():
 )
 def test_a_verb_with_only_a_general_noun_for_object_names_no_feature(text, kept):
     assert _features(text) == ({kept} if kept else set()), _nodes(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Sadly it performs its basic functions and nothing more.", None),
+        ("Terrible, it lacks many options.", None),
+        ("Its syncing capability is superb.", "syncing capability is superb"),
+    ],
+)
+def test_a_verb_with_only_a_word_for_features_in_general_names_none(text, kept):
+    assert _features(text) == ({kept} if kept else set()), _nodes(text)

@@ -2326,6 +2326,8 @@ def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
         )
     ):
         return None  # "use the Netflix app", "get on Facebook": the product, not a capability
+    if english and verb is not None and _only_features_in_general(chosen, verb, heads):
+        return None  # "performs its functions", "offers many options": which is not said
     return reading.span(first, last)
 
 
@@ -2366,6 +2368,15 @@ def _takes_a_clause(tokens: list[Token], verb: Token, first: int, end: int) -> b
         return True
     # "works", "crashes": a verb in its -s form right after the noun
     return after.pos == "VERB" and after.lower.endswith("s") and not after.lower.endswith("ss")
+
+
+def _only_features_in_general(chosen: list[Token], verb: Token, heads: list[Token]) -> bool:
+    """A verb whose direct object is only a word for features in general ("performs its basic
+    functions"). Not "edit in many ways" (how), "synchronizing capability" (the -ing form
+    names it), "closes without any option" (what is missing)."""
+    if verb.lower.endswith("ing") or any(t.pos == "ADP" for t in chosen):
+        return False
+    return all(t.lemma in _FEATURE_WORDS and t.lemma not in ("way", "ways") for t in heads)
 
 
 def _relative_here(tokens: list[Token], j: int) -> bool:
