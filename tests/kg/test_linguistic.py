@@ -1287,6 +1287,8 @@ def test_a_failure_said_of_nothing_gives_way_to_the_report_that_names_it():
         "I like this scanner because my old one kept freezing.",
         # a first impression the writer has since left behind
         "I didn't like the layout at first, but now I find everything quickly.",
+        # what ought to be so
+        "Rare records should be difficult to find, that is the fun.",
     ],
 )
 def test_disputed_minimized_awaited_chosen_and_outgrown_problems_are_not_pains(text):
@@ -1305,6 +1307,7 @@ def test_disputed_minimized_awaited_chosen_and_outgrown_problems_are_not_pains(t
         "It looks like a toy because it keeps freezing.",  # "like" compares
         "I liked it because it was simple, but now it keeps freezing.",
         "It worked at first but now it keeps freezing.",  # the problem is said of now
+        "The export should be fixed, it fails every time.",
     ],
 )
 def test_the_same_words_stating_a_problem_are_pains(text):

@@ -309,7 +309,7 @@ def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
         negated = _negated(tokens, i)
         if _in_a_condition(tokens, i) or _idiom(tokens, i) or _spared(tokens, i):
             continue
-        if _disputed(tokens, i) or _minimized(tokens, i):
+        if _disputed(tokens, i) or _minimized(tokens, i) or _what_should_be(tokens, i):
             continue
         if token.lemma in PROBLEM_LEMMAS or token.lower in PROBLEM_LEMMAS:
             if negated:
@@ -364,6 +364,15 @@ def _disputed(tokens: list[Token], i: int) -> bool:
         if token.lemma in _BELIEVING and _right_after_negator(tokens, back):
             return any(t.lemma in _SAYING for t in tokens[back + 1 : i])
     return False
+
+
+def _what_should_be(tokens: list[Token], i: int) -> bool:
+    """ "stuff that should be hard to find", "a puzzle should be difficult": what ought to be
+    so, not a report that it is. "It shouldn't be this slow" complains: it is negated."""
+    back = i - 1
+    while back >= 0 and tokens[back].pos == "ADV" and tokens[back].lower not in NEGATORS:
+        back -= 1  # "should be really hard"
+    return back >= 1 and tokens[back].lower == "be" and tokens[back - 1].lower == "should"
 
 
 _MINOR = _wordset("minor small slight tiny few")
@@ -987,7 +996,11 @@ def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
             return "an idiom"
         if any(
             (t.lemma in PROBLEM_LEMMAS or t.lower in PROBLEM_LEMMAS)
-            and (_disputed(reading.tokens, i) or _minimized(reading.tokens, i))
+            and (
+                _disputed(reading.tokens, i)
+                or _minimized(reading.tokens, i)
+                or _what_should_be(reading.tokens, i)
+            )
             for i, t in enumerate(reading.tokens)
         ):
             return "disputed or made light of"
