@@ -505,6 +505,8 @@ def test_what_a_problem_is_said_of_is_a_part_only_when_a_word_names_one(text):
         ("doesnt lag", "starts on a negation"),
         ("won't sync", "starts on a negation"),
         ("sharing photosEverything else", "words run together"),
+        ("TWO WEEKS AGO", "a time, not a thing"),
+        ("a day later", "a time, not a thing"),
     ],
 )
 def test_what_cannot_name_a_feature(label, reason):

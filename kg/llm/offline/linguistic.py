@@ -2200,7 +2200,13 @@ def not_a_feature_name(label: str) -> str:
         return "starts on a negation"
     if _RUN_TOGETHER.search(label):
         return "words run together"
+    if label.split()[-1].lower() in _TIME_POSTPOSITIONS:
+        return "a time, not a thing"  # "two years ago", "a week earlier"
     return ""
+
+
+# Words that end a phrase of time ("years ago", "a day later").
+_TIME_POSTPOSITIONS = _wordset("ago earlier later")
 
 
 _APP_NOUNS = _wordset("app apps application program software")
