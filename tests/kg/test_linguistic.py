@@ -1367,3 +1367,10 @@ def test_a_verb_with_only_a_general_noun_for_object_names_no_feature(text, kept)
 )
 def test_a_verb_with_only_a_word_for_features_in_general_names_none(text, kept):
     assert _features(text) == ({kept} if kept else set()), _nodes(text)
+
+
+def test_a_part_name_used_as_a_verb_after_an_adverb_keeps_what_follows():
+    assert "show three events from my calendar" in _features(
+        "It only show three events from my calendar."
+    )
+    assert "post three photos a day" in _features("We still post three photos a day.")

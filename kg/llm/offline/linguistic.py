@@ -1967,7 +1967,9 @@ def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Sp
                 span = (span[0], what[1])
             elif doing is not None and doing.pos == "VERB" and doing.lower.endswith("ing"):
                 span = (span[0], doing.end + reading.offset)  # "options for exporting"
-        elif i and _verb_slot(tokens[i - 1]) and _complement_end(tokens, i) > i:
+        elif (
+            i and _verb_slot(tokens[_before_adverbs(tokens, i)]) and _complement_end(tokens, i) > i
+        ):
             # "it shares to any folder": a part's name used as a verb, with what follows
             # (not with the devices it is used on: "syncs with my laptop" is the sync)
             last = _complement_end(tokens, i)
@@ -1977,6 +1979,14 @@ def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Sp
             span = _with_its_verb(text, reading, phrase[0], span, sentence[1])
         found.append(span)
     return found
+
+
+def _before_adverbs(tokens: list[Token], i: int) -> int:
+    """The word before i past any adverbs ("it only shows" → "it")."""
+    back = i - 1
+    while back > 0 and tokens[back].pos == "ADV" and tokens[back].lower not in NEGATORS:
+        back -= 1
+    return back
 
 
 def _part_name_as_verb(tokens: list[Token], i: int) -> bool:
