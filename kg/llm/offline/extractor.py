@@ -859,6 +859,8 @@ def _pains(
             continue
         if linguistic.resolved_later(text, clause, (sentence.start, sentence.end)):
             continue  # «раньше не открывался, но теперь всё работает»: over
+        if english and linguistic.outgrown(text, span, (sentence.start, sentence.end)):
+            continue  # "didn't like it at first, but now …": a first impression, gone
         if any(
             c.at < span[0] and lex.DRAWBACK_LINK.search(text, c.at, span[0]) for c in competitors
         ):

@@ -218,7 +218,7 @@ def _negated(tokens: list[Token], index: int) -> bool:
         if token.pos == "PUNCT" or token.lower in ("but", "но", "а", "however"):
             return False
         if token.lower in NEGATORS or token.lemma in NEGATORS:
-            return True
+            return not _alternative(tokens, back, index)
         if token.lower == "yet" and back and tokens[back - 1].lemma == "have":
             return True  # "I have yet to see a crash"
         if token.pos in ("NOUN", "PROPN") and tokens[index].pos not in ("NOUN", "PROPN"):
@@ -226,6 +226,14 @@ def _negated(tokens: list[Token], index: int) -> bool:
         if token.lower in _SUBJECT_PRONOUNS:
             return False  # "couldn't be happier I downloaded it": a new clause, its own subject
     return False
+
+
+def _alternative(tokens: list[Token], negator: int, index: int) -> bool:
+    """ "like or not like", "use it or not use it": the word and its denial joined by "or"
+    weigh two choices; neither is stated. "It crashes or doesn't open" denies another verb."""
+    if negator == 0 or tokens[negator - 1].lower != "or":
+        return False
+    return any(t.lemma == tokens[index].lemma for t in tokens[max(0, negator - 4) : negator - 1])
 
 
 def _verb_here(tokens: list[Token], index: int) -> bool:
@@ -301,6 +309,8 @@ def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
         negated = _negated(tokens, i)
         if _in_a_condition(tokens, i) or _idiom(tokens, i) or _spared(tokens, i):
             continue
+        if _disputed(tokens, i) or _minimized(tokens, i) or _what_should_be(tokens, i):
+            continue
         if token.lemma in PROBLEM_LEMMAS or token.lower in PROBLEM_LEMMAS:
             if negated:
                 continue
@@ -339,12 +349,57 @@ def _spared(tokens: list[Token], i: int) -> bool:
     return i >= 2 and tokens[i - 1].lower == "of" and tokens[i - 2].lower == "instead"
 
 
+# Verbs that report what someone says of a thing, and verbs of taking it as true.
+_SAYING = _wordset("say claim complain write tell insist")
+_BELIEVING = _wordset("believe trust listen buy")
+
+
+def _disputed(tokens: list[Token], i: int) -> bool:
+    """The problem is what others say, and the writer denies it: "don't believe the reviews
+    that say it is slow", "never listen to people who claim it crashes"."""
+    for back in range(i - 1, -1, -1):
+        token = tokens[back]
+        if token.lower in _SEGMENT_BREAKS or token.text in (".", ";", "!", "?"):
+            return False
+        if token.lemma in _BELIEVING and _right_after_negator(tokens, back):
+            return any(t.lemma in _SAYING for t in tokens[back + 1 : i])
+    return False
+
+
+def _what_should_be(tokens: list[Token], i: int) -> bool:
+    """ "stuff that should be hard to find", "a puzzle should be difficult": what ought to be
+    so, not a report that it is. "It shouldn't be this slow" complains: it is negated."""
+    back = i - 1
+    while back >= 0 and tokens[back].pos == "ADV" and tokens[back].lower not in NEGATORS:
+        back -= 1  # "should be really hard"
+    return back >= 1 and tokens[back].lower == "be" and tokens[back - 1].lower == "should"
+
+
+_MINOR = _wordset("minor small slight tiny few")
+_ONLY = _wordset("only just very")
+
+
+def _minimized(tokens: list[Token], i: int) -> bool:
+    """ "works well with only minor hiccups", "with just a few glitches": the problem is named
+    to say how little it matters, a concession inside praise."""
+    before = [t.lower for t in tokens[max(0, i - 4) : i]]
+    if not before or before[-1] not in _MINOR:
+        return False
+    rest = [w for w in before[:-1] if w != "a"]
+    return len(rest) >= 2 and rest[-1] in _ONLY and rest[-2] == "with"
+
+
 def _idiom(tokens: list[Token], i: int) -> bool:
-    """A problem word inside an idiom that names no problem: "hang in there", "a coffee break"."""
+    """A problem word inside an idiom that names no problem: "hang in there", "a coffee break",
+    "the update we've been waiting for" (what is awaited, named by a stranded "for")."""
     token = tokens[i]
     after = [t.lower for t in tokens[i + 1 : i + 3]]
     if token.lower.startswith("hang") and after == ["in", "there"]:
         return True
+    if token.lemma == "wait" and after[:1] == ["for"]:
+        following = tokens[i + 2] if i + 2 < len(tokens) else None
+        if following is None or following.pos == "PUNCT":
+            return True
     before = tokens[i - 1] if i else None
     # "a break", "coffee break": a pause (taggers often read the bare form as a verb)
     return token.lower == "break" and before is not None and before.pos in ("NOUN", "DET")
@@ -358,7 +413,7 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
     if negated and token.lemma in FUNCTION_LEMMAS and _verb_here(tokens, i):
         if after is not None and token.lemma == "мочь" and after.lemma in NOT_FAILURE_VERBS:
             return False  # «не могу понять»: what the writer knows
-        if _no_effect(tokens, i):
+        if _no_effect(tokens, i) or _writer_chose_not_to(tokens, i):
             return False
         # "never saw a glitch", "doesn't show any errors": a problem said to be absent
         return not any(t.lemma in PROBLEM_LEMMAS for t in tokens[i + 1 : i + 4])
@@ -399,6 +454,40 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
     # "it stopped loading" is a failure; "couriers stop opening the app" is what people do.
     following = tokens[i + 2] if i + 2 < len(tokens) else None
     return following is None or following.pos not in ("DET", "NOUN", "PROPN", "PRON")
+
+
+# Operations a person performs on the app: with the writer as subject and no "can't", not
+# doing one is a choice ("I never opened it"), not a failure ("it never opened").
+_DONE_BY_THE_USER = _wordset(
+    "open start launch run install update download upload send print copy paste scroll "
+    "search save play sync"
+)
+_ABILITY_MODALS = _wordset("can could ca cannot cant couldnt able")
+_WRITER = _wordset("i we")
+
+
+def _writer_chose_not_to(tokens: list[Token], i: int) -> bool:
+    """ "I downloaded it but never opened it", "we didn't update": the writer is the subject
+    of an operation they did not do. "I can't open it" is a failure: it has its modal."""
+    if tokens[i].lemma not in _DONE_BY_THE_USER:
+        return False
+    for back in range(i - 1, -1, -1):
+        token = tokens[back]
+        if token.lemma in _ABILITY_MODALS or token.lower in _ABILITY_MODALS:
+            return False
+        if token.pos == "PUNCT" and token.text not in ("'", "’"):
+            return False
+        if token.lower in _WRITER:
+            return True
+        if token.pos in ("NOUN", "PROPN", "PRON"):
+            # an object ("downloaded this app") belongs to an earlier verb whose subject the
+            # denied verb may share; any other nominal is the denied verb's own subject
+            head = back
+            while head and tokens[head - 1].pos in ("DET", "ADJ", "NUM"):
+                head -= 1
+            if not (head and tokens[head - 1].pos in ("VERB", "ADP")):
+                return False
+    return False
 
 
 # Verbs that, negated, tell what someone knows, wants, needs or feels, or that something does
@@ -800,7 +889,12 @@ def _praised(text: str, reading: Reading, at: int) -> bool:
     token = reading.tokens[at]
     if token.lemma not in PROBLEM_LEMMAS and token.lower not in PROBLEM_LEMMAS:
         return False  # a function that fails ("won't load") is a failure whatever else is said
-    first, last = _segment(reading.tokens, at)
+    if _quoted(reading.tokens)[at]:
+        # a phrase in quotation marks is a mention: the clause that quotes it says whether
+        # it complains ("a great shop for "hard to find" parts")
+        first, last = 0, len(reading.tokens) - 1
+    else:
+        first, last = _segment(reading.tokens, at)
     return polarity(text[slice(*reading.span(first, last))]) >= 0.5
 
 
@@ -852,11 +946,35 @@ def _subject_denied(tokens: list[Token], at: int) -> bool:
     return bool(words) and words[0] < at and tokens[words[0]].lower in _DENYING_SUBJECTS
 
 
+_REASONS = _wordset("because since")
+_CONTRASTING = _wordset("but however though although yet except until still")
+
+
+def _reason_for_praise(tokens: list[Token], at: int) -> bool:
+    """ "I liked that feature because I had trouble with the old one": the trouble explains
+    why something is liked; it was with what the product replaced or before it."""
+    for back in range(at - 1, -1, -1):
+        token = tokens[back]
+        if token.lower in _CONTRASTING or token.text in (";", "!", "?"):
+            return False
+        if token.lower in _REASONS:
+            return any(
+                (t.lemma in LIKING_LEMMAS or t.lower in LIKING_LEMMAS)
+                and not _negated(tokens, j)
+                # taggers read "I like" as a preposition; "looks like a toy" is one
+                and (t.pos != "ADP" or (j > 0 and tokens[j - 1].lower in _SPEAKERS_AND_READERS))
+                for j, t in enumerate(tokens[:back])
+            )
+    return False
+
+
 def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
     """Why a clause that a pattern took for a pain is not one ("" when it is one)."""
     reading = read(text, clause)
     if is_hypothetical(reading):
         return "hypothetical"
+    if english and _reason_for_praise(reading.tokens, len(reading.tokens)):
+        return "the reason for praise"
     if _expects(reading.tokens):
         return "an expectation"  # "I expected it to be hard": not what happened
     if english and _wishes(text, clause):
@@ -876,6 +994,16 @@ def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
         words = [t for t in reading.tokens if t.pos != "PUNCT"]
         if any(_idiom(reading.tokens, i) for i in range(len(reading.tokens))):
             return "an idiom"
+        if any(
+            (t.lemma in PROBLEM_LEMMAS or t.lower in PROBLEM_LEMMAS)
+            and (
+                _disputed(reading.tokens, i)
+                or _minimized(reading.tokens, i)
+                or _what_should_be(reading.tokens, i)
+            )
+            for i, t in enumerate(reading.tokens)
+        ):
+            return "disputed or made light of"
         if any(
             (t.lemma in PROBLEM_LEMMAS or t.lower in PROBLEM_LEMMAS)
             and _in_a_condition(reading.tokens, i)
@@ -914,6 +1042,27 @@ def resolved_later(text: str, clause: Span, sentence: Span) -> bool:
     return found is not None and not _NEGATION_IN.search(found.group())
 
 
+# "at first … but now": a first impression the writer has since left behind.
+_AT_FIRST = re.compile(
+    r"\b(?:at\s+first|initially|in\s+the\s+beginning|at\s+the\s+(?:beginning|start))\b"
+    r"(?P<then>[^.;!?\n]*?\b(?:but|and)\s+now\b(?P<now>[^.,;!?\n]*))",
+    re.IGNORECASE,
+)
+
+
+def outgrown(text: str, span: Span, sentence: Span) -> bool:
+    """ "I didn't like it at first, but now I use it daily": the problem was a first
+    impression, and what the writer says of now holds no negation and no problem word.
+    "It worked at first but now it crashes" keeps its problem: it is said of now."""
+    found = _AT_FIRST.search(text, span[0], sentence[1])
+    if found is None or len(found["now"].split()) < 3:
+        return False  # "but now, after the update, …": what is said of now comes later
+    return not any(
+        t.lemma in PROBLEM_LEMMAS | NEGATORS or t.lower in PROBLEM_LEMMAS | NEGATORS
+        for t in analyse(found["now"])
+    )
+
+
 def pain_span(text: str, clause: Span) -> Span | None:
     """The words of a problem a clause states, when its grammar says it states one."""
     reading = read(text, clause)
@@ -924,7 +1073,9 @@ def pain_span(text: str, clause: Span) -> Span | None:
         return None
     if _only_a_verdict(reading.tokens, at):
         return None
-    if reading.tokens[at].text.isascii() and _praised(text, reading, at):
+    if reading.tokens[at].text.isascii() and (
+        _praised(text, reading, at) or _reason_for_praise(reading.tokens, at)
+    ):
         return None
     tokens = reading.tokens
     # the piece that holds the problem word: "I'm sorry but this app is crap" → "this app is crap"
@@ -1207,6 +1358,15 @@ def _heading_statement(text: str, span: Span) -> Span | None:
     return reading.span(first, last)
 
 
+# "prefer X to Y", "prefer X over Y": the object is one of two things weighed.
+_PREFERS_ONE_TO_ANOTHER = re.compile(
+    # not "prefer it to sync on its own": there "to" opens what is wanted of it
+    r"prefer(?:s|red)?\s+(?!(?:it|them|this|that)\s+to\b)(?:[\w'-]+\s+){1,6}?"
+    r"(?:to|over|rather\s+than|instead\s+of)\s+\w",
+    re.IGNORECASE,
+)
+
+
 def capability_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
     """(cue start, phrase) for each capability an English sentence says someone uses."""
     found = []
@@ -1214,6 +1374,8 @@ def capability_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
     for cue in ABILITY_EN.finditer(text, sentence[0], sentence[1]):
         if _compares(tokens, cue.start() - sentence[0]):
             continue  # "just like iTunes", "looks like others": a comparison, not a liking
+        if _PREFERS_ONE_TO_ANOTHER.match(text, cue.start(), sentence[1]):
+            continue  # "I prefer paper to screens": a choice between two media, not a use
         phrase = _object_phrase(text, (cue.end(), sentence[1]), True)
         if phrase is not None:
             found.append((cue.start(), phrase))
@@ -1462,6 +1624,8 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
         phrase = _object_phrase(text, (start, sentence[1]), True)
         if phrase is None or phrase[0] != start:
             continue
+        if _general_object(reading, phrase):
+            continue  # "wasting time", "read the reviews": nothing of the product is named
         if not evaluative:
             if i and reading.tokens[i - 1].pos == "ADP":
                 continue  # "the option of muting chats": the gerund completes the noun before
@@ -1474,6 +1638,25 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
 
 
 _POSSESSIVES = _wordset("my your our their his her its")
+
+
+# Not general objects here: "everything" is the whole of what is kept ("save everything"), a
+# problem noun makes a compound with an -ing form ("syncing problems"), and a device is where
+# an operation is done ("restart my phone").
+_NAMING_OBJECTS = _wordset("everything anything something nothing phone device tablet")
+
+
+def _general_object(reading: Reading, phrase: Span) -> bool:
+    """The verb's object is only a general noun ("time", "things", "reviews"), as in "wasting
+    time" or "shipping on most of the things": it names no part of the product."""
+    nouns = [t for t in _within(reading, *phrase)[1:] if t.pos in ("NOUN", "PROPN")]
+    naming = _NAMING_OBJECTS | GENERIC_PROBLEMS | DEVICE_WORDS
+    return bool(nouns) and all(
+        (t.lemma in GENERIC_NOUNS or t.lower in GENERIC_NOUNS)
+        and t.lower not in naming
+        and t.lemma not in naming
+        for t in nouns
+    )
 
 
 def _plain_object_end(tokens: list[Token], verb: int) -> int | None:
@@ -1769,6 +1952,8 @@ def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Sp
             continue  # a modifier: the phrase's head comes later ("video quality")
         if _in_complex_preposition(tokens, i):
             continue  # "in order to": a connective, not the part
+        if _part_name_as_verb(tokens, i):
+            continue
         phrase = _noun_phrase_before(tokens, i)
         if phrase is None:
             continue
@@ -1782,7 +1967,9 @@ def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Sp
                 span = (span[0], what[1])
             elif doing is not None and doing.pos == "VERB" and doing.lower.endswith("ing"):
                 span = (span[0], doing.end + reading.offset)  # "options for exporting"
-        elif i and _verb_slot(tokens[i - 1]) and _complement_end(tokens, i) > i:
+        elif (
+            i and _verb_slot(tokens[_before_adverbs(tokens, i)]) and _complement_end(tokens, i) > i
+        ):
             # "it shares to any folder": a part's name used as a verb, with what follows
             # (not with the devices it is used on: "syncs with my laptop" is the sync)
             last = _complement_end(tokens, i)
@@ -1792,6 +1979,29 @@ def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Sp
             span = _with_its_verb(text, reading, phrase[0], span, sentence[1])
         found.append(span)
     return found
+
+
+def _before_adverbs(tokens: list[Token], i: int) -> int:
+    """The word before i past any adverbs ("it only shows" → "it")."""
+    back = i - 1
+    while back > 0 and tokens[back].pos == "ADV" and tokens[back].lower not in NEGATORS:
+        back -= 1
+    return back
+
+
+def _part_name_as_verb(tokens: list[Token], i: int) -> bool:
+    """A part's name that is a verb here: right before a possessive, which no noun is ("then
+    post your review", "share my list"). Its own rule keeps a verb after "to" or a modal,
+    with what follows ("it shares to any folder")."""
+    before = tokens[i - 1] if i else None
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    if before is not None and (
+        before.pos in ("DET", "ADJ", "NUM") or before.lower in _DETERMINERS | _POSSESSIVES
+    ):
+        return False
+    if before is not None and _verb_slot(before):
+        return False
+    return after is not None and after.lower in _POSSESSIVES
 
 
 # English complex prepositions and subordinators (preposition, noun, preposition): their noun
@@ -2000,7 +2210,13 @@ def not_a_feature_name(label: str) -> str:
         return "starts on a negation"
     if _RUN_TOGETHER.search(label):
         return "words run together"
+    if label.split()[-1].lower() in _TIME_POSTPOSITIONS:
+        return "a time, not a thing"  # "two years ago", "a week earlier"
     return ""
+
+
+# Words that end a phrase of time ("years ago", "a day later").
+_TIME_POSTPOSITIONS = _wordset("ago earlier later")
 
 
 _APP_NOUNS = _wordset("app apps application program software")
@@ -2063,6 +2279,17 @@ def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
             break  # the next verb starts another statement
         if token.pos == "VERB" and verb is None and j == start:
             verb = token
+        elif (
+            english
+            and j == start
+            and token.pos == "NOUN"
+            and j + 1 < len(tokens)
+            and tokens[j + 1].pos in ("DET", "PRON")
+            and _in_verb_slot(text, reading, j)
+        ):
+            # "able to use all the features": a verb, whatever the tagger says ("easy to use
+            # UI" keeps its noun: there "use" is part of what describes the UI)
+            verb = token
         if token.pos in ("NOUN", "PROPN"):
             nouns += 1
         if token.lower in _PHRASE_STOPS or (nouns and token.pos == "ADV"):
@@ -2081,7 +2308,10 @@ def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
     content = [t for t in chosen if t.pos in ("NOUN", "PROPN", "VERB", "ADJ")]
     if not content or not any(t.pos in ("NOUN", "PROPN") for t in chosen):
         return None
-    heads = [t for t in chosen if t.pos in ("NOUN", "PROPN")]
+    # a verb tagged as a noun is no head of the object ("to use the features")
+    heads = [t for t in chosen if t.pos in ("NOUN", "PROPN") and t is not verb] or [
+        t for t in chosen if t.pos in ("NOUN", "PROPN")
+    ]
     if chosen[0].pos == "PROPN" or chosen[0].lower in _COMPARATIVES:
         return None  # "love Evernote", "like it better": the product or a verdict, no capability
     if len(chosen) == 1 and (chosen[0].lemma in _FEATURE_WORDS | GENERIC_NOUNS | GENERIC_VERBS):
@@ -2113,6 +2343,8 @@ def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
         return None  # "get it to work", "make it fit": a general verb said of the product itself
     if english and heads[-1].lemma in _WHOLE_PRODUCT:
         return None  # "buy the app", "improve the product": done to the whole, no feature of it
+    if english and verb is not None and _takes_a_clause(tokens, verb, first, j):
+        return None
     if (
         english
         and verb is not None
@@ -2123,7 +2355,57 @@ def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
         )
     ):
         return None  # "use the Netflix app", "get on Facebook": the product, not a capability
+    if english and verb is not None and _only_features_in_general(chosen, verb, heads):
+        return None  # "performs its functions", "offers many options": which is not said
     return reading.span(first, last)
+
+
+# Where only a verb can come next: after the infinitive's "to" or a modal.
+_BEFORE_A_BARE_VERB = re.compile(
+    r"(?:\bto|\bcan|\bcould|\bwill|\bwould|\bshould|\bmust|\bmay|\bmight|n't|n’t|\bcannot"
+    r"|\bcant|\bwont|\bdont|\bdoesnt|\bdidnt)\s+$",
+    re.IGNORECASE,
+)
+
+
+def _in_verb_slot(text: str, reading: Reading, j: int) -> bool:
+    at = reading.tokens[j].start + reading.offset
+    return _BEFORE_A_BARE_VERB.search(text, max(0, at - 12), at) is not None
+
+
+# Verbs of perceiving and knowing: what follows them may be a whole clause ("I see others are
+# having it too"), whose subject is no object of theirs.
+_REPORTING = _wordset("see hear notice find think know feel believe realize realise say")
+_FINITE_AFTER_SUBJECT = _wordset(
+    "is are was were has have had does do did can could will would should may might must"
+)
+
+
+def _takes_a_clause(tokens: list[Token], verb: Token, first: int, end: int) -> bool:
+    """ "see others are having it", "saw the new app works": the noun after a verb of
+    perceiving is the subject of a clause (a finite verb follows it), not a thing the verb
+    uses."""
+    if verb.lemma not in _REPORTING:
+        return False
+    nominal = [
+        k for k in range(first, min(end, len(tokens))) if tokens[k].pos in ("NOUN", "PROPN", "PRON")
+    ]
+    if not nominal or nominal[-1] + 1 >= len(tokens):
+        return False
+    after = tokens[nominal[-1] + 1]
+    if after.lower in _FINITE_AFTER_SUBJECT:
+        return True
+    # "works", "crashes": a verb in its -s form right after the noun
+    return after.pos == "VERB" and after.lower.endswith("s") and not after.lower.endswith("ss")
+
+
+def _only_features_in_general(chosen: list[Token], verb: Token, heads: list[Token]) -> bool:
+    """A verb whose direct object is only a word for features in general ("performs its basic
+    functions"). Not "edit in many ways" (how), "synchronizing capability" (the -ing form
+    names it), "closes without any option" (what is missing)."""
+    if verb.lower.endswith("ing") or any(t.pos == "ADP" for t in chosen):
+        return False
+    return all(t.lemma in _FEATURE_WORDS and t.lemma not in ("way", "ways") for t in heads)
 
 
 def _relative_here(tokens: list[Token], j: int) -> bool:
