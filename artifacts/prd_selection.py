@@ -91,7 +91,7 @@ def _record_priority(nodes: Iterable[NodeRecord]) -> list[NodeRecord]:
     )
 
 
-def recommended(node: NodeRecord) -> bool:
+def recommended(node: NodeRecord | ContextNode) -> bool:
     """The research recommends or requests this item: a quote of it says so."""
     return any(RECOMMENDED.search(e.quote) for e in node.evidence)
 
@@ -279,13 +279,18 @@ def within_budget(
     claims: Sequence[CheckedClaim], index: ContextIndex, budget: int
 ) -> tuple[list[CheckedClaim], list[CheckedClaim]]:
     """Sections in document order, each by priority (the writer's order among equals), cut at
-    the budget. Returns (kept, cut)."""
-    rank = {n.number: i for i, n in enumerate(by_priority(index.nodes.values()))}
+    the budget; in the requirements section what the research recommends comes first, as when
+    the section's nodes were chosen. Returns (kept, cut)."""
+    ordered = by_priority(index.nodes.values())
+    rank = {n.number: i for i, n in enumerate(ordered)}
+    asked_first = sorted(ordered, key=lambda n: not recommended(n))  # stable: priority within
+    asked_rank = {n.number: i for i, n in enumerate(asked_first)}
     kept: list[CheckedClaim] = []
     cut: list[CheckedClaim] = []
     for section in WRITER_SECTIONS:
         mine = [c for c in claims if c.section == section]
-        mine.sort(key=lambda c: _claim_rank(c, index, rank))
+        order = asked_rank if section in RECOMMENDED_SECTIONS else rank
+        mine.sort(key=lambda c: _claim_rank(c, index, order))
         kept += mine[:budget]
         cut += mine[budget:]
     return kept, cut
