@@ -31,6 +31,7 @@ from kg.read_models import (
     ContextNode,
     EdgeRecord,
     EvidenceView,
+    GraphScope,
     NodeRecord,
     collect_org_insights,
     confidence_from,
@@ -48,7 +49,9 @@ DEFAULT_SECTION_BUDGET = 12
 # A requirement the research itself recommends or requests ("Recommendation: …", "we
 # recommend …", "agencies should …") is what the research asks to build: in the requirements
 # section it comes before items that are only mentioned, however often they are mentioned.
-# The section reads this many times its budget from the graph to find them.
+# The section reads this many times its budget from the graph to find them, and twice as many
+# each time a full read holds fewer recommended items than the budget (many much-mentioned
+# items can outrank every recommendation), up to RECOMMENDED_POOL_MAX times the budget.
 RECOMMENDED = re.compile(
     r"\brecommendations?\s*:|\b(?:we|i)\s+(?:would\s+)?(?:recommend|suggest|propose)\b"
     r"|\b(?:should|must|ought\s+to)\b|\brecommended\b"
@@ -57,6 +60,7 @@ RECOMMENDED = re.compile(
 )
 RECOMMENDED_SECTIONS = frozenset({"requirements"})
 RECOMMENDED_POOL = 4
+RECOMMENDED_POOL_MAX = 16
 
 # The node types each writer section speaks for (the problem section summarises top pains too,
 # but the pains section is where they are counted).
@@ -91,7 +95,7 @@ def _record_priority(nodes: Iterable[NodeRecord]) -> list[NodeRecord]:
     )
 
 
-def recommended(node: NodeRecord) -> bool:
+def recommended(node: NodeRecord | ContextNode) -> bool:
     """The research recommends or requests this item: a quote of it says so."""
     return any(RECOMMENDED.search(e.quote) for e in node.evidence)
 
@@ -102,6 +106,29 @@ def _section_priority(section: str, nodes: Iterable[NodeRecord]) -> list[NodeRec
     if section not in RECOMMENDED_SECTIONS:
         return ordered
     return sorted(ordered, key=lambda n: not recommended(n))  # stable: priority within each
+
+
+def _section_pool(
+    scope: GraphScope,
+    section: str,
+    node_type: str,
+    budget: int,
+    moment: str | None,
+    disputes: dict[str, int],
+) -> list[NodeRecord]:
+    """The top nodes of a type for a section, as they stood at `moment`; for the requirements
+    section enough of them to hold a budget of recommended items, within a bounded read."""
+    if section not in RECOMMENDED_SECTIONS:
+        top = read_models.top_nodes_of_type(scope, node_type, budget, moment)
+        return [n for n in (_cut(r, moment, disputes) for r in top) if n.evidence]
+    read = budget * RECOMMENDED_POOL
+    while True:
+        top = read_models.top_nodes_of_type(scope, node_type, read, moment)
+        pool = [n for n in (_cut(r, moment, disputes) for r in top) if n.evidence]
+        enough = sum(1 for n in pool if recommended(n)) >= budget
+        if enough or len(top) < read or read >= budget * RECOMMENDED_POOL_MAX:
+            return pool
+        read *= 2
 
 
 @dataclass
@@ -165,10 +192,8 @@ def select_context(
     chosen: dict[str, NodeRecord] = {}
     for section in WRITER_SECTIONS:
         found: list[NodeRecord] = []
-        read = budget * RECOMMENDED_POOL if section in RECOMMENDED_SECTIONS else budget
         for node_type in SECTION_TYPES[section]:
-            top = read_models.top_nodes_of_type(scope, node_type, read, moment)
-            found += [n for n in (_cut(r, moment, disputes) for r in top) if n.evidence]
+            found += _section_pool(scope, section, node_type, budget, moment, disputes)
         for node in _section_priority(section, found)[:budget]:
             chosen[node.uid] = node
     by_type = read_models.node_totals_by_type(scope, NODE_SECTION, moment)
@@ -279,13 +304,18 @@ def within_budget(
     claims: Sequence[CheckedClaim], index: ContextIndex, budget: int
 ) -> tuple[list[CheckedClaim], list[CheckedClaim]]:
     """Sections in document order, each by priority (the writer's order among equals), cut at
-    the budget. Returns (kept, cut)."""
-    rank = {n.number: i for i, n in enumerate(by_priority(index.nodes.values()))}
+    the budget; in the requirements section what the research recommends comes first, as when
+    the section's nodes were chosen. Returns (kept, cut)."""
+    ordered = by_priority(index.nodes.values())
+    rank = {n.number: i for i, n in enumerate(ordered)}
+    asked_first = sorted(ordered, key=lambda n: not recommended(n))  # stable: priority within
+    asked_rank = {n.number: i for i, n in enumerate(asked_first)}
     kept: list[CheckedClaim] = []
     cut: list[CheckedClaim] = []
     for section in WRITER_SECTIONS:
         mine = [c for c in claims if c.section == section]
-        mine.sort(key=lambda c: _claim_rank(c, index, rank))
+        order = asked_rank if section in RECOMMENDED_SECTIONS else rank
+        mine.sort(key=lambda c: _claim_rank(c, index, order))
         kept += mine[:budget]
         cut += mine[budget:]
     return kept, cut

@@ -167,3 +167,24 @@ def test_generation_parameters_are_part_of_the_key(pains, settings):
     smaller = generate_prd(pains.project)
     assert smaller.pk not in (first.pk, then.pk)
     assert len(_section(smaller, Section.PAINS)) == 3
+
+
+def test_recommended_features_are_found_past_many_more_mentioned_ones(project, graph, settings):
+    # Budget 2: the first read holds the 8 most mentioned features, none recommended; the
+    # section reads further and still shows the two recommendations, older and single-sourced.
+    settings.PRD_SECTION_BUDGET = 2
+    r = Research(project)
+    for i, label in enumerate(("Recommendation: show the fare", "We should offer a receipt")):
+        r.node("feature", label, (r.say(f"{label}.", f"2026-01-0{i + 1}T10:00:00Z"), label))
+    for i in range(10):
+        label = f"map layer {i}"
+        dates = ["2026-02-01", "2026-02-02", "2026-02-03"]
+        mentions = [(r.say(f"People open the {label}.", f"{d}T1{i}:00:00Z"), label) for d in dates]
+        r.node("feature", label, *mentions, confidence=85)
+
+    shown = _section(generate_prd(project), Section.REQUIREMENTS)
+
+    assert sorted(shown) == [
+        "Requirement: Recommendation: show the fare.",
+        "Requirement: We should offer a receipt.",
+    ], shown

@@ -1374,3 +1374,26 @@ def test_a_part_name_used_as_a_verb_after_an_adverb_keeps_what_follows():
         "It only show three events from my calendar."
     )
     assert "post three photos a day" in _features("We still post three photos a day.")
+
+
+@pytest.mark.parametrize(
+    ("text", "advised"),
+    [
+        ("We should offer a printable receipt after checkout.", "offer a printable receipt"),
+        ("Additionally, should consider adding more filters for speed.", "adding more filters"),
+        ("We should also consider showing the fare before booking.", "showing the fare"),
+        ("We must keep drafts between sessions.", None),  # a duty of care, nothing to build
+        ("We should be careful with prices.", None),
+    ],
+)
+def test_advice_in_research_notes_names_the_advised_action(text, advised):
+    found = [text[s:e] for _, (s, e) in linguistic.advice_spans(text, (0, len(text)))]
+    assert found == ([advised] if advised else []), found
+
+
+def test_advised_action_is_a_feature_quoted_with_its_advice():
+    text = "Drivers missed the pickup note. Should consider showing the note on the map."
+    nodes = extract_offline(ExtractionRequest(text=text, product="")).nodes
+    advised = {n.label: n.quote for n in nodes if n.type == "feature"}
+    assert "showing the note" in advised, advised
+    assert advised["showing the note"].startswith("Should consider")  # the quote says "should"

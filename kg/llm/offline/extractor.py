@@ -1147,6 +1147,8 @@ def _features(
         (cue, phrase, "planned")
         for cue, phrase in linguistic.request_spans(text, whole, lex.LANG == "en")
     ]
+    if lex.LANG == "en":
+        phrases += [(c, p, "planned") for c, p in linguistic.advice_spans(text, whole)]
     instruction = linguistic.recommended_statement(text, whole)
     if instruction is not None and not phrases:
         label_at, statement = instruction

@@ -1300,6 +1300,39 @@ def request_spans(text: str, sentence: Span, english: bool) -> list[tuple[int, S
     return found
 
 
+# Research write-ups advise in the first person plural, or with no subject at all in notes:
+# "we should offer a printable receipt", "should consider adding more filters". What is
+# advised is the action itself, verb included.
+ADVICE_EN = re.compile(
+    r"\b(?:we\s+(?:really\s+)?(?:should|must|ought\s+to)(?:\s+(?:also|still))?"
+    r"(?:\s+consider)?|should(?:\s+also)?\s+consider)\s+",
+    re.IGNORECASE,
+)
+# After the cue these verbs state a condition or a duty of care, not something to build.
+_NOT_ADVISED = _wordset("be have get keep make do go know think")
+
+
+def advice_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
+    """(cue start, advised action) for each piece of advice a research sentence gives."""
+    found = []
+    reading = read(text, sentence)
+    tokens = reading.tokens
+    for cue in ADVICE_EN.finditer(text, sentence[0], sentence[1]):
+        at = next((i for i, t in enumerate(tokens) if t.start + reading.offset >= cue.end()), None)
+        if at is None:
+            continue
+        verb = tokens[at]
+        # After a modal the word is a verb whatever the tagger guessed ("should offer").
+        if verb.pos not in ("VERB", "NOUN") or not verb.text.islower():
+            continue
+        if verb.lemma in _NOT_ADVISED:
+            continue
+        last = _plain_object_end(tokens, at)  # the verb's own object: "adding more filters"
+        if last is not None:
+            found.append((cue.start(), reading.span(at, last)))
+    return found
+
+
 _HEADING = re.compile(r"recommendations?\W{0,3}:\W{0,3}|рекомендаци[яи]\W{0,3}:\W{0,3}", re.I)
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 
