@@ -1397,3 +1397,34 @@ def test_advised_action_is_a_feature_quoted_with_its_advice():
     advised = {n.label: n.quote for n in nodes if n.type == "feature"}
     assert "showing the note" in advised, advised
     assert advised["showing the note"].startswith("Should consider")  # the quote says "should"
+
+
+def _resolved(text: str) -> bool:
+    clause_end = text.index(",")
+    return linguistic.resolved_later(text, (0, clause_end), (0, len(text)))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The upload kept failing, but now the client is fixed.",
+        "Sync broke last month, but now ninety percent of it works fine.",
+        "The widget froze, but now whatever I want works again.",
+    ],
+)
+def test_a_word_ending_in_nt_does_not_negate_a_later_fix(text):
+    assert _resolved(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The upload kept failing, but now it isn't fixed.",
+        "The upload kept failing, but now it isnt fixed.",
+        "The upload kept failing, but now it doesn’t work fine.",
+        "The upload kept failing, but now it doesnt work again.",
+        "The upload kept failing, but now it never works again.",
+    ],
+)
+def test_a_later_fix_that_is_negated_leaves_the_problem(text):
+    assert not _resolved(text)

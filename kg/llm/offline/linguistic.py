@@ -1031,7 +1031,14 @@ _RESOLVED = re.compile(
     r"\b(?:is|was|got)\s+(?:fixed|resolved|solved)\b|\b(?:is|are)\s+(?:fine|ok|okay)\s+now\b)",
     re.IGNORECASE,
 )
-_NEGATION_IN = re.compile(r"(?<!\w)(?:не|ни)(?!\w)|\bnot\b|n['’]?t\b", re.IGNORECASE)
+# A negated verb: «не», "not", "never", a contraction ("doesn't", "isn’t") or one typed without
+# its apostrophe ("doesnt", "cant"). Only these spellings: a word that merely ends in "nt"
+# ("percent", "client", "want") is no negation.
+_NEGATION_IN = re.compile(
+    r"(?<!\w)(?:не|ни)(?!\w)|\b(?:not|never|cannot)\b|\b[a-z]+n['’]t\b"
+    r"|\b(?:do|does|did|ca|wo|is|are|was|were|could|would|should|have|has|had|ai|must|need)nt\b",
+    re.IGNORECASE,
+)
 
 
 def resolved_later(text: str, clause: Span, sentence: Span) -> bool:
