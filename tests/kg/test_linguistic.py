@@ -1428,3 +1428,45 @@ def test_a_word_ending_in_nt_does_not_negate_a_later_fix(text):
 )
 def test_a_later_fix_that_is_negated_leaves_the_problem(text):
     assert not _resolved(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The &quot;Send&quot; button doesn&#39;t respond on my tablet.",
+        "Printing won&#x27;t start &amp; the queue hangs.",
+        "My &#34;favourites&#34; list doesn&#39;t load anymore.",
+    ],
+)
+def test_character_references_are_read_as_their_characters_at_the_same_offsets(text):
+    view = linguistic.read_entities(text)
+    assert len(view) == len(text)
+    assert "&" not in view.replace("& ", "")
+    assert "n't" in view
+    answer = extract_offline(ExtractionRequest(text=text, language="en", product=""))
+    pains = [n for n in answer.nodes if n.type == "pain"]
+    assert pains, "the apostrophe makes the negation"
+    spans = linguistic.entity_spans(text)
+    for node in answer.nodes:
+        at = text.index(node.quote)
+        assert linguistic.outside_entities((at, at + len(node.quote)), spans) == (
+            at,
+            at + len(node.quote),
+        ), "a quote never starts or ends inside a reference"
+        assert "&#" not in node.label and "&quot;" not in node.label
+
+
+def test_a_quoted_name_written_with_references_keeps_its_quotes_in_the_label():
+    text = "The app freezes when I tap &quot;Export&quot;."
+    answer = extract_offline(ExtractionRequest(text=text, language="en", product=""))
+    pain = next(n for n in answer.nodes if n.type == "pain")
+    assert '"Export"' in pain.label
+    assert pain.quote.endswith("&quot;Export&quot;")
+
+
+def test_a_span_inside_a_reference_is_widened_to_the_whole_reference():
+    text = "Tap &quot;Go&quot; twice"
+    spans = linguistic.entity_spans(text)
+    assert spans == [(4, 12), (12, 18)]
+    assert linguistic.outside_entities((9, 16), spans) == (4, 18)
+    assert linguistic.read_entities("an &unknown; word") == "an &unknown; word"

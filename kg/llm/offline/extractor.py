@@ -87,6 +87,8 @@ class _Answer:
     """Nodes and relations being assembled, without duplicates."""
 
     text: str
+    # character references ("&quot;") in the text: a quote never starts or ends inside one
+    entities: list[Span] = field(default_factory=list)
     nodes: list[CandidateNode] = field(default_factory=list)
     relations: list[CandidateRelation] = field(default_factory=list)
     _refs: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -103,7 +105,7 @@ class _Answer:
                     ref=ref,
                     type=found.type,
                     label=found.label,
-                    quote=self.text[found.quote[0] : found.quote[1]],
+                    quote=self._quote(found.quote),
                     value=found.value,
                     subject=found.subject,
                     stance=found.stance,
@@ -128,9 +130,13 @@ class _Answer:
                 relation=relation,
                 source=source_ref,
                 target=target_ref,
-                quote=self.text[quote[0] : quote[1]],
+                quote=self._quote(quote),
             )
         )
+
+    def _quote(self, span: Span) -> str:
+        start, end = linguistic.outside_entities(span, self.entities)
+        return self.text[start:end]
 
     def _prefer_quote(self, ref: str, found: Finding) -> None:
         """A node said several times keeps the mention that backs its first relation."""
@@ -138,7 +144,7 @@ class _Answer:
             return
         self._quoted_in_link.add(ref)
         node = self.nodes[int(ref[1:]) - 1]
-        node.quote = self.text[found.quote[0] : found.quote[1]]
+        node.quote = self._quote(found.quote)
         node.value = found.value  # a metric's numbers must stay inside its quote
 
 
@@ -154,10 +160,12 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     text = request.text
     if not text.strip():
         return ExtractionResponse()
-    answer = _Answer(text)
+    answer = _Answer(text, linguistic.entity_spans(text))
     referent: _Referent | None = None
     pains: list[Finding] = []
-    text = linguistic.mask_markup(text)  # quotes are still cut from the original (answer.text)
+    # the rules read quotes and apostrophes written as "&quot;" and no markup; quotes are
+    # still cut from the original (answer.text) at the same offsets
+    text = linguistic.mask_markup(linguistic.read_entities(text))
     sentences = list(_sentences(text, request.language))
     findings = [_find_all(text, sentence, request.product.strip()) for sentence in sentences]
     # "Problem with extensions" above the report that says what goes wrong: the specific

@@ -17,6 +17,7 @@ Word lists here are general language knowledge, written without reading any test
 from __future__ import annotations
 
 import bisect
+import html
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -2562,6 +2563,60 @@ def mask_markup(text: str) -> str:
     so a quote stays verbatim while no label is made of markup.
     """
     return _MARKUP.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+
+
+# A character reference in text copied from a web page ("&quot;", "&#34;", "&#x27;", "&amp;"),
+# with the rest of the word it stands in ("doesn&#39;t").
+_ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});(\w*)")
+
+
+def _entity_char(found: re.Match[str]) -> str:
+    """The one character a reference stands for, or "" when it is no known reference."""
+    reference = found.group()[: len(found.group()) - len(found[1])]
+    char = html.unescape(reference)
+    return char if len(char) == 1 and char != reference else ""
+
+
+def entity_spans(text: str) -> list[Span]:
+    """Where the text holds character references, each with the rest of its word."""
+    return [m.span() for m in _ENTITY.finditer(text) if _entity_char(m)]
+
+
+def read_entities(text: str) -> str:
+    """The text with each character reference read as its character, every offset kept.
+
+    The character is padded with spaces to the reference's length, on the side away from the
+    word it belongs to: an opening quote stays before its word ('    "Save'), a closing one
+    after it ('Save"    '), and one inside a word joins its two halves ("doesn't    "). The
+    analysis sees quotes and apostrophes where they are; quotes are still cut from the text
+    as it came, widened by outside_entities.
+    """
+
+    def one(found: re.Match[str]) -> str:
+        char = _entity_char(found)
+        if not char:
+            return found.group()
+        rest = found[1]
+        padding = " " * (len(found.group()) - len(rest) - 1)
+        if not rest:
+            return char + padding  # a closing quote, or one between spaces
+        if text[found.start() - 1 : found.start()].isalnum():
+            return char + rest + padding  # inside a word: "don't", "Q&A"
+        return padding + char + rest  # an opening quote before its word
+
+    return _ENTITY.sub(one, text)
+
+
+def outside_entities(span: Span, entities: list[Span]) -> Span:
+    """A span widened so that it neither starts nor ends inside a character reference or the
+    part of a word read_entities moved."""
+    start, end = span
+    for first, last in entities:
+        if first < start < last:
+            start = first
+        if first < end < last:
+            end = last
+    return start, end
 
 
 _QUESTION_WORDS = frozenset(("how", "what", "which", "that", "why", "when", "where"))
