@@ -1470,3 +1470,42 @@ def test_a_span_inside_a_reference_is_widened_to_the_whole_reference():
     assert spans == [(4, 12), (12, 18)]
     assert linguistic.outside_entities((9, 16), spans) == (4, 18)
     assert linguistic.read_entities("an &unknown; word") == "an &unknown; word"
+
+
+def test_a_long_pain_is_cut_after_its_first_whole_clause():
+    text = "The upload form times out on large scans and reviewers never see any of the files."
+    assert ("pain", "upload form times out on large scans") in _nodes(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [
+        (
+            "the upload form times out on large scans and reviewers never see any of the files",
+            "the upload form times out on large scans",
+        ),
+        (
+            "the calendar loses my entries after a restart, and my phone never gets them back",
+            "the calendar loses my entries after a restart",
+        ),
+        (
+            "the map freezes on every second route or it shows a blank grey screen instead",
+            "the map freezes on every second route",
+        ),
+    ],
+)
+def test_the_first_clause_ends_where_a_coordinator_opens_another(text, first):
+    assert linguistic.first_clause_end(text, (0, len(text)), 10) == len(first)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # what follows the coordinator has no subject and verb of its own
+        "search results load very slowly on older phones and fast on new ones with more memory",
+        # the second clause starts past the word limit
+        "the old tablet in the back office takes a very long time to boot and it then freezes",
+    ],
+)
+def test_no_clause_boundary_means_no_clause_cut(text):
+    assert linguistic.first_clause_end(text, (0, len(text)), 10) is None

@@ -414,8 +414,11 @@ def _phrase(
     lex: ModuleType,
     cutter: re.Pattern[str] | None = None,
     max_words: int = 8,
+    *,
+    clause_first: bool = False,
 ) -> Span:
-    """A short span for a label: cut at the first cutter, without leading or trailing filler."""
+    """A short span for a label: cut at the first cutter, without leading or trailing filler.
+    Past max_words, clause_first cuts at the end of a whole first clause when there is one."""
     if cutter is not None:
         cut = next((m for m in cutter.finditer(text, start, end) if m.start() > start), None)
         if cut is not None:
@@ -424,8 +427,13 @@ def _phrase(
     while tokens and _bare(text, tokens[0]) in lex.LEADING_STOPWORDS:
         tokens.pop(0)
     if len(tokens) > max_words:
-        cut = linguistic.cut_at_word_limit(text, (tokens[0][0], tokens[-1][1]), max_words)
-        tokens = [t for t in tokens if t[1] <= cut] or tokens[:max_words]
+        span = (tokens[0][0], tokens[-1][1])
+        clause_end = linguistic.first_clause_end(text, span, max_words) if clause_first else None
+        if clause_end is not None:
+            tokens = [(s, min(e, clause_end)) for s, e in tokens if s < clause_end]
+        else:
+            cut = linguistic.cut_at_word_limit(text, span, max_words)
+            tokens = [t for t in tokens if t[1] <= cut] or tokens[:max_words]
     while tokens and _bare(text, tokens[-1]) in lex.TRAILING_STOPWORDS:
         tokens.pop()
     if not tokens:
@@ -880,7 +888,7 @@ def _pains(
             continue
         # "instead of the page, it shows markup": the comma is inside the statement
         cutter = None if linguistic.holds_its_comma(text, span) else lex.PAIN_CUTTER
-        phrase = _phrase(text, *span, lex, cutter, lex.PAIN_MAX_WORDS)
+        phrase = _phrase(text, *span, lex, cutter, lex.PAIN_MAX_WORDS, clause_first=True)
         phrase = _with_negator(text, linguistic.without_courtesy(text, phrase), clause[0])
         phrase = linguistic.with_preposition(text, phrase, clause)
         phrase = _whole_quote(text, phrase, clause)

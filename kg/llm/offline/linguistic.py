@@ -1276,6 +1276,51 @@ def cut_at_word_limit(text: str, span: Span, max_words: int) -> int:
 
 
 _SPACED = re.compile(r"\S+")
+# Words that join two clauses of equal rank.
+_COORDINATORS = _wordset("and or but so yet nor и а но или")
+_SUBJECT_MODIFIERS = frozenset({"DET", "ADJ", "NUM"})
+
+
+def _opens_a_clause(tokens: list[Token], i: int) -> bool:
+    """tokens[i:] read as a subject and its finite verb: "requesters don't …", "my phone
+    never charges", "it logs me out", «кнопка не нажимается»."""
+    j = i
+    if j < len(tokens) and tokens[j].pos == "PRON":
+        j += 1  # "it", "they", or a possessive before its noun ("my phone")
+    while j < len(tokens) and tokens[j].pos in _SUBJECT_MODIFIERS:
+        j += 1
+    nouns = j
+    while j < len(tokens) and tokens[j].pos in ("NOUN", "PROPN"):
+        j += 1
+    if j == i or (j == nouns and tokens[j - 1].pos != "PRON"):
+        return False  # no subject: "and fast", "and the"
+    while j < len(tokens) and (tokens[j].pos == "ADV" or tokens[j].lower in NEGATORS):
+        j += 1  # "never", «не»
+    return j < len(tokens) and tokens[j].pos in ("VERB", "AUX")
+
+
+def first_clause_end(text: str, span: Span, max_words: int) -> int | None:
+    """Where the first clause of a span too long for a label ends, when a coordinator or a
+    comma opens a second clause within max_words ("the form times out and reviewers don't
+    see any of it" → "the form times out"): cut at the word limit, the label would end on a
+    dangling word ("… and reviewers don't see any"). None when there is no such boundary."""
+    reading = read(text, span)
+    tokens = reading.tokens
+    for i, token in enumerate(tokens):
+        if token.lower not in _COORDINATORS and token.text != ",":
+            continue
+        before = [t for t in tokens[:i] if t.pos != "PUNCT"]
+        if len(before) < 2:
+            continue
+        end = reading.span(i - 1, i - 1)[1]
+        if len(text[span[0] : end].split()) > max_words:
+            return None
+        after = i + 1
+        if token.text == "," and after < len(tokens) and tokens[after].lower in _COORDINATORS:
+            after += 1
+        if _opens_a_clause(tokens, after):
+            return end
+    return None
 
 
 def _content_bounds(tokens: list[Token], first: int, last: int) -> tuple[int, int]:
