@@ -1509,3 +1509,23 @@ def test_the_first_clause_ends_where_a_coordinator_opens_another(text, first):
 )
 def test_no_clause_boundary_means_no_clause_cut(text):
     assert linguistic.first_clause_end(text, (0, len(text)), 10) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "verb"),
+    [
+        ("Participants report that the search page is confusing.", "report"),
+        ("Most couriers mention that the route list is too long.", "mention"),
+        ("Staff report the tracking numbers by email.", "report"),
+        ("Several testers note that the filters reset on every visit.", "note"),
+    ],
+)
+def test_a_reporting_verb_after_people_is_no_feature(text, verb):
+    features = [label for t, label in _nodes(text) if t == "feature"]
+    assert not any(verb in label.split() for label in features), features
+
+
+def test_a_report_or_a_note_that_is_a_part_is_still_a_feature():
+    assert ("feature", "report") in _nodes("The weekly report is great.")
+    assert ("feature", "report bugs") in _nodes("I can report bugs from the menu.")
+    assert any(t == "feature" and "notes" in label for t, label in _nodes("My notes sync fine."))

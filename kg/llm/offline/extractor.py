@@ -1182,7 +1182,11 @@ def _features(
             for span in linguistic.problem_part_spans(text, clause, lex.SOFTWARE_PARTS)
             if not _names_people(text[span[0] : span[1]], lex)
         ]
-        parts += linguistic.part_noun_spans(text, whole, lex.SOFTWARE_PARTS)
+        parts += [
+            span
+            for span in linguistic.part_noun_spans(text, whole, lex.SOFTWARE_PARTS)
+            if not _people_reporting(text[span[0] : span[1]], lex)
+        ]
         parts += [
             span
             for span in linguistic.list_item_spans(text, whole)
@@ -1294,6 +1298,15 @@ def _names_people(phrase: str, lex: ModuleType) -> bool:
     if head in lex.PEOPLE_NOUNS or lemma(head) in lex.PEOPLE_NOUNS:
         return True
     return head.endswith("s") and lex.SEGMENT_HEAD.fullmatch(head) is not None
+
+
+def _people_reporting(phrase: str, lex: ModuleType) -> bool:
+    """ "participants report", "staff mention": people and the verb by which they report, not
+    a part named "report" or "note"."""
+    words = phrase.split()
+    if len(words) < 2 or words[-1].lower() not in lex.REPORTING_VERBS:
+        return False
+    return _names_people(" ".join(words[:-1]), lex)
 
 
 def _label_problem(finding: Finding) -> str:

@@ -2461,7 +2461,11 @@ def _in_verb_slot(text: str, reading: Reading, j: int) -> bool:
 
 # Verbs of perceiving and knowing: what follows them may be a whole clause ("I see others are
 # having it too"), whose subject is no object of theirs.
-_REPORTING = _wordset("see hear notice find think know feel believe realize realise say")
+_REPORTING = _wordset(
+    "see hear notice find think know feel believe realize realise say "
+    # verbs of reporting: "testers mention the list is too long"
+    "report mention note complain explain state claim describe"
+)
 _FINITE_AFTER_SUBJECT = _wordset(
     "is are was were has have had does do did can could will would should may might must"
 )
