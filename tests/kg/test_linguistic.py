@@ -1529,3 +1529,23 @@ def test_a_report_or_a_note_that_is_a_part_is_still_a_feature():
     assert ("feature", "report") in _nodes("The weekly report is great.")
     assert ("feature", "report bugs") in _nodes("I can report bugs from the menu.")
     assert any(t == "feature" and "notes" in label for t, label in _nodes("My notes sync fine."))
+
+
+@pytest.mark.parametrize(
+    ("text", "verb"),
+    [
+        ("The missing status page creates distrust among applicants.", "creates"),
+        ("The unclear form leads to confusion.", "leads"),
+        ("It causes frustration for many of our drivers.", "causes"),
+        ("The reminders produce a lot of stress.", "produce"),
+    ],
+)
+def test_a_verb_of_causing_with_a_feeling_or_a_problem_is_no_feature(text, verb):
+    features = [label for t, label in _nodes(text) if t == "feature"]
+    assert not any(verb in label.split() for label in features), features
+
+
+def test_a_verb_of_causing_that_makes_a_thing_is_still_a_feature():
+    assert ("feature", "creates playlists") in _nodes(
+        "It creates playlists from my favourite songs."
+    )

@@ -1712,6 +1712,8 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
             continue
         if _general_object(reading, phrase):
             continue  # "wasting time", "read the reviews": nothing of the product is named
+        if _brings_about_a_state(reading, i, phrase):
+            continue  # "creates distrust", "leads to confusion": an effect, not a use
         if not evaluative:
             if i and reading.tokens[i - 1].pos == "ADP":
                 continue  # "the option of muting chats": the gerund completes the noun before
@@ -1724,6 +1726,36 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
 
 
 _POSSESSIVES = _wordset("my your our their his her its")
+# Verbs of causing: what they bring about is an effect, not something anyone does with the
+# product, when it is a feeling, a judgement or a problem ("creates distrust", "causes
+# delays", "leads to confusion"); "creates playlists" still names a use.
+_CAUSING = _wordset("cause create lead result bring produce generate breed foster")
+
+
+def _brings_about_a_state(reading: Reading, verb: int, phrase: Span) -> bool:
+    if reading.tokens[verb].lemma not in _CAUSING:
+        return False
+    word = _object_head(_within(reading, *phrase)[1:])
+    if word is None:
+        return False
+    return (
+        word.lemma in PROBLEM_LEMMAS
+        or word.lower in PROBLEM_LEMMAS
+        or polarity(word.text) != 0
+        or polarity(word.lemma) != 0
+    )
+
+
+def _object_head(tokens: list[Token]) -> Token | None:
+    """The last noun of the first run of nouns that is not a general word ("a lot of stress"
+    → "stress", "error logs" → "logs")."""
+    head = None
+    for token in tokens:
+        if token.pos == "NOUN" and token.lemma not in GENERIC_NOUNS:
+            head = token
+        elif head is not None:
+            break
+    return head
 
 
 # Not general objects here: "everything" is the whole of what is kept ("save everything"), a
