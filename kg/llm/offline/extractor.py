@@ -87,6 +87,8 @@ class _Answer:
     """Nodes and relations being assembled, without duplicates."""
 
     text: str
+    # character references ("&quot;") in the text: a quote never starts or ends inside one
+    entities: list[Span] = field(default_factory=list)
     nodes: list[CandidateNode] = field(default_factory=list)
     relations: list[CandidateRelation] = field(default_factory=list)
     _refs: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -103,7 +105,7 @@ class _Answer:
                     ref=ref,
                     type=found.type,
                     label=found.label,
-                    quote=self.text[found.quote[0] : found.quote[1]],
+                    quote=self._quote(found.quote),
                     value=found.value,
                     subject=found.subject,
                     stance=found.stance,
@@ -128,9 +130,13 @@ class _Answer:
                 relation=relation,
                 source=source_ref,
                 target=target_ref,
-                quote=self.text[quote[0] : quote[1]],
+                quote=self._quote(quote),
             )
         )
+
+    def _quote(self, span: Span) -> str:
+        start, end = linguistic.outside_entities(span, self.entities)
+        return self.text[start:end]
 
     def _prefer_quote(self, ref: str, found: Finding) -> None:
         """A node said several times keeps the mention that backs its first relation."""
@@ -138,7 +144,7 @@ class _Answer:
             return
         self._quoted_in_link.add(ref)
         node = self.nodes[int(ref[1:]) - 1]
-        node.quote = self.text[found.quote[0] : found.quote[1]]
+        node.quote = self._quote(found.quote)
         node.value = found.value  # a metric's numbers must stay inside its quote
 
 
@@ -154,10 +160,12 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     text = request.text
     if not text.strip():
         return ExtractionResponse()
-    answer = _Answer(text)
+    answer = _Answer(text, linguistic.entity_spans(text))
     referent: _Referent | None = None
     pains: list[Finding] = []
-    text = linguistic.mask_markup(text)  # quotes are still cut from the original (answer.text)
+    # the rules read quotes and apostrophes written as "&quot;" and no markup; quotes are
+    # still cut from the original (answer.text) at the same offsets
+    text = linguistic.mask_markup(linguistic.read_entities(text))
     sentences = list(_sentences(text, request.language))
     findings = [_find_all(text, sentence, request.product.strip()) for sentence in sentences]
     # "Problem with extensions" above the report that says what goes wrong: the specific
@@ -406,8 +414,11 @@ def _phrase(
     lex: ModuleType,
     cutter: re.Pattern[str] | None = None,
     max_words: int = 8,
+    *,
+    clause_first: bool = False,
 ) -> Span:
-    """A short span for a label: cut at the first cutter, without leading or trailing filler."""
+    """A short span for a label: cut at the first cutter, without leading or trailing filler.
+    Past max_words, clause_first cuts at the end of a whole first clause when there is one."""
     if cutter is not None:
         cut = next((m for m in cutter.finditer(text, start, end) if m.start() > start), None)
         if cut is not None:
@@ -416,8 +427,13 @@ def _phrase(
     while tokens and _bare(text, tokens[0]) in lex.LEADING_STOPWORDS:
         tokens.pop(0)
     if len(tokens) > max_words:
-        cut = linguistic.cut_at_word_limit(text, (tokens[0][0], tokens[-1][1]), max_words)
-        tokens = [t for t in tokens if t[1] <= cut] or tokens[:max_words]
+        span = (tokens[0][0], tokens[-1][1])
+        clause_end = linguistic.first_clause_end(text, span, max_words) if clause_first else None
+        if clause_end is not None:
+            tokens = [(s, min(e, clause_end)) for s, e in tokens if s < clause_end]
+        else:
+            cut = linguistic.cut_at_word_limit(text, span, max_words)
+            tokens = [t for t in tokens if t[1] <= cut] or tokens[:max_words]
     while tokens and _bare(text, tokens[-1]) in lex.TRAILING_STOPWORDS:
         tokens.pop()
     if not tokens:
@@ -872,7 +888,7 @@ def _pains(
             continue
         # "instead of the page, it shows markup": the comma is inside the statement
         cutter = None if linguistic.holds_its_comma(text, span) else lex.PAIN_CUTTER
-        phrase = _phrase(text, *span, lex, cutter, lex.PAIN_MAX_WORDS)
+        phrase = _phrase(text, *span, lex, cutter, lex.PAIN_MAX_WORDS, clause_first=True)
         phrase = _with_negator(text, linguistic.without_courtesy(text, phrase), clause[0])
         phrase = linguistic.with_preposition(text, phrase, clause)
         phrase = _whole_quote(text, phrase, clause)
@@ -1166,7 +1182,11 @@ def _features(
             for span in linguistic.problem_part_spans(text, clause, lex.SOFTWARE_PARTS)
             if not _names_people(text[span[0] : span[1]], lex)
         ]
-        parts += linguistic.part_noun_spans(text, whole, lex.SOFTWARE_PARTS)
+        parts += [
+            span
+            for span in linguistic.part_noun_spans(text, whole, lex.SOFTWARE_PARTS)
+            if not _people_reporting(text[span[0] : span[1]], lex)
+        ]
         parts += [
             span
             for span in linguistic.list_item_spans(text, whole)
@@ -1278,6 +1298,15 @@ def _names_people(phrase: str, lex: ModuleType) -> bool:
     if head in lex.PEOPLE_NOUNS or lemma(head) in lex.PEOPLE_NOUNS:
         return True
     return head.endswith("s") and lex.SEGMENT_HEAD.fullmatch(head) is not None
+
+
+def _people_reporting(phrase: str, lex: ModuleType) -> bool:
+    """ "participants report", "staff mention": people and the verb by which they report, not
+    a part named "report" or "note"."""
+    words = phrase.split()
+    if len(words) < 2 or words[-1].lower() not in lex.REPORTING_VERBS:
+        return False
+    return _names_people(" ".join(words[:-1]), lex)
 
 
 def _label_problem(finding: Finding) -> str:

@@ -186,6 +186,12 @@ PEOPLE_NOUNS = (
         "grandma grandpa grandmother grandfather baby everyone someone anyone somebody"
     )
 )
+# Verbs by which people report what they found ("participants report that …", "staff mention
+# …"); some are also names of software parts ("a report", "a note").
+REPORTING_VERBS = _words(
+    "report reports say says mention mentions note notes complain complains describe "
+    "describes explain explains state states claim claims tell tells"
+)
 ORG_HEADS = _words(
     "company business firm agency startup organization organisation nonprofit charity brand "
     "team department store shop boutique supermarket restaurant cafe hotel hostel "

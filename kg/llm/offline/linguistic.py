@@ -17,6 +17,7 @@ Word lists here are general language knowledge, written without reading any test
 from __future__ import annotations
 
 import bisect
+import html
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -1031,7 +1032,14 @@ _RESOLVED = re.compile(
     r"\b(?:is|was|got)\s+(?:fixed|resolved|solved)\b|\b(?:is|are)\s+(?:fine|ok|okay)\s+now\b)",
     re.IGNORECASE,
 )
-_NEGATION_IN = re.compile(r"(?<!\w)(?:не|ни)(?!\w)|\bnot\b|n['’]?t\b", re.IGNORECASE)
+# A negated verb: «не», "not", "never", a contraction ("doesn't", "isn’t") or one typed without
+# its apostrophe ("doesnt", "cant"). Only these spellings: a word that merely ends in "nt"
+# ("percent", "client", "want") is no negation.
+_NEGATION_IN = re.compile(
+    r"(?<!\w)(?:не|ни)(?!\w)|\b(?:not|never|cannot)\b|\b[a-z]+n['’]t\b"
+    r"|\b(?:do|does|did|ca|wo|is|are|was|were|could|would|should|have|has|had|ai|must|need)nt\b",
+    re.IGNORECASE,
+)
 
 
 def resolved_later(text: str, clause: Span, sentence: Span) -> bool:
@@ -1268,6 +1276,51 @@ def cut_at_word_limit(text: str, span: Span, max_words: int) -> int:
 
 
 _SPACED = re.compile(r"\S+")
+# Words that join two clauses of equal rank.
+_COORDINATORS = _wordset("and or but so yet nor и а но или")
+_SUBJECT_MODIFIERS = frozenset({"DET", "ADJ", "NUM"})
+
+
+def _opens_a_clause(tokens: list[Token], i: int) -> bool:
+    """tokens[i:] read as a subject and its finite verb: "requesters don't …", "my phone
+    never charges", "it logs me out", «кнопка не нажимается»."""
+    j = i
+    if j < len(tokens) and tokens[j].pos == "PRON":
+        j += 1  # "it", "they", or a possessive before its noun ("my phone")
+    while j < len(tokens) and tokens[j].pos in _SUBJECT_MODIFIERS:
+        j += 1
+    nouns = j
+    while j < len(tokens) and tokens[j].pos in ("NOUN", "PROPN"):
+        j += 1
+    if j == i or (j == nouns and tokens[j - 1].pos != "PRON"):
+        return False  # no subject: "and fast", "and the"
+    while j < len(tokens) and (tokens[j].pos == "ADV" or tokens[j].lower in NEGATORS):
+        j += 1  # "never", «не»
+    return j < len(tokens) and tokens[j].pos in ("VERB", "AUX")
+
+
+def first_clause_end(text: str, span: Span, max_words: int) -> int | None:
+    """Where the first clause of a span too long for a label ends, when a coordinator or a
+    comma opens a second clause within max_words ("the form times out and reviewers don't
+    see any of it" → "the form times out"): cut at the word limit, the label would end on a
+    dangling word ("… and reviewers don't see any"). None when there is no such boundary."""
+    reading = read(text, span)
+    tokens = reading.tokens
+    for i, token in enumerate(tokens):
+        if token.lower not in _COORDINATORS and token.text != ",":
+            continue
+        before = [t for t in tokens[:i] if t.pos != "PUNCT"]
+        if len(before) < 2:
+            continue
+        end = reading.span(i - 1, i - 1)[1]
+        if len(text[span[0] : end].split()) > max_words:
+            return None
+        after = i + 1
+        if token.text == "," and after < len(tokens) and tokens[after].lower in _COORDINATORS:
+            after += 1
+        if _opens_a_clause(tokens, after):
+            return end
+    return None
 
 
 def _content_bounds(tokens: list[Token], first: int, last: int) -> tuple[int, int]:
@@ -1659,6 +1712,8 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
             continue
         if _general_object(reading, phrase):
             continue  # "wasting time", "read the reviews": nothing of the product is named
+        if _brings_about_a_state(reading, i, phrase):
+            continue  # "creates distrust", "leads to confusion": an effect, not a use
         if not evaluative:
             if i and reading.tokens[i - 1].pos == "ADP":
                 continue  # "the option of muting chats": the gerund completes the noun before
@@ -1671,6 +1726,36 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
 
 
 _POSSESSIVES = _wordset("my your our their his her its")
+# Verbs of causing: what they bring about is an effect, not something anyone does with the
+# product, when it is a feeling, a judgement or a problem ("creates distrust", "causes
+# delays", "leads to confusion"); "creates playlists" still names a use.
+_CAUSING = _wordset("cause create lead result bring produce generate breed foster")
+
+
+def _brings_about_a_state(reading: Reading, verb: int, phrase: Span) -> bool:
+    if reading.tokens[verb].lemma not in _CAUSING:
+        return False
+    word = _object_head(_within(reading, *phrase)[1:])
+    if word is None:
+        return False
+    return (
+        word.lemma in PROBLEM_LEMMAS
+        or word.lower in PROBLEM_LEMMAS
+        or polarity(word.text) != 0
+        or polarity(word.lemma) != 0
+    )
+
+
+def _object_head(tokens: list[Token]) -> Token | None:
+    """The last noun of the first run of nouns that is not a general word ("a lot of stress"
+    → "stress", "error logs" → "logs")."""
+    head = None
+    for token in tokens:
+        if token.pos == "NOUN" and token.lemma not in GENERIC_NOUNS:
+            head = token
+        elif head is not None:
+            break
+    return head
 
 
 # Not general objects here: "everything" is the whole of what is kept ("save everything"), a
@@ -2408,7 +2493,11 @@ def _in_verb_slot(text: str, reading: Reading, j: int) -> bool:
 
 # Verbs of perceiving and knowing: what follows them may be a whole clause ("I see others are
 # having it too"), whose subject is no object of theirs.
-_REPORTING = _wordset("see hear notice find think know feel believe realize realise say")
+_REPORTING = _wordset(
+    "see hear notice find think know feel believe realize realise say "
+    # verbs of reporting: "testers mention the list is too long"
+    "report mention note complain explain state claim describe"
+)
 _FINITE_AFTER_SUBJECT = _wordset(
     "is are was were has have had does do did can could will would should may might must"
 )
@@ -2555,6 +2644,60 @@ def mask_markup(text: str) -> str:
     so a quote stays verbatim while no label is made of markup.
     """
     return _MARKUP.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+
+
+# A character reference in text copied from a web page ("&quot;", "&#34;", "&#x27;", "&amp;"),
+# with the rest of the word it stands in ("doesn&#39;t").
+_ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});(\w*)")
+
+
+def _entity_char(found: re.Match[str]) -> str:
+    """The one character a reference stands for, or "" when it is no known reference."""
+    reference = found.group()[: len(found.group()) - len(found[1])]
+    char = html.unescape(reference)
+    return char if len(char) == 1 and char != reference else ""
+
+
+def entity_spans(text: str) -> list[Span]:
+    """Where the text holds character references, each with the rest of its word."""
+    return [m.span() for m in _ENTITY.finditer(text) if _entity_char(m)]
+
+
+def read_entities(text: str) -> str:
+    """The text with each character reference read as its character, every offset kept.
+
+    The character is padded with spaces to the reference's length, on the side away from the
+    word it belongs to: an opening quote stays before its word ('    "Save'), a closing one
+    after it ('Save"    '), and one inside a word joins its two halves ("doesn't    "). The
+    analysis sees quotes and apostrophes where they are; quotes are still cut from the text
+    as it came, widened by outside_entities.
+    """
+
+    def one(found: re.Match[str]) -> str:
+        char = _entity_char(found)
+        if not char:
+            return found.group()
+        rest = found[1]
+        padding = " " * (len(found.group()) - len(rest) - 1)
+        if not rest:
+            return char + padding  # a closing quote, or one between spaces
+        if text[found.start() - 1 : found.start()].isalnum():
+            return char + rest + padding  # inside a word: "don't", "Q&A"
+        return padding + char + rest  # an opening quote before its word
+
+    return _ENTITY.sub(one, text)
+
+
+def outside_entities(span: Span, entities: list[Span]) -> Span:
+    """A span widened so that it neither starts nor ends inside a character reference or the
+    part of a word read_entities moved."""
+    start, end = span
+    for first, last in entities:
+        if first < start < last:
+            start = first
+        if first < end < last:
+            end = last
+    return start, end
 
 
 _QUESTION_WORDS = frozenset(("how", "what", "which", "that", "why", "when", "where"))
