@@ -870,19 +870,33 @@ def _pains(
             or any(clause[0] <= a.at < clause[1] for a in alternatives)
         ):
             continue
-        # "instead of the page, it shows markup": the comma is inside the statement
-        cutter = None if linguistic.holds_its_comma(text, span) else lex.PAIN_CUTTER
-        phrase = _phrase(text, *span, lex, cutter, lex.PAIN_MAX_WORDS)
-        phrase = _with_negator(text, linguistic.without_courtesy(text, phrase), clause[0])
-        phrase = linguistic.with_preposition(text, phrase, clause)
-        phrase = _whole_quote(text, phrase, clause)
-        phrase = _with_pronoun_subject(text, phrase, clause[0])
-        label = _label(text, phrase, sentence)
+        phrase, label = _pain_label(text, span, clause, sentence)
+        if label and linguistic.fragment_reason(label):
+            # the pattern's words cut the clause mid-phrase ("… doesn't work at all"): the
+            # grammar's reading of the same clause may still make a whole statement
+            grammar = linguistic.pain_span(text, clause)
+            if grammar is not None and grammar != span:
+                other_phrase, other = _pain_label(text, grammar, clause, sentence)
+                if other and not linguistic.fragment_reason(other):
+                    phrase, label = other_phrase, other
         if label and linguistic.names_only_an_area(label) and _defined(text, phrase):
             continue  # a rating scale's term ("Minor issue: fix when there is time")
         if label:
             found.append(Finding("pain", label, clause, phrase[0]))
     return found
+
+
+def _pain_label(text: str, span: Span, clause: Span, sentence: Sentence) -> tuple[Span, str]:
+    """The words of a pain cut to a statement, and its label."""
+    lex = sentence.lex
+    # "instead of the page, it shows markup": the comma is inside the statement
+    cutter = None if linguistic.holds_its_comma(text, span) else lex.PAIN_CUTTER
+    phrase = _phrase(text, *span, lex, cutter, lex.PAIN_MAX_WORDS)
+    phrase = _with_negator(text, linguistic.without_courtesy(text, phrase), clause[0])
+    phrase = linguistic.with_preposition(text, phrase, clause)
+    phrase = _whole_quote(text, phrase, clause)
+    phrase = _with_pronoun_subject(text, phrase, clause[0])
+    return phrase, _label(text, phrase, sentence)
 
 
 _BE = frozenset(("is", "are", "was", "were", "'s"))
