@@ -27,3 +27,32 @@ def _pains(text: str) -> list[str]:
 def test_a_pain_cut_mid_phrase_falls_back_to_the_clause_grammar(text, expected):
     (pain,) = _pains(text)
     assert expected in pain and not fragment_reason(pain)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a tagger reads the verb after "can't" as a noun or an adjective
+        ("Since the update i can't tweet or reply", "can't tweet or reply"),
+        ("I haven't been able to open my library since Friday.", "able to open my library"),
+        ("I was unable to upload my song.", "unable to upload my song"),
+        ("I cant get it to load on my phone.", "get it to load"),
+    ],
+)
+def test_what_the_writer_cannot_do_is_a_pain(text, expected):
+    (pain,) = _pains(text)
+    assert expected in pain
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I can't live without it.",
+        "Can't get enough of this game.",
+        "I can't find a single bug.",
+        "I can't put it down.",
+        "It has the reviews that a record shop was never able to give me.",
+    ],
+)
+def test_praise_with_cant_or_what_something_else_cannot_do_is_no_pain(text):
+    assert _pains(text) == []

@@ -76,10 +76,11 @@ QUALITY_LEMMAS = _wordset(
     "точно полный ясный ясно"
 )
 # Verbs that follow "can't" in praise or in idioms, not in a failure: "can't live without it",
-# "can't complain", "can't wait", "can't beat the price", "can't go wrong", "can't say enough".
+# "can't complain", "can't wait", "can't beat the price", "can't go wrong", "can't say enough",
+# "can't put it down", "can't help smiling", "can't think of a flaw".
 NOT_INABILITY = _wordset(
     "live complain wait beat go say imagine thank praise stress believe fault ask stop get "
-    "recommend express tell"
+    "recommend express tell put help miss think decide"
 )
 # "too many ads", "too small", "too slow": an excess is a complaint.
 _EXCESS = _wordset("too")
@@ -301,7 +302,7 @@ _EXCEPTION_NAME = re.compile(r"[A-Z]\w*(?:Error|Exception)")
 
 
 def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
-    generic = None
+    generic = unable = None
     for i in indexes:
         token = tokens[i]
         if _EXCEPTION_NAME.fullmatch(token.text):
@@ -319,6 +320,10 @@ def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
             generic = i if generic is None else generic
         elif _states_a_failure(tokens, i, negated):
             return i
+        elif unable is None and _after_inability(tokens, i):
+            unable = i  # a word a tagger missed as a verb: a failure named outright goes first
+    if unable is not None:
+        return unable
     if generic is not None:
         return generic
     return None
@@ -649,6 +654,49 @@ def _unable(tokens: list[Token], i: int) -> bool:
         if word.lemma in ("can", "could") or word.lower in ("cannot", "cant", "couldnt", "ca"):
             return True
         if word.pos not in ("PART", "ADV", "AUX") and word.lower not in NEGATORS:
+            return False
+    return False
+
+
+# "can't be happier", "couldn't be easier": what follows "be" is said in _unable.
+_NOT_INABILITY_BY_PLACE = NOT_INABILITY | _wordset("be")
+_INABILITY = _wordset("can could")
+_CONTRACTED_INABILITY = _wordset("cannot cant couldnt")
+
+
+def _after_inability(tokens: list[Token], i: int) -> bool:
+    """The word right after "can't", "couldn't", "unable to" or "not able to" is what someone
+    cannot do, whatever a tagger calls it ("i can't tweet", "haven't been able to open it");
+    "can't get it to load" fails at the verb after "get". Not an idiom of praise ("can't live
+    without it"), nor a problem said to be absent ("can't find a single bug")."""
+    token = tokens[i]
+    if i == 0 or not token.text.isalpha() or token.pos in FUNCTION_POS:
+        return False
+    before = tokens[i - 1].lower
+    two_before = tokens[i - 2] if i >= 2 else None
+    unable = before in _CONTRACTED_INABILITY or (
+        before in NEGATORS and two_before is not None and two_before.lemma in _INABILITY
+    )
+    if before == "to" and two_before is not None and two_before.lower in ("able", "unable"):
+        unable = two_before.lower == "unable" or _negated(tokens, i - 2)
+    if not unable or _of_another_subject(tokens, i):
+        return False
+    following = [t.lower for t in tokens[i + 1 : i + 4]]
+    if "without" in following or any(t.lemma in PROBLEM_LEMMAS for t in tokens[i + 1 : i + 5]):
+        return False
+    if token.lemma == "get":  # "can't get it to work", "couldn't get the video playing"
+        return any(t.lemma in FUNCTION_LEMMAS for t in tokens[i + 2 : i + 5])
+    return token.lemma not in _NOT_INABILITY_BY_PLACE and token.lower not in _NOT_INABILITY_BY_PLACE
+
+
+def _of_another_subject(tokens: list[Token], i: int) -> bool:
+    """ "the ratings that a video store could never offer": a relative clause with a noun for
+    its subject says what something else cannot do, to set the product off against it."""
+    for back in range(i - 1, max(-1, i - 9), -1):
+        token = tokens[back]
+        if token.lower in _RELATIVES:
+            return back + 1 < i and tokens[back + 1].pos in ("DET", "NOUN", "PROPN", "ADJ")
+        if token.pos == "PUNCT" or token.lower in _SEGMENT_BREAKS:
             return False
     return False
 
