@@ -56,3 +56,44 @@ def test_what_the_writer_cannot_do_is_a_pain(text, expected):
 )
 def test_praise_with_cant_or_what_something_else_cannot_do_is_no_pain(text):
     assert _pains(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a capability said to be missing
+        ("Nice colours but no offline mode.", "no offline mode"),
+        ("There is no way to undo a deletion.", "there is no way to undo a deletion"),
+        # a quantity of interruptions
+        ("It has lots of pop-ups.", "it has lots of pop-ups"),
+        # having to pay
+        ("You have to pay for every filter.", "you have to pay for every filter"),
+        # leaving the app
+        ("I uninstalled it after a day.", "i uninstalled it"),
+        ("Cancelled my subscription last week.", "cancelled my subscription"),
+        # a regression
+        ("It used to be my favourite app.", "it used to be my favourite app"),
+        (
+            "The widget used to refresh on its own, now it does not.",
+            "widget used to refresh on its own",
+        ),
+    ],
+)
+def test_complaints_of_use_without_a_problem_word_are_pains(text, expected):
+    assert any(expected in pain for pain in _pains(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "No ads, which is great.",
+        "No way!",
+        "You don't have to pay for anything.",
+        "You can delete it from the settings page.",
+        "I used to keep my notes on paper.",
+        "If it ever shows ads I'll uninstall it.",
+        "Not many ads at all.",
+    ],
+)
+def test_the_same_words_without_a_complaint_are_no_pain(text):
+    assert _pains(text) == []

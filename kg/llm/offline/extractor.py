@@ -900,15 +900,17 @@ def _pain_label(text: str, span: Span, clause: Span, sentence: Sentence) -> tupl
 
 
 _BE = frozenset(("is", "are", "was", "were", "'s"))
-_PRONOUN_SUBJECTS = frozenset(("it", "this", "that", "they", "he", "she"))
+# Predicates a pain may open on besides "be": "it has lots of pop-ups", "it used to sync".
+_PREDICATE_OPENERS = _BE | frozenset(("has", "have", "had", "used", "keeps", "kept"))
+_PRONOUN_SUBJECTS = frozenset(("it", "this", "that", "they", "he", "she", "there"))
 
 
 def _with_pronoun_subject(text: str, phrase: Span, floor: int) -> Span:
-    """ "it is a very bad update", not "is a very bad update": a predicate keeps the pronoun
-    it is said of, or it reads as a fragment."""
+    """ "it is a very bad update", not "is a very bad update"; "it has lots of pop-ups": a
+    predicate keeps the pronoun it is said of, or it reads as a fragment."""
     first = _TOKEN.match(text, phrase[0])
     before = list(_TOKEN.finditer(text, floor, phrase[0]))
-    if first is None or first.group().lower() not in _BE or not before:
+    if first is None or first.group().lower() not in _PREDICATE_OPENERS or not before:
         return phrase
     if before[-1].group().lower() in _PRONOUN_SUBJECTS:
         return before[-1].start(), phrase[1]

@@ -320,7 +320,7 @@ def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
             generic = i if generic is None else generic
         elif _states_a_failure(tokens, i, negated):
             return i
-        elif unable is None and _after_inability(tokens, i):
+        elif unable is None and (_after_inability(tokens, i) or _complains_of_use(tokens, i)):
             unable = i  # a word a tagger missed as a verb: a failure named outright goes first
     if unable is not None:
         return unable
@@ -687,6 +687,71 @@ def _after_inability(tokens: list[Token], i: int) -> bool:
     if token.lemma == "get":  # "can't get it to work", "couldn't get the video playing"
         return any(t.lemma in FUNCTION_LEMMAS for t in tokens[i + 2 : i + 5])
     return token.lemma not in _NOT_INABILITY_BY_PLACE and token.lower not in _NOT_INABILITY_BY_PLACE
+
+
+# What a user looks for in an app and a review says is missing: "no calling option", "no way
+# to undo", "no dark mode".
+_CAPABILITY_NOUNS = _wordset(
+    """option options way button buttons setting settings feature features support ability
+    function functions mode choice control controls access"""
+)
+# Interruptions a user did not ask for: a quantity of them is a complaint ("lots of pop-ups").
+_INTRUSIONS = _wordset(
+    """ad ads advert adverts advertisement advertisements advertising adds popup popups pop-up
+    pop-ups commercial commercials notification notifications"""
+)
+_QUANTITIES = _wordset("lot lots alot many tons ton loads plenty full constant endless so")
+# Paying for something, said as an obligation: "you have to pay for every filter".
+_PAYING = _wordset("pay buy purchase subscribe")
+_OBLIGED = _wordset("have has had need needs must forced")
+# Leaving the app: "I uninstalled it", "cancelled my subscription".
+# Stems, as taggers lemmatize "cancelled" and "canceled" apart.
+_LEAVING = ("uninstall", "delet", "cancel", "remov", "unsubscrib")
+_LEFT_THINGS = _wordset("it this that app application program subscription account membership game")
+_PEOPLE_SUBJECTS = _wordset("i we you u they people")
+
+
+def _complains_of_use(tokens: list[Token], i: int) -> bool:
+    """What reviewers complain of without a problem word: a capability said to be missing, a
+    quantity of ads or pop-ups, having to pay, leaving the app, and what the app used to do."""
+    token = tokens[i]
+    after = [t.lower for t in tokens[i + 1 : i + 5]]
+    if _negated(tokens, i) or any(t.lower in _CONDITIONS for t in tokens[:i]):
+        return False
+    if token.lower == "no" and (i == 0 or tokens[i - 1].lemma != "be" or after[:1] != ["more"]):
+        # "no calling option", "there's no way to undo"; "no way!" alone is an interjection
+        for j, word in enumerate(after[:3]):
+            if word in _CAPABILITY_NOUNS:
+                return word != "way" or after[j + 1 : j + 2] == ["to"]
+            if tokens[i + 1 + j].pos not in ("ADJ", "NOUN", "VERB", "PROPN"):
+                return False
+        return False
+    if token.lower in _INTRUSIONS:
+        before = [t.lower for t in tokens[max(0, i - 3) : i]]
+        return any(w in _QUANTITIES for w in before) and not any(
+            w in NEGATORS for w in [t.lower for t in tokens[max(0, i - 5) : i]]
+        )
+    if token.lemma in _PAYING and i >= 2 and tokens[i - 1].lower == "to":
+        return tokens[i - 2].lower in _OBLIGED
+    if token.lemma in _PAYING and i >= 1 and tokens[i - 1].lower == "must":
+        return True
+    if token.lower.startswith(_LEAVING) and token.lower.endswith(("ed", "ing")):
+        subject = [t.lower for t in tokens[:i] if t.pos in ("PRON", "NOUN", "PROPN")]
+        if subject and subject[-1] not in ("i", "we"):
+            return False  # "you can delete it": advice
+        thing = next(
+            (t for t in tokens[i + 1 : i + 4] if t.pos == "NOUN" or t.lower in _LEFT_THINGS), None
+        )  # past a possessive: "cancelled my subscription"
+        return thing is not None and (thing.lower in _LEFT_THINGS or thing.lemma in _LEFT_THINGS)
+    if token.lower == "used" and after[:1] == ["to"] and len(after) > 1:
+        # "it used to sync with my watch": a regression; "I used to lose receipts" is the
+        # writer's past, "it used to crash" a past problem
+        subject = [t.lower for t in tokens[:i] if t.pos in ("PRON", "NOUN", "PROPN")]
+        past_problem = any(
+            t.lemma in PROBLEM_LEMMAS or t.lower in NEGATORS for t in tokens[i + 2 : i + 6]
+        )
+        return not past_problem and not (subject and subject[-1] in _PEOPLE_SUBJECTS)
+    return False
 
 
 def _of_another_subject(tokens: list[Token], i: int) -> bool:
