@@ -97,3 +97,23 @@ def test_complaints_of_use_without_a_problem_word_are_pains(text, expected):
 )
 def test_the_same_words_without_a_complaint_are_no_pain(text):
     assert _pains(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Please fix the crash on startup.", "fix the crash on startup"),
+        ("They need to fix the clunky tablet layout.", "need to fix the clunky tablet layout"),
+        ("You should fix the sync with my watch.", "fix the sync with my watch"),
+    ],
+)
+def test_a_request_to_fix_something_is_a_pain(text, expected):
+    assert any(expected in pain for pain in _pains(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["They fixed the sync last week.", "Please help me solve my problem.", "Please add a timer."],
+)
+def test_a_fix_done_a_plea_for_help_or_a_wish_is_no_pain(text):
+    assert _pains(text) == []

@@ -713,7 +713,8 @@ _PEOPLE_SUBJECTS = _wordset("i we you u they people")
 
 def _complains_of_use(tokens: list[Token], i: int) -> bool:
     """What reviewers complain of without a problem word: a capability said to be missing, a
-    quantity of ads or pop-ups, having to pay, leaving the app, and what the app used to do."""
+    quantity of ads or pop-ups, having to pay, leaving the app, a request to fix something, and
+    what the app used to do."""
     token = tokens[i]
     after = [t.lower for t in tokens[i + 1 : i + 5]]
     if _negated(tokens, i) or any(t.lower in _CONDITIONS for t in tokens[:i]):
@@ -743,6 +744,8 @@ def _complains_of_use(tokens: list[Token], i: int) -> bool:
             (t for t in tokens[i + 1 : i + 4] if t.pos == "NOUN" or t.lower in _LEFT_THINGS), None
         )  # past a possessive: "cancelled my subscription"
         return thing is not None and (thing.lower in _LEFT_THINGS or thing.lemma in _LEFT_THINGS)
+    if _requests_a_fix(tokens, i):
+        return True
     if token.lower == "used" and after[:1] == ["to"] and len(after) > 1:
         # "it used to sync with my watch": a regression; "I used to lose receipts" is the
         # writer's past, "it used to crash" a past problem
@@ -786,7 +789,28 @@ COURTESY = _wordset(
 
 
 def _asks_for_a_fix(tokens: list[Token], at: int) -> bool:
-    return any(t.lemma in FIX_LEMMAS or t.lower in FIX_LEMMAS for t in tokens[max(0, at - 3) : at])
+    """ "Please help me solve my problem": a plea for help with a problem told elsewhere. A
+    request that the makers fix something ("please fix the crash") says what is broken."""
+    return any(
+        (t.lemma in FIX_LEMMAS or t.lower in FIX_LEMMAS) and not _requests_a_fix(tokens, j)
+        for j, t in enumerate(tokens[:at], start=0)
+        if j >= at - 3
+    )
+
+
+_PLEAS = _wordset("please pls plz kindly")
+_OUGHT = _wordset("should must")
+
+
+def _requests_a_fix(tokens: list[Token], i: int) -> bool:
+    """ "please fix …", "they need to fix …", "you should fix …": the makers are asked to fix
+    something, which presupposes it is broken ("please fix the sync", "please fix it")."""
+    if tokens[i].lower != "fix" or i == 0:
+        return False
+    before = tokens[i - 1].lower
+    if before in _PLEAS | _OUGHT:
+        return True
+    return before == "to" and i >= 2 and tokens[i - 2].lemma in ("need", "have")
 
 
 # A question's opening before the problem it asks about («почему у меня не работает …»).
