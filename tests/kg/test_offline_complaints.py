@@ -117,3 +117,21 @@ def test_a_request_to_fix_something_is_a_pain(text, expected):
 )
 def test_a_fix_done_a_plea_for_help_or_a_wish_is_no_pain(text):
     assert _pains(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("It keeps asking me to rate it.", "keeps asking me"),
+        ("The app was constantly updating itself.", "app was constantly updating"),
+    ],
+)
+def test_what_the_app_does_again_and_again_is_a_pain(text, expected):
+    assert any(expected in pain for pain in _pains(text))
+
+
+@pytest.mark.parametrize(
+    "text", ["It keeps getting better.", "I keep using it every day.", "It keeps my notes tidy."]
+)
+def test_what_gets_better_or_what_the_writer_keeps_doing_is_no_pain(text):
+    assert _pains(text) == []

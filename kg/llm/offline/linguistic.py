@@ -713,8 +713,8 @@ _PEOPLE_SUBJECTS = _wordset("i we you u they people")
 
 def _complains_of_use(tokens: list[Token], i: int) -> bool:
     """What reviewers complain of without a problem word: a capability said to be missing, a
-    quantity of ads or pop-ups, having to pay, leaving the app, a request to fix something, and
-    what the app used to do."""
+    quantity of ads or pop-ups, having to pay, leaving the app, a request to fix something,
+    something done again and again, and what the app used to do."""
     token = tokens[i]
     after = [t.lower for t in tokens[i + 1 : i + 5]]
     if _negated(tokens, i) or any(t.lower in _CONDITIONS for t in tokens[:i]):
@@ -746,6 +746,8 @@ def _complains_of_use(tokens: list[Token], i: int) -> bool:
         return thing is not None and (thing.lower in _LEFT_THINGS or thing.lemma in _LEFT_THINGS)
     if _requests_a_fix(tokens, i):
         return True
+    if _recurs(tokens, i):
+        return True
     if token.lower == "used" and after[:1] == ["to"] and len(after) > 1:
         # "it used to sync with my watch": a regression; "I used to lose receipts" is the
         # writer's past, "it used to crash" a past problem
@@ -755,6 +757,26 @@ def _complains_of_use(tokens: list[Token], i: int) -> bool:
         )
         return not past_problem and not (subject and subject[-1] in _PEOPLE_SUBJECTS)
     return False
+
+
+# "it keeps logging me out", "it was constantly updating": something the app does again and
+# again, unasked.
+_KEEP = _wordset("keep keeps kept")
+_AGAIN_AND_AGAIN = _wordset("constantly continually continuously repeatedly incessantly")
+
+
+def _recurs(tokens: list[Token], i: int) -> bool:
+    """The app, not the writer, does something again and again, and nothing good is said of
+    it ("keeps getting better" is praise; "I keep using it" is the writer's choice)."""
+    token = tokens[i]
+    if i == 0 or not token.lower.endswith("ing") or not token.text.isalpha():
+        return False
+    if tokens[i - 1].lower not in _KEEP | _AGAIN_AND_AGAIN:
+        return False
+    subject = [t.lower for t in tokens[: i - 1] if t.pos in ("PRON", "NOUN", "PROPN")]
+    if subject and subject[-1] in _PEOPLE_SUBJECTS:
+        return False
+    return polarity(" ".join(t.text for t in tokens[i - 1 :])) < 0.3
 
 
 def _of_another_subject(tokens: list[Token], i: int) -> bool:
