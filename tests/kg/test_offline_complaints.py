@@ -135,3 +135,18 @@ def test_what_the_app_does_again_and_again_is_a_pain(text, expected):
 )
 def test_what_gets_better_or_what_the_writer_keeps_doing_is_no_pain(text):
     assert _pains(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Sometimes I have to tap back ten times to reach the start.", "tap back ten times"),
+        ("You have to press it many times before it reacts.", "press it many times"),
+    ],
+)
+def test_having_to_do_something_many_times_is_a_pain(text, expected):
+    assert any(expected in pain for pain in _pains(text))
+
+
+def test_having_done_something_many_times_is_no_pain():
+    assert _pains("I have used it many times on trips.") == []
