@@ -91,6 +91,8 @@ def test_complaints_of_use_without_a_problem_word_are_pains(text, expected):
         "You don't have to pay for anything.",
         "You can delete it from the settings page.",
         "I used to keep my notes on paper.",
+        "Still getting used to the new menus.",
+        "The layout is easy once you are used to it.",
         "If it ever shows ads I'll uninstall it.",
         "Not many ads at all.",
     ],

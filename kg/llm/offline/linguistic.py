@@ -748,7 +748,8 @@ def _complains_of_use(tokens: list[Token], i: int) -> bool:
         return True
     if _recurs(tokens, i):
         return True
-    if token.lower == "used" and after[:1] == ["to"] and len(after) > 1:
+    accustomed = i > 0 and tokens[i - 1].lemma in ("get", "be", "become")  # "getting used to it"
+    if token.lower == "used" and after[:1] == ["to"] and len(after) > 1 and not accustomed:
         # "it used to sync with my watch": a regression; "I used to lose receipts" is the
         # writer's past, "it used to crash" a past problem
         subject = [t.lower for t in tokens[:i] if t.pos in ("PRON", "NOUN", "PROPN")]
