@@ -886,14 +886,15 @@ def _pains(
             or any(clause[0] <= a.at < clause[1] for a in alternatives)
         ):
             continue
-        # "instead of the page, it shows markup": the comma is inside the statement
-        cutter = None if linguistic.holds_its_comma(text, span) else lex.PAIN_CUTTER
-        phrase = _phrase(text, *span, lex, cutter, lex.PAIN_MAX_WORDS, clause_first=True)
-        phrase = _with_negator(text, linguistic.without_courtesy(text, phrase), clause[0])
-        phrase = linguistic.with_preposition(text, phrase, clause)
-        phrase = _whole_quote(text, phrase, clause)
-        phrase = _with_pronoun_subject(text, phrase, clause[0])
-        label = _label(text, phrase, sentence)
+        phrase, label = _pain_label(text, span, clause, sentence)
+        if label and linguistic.fragment_reason(label):
+            # the pattern's words cut the clause mid-phrase ("… doesn't work at all"): the
+            # grammar's reading of the same clause may still make a whole statement
+            grammar = linguistic.pain_span(text, clause)
+            if grammar is not None and grammar != span:
+                other_phrase, other = _pain_label(text, grammar, clause, sentence)
+                if other and not linguistic.fragment_reason(other):
+                    phrase, label = other_phrase, other
         if label and linguistic.names_only_an_area(label) and _defined(text, phrase):
             continue  # a rating scale's term ("Minor issue: fix when there is time")
         if label:
@@ -901,16 +902,31 @@ def _pains(
     return found
 
 
+def _pain_label(text: str, span: Span, clause: Span, sentence: Sentence) -> tuple[Span, str]:
+    """The words of a pain cut to a statement, and its label."""
+    lex = sentence.lex
+    # "instead of the page, it shows markup": the comma is inside the statement
+    cutter = None if linguistic.holds_its_comma(text, span) else lex.PAIN_CUTTER
+    phrase = _phrase(text, *span, lex, cutter, lex.PAIN_MAX_WORDS, clause_first=True)
+    phrase = _with_negator(text, linguistic.without_courtesy(text, phrase), clause[0])
+    phrase = linguistic.with_preposition(text, phrase, clause)
+    phrase = _whole_quote(text, phrase, clause)
+    phrase = _with_pronoun_subject(text, phrase, clause[0])
+    return phrase, _label(text, phrase, sentence)
+
+
 _BE = frozenset(("is", "are", "was", "were", "'s"))
-_PRONOUN_SUBJECTS = frozenset(("it", "this", "that", "they", "he", "she"))
+# Predicates a pain may open on besides "be": "it has lots of pop-ups", "it used to sync".
+_PREDICATE_OPENERS = _BE | frozenset(("has", "have", "had", "used", "keeps", "kept"))
+_PRONOUN_SUBJECTS = frozenset(("it", "this", "that", "they", "he", "she", "there"))
 
 
 def _with_pronoun_subject(text: str, phrase: Span, floor: int) -> Span:
-    """ "it is a very bad update", not "is a very bad update": a predicate keeps the pronoun
-    it is said of, or it reads as a fragment."""
+    """ "it is a very bad update", not "is a very bad update"; "it has lots of pop-ups": a
+    predicate keeps the pronoun it is said of, or it reads as a fragment."""
     first = _TOKEN.match(text, phrase[0])
     before = list(_TOKEN.finditer(text, floor, phrase[0]))
-    if first is None or first.group().lower() not in _BE or not before:
+    if first is None or first.group().lower() not in _PREDICATE_OPENERS or not before:
         return phrase
     if before[-1].group().lower() in _PRONOUN_SUBJECTS:
         return before[-1].start(), phrase[1]

@@ -77,10 +77,11 @@ QUALITY_LEMMAS = _wordset(
     "точно полный ясный ясно"
 )
 # Verbs that follow "can't" in praise or in idioms, not in a failure: "can't live without it",
-# "can't complain", "can't wait", "can't beat the price", "can't go wrong", "can't say enough".
+# "can't complain", "can't wait", "can't beat the price", "can't go wrong", "can't say enough",
+# "can't put it down", "can't help smiling", "can't think of a flaw".
 NOT_INABILITY = _wordset(
     "live complain wait beat go say imagine thank praise stress believe fault ask stop get "
-    "recommend express tell"
+    "recommend express tell put help miss think decide"
 )
 # "too many ads", "too small", "too slow": an excess is a complaint.
 _EXCESS = _wordset("too")
@@ -302,7 +303,7 @@ _EXCEPTION_NAME = re.compile(r"[A-Z]\w*(?:Error|Exception)")
 
 
 def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
-    generic = None
+    generic = unable = None
     for i in indexes:
         token = tokens[i]
         if _EXCEPTION_NAME.fullmatch(token.text):
@@ -320,6 +321,10 @@ def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
             generic = i if generic is None else generic
         elif _states_a_failure(tokens, i, negated):
             return i
+        elif unable is None and (_after_inability(tokens, i) or _complains_of_use(tokens, i)):
+            unable = i  # a word a tagger missed as a verb: a failure named outright goes first
+    if unable is not None:
+        return unable
     if generic is not None:
         return generic
     return None
@@ -654,6 +659,140 @@ def _unable(tokens: list[Token], i: int) -> bool:
     return False
 
 
+# "can't be happier", "couldn't be easier": what follows "be" is said in _unable.
+_NOT_INABILITY_BY_PLACE = NOT_INABILITY | _wordset("be")
+_INABILITY = _wordset("can could")
+_CONTRACTED_INABILITY = _wordset("cannot cant couldnt")
+
+
+def _after_inability(tokens: list[Token], i: int) -> bool:
+    """The word right after "can't", "couldn't", "unable to" or "not able to" is what someone
+    cannot do, whatever a tagger calls it ("i can't tweet", "haven't been able to open it");
+    "can't get it to load" fails at the verb after "get". Not an idiom of praise ("can't live
+    without it"), nor a problem said to be absent ("can't find a single bug")."""
+    token = tokens[i]
+    if i == 0 or not token.text.isalpha() or token.pos in FUNCTION_POS:
+        return False
+    before = tokens[i - 1].lower
+    two_before = tokens[i - 2] if i >= 2 else None
+    unable = before in _CONTRACTED_INABILITY or (
+        before in NEGATORS and two_before is not None and two_before.lemma in _INABILITY
+    )
+    if before == "to" and two_before is not None and two_before.lower in ("able", "unable"):
+        unable = two_before.lower == "unable" or _negated(tokens, i - 2)
+    if not unable or _of_another_subject(tokens, i):
+        return False
+    following = [t.lower for t in tokens[i + 1 : i + 4]]
+    if "without" in following or any(t.lemma in PROBLEM_LEMMAS for t in tokens[i + 1 : i + 5]):
+        return False
+    if token.lemma == "get":  # "can't get it to work", "couldn't get the video playing"
+        return any(t.lemma in FUNCTION_LEMMAS for t in tokens[i + 2 : i + 5])
+    return token.lemma not in _NOT_INABILITY_BY_PLACE and token.lower not in _NOT_INABILITY_BY_PLACE
+
+
+# What a user looks for in an app and a review says is missing: "no calling option", "no way
+# to undo", "no dark mode".
+_CAPABILITY_NOUNS = _wordset(
+    """option options way button buttons setting settings feature features support ability
+    function functions mode choice control controls access"""
+)
+# Interruptions a user did not ask for: a quantity of them is a complaint ("lots of pop-ups").
+_INTRUSIONS = _wordset(
+    """ad ads advert adverts advertisement advertisements advertising adds popup popups pop-up
+    pop-ups commercial commercials notification notifications"""
+)
+_QUANTITIES = _wordset("lot lots alot many tons ton loads plenty full constant endless so")
+# Paying for something, said as an obligation: "you have to pay for every filter".
+_PAYING = _wordset("pay buy purchase subscribe")
+_OBLIGED = _wordset("have has had need needs must forced")
+# Leaving the app: "I uninstalled it", "cancelled my subscription".
+# Stems, as taggers lemmatize "cancelled" and "canceled" apart.
+_LEAVING = ("uninstall", "delet", "cancel", "remov", "unsubscrib")
+_LEFT_THINGS = _wordset("it this that app application program subscription account membership game")
+_PEOPLE_SUBJECTS = _wordset("i we you u they people")
+
+
+def _complains_of_use(tokens: list[Token], i: int) -> bool:
+    """What reviewers complain of without a problem word: a capability said to be missing, a
+    quantity of ads or pop-ups, having to pay, leaving the app, a request to fix something,
+    something done again and again, and what the app used to do."""
+    token = tokens[i]
+    after = [t.lower for t in tokens[i + 1 : i + 5]]
+    if _negated(tokens, i) or any(t.lower in _CONDITIONS for t in tokens[:i]):
+        return False
+    if token.lower == "no" and (i == 0 or tokens[i - 1].lemma != "be" or after[:1] != ["more"]):
+        # "no calling option", "there's no way to undo"; "no way!" alone is an interjection
+        for j, word in enumerate(after[:3]):
+            if word in _CAPABILITY_NOUNS:
+                return word != "way" or after[j + 1 : j + 2] == ["to"]
+            if tokens[i + 1 + j].pos not in ("ADJ", "NOUN", "VERB", "PROPN"):
+                return False
+        return False
+    if token.lower in _INTRUSIONS:
+        before = [t.lower for t in tokens[max(0, i - 3) : i]]
+        return any(w in _QUANTITIES for w in before) and not any(
+            w in NEGATORS for w in [t.lower for t in tokens[max(0, i - 5) : i]]
+        )
+    if token.lemma in _PAYING and i >= 2 and tokens[i - 1].lower == "to":
+        return tokens[i - 2].lower in _OBLIGED
+    if token.lemma in _PAYING and i >= 1 and tokens[i - 1].lower == "must":
+        return True
+    if token.lower.startswith(_LEAVING) and token.lower.endswith(("ed", "ing")):
+        subject = [t.lower for t in tokens[:i] if t.pos in ("PRON", "NOUN", "PROPN")]
+        if subject and subject[-1] not in ("i", "we"):
+            return False  # "you can delete it": advice
+        thing = next(
+            (t for t in tokens[i + 1 : i + 4] if t.pos == "NOUN" or t.lower in _LEFT_THINGS), None
+        )  # past a possessive: "cancelled my subscription"
+        return thing is not None and (thing.lower in _LEFT_THINGS or thing.lemma in _LEFT_THINGS)
+    if _requests_a_fix(tokens, i):
+        return True
+    if _recurs(tokens, i):
+        return True
+    accustomed = i > 0 and tokens[i - 1].lemma in ("get", "be", "become")  # "getting used to it"
+    if token.lower == "used" and after[:1] == ["to"] and len(after) > 1 and not accustomed:
+        # "it used to sync with my watch": a regression; "I used to lose receipts" is the
+        # writer's past, "it used to crash" a past problem
+        subject = [t.lower for t in tokens[:i] if t.pos in ("PRON", "NOUN", "PROPN")]
+        past_problem = any(
+            t.lemma in PROBLEM_LEMMAS or t.lower in NEGATORS for t in tokens[i + 2 : i + 6]
+        )
+        return not past_problem and not (subject and subject[-1] in _PEOPLE_SUBJECTS)
+    return False
+
+
+# "it keeps logging me out", "it was constantly updating": something the app does again and
+# again, unasked.
+_KEEP = _wordset("keep keeps kept")
+_AGAIN_AND_AGAIN = _wordset("constantly continually continuously repeatedly incessantly")
+
+
+def _recurs(tokens: list[Token], i: int) -> bool:
+    """The app, not the writer, does something again and again, and nothing good is said of
+    it ("keeps getting better" is praise; "I keep using it" is the writer's choice)."""
+    token = tokens[i]
+    if i == 0 or not token.lower.endswith("ing") or not token.text.isalpha():
+        return False
+    if tokens[i - 1].lower not in _KEEP | _AGAIN_AND_AGAIN:
+        return False
+    subject = [t.lower for t in tokens[: i - 1] if t.pos in ("PRON", "NOUN", "PROPN")]
+    if subject and subject[-1] in _PEOPLE_SUBJECTS:
+        return False
+    return polarity(" ".join(t.text for t in tokens[i - 1 :])) < 0.3
+
+
+def _of_another_subject(tokens: list[Token], i: int) -> bool:
+    """ "the ratings that a video store could never offer": a relative clause with a noun for
+    its subject says what something else cannot do, to set the product off against it."""
+    for back in range(i - 1, max(-1, i - 9), -1):
+        token = tokens[back]
+        if token.lower in _RELATIVES:
+            return back + 1 < i and tokens[back + 1].pos in ("DET", "NOUN", "PROPN", "ADJ")
+        if token.pos == "PUNCT" or token.lower in _SEGMENT_BREAKS:
+            return False
+    return False
+
+
 def _absent_thing(tokens: list[Token], index: int) -> bool:
     """A thing said to be missing, not a problem said to be absent («нет проблем»)."""
     if index >= len(tokens) or tokens[index].pos != "NOUN":
@@ -674,7 +813,28 @@ COURTESY = _wordset(
 
 
 def _asks_for_a_fix(tokens: list[Token], at: int) -> bool:
-    return any(t.lemma in FIX_LEMMAS or t.lower in FIX_LEMMAS for t in tokens[max(0, at - 3) : at])
+    """ "Please help me solve my problem": a plea for help with a problem told elsewhere. A
+    request that the makers fix something ("please fix the crash") says what is broken."""
+    return any(
+        (t.lemma in FIX_LEMMAS or t.lower in FIX_LEMMAS) and not _requests_a_fix(tokens, j)
+        for j, t in enumerate(tokens[:at], start=0)
+        if j >= at - 3
+    )
+
+
+_PLEAS = _wordset("please pls plz kindly")
+_OUGHT = _wordset("should must")
+
+
+def _requests_a_fix(tokens: list[Token], i: int) -> bool:
+    """ "please fix …", "they need to fix …", "you should fix …": the makers are asked to fix
+    something, which presupposes it is broken ("please fix the sync", "please fix it")."""
+    if tokens[i].lower != "fix" or i == 0:
+        return False
+    before = tokens[i - 1].lower
+    if before in _PLEAS | _OUGHT:
+        return True
+    return before == "to" and i >= 2 and tokens[i - 2].lemma in ("need", "have")
 
 
 # A question's opening before the problem it asks about («почему у меня не работает …»).
