@@ -350,3 +350,11 @@ def test_the_engine_is_built_once_per_process_and_configuration(openai_mode, set
     assert engines.current_engine() is not first
     settings.LLM_ENGINE = "offline"
     assert engines.current_engine().name == "offline"
+
+
+def test_the_strict_schema_is_built_once_and_each_caller_gets_its_own_copy():
+    first = strict_json_schema(_Outer)
+    first["properties"].clear()  # a caller changing its copy changes no one else's
+    second = strict_json_schema(_Outer)
+    assert second["properties"] and second == strict_json_schema(_Outer)
+    assert second is not strict_json_schema(_Outer)
