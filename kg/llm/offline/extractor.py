@@ -20,7 +20,7 @@ from types import ModuleType
 
 from kg import language
 from kg.language import content_lemmas, lemma
-from kg.llm.offline import lexicon_en, lexicon_ru, linguistic
+from kg.llm.offline import lexicon_en, lexicon_ru, linguistic, report_ru
 from kg.llm.offline.similarity import CONCEPTS, concepts
 from kg.llm.prompts.extraction_models import (
     CandidateNode,
@@ -158,8 +158,18 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     referent: _Referent | None = None
     pains: list[Finding] = []
     text = linguistic.mask_markup(text)  # quotes are still cut from the original (answer.text)
+    steps: list[Span] = []
+    if request.language.lower().startswith("ru"):
+        # A Russian report's template: what was expected, the environment and the headings
+        # state no problem; the reproduction steps name no group of people.
+        steps = report_ru.steps(text)
+        text = report_ru.mask_layout(text)
     sentences = list(_sentences(text, request.language))
     findings = [_find_all(text, sentence, request.product.strip()) for sentence in sentences]
+    findings = [
+        [f for f in found if f.type != "segment" or not any(s <= f.at < e for s, e in steps)]
+        for found in findings
+    ]
     # "Problem with extensions" above the report that says what goes wrong: the specific
     # statement carries the pain, the one that only names where adds nothing.
     specific = any(
@@ -839,7 +849,11 @@ def _pains(
     english = lex.LANG == "en"
     if linguistic.asks_the_reader(text, (sentence.start, sentence.end)):
         return found
+    if not english and report_ru.asks_the_maintainers(text[sentence.start : sentence.end]):
+        return found  # «Пожалуйста, исправьте это», «Можно ли добавить …?»: a request
     for clause in sentence.clauses:
+        if not english and report_ru.tells_reproduction(text[clause[0] : clause[1]]):
+            continue  # «воспроизводится на двух компьютерах»: where, not what goes wrong
         cue = _pain_in_clause(text, clause, lex)
         if cue is not None and linguistic.denies_a_problem(text, cue[0], clause):
             cue = None  # "nothing happens, no errors in the log": the grammar finds which

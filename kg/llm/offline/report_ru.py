@@ -1,0 +1,180 @@
+"""The layout of a Russian bug report: which parts of an issue template state no problem.
+
+An issue template puts the problem under «Фактическое поведение» or «Описание», and around it
+sections that say what should have happened («Ожидаемое поведение»), how to get there («Шаги
+для воспроизведения») and on what machine («Окружение», «Версия»). Only the layout tells them
+apart: «Открывается встроенный терминал» under «Ожидаемое поведение» is no fault. Headings
+are found by their form (a line of their own, a Markdown heading, bold, or a label before a
+colon), never by the report's wording elsewhere.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from kg.language.tokens import grammemes
+
+Span = tuple[int, int]
+
+# What the writer wanted to happen: the section states the right behaviour, not the fault.
+_EXPECTED = (
+    r"ожидаем\w*(?:\s+(?:поведени\w*|результат\w*|работ\w*|вывод\w*))?|ожидани[еяй]|ожидал(?:ось|и|а)?"
+    r"|что\s+(?:я\s+)?ожидал(?:ось|и|а)?|как\s+должно\s+(?:быть|работать)|правильное\s+поведение"
+)
+# The machine and the versions: facts about where, not what goes wrong.
+_ENVIRONMENT = (
+    r"окружени\w*|сред[аы](?:\s+выполнения)?|верси[яи](?:\s+[\w.+-]+){0,2}"
+    r"|ос|операционн\w+\s+систем\w*|систем[аы]|(?:сведения|информаци\w+)\s+о\s+систем\w*"
+    r"|конфигураци\w*|платформ\w*|оборудовани\w*|железо|характеристик\w*(?:\s+\w+)?"
+)
+# How to reproduce: the steps are instructions; a segment's role word in them («Пользователь
+# открывает файл») is the template's actor, not a group of people.
+_STEPS = (
+    r"шаг(?:и|ов)?(?:\s+(?:для|по)\s+воспроизведени\w*|\s+воспроизведени\w*)?"
+    r"|как\s+(?:воспроизвести|повторить)|порядок\s+действий|воспроизведени\w*"
+)
+# Sections whose text is the report itself: only the heading goes.
+_TOLD = (
+    r"фактическ\w+(?:\s+(?:поведени\w*|результат\w*))?|на\s+(?:деле|самом\s+деле|практике)"
+    r"|реальн\w+\s+(?:поведени\w*|результат\w*)|текущ\w+\s+поведени\w*|результат"
+    r"|что\s+(?:происходит|случилось|произошло)|описани\w*(?:\s+(?:ошибки|проблемы|бага))?"
+    r"|проблема|суть\s+проблемы|подробност\w*|дополнительн\w+\s+(?:информаци\w*|контекст\w*|сведения)"
+    r"|скриншот\w*|снимк\w+\s+экрана|логи|журнал\w*|примечани\w*|комментари\w*"
+)
+_KINDS = (
+    ("expected", _EXPECTED),
+    ("environment", _ENVIRONMENT),
+    ("steps", _STEPS),
+    ("told", _TOLD),
+)
+_SKIPPED = frozenset({"expected", "environment"})
+
+# A heading alone on its line: "### Окружение", "**Шаги для воспроизведения:**", "Версия:".
+_HEADING_LINE = re.compile(
+    r"^[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*|__)?[ \t]*(?P<name>[^\n:*#_]{2,60}?)[ \t]*(?:\*\*|__)?"
+    r"[ \t]*:?[ \t]*(?:\*\*|__)?[ \t]*$",
+    re.MULTILINE,
+)
+# A label before a colon with its text after it: "**Ожидаемый результат:** отладчик запускается",
+# at a line's start or after a sentence's end on the line.
+_INLINE_LABEL = re.compile(
+    r"(?:^[ \t]*(?:[-*•][ \t]+)?(?:#{1,6}[ \t]*)?|(?<=[.!?])[ \t]+)(?:\*\*|__)?"
+    r"(?P<name>[А-ЯЁа-яё][^\n:*_.!?]{1,40}?)[ \t]*(?:\*\*|__)?[ \t]*:[ \t]*(?:\*\*|__)?[ \t]*"
+    r"(?=\S)",
+    re.MULTILINE,
+)
+# A template's check box ("- [x] Я проверил …"): the writer confirms a step of the form.
+_CHECKBOX = re.compile(r"^[ \t]*[-*][ \t]+\[[ xX]\][^\n]*$", re.MULTILINE)
+# A form field with a short machine value that holds a number ("Commit: 5c3e6…", "Процессор:
+# Intel i5").
+_FIELD = re.compile(
+    r"^[ \t]*(?:[-*•][ \t]+)?(?P<name>[^\n:.!?]{1,30}):[ \t]*(?P<value>[^\n]{1,60})$",
+    re.MULTILINE,
+)
+_MESSAGE_LABELS = re.compile(r"(?:ошибк|сообщени|исключени|error|message|exception)", re.I)
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+
+
+@dataclass(frozen=True)
+class Section:
+    kind: str
+    heading: Span
+    body: Span
+
+
+def _kind(name: str) -> str | None:
+    name = " ".join(name.split()).strip(" -–—").lower()
+    for kind, pattern in _KINDS:
+        if re.fullmatch(pattern, name):
+            return kind
+    return None
+
+
+@lru_cache(maxsize=64)
+def sections(text: str) -> tuple[Section, ...]:
+    """The template sections a report is laid out in, in order."""
+    found: list[tuple[int, int, str, bool]] = []  # heading start, end, kind, on its own line
+    for match in _HEADING_LINE.finditer(text):
+        kind = _kind(match["name"])
+        if kind is not None:
+            found.append((match.start(), match.end(), kind, True))
+    for match in _INLINE_LABEL.finditer(text):
+        kind = _kind(match["name"])
+        if kind is not None and not any(s <= match.start() < e for s, e, _, _ in found):
+            found.append((match.start(), match.end(), kind, False))
+    found.sort()
+    result = []
+    for index, (start, end, kind, own_line) in enumerate(found):
+        following = found[index + 1][0] if index + 1 < len(found) else len(text)
+        if own_line:
+            # The section's text runs to the next heading or to the first blank line after it.
+            body_start = len(text) - len(text[end:].lstrip())
+            gap = _BLANK_LINE.search(text, body_start, following)
+            body_end = gap.start() if gap else following
+        else:
+            line_end = text.find("\n", end)
+            body_end = min(following, len(text) if line_end < 0 else line_end)
+        result.append(Section(kind, (start, end), (end, max(end, body_end))))
+    return tuple(result)
+
+
+def _blank(text: str, start: int, end: int) -> str:
+    return text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
+
+
+def mask_layout(text: str) -> str:
+    """The report with its template's words blanked out, every other character where it was:
+    headings, what was expected, the environment, check boxes and form fields with numbers."""
+    for section in sections(text):
+        text = _blank(text, *section.heading)
+        if section.kind in _SKIPPED:
+            text = _blank(text, *section.body)
+    for match in _CHECKBOX.finditer(text):
+        text = _blank(text, *match.span())
+    for match in _FIELD.finditer(text):
+        name, value = match["name"], match["value"]
+        if (
+            len(name.split()) <= 4
+            and re.search(r"\d", value)
+            and not re.search(r"[А-Яа-яЁё]", value)  # «Решили: переходим на B2C» is a statement
+            and len(value.split()) <= 8
+            and not _MESSAGE_LABELS.search(name)
+        ):
+            text = _blank(text, *match.span())
+    return text
+
+
+def steps(text: str) -> list[Span]:
+    """Where the report's reproduction steps are."""
+    return [s.body for s in sections(text) if s.kind == "steps"]
+
+
+# «Проблема воспроизводится на двух компьютерах», «воспроизводится всегда»: when and where the
+# fault shows, said of a problem told elsewhere.
+_REPRODUCED = re.compile(r"(?<![\w-])воспроизв\w*", re.I)
+
+
+def tells_reproduction(clause: str) -> bool:
+    """The clause says that (or where) the fault can be reproduced, not what it is."""
+    return bool(_REPRODUCED.search(clause))
+
+
+_ASKING = re.compile(
+    r"^\W*(?:а\s+)?(?:можно\s+ли|есть\s+ли|как\s+(?:можно\s+)?(?:это\s+)?"
+    r"(?:исправить|решить|починить|обойти))(?![\w-])",
+    re.I,
+)
+_COURTESY = frozenset({"пожалуйста", "плиз", "очень", "просьба", "прошу", "срочно"})
+# «Подскажите, почему не работает …»: the plea wraps a question that tells the problem.
+_QUESTION_WORDS = re.compile(r"(?<![\w-])(?:почему|отчего|как|где|что|когда|зачем)(?![\w-])", re.I)
+
+
+def asks_the_maintainers(clause: str) -> bool:
+    """A request or question to the project («Пожалуйста, исправьте это», «Можно ли добавить
+    предупреждение?»): what the writer asks for, not what goes wrong."""
+    if _ASKING.search(clause):
+        return True
+    words = [w for w in re.findall(r"[А-Яа-яЁё-]+", clause) if w.lower() not in _COURTESY]
+    return bool(words) and "impr" in grammemes(words[0]) and not _QUESTION_WORDS.search(clause)

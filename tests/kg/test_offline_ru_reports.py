@@ -1,0 +1,111 @@
+"""Russian bug reports in the shapes issue templates give them: the offline extractor must take
+the problem told, and nothing from the template around it (expected behaviour, steps,
+environment, check boxes, requests to the maintainers). Every report here is invented."""
+
+from __future__ import annotations
+
+from kg.llm.offline.extractor import extract_offline
+from kg.llm.offline.report_ru import mask_layout, sections
+from kg.llm.prompts.extraction_models import ExtractionRequest, ExtractionResponse
+
+
+def _extract(text: str) -> ExtractionResponse:
+    return extract_offline(ExtractionRequest(text=text, language="ru", product=""))
+
+
+def _labels(text: str, node_type: str) -> list[str]:
+    return [n.label for n in _extract(text).nodes if n.type == node_type]
+
+
+def test_expected_behaviour_under_a_heading_is_no_pain() -> None:
+    text = (
+        "Панель вывода пустая\n\n"
+        "### Ожидаемое поведение\n"
+        "Окно вывода больше не закрывается само и не пропадает.\n\n"
+        "### Фактическое поведение\n"
+        "Панель вывода остаётся пустой, текст не появляется.\n"
+    )
+    pains = _labels(text, "pain")
+    assert pains
+    assert not any("закрывается" in p or "пропадает" in p for p in pains)
+
+
+def test_expected_result_as_an_inline_label_is_no_pain() -> None:
+    text = (
+        "Уведомления возвращаются\n\n"
+        "Я закрываю уведомление, но оно появляется снова. "
+        "Ожидаемое поведение: закрытое уведомление больше не показывается."
+    )
+    assert not any("показывается" in p for p in _labels(text, "pain"))
+
+
+def test_environment_section_and_form_fields_say_nothing() -> None:
+    text = (
+        "Редактор зависает при поиске\n\n"
+        "Глобальный поиск зависает, и редактор перестаёт отвечать.\n\n"
+        "Окружение:\n"
+        "Windows 10, не обновлялась с прошлого года\n"
+        "ОС: Ubuntu 22.04\n"
+        "Версия VS Code: 1.85.0\n"
+    )
+    answer = _extract(text)
+    assert all("Windows" not in n.quote and "Ubuntu" not in n.quote for n in answer.nodes)
+    assert not any("не обновлялась" in n.label for n in answer.nodes)
+
+
+def test_a_template_check_box_is_no_pain() -> None:
+    text = (
+        "Не работает переход к определению\n\n"
+        "- [x] Я проверил, что проблема не исчезает с отключёнными расширениями\n\n"
+        "F12 на функции ничего не делает."
+    )
+    pains = _labels(text, "pain")
+    assert pains
+    assert not any("расширени" in p for p in pains)
+
+
+def test_where_a_problem_reproduces_is_no_pain() -> None:
+    text = (
+        "Не отображается дерево тестов\n\n"
+        "Панель тестирования пустая.\n\n"
+        "Проблема воспроизводится на двух компьютерах."
+    )
+    assert not any("воспроизводится" in p for p in _labels(text, "pain"))
+
+
+def test_a_request_to_the_maintainers_is_no_pain() -> None:
+    text = (
+        "Пропадает история терминала\n\n"
+        "После перезагрузки окна история команд в терминале очищается. "
+        "Пожалуйста, исправьте это.\n"
+        "Можно ли добавить предупреждение вместо аварийного закрытия?"
+    )
+    pains = _labels(text, "pain")
+    assert pains
+    assert not any("исправьте" in p or "можно ли" in p.lower() for p in pains)
+
+
+def test_role_words_in_reproduction_steps_are_no_segments() -> None:
+    steps = (
+        "1. Администраторы школы открывают панель настроек\n2. Преподаватели нажимают «Сохранить»\n"
+    )
+    # the same lines outside a steps section do name groups: the section is what differs
+    assert _labels("Не открываются настройки\n\n" + steps, "segment")
+    text = "Не открываются настройки\n\nШаги для воспроизведения:\n" + steps
+    assert _labels(text, "segment") == []
+
+
+def test_headings_are_found_by_layout_and_masked_in_place() -> None:
+    text = (
+        "**Шаги для воспроизведения:**\n1. Открыть файл\n\n"
+        "## Ожидаемый результат\nФайл открывается.\n\n"
+        "**Фактический результат:** файл не открывается.\n"
+    )
+    kinds = [s.kind for s in sections(text)]
+    assert kinds == ["steps", "expected", "told"]
+    masked = mask_layout(text)
+    assert len(masked) == len(text)
+    assert "Файл открывается" not in masked
+    assert "файл не открывается" in masked
+    assert "Шаги" not in masked and "Фактический" not in masked
+    assert "Открыть файл" in masked  # a step stays; only the heading goes
