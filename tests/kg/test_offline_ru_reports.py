@@ -109,3 +109,20 @@ def test_headings_are_found_by_layout_and_masked_in_place() -> None:
     assert "файл не открывается" in masked
     assert "Шаги" not in masked and "Фактический" not in masked
     assert "Открыть файл" in masked  # a step stays; only the heading goes
+
+
+def test_a_singular_role_inside_a_things_name_or_a_place_is_no_segment() -> None:
+    text = (
+        "Иконки в проводнике отображаются квадратами\n\n"
+        "В консоли разработчика появляется ошибка при запуске, "
+        "а режим администратора не включается."
+    )
+    assert _labels(text, "segment") == []
+
+
+def test_a_group_of_people_is_a_segment_without_its_quantity() -> None:
+    text = (
+        "Вход в аккаунт не работает\n\n"
+        "У нескольких преподавателей на Linux вход в аккаунт завершается ошибкой."
+    )
+    assert _labels(text, "segment") == ["преподаватели"]

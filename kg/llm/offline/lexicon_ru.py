@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from kg.language.tokens import cases, grammemes
+
 LANG = "ru"
 
 _I = re.IGNORECASE
@@ -278,7 +280,9 @@ NOT_MODIFIERS = _words(
     "эти этих этим тот та те тех том такой такие таких каждый каждая каждые любой любые другой "
     "другие других весь все всех всем самый самые самых один одна одни многие многих некоторые "
     "некоторых большинство которые которых который которая которой котором сами самих их его "
-    "её ее мой мои моих нашей вашей своей какой какие каких напрямую вручную вслепую втихую"
+    "её ее мой мои моих нашей вашей своей какой какие каких напрямую вручную вслепую втихую "
+    # quantities: how many of the group, not which group
+    "несколько нескольких нескольким несколькими многим многими немногие немногих"
 )
 ADJECTIVE_ENDING = re.compile(
     r"^(?P<stem>[а-яё-]+?)(?P<end>ыми|ими|ого|его|ому|ему|ый|ий|ой|ая|яя|ое|ее|ые|ие|ых|их|ым|им|"
@@ -660,12 +664,30 @@ NOT_NAME_MODIFIERS = re.compile(
 def modifier_label(word: str, sentence_initial: bool) -> str | None:
     if word.lower() in NOT_MODIFIERS or NOT_NAME_MODIFIERS.match(word):
         return None
+    if "NOUN" in grammemes(word):
+        return None  # «режим администратора»: a noun that only ends like an adjective
     return adjective_plural(word)
 
 
+_LOCATIVE_PREPOSITIONS = frozenset({"в", "во", "на"})
+_LAST_WORD = re.compile(r"([А-Яа-яЁё-]+)\s*$")
+
+
 def names_one(head: str, before: str) -> bool:
-    """Russian has no articles to tell one shop from shops: every head may be a segment."""
-    return False
+    """Russian has no articles to tell one shop from shops, but a singular head in two slots
+    names one thing or one person, never a group: a possessor right after a noun, which
+    makes a thing's name («консоль разработчика», «режим администратора»), and a place after
+    «в»/«на» («в проводнике», «на сборщике»)."""
+    if "sing" not in grammemes(head):
+        return False
+    last = _LAST_WORD.search(before)
+    if last is None:
+        return False
+    word = last.group(1)
+    if word.lower() in _LOCATIVE_PREPOSITIONS:
+        return bool(grammemes(head) & {"loct", "loc2"})
+    tags = grammemes(word)
+    return "NOUN" in tags and "gent" in cases(head)
 
 
 def segment_tail(label: str, rest: str) -> re.Match[str] | None:
