@@ -126,3 +126,14 @@ def test_a_group_of_people_is_a_segment_without_its_quantity() -> None:
         "У нескольких преподавателей на Linux вход в аккаунт завершается ошибкой."
     )
     assert _labels(text, "segment") == ["преподаватели"]
+
+
+def test_a_workaround_asks_for_no_feature() -> None:
+    text = (
+        "Поиск по файлам зависает\n\n"
+        "Глобальный поиск зависает на большом проекте.\n"
+        "Обходной путь: добавить папку сборки в исключения поиска, тогда поиск работает."
+    )
+    answer = _extract(text)
+    assert [n.label for n in answer.nodes if n.type == "feature"] == []
+    assert any(n.type == "pain" for n in answer.nodes)

@@ -158,16 +158,18 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     referent: _Referent | None = None
     pains: list[Finding] = []
     text = linguistic.mask_markup(text)  # quotes are still cut from the original (answer.text)
-    steps: list[Span] = []
+    # A Russian report's template: what was expected, the environment and the headings state
+    # no problem; the reproduction steps name no group of people, and a workaround the writer
+    # uses asks for no feature.
+    layout_drops: list[tuple[str, Span]] = []
     if request.language.lower().startswith("ru"):
-        # A Russian report's template: what was expected, the environment and the headings
-        # state no problem; the reproduction steps name no group of people.
-        steps = report_ru.steps(text)
+        layout_drops = [("segment", s) for s in report_ru.steps(text)]
+        layout_drops += [("feature", s) for s in report_ru.workarounds(text)]
         text = report_ru.mask_layout(text)
     sentences = list(_sentences(text, request.language))
     findings = [_find_all(text, sentence, request.product.strip()) for sentence in sentences]
     findings = [
-        [f for f in found if f.type != "segment" or not any(s <= f.at < e for s, e in steps)]
+        [f for f in found if not any(f.type == t and s <= f.at < e for t, (s, e) in layout_drops)]
         for found in findings
     ]
     # "Problem with extensions" above the report that says what goes wrong: the specific

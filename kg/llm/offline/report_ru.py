@@ -43,10 +43,16 @@ _TOLD = (
     r"|проблема|суть\s+проблемы|подробност\w*|дополнительн\w+\s+(?:информаци\w*|контекст\w*|сведения)"
     r"|скриншот\w*|снимк\w+\s+экрана|логи|журнал\w*|примечани\w*|комментари\w*"
 )
+# What the writer does meanwhile: a way round the fault, not something asked of the project.
+_WORKAROUND = (
+    r"обходн\w+\s+(?:путь|решение|вариант)|временн\w+\s+(?:решение|выход)|как\s+обойти"
+    r"|что\s+помогает|решение"
+)
 _KINDS = (
     ("expected", _EXPECTED),
     ("environment", _ENVIRONMENT),
     ("steps", _STEPS),
+    ("workaround", _WORKAROUND),
     ("told", _TOLD),
 )
 _SKIPPED = frozenset({"expected", "environment"})
@@ -128,6 +134,8 @@ def mask_layout(text: str) -> str:
     """The report with its template's words blanked out, every other character where it was:
     headings, what was expected, the environment, check boxes and form fields with numbers."""
     for section in sections(text):
+        if section.kind == "workaround":
+            continue  # «Обходной путь: …» is how the rules tell an alternative the writer uses
         text = _blank(text, *section.heading)
         if section.kind in _SKIPPED:
             text = _blank(text, *section.body)
@@ -149,6 +157,11 @@ def mask_layout(text: str) -> str:
 def steps(text: str) -> list[Span]:
     """Where the report's reproduction steps are."""
     return [s.body for s in sections(text) if s.kind == "steps"]
+
+
+def workarounds(text: str) -> list[Span]:
+    """Where the report tells how the writer gets round the fault."""
+    return [s.body for s in sections(text) if s.kind == "workaround"]
 
 
 # «Проблема воспроизводится на двух компьютерах», «воспроизводится всегда»: when and where the
