@@ -137,3 +137,14 @@ def test_a_workaround_asks_for_no_feature() -> None:
     answer = _extract(text)
     assert [n.label for n in answer.nodes if n.type == "feature"] == []
     assert any(n.type == "pain" for n in answer.nodes)
+
+
+def test_the_people_of_one_particular_thing_are_no_segment() -> None:
+    text = (
+        "Расширение не обновляется\n\n"
+        "Автор расширения не отвечает, участники сессии отключаются через минуту, "
+        "а переводчик интерфейса показывает английский текст."
+    )
+    assert _labels(text, "segment") == []
+    # a group named by what its people own stays one
+    assert "владельцы кофеен" in _labels("Владельцы кофеен жалуются на цены.", "segment")

@@ -630,8 +630,28 @@ TOOL_OBJECT_AFTER = re.compile(
 )
 
 
+_NEXT_WORD = re.compile(r"\s+([А-Яа-яЁё]+)")
+
+
 def segment_head(found: re.Match[str]) -> tuple[str, bool] | None:
-    """The plural nominative label of a matched head, keeping a prefix such as 'онлайн-'."""
+    """The plural nominative label of a matched head, keeping a prefix such as 'онлайн-'.
+
+    A role of one particular thing, told by a singular inanimate genitive after it («автор
+    расширения», «разработчики проекта», «участники сессии», «переводчик интерфейса»), is
+    those few people or a tool, not a group of customers; the roles that attach to what
+    they run («владельцы салона», «администраторы школы») are left to the segment's tail."""
+    described = _segment_head(found)
+    if described is None or described[0] in ATTACHING_HEADS:
+        return described
+    following = _NEXT_WORD.match(found.string, found.end())
+    if following is not None:
+        tags = grammemes(following.group(1))
+        if {"NOUN", "inan", "sing"} <= tags and "gent" in cases(following.group(1)):
+            return None
+    return described
+
+
+def _segment_head(found: re.Match[str]) -> tuple[str, bool] | None:
     word = found["head"]
     if TOOL_OBJECT_AFTER.match(found.string, found.end()):
         return None
