@@ -148,3 +148,16 @@ def test_the_people_of_one_particular_thing_are_no_segment() -> None:
     assert _labels(text, "segment") == []
     # a group named by what its people own stays one
     assert "владельцы кофеен" in _labels("Владельцы кофеен жалуются на цены.", "segment")
+
+
+def test_when_it_broke_is_the_same_problem_not_another() -> None:
+    text = (
+        "Не запускается отладка\n\n"
+        "При нажатии F5 отладчик не запускается и ничего не происходит. "
+        "Раньше всё работало, сломалось после обновления на прошлой неделе."
+    )
+    pains = _labels(text, "pain")
+    assert pains
+    assert not any("сломалось" in p for p in pains)
+    # said alone, it is the report's only statement of the problem and stays
+    assert _labels("Всё сломалось после обновления на прошлой неделе.", "pain")

@@ -196,6 +196,19 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
                 )
             ):
                 continue  # "Не работает" above the report that says what does not
+            if (
+                item.type == "pain"
+                and sentence.lex is lexicon_ru
+                and report_ru.tells_when_it_broke(item.label)
+                and any(
+                    f.type == "pain"
+                    and f is not item
+                    and not report_ru.tells_when_it_broke(f.label)
+                    for other in findings
+                    for f in other
+                )
+            ):
+                continue  # «сломалось после обновления» beside the report of what broke
             if item.type == "pain" and linguistic.says_only_something_is_wrong(item.label):
                 continue
             if id(item) in said_again:

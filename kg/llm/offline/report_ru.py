@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from kg.language.tokens import grammemes
+from kg.language.tokens import analyse, cases, grammemes
 
 Span = tuple[int, int]
 
@@ -191,3 +191,29 @@ def asks_the_maintainers(clause: str) -> bool:
         return True
     words = [w for w in re.findall(r"[А-Яа-яЁё-]+", clause) if w.lower() not in _COURTESY]
     return bool(words) and "impr" in grammemes(words[0]) and not _QUESTION_WORDS.search(clause)
+
+
+# «сломалось после обновления», «всё перестало работать с версии 1.90»: a breakage said of
+# nothing named, with only when or after what.
+_BREAKING = frozenset({"сломаться", "поломаться", "слететь", "отвалиться", "перестать"})
+_VAGUE_SUBJECTS = frozenset({"всё", "все", "оно", "это", "он", "она", "они"})
+_PREPOSITIONS = frozenset({"после", "с", "со", "в", "во", "на", "при", "от", "до", "из-за"})
+
+
+def tells_when_it_broke(label: str) -> bool:
+    """The pain only says that something broke and when («сломалось после обновления»): the
+    report says elsewhere what broke, and this is the same problem's history."""
+    tokens = [t for t in analyse(label) if t.pos != "PUNCT"]
+    if not any(t.lemma in _BREAKING for t in tokens):
+        return False
+    governed = False
+    for token in tokens:
+        if token.lower in _PREPOSITIONS:
+            governed = True
+            continue
+        if token.pos in ("NOUN", "PROPN") and not governed and "nomn" in cases(token.text):
+            return False  # «отладка сломалась»: the thing that broke is named
+        if token.pos in ("NOUN", "PROPN", "ADJ", "NUM", "DET"):
+            continue  # still inside the prepositional phrase
+        governed = False
+    return True
