@@ -161,3 +161,21 @@ def test_when_it_broke_is_the_same_problem_not_another() -> None:
     assert not any("сломалось" in p for p in pains)
     # said alone, it is the report's only statement of the problem and stays
     assert _labels("Всё сломалось после обновления на прошлой неделе.", "pain")
+
+
+def test_what_the_writer_says_about_the_report_is_no_pain() -> None:
+    text = (
+        "Текст в терминале пропадает\n\n"
+        "После перезапуска текст в терминале не отображается.\n"
+        "Проверял на чистой установке без расширений, всё так же.\n"
+        "Прикладываю скриншот ошибки.\n"
+        "Проблема наблюдается уже неделю.\n"
+        "Может, кто-то сталкивался с такой проблемой?"
+    )
+    pains = _labels(text, "pain")
+    assert pains
+    assert not any(
+        word in p for p in pains for word in ("скриншот", "наблюдается", "такой", "без расширений")
+    )
+    # a problem named with its subject stays one
+    assert _labels("Проблема с отображением шрифтов сохраняется после перезапуска.", "pain")

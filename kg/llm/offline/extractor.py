@@ -869,6 +869,8 @@ def _pains(
     for clause in sentence.clauses:
         if not english and report_ru.tells_reproduction(text[clause[0] : clause[1]]):
             continue  # «воспроизводится на двух компьютерах»: where, not what goes wrong
+        if not english and report_ru.about_the_report(text[clause[0] : clause[1]]):
+            continue  # «Прикладываю скриншот ошибки»: the report's own business
         cue = _pain_in_clause(text, clause, lex)
         if cue is not None and linguistic.denies_a_problem(text, cue[0], clause):
             cue = None  # "nothing happens, no errors in the log": the grammar finds which

@@ -217,3 +217,63 @@ def tells_when_it_broke(label: str) -> bool:
             continue  # still inside the prepositional phrase
         governed = False
     return True
+
+
+# «с такой проблемой», «эта ошибка», «та же ошибка»: the problem already told, pointed back to.
+_POINTING_BACK = re.compile(
+    r"(?<![\w-])(?:эт\w*|так\w*|данн\w*|подобн\w*|т[аоуеы]\s+же|той\s+же|тех\s+же)\s+"
+    r"(?:проблем|ошибк|баг|глюк|сбо[йея])\w*",
+    re.I,
+)
+# What the writer does about the report: attaching a screenshot, checking, trying.
+_ABOUT_THE_REPORT = frozenset(
+    {
+        "прикладывать",
+        "приложить",
+        "прилагать",
+        "прикрепить",
+        "прикреплять",
+        "вложить",
+        "проверять",
+        "проверить",
+        "пробовать",
+        "попробовать",
+        "тестировать",
+        "протестировать",
+    }
+)
+# «Проблема наблюдается уже неделю», «ошибка сохраняется»: how long or how often, said of a
+# problem named only by the word «проблема».
+_PERSISTING = frozenset(
+    {
+        "наблюдаться",
+        "сохраняться",
+        "сохраниться",
+        "оставаться",
+        "остаться",
+        "повторяться",
+        "повториться",
+        "присутствовать",
+    }
+)
+_GENERIC_PROBLEMS = frozenset({"проблема", "ошибка", "баг", "глюк", "сбой", "неполадка"})
+
+
+def about_the_report(clause: str) -> bool:
+    """The clause speaks of the problem already told or of the report itself, and names no
+    problem of its own: «Может, кто-то сталкивался с такой проблемой?», «Прикладываю скриншот
+    ошибки», «Проверял на чистой установке», «Проблема наблюдается уже неделю»."""
+    if _POINTING_BACK.search(clause):
+        return True
+    tokens = [t for t in analyse(clause) if t.pos != "PUNCT"]
+    verbs = [t for t in tokens if t.pos in ("VERB", "AUX")]
+    if verbs and verbs[0].lemma in _ABOUT_THE_REPORT and "impr" not in grammemes(verbs[0].text):
+        return True
+    persisting = next((t for t in verbs if t.lemma in _PERSISTING), None)
+    if persisting is None:
+        return False
+    # the subject is the bare word: «проблема с отображением шрифтов сохраняется» names one
+    before = [t for t in tokens if t.pos in ("NOUN", "PROPN") and t.start < persisting.start]
+    after = [t for t in tokens if t.pos in ("NOUN", "PROPN") and t.start > persisting.start]
+    subject = before or [t for t in after if "nomn" in cases(t.text)][:1]
+    return len(subject) == 1 and subject[0].lemma in _GENERIC_PROBLEMS
