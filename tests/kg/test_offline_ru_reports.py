@@ -179,3 +179,15 @@ def test_what_the_writer_says_about_the_report_is_no_pain() -> None:
     )
     # a problem named with its subject stays one
     assert _labels("Проблема с отображением шрифтов сохраняется после перезапуска.", "pain")
+
+
+def test_the_fault_is_the_pain_not_what_it_drives_the_writer_to() -> None:
+    text = (
+        "Не прокручивается список\n\n"
+        "Колесо мыши не прокручивает список в панели вывода, приходится тянуть полосу прокрутки."
+    )
+    pains = _labels(text, "pain")
+    assert any("не прокручивает список" in p for p in pains), pains
+    assert not any("приходится" in p for p in pains)
+    # told alone, what the writer must do is the pain
+    assert _labels("Каждое утро приходится сверять заказы вручную.", "pain")

@@ -872,6 +872,8 @@ def _pains(
         if not english and report_ru.about_the_report(text[clause[0] : clause[1]]):
             continue  # «Прикладываю скриншот ошибки»: the report's own business
         cue = _pain_in_clause(text, clause, lex)
+        if cue is not None and not english:
+            cue = report_ru.symptom_before_consequence(text, clause, cue)
         if cue is not None and linguistic.denies_a_problem(text, cue[0], clause):
             cue = None  # "nothing happens, no errors in the log": the grammar finds which
         if cue is not None and linguistic.not_a_pain(

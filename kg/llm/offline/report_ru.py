@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from kg.language.tokens import analyse, cases, grammemes
+from kg.llm.offline import linguistic
 
 Span = tuple[int, int]
 
@@ -277,3 +278,21 @@ def about_the_report(clause: str) -> bool:
     after = [t for t in tokens if t.pos in ("NOUN", "PROPN") and t.start > persisting.start]
     subject = before or [t for t in after if "nomn" in cases(t.text)][:1]
     return len(subject) == 1 and subject[0].lemma in _GENERIC_PROBLEMS
+
+
+# «…, приходится тянуть полосу прокрутки»: what the writer is driven to do by a fault.
+_DRIVEN_TO = re.compile(r",\s+(?:и\s+)?(?:приходится|приходилось|пришлось)(?![\w-])", re.I)
+
+
+def symptom_before_consequence(
+    text: str, clause: Span, cue: tuple[Span, bool]
+) -> tuple[Span, bool]:
+    """In a bug report «Колесо мыши не прокручивает список, приходится тянуть полосу» the
+    fault is before the comma and what the writer must do instead after it: the fault is the
+    pain. A clause that tells only what the writer must do keeps it."""
+    driven = _DRIVEN_TO.search(text, clause[0], clause[1])
+    if driven is None or cue[0][0] < driven.start():
+        return cue
+    before = (clause[0], driven.start())
+    symptom = linguistic.pain_span(text, before)
+    return (symptom, False) if symptom is not None else cue
