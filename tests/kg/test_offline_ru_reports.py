@@ -191,3 +191,15 @@ def test_the_fault_is_the_pain_not_what_it_drives_the_writer_to() -> None:
     assert not any("приходится" in p for p in pains)
     # told alone, what the writer must do is the pain
     assert _labels("Каждое утро приходится сверять заказы вручную.", "pain")
+
+
+def test_the_writers_own_role_is_no_segment() -> None:
+    text = (
+        "Терминал не открывается\n\n"
+        "Я начинающий программист, работаю тестировщиком. "
+        "Как разработчик, я каждый день пользуюсь терминалом, а он не открывается."
+    )
+    assert _labels(text, "segment") == []
+    assert _labels("Незрячие пользователи не могут работать с панелью.", "segment") == [
+        "незрячие пользователи"
+    ]

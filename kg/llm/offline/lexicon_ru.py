@@ -693,17 +693,24 @@ _LOCATIVE_PREPOSITIONS = frozenset({"в", "во", "на"})
 _LAST_WORD = re.compile(r"([А-Яа-яЁё-]+)\s*$")
 
 
+# The writer's own role: «Я разработчик», «Я начинающий программист», «Как программист, я …»,
+# «Работаю тестировщиком».
+_WRITER_ROLE_BEFORE = frozenset({"я", "как", "работаю", "являюсь", "работал", "работала"})
+
+
 def names_one(head: str, before: str) -> bool:
-    """Russian has no articles to tell one shop from shops, but a singular head in two slots
-    names one thing or one person, never a group: a possessor right after a noun, which
-    makes a thing's name («консоль разработчика», «режим администратора»), and a place after
-    «в»/«на» («в проводнике», «на сборщике»)."""
+    """Russian has no articles to tell one shop from shops, but a singular head in three
+    slots names one thing or one person, never a group: a possessor right after a noun, which
+    makes a thing's name («консоль разработчика», «режим администратора»), a place after
+    «в»/«на» («в проводнике», «на сборщике»), and the writer's own role («Я разработчик»)."""
     if "sing" not in grammemes(head):
         return False
     last = _LAST_WORD.search(before)
     if last is None:
         return False
     word = last.group(1)
+    if word.lower() in _WRITER_ROLE_BEFORE:
+        return True
     if word.lower() in _LOCATIVE_PREPOSITIONS:
         return bool(grammemes(head) & {"loct", "loc2"})
     tags = grammemes(word)
