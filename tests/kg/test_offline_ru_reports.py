@@ -203,3 +203,13 @@ def test_the_writers_own_role_is_no_segment() -> None:
     assert _labels("Незрячие пользователи не могут работать с панелью.", "segment") == [
         "незрячие пользователи"
     ]
+
+
+def test_symptoms_a_bug_report_names_are_pains() -> None:
+    for sentence in (
+        "Редактор завис при открытии проекта.",
+        "После выхода из спящего режима окно редактора мерцает.",
+        "Разметка съезжает после изменения масштаба.",
+        "Строки в панели вывода дублируются.",
+    ):
+        assert _labels(sentence, "pain"), sentence
