@@ -213,3 +213,14 @@ def test_symptoms_a_bug_report_names_are_pains() -> None:
         "Строки в панели вывода дублируются.",
     ):
         assert _labels(sentence, "pain"), sentence
+
+
+def test_what_should_be_in_the_subjunctive_is_no_pain() -> None:
+    text = (
+        "Окно подтверждения мешает\n\n"
+        "При закрытии вкладки окно подтверждения не закрывается.\n"
+        "Правильно было бы не показывать это окно, лучше бы оно не появлялось вовсе."
+    )
+    pains = _labels(text, "pain")
+    assert pains
+    assert not any("показывать" in p or "появлялось" in p for p in pains)

@@ -871,6 +871,8 @@ def _pains(
             continue  # «воспроизводится на двух компьютерах»: where, not what goes wrong
         if not english and report_ru.about_the_report(text[clause[0] : clause[1]]):
             continue  # «Прикладываю скриншот ошибки»: the report's own business
+        if not english and report_ru.in_the_subjunctive(text[clause[0] : clause[1]]):
+            continue  # «Правильно было бы не показывать это окно»: what should be
         cue = _pain_in_clause(text, clause, lex)
         if cue is not None and not english:
             cue = report_ru.symptom_before_consequence(text, clause, cue)

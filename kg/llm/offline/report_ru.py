@@ -296,3 +296,13 @@ def symptom_before_consequence(
     before = (clause[0], driven.start())
     symptom = linguistic.pain_span(text, before)
     return (symptom, False) if symptom is not None else cue
+
+
+# «Правильно было бы не показывать это окно», «лучше бы он не закрывался»: the subjunctive says
+# what should be, not what happened.
+_SUBJUNCTIVE = re.compile(r"(?<![\w-])(?:бы|б)(?![\w-])", re.I)
+
+
+def in_the_subjunctive(clause: str) -> bool:
+    """The clause is in the subjunctive mood: a wish or a suggestion, not a report."""
+    return bool(_SUBJUNCTIVE.search(clause))
