@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import random
+import threading
 import time
 from dataclasses import dataclass
 from enum import StrEnum
@@ -367,4 +369,26 @@ class OfflineEngine:
 
 
 def current_engine() -> OpenAIEngine | OfflineEngine:
-    return OpenAIEngine() if settings.LLM_ENGINE == "openai" else OfflineEngine()
+    if settings.LLM_ENGINE != "openai":
+        return OfflineEngine()
+    # One engine per process and configuration: building its client loads the system's
+    # certificate store (tens of milliseconds of CPU, three times per chat message), and a
+    # kept client reuses its connections. Keyed by process: a client is never shared across
+    # a fork (a worker's pool processes).
+    key = (
+        os.getpid(),
+        settings.LLM_MODEL,
+        settings.OPENAI_BASE_URL,
+        settings.OPENAI_API_KEY,
+        settings.LLM_TIMEOUT_SECONDS,
+        settings.LLM_STRUCTURED_OUTPUT,
+    )
+    with _ENGINES_LOCK:
+        engine = _ENGINES.get(key)
+        if engine is None:
+            engine = _ENGINES[key] = OpenAIEngine()
+    return engine
+
+
+_ENGINES: dict[tuple, OpenAIEngine] = {}
+_ENGINES_LOCK = threading.Lock()

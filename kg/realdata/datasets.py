@@ -36,6 +36,8 @@ class Item:
     language: str
     gold: list[GoldNode] = field(default_factory=list)
     negative: bool = False  # app reviews: the sentence rates a feature negatively
+    # app reviews: the blind hand annotation of a sample (tests/kg/real/app_review_complaints.md)
+    complaint: bool | None = None  # says something is wrong; None: not in the sample
 
 
 def _rows(path: Path) -> list[dict[str, str]]:
@@ -122,4 +124,15 @@ def ru_vscode_issues(datasets: Path, annotations: Path) -> list[Item]:
                 gold=gold_by_id.get(item_id, []),
             )
         )
+    return items
+
+
+def with_complaints(items: list[Item], annotation: Path) -> list[Item]:
+    """App-review sentences with the hand annotation of the sampled ones (whether each reports
+    a problem), when the annotation file exists."""
+    if not annotation.exists():
+        return items
+    marked = {row["id"]: bool(row["complaint"]) for row in json.loads(annotation.read_text())}
+    for item in items:
+        item.complaint = marked.get(item.id)
     return items

@@ -1397,3 +1397,155 @@ def test_advised_action_is_a_feature_quoted_with_its_advice():
     advised = {n.label: n.quote for n in nodes if n.type == "feature"}
     assert "showing the note" in advised, advised
     assert advised["showing the note"].startswith("Should consider")  # the quote says "should"
+
+
+def _resolved(text: str) -> bool:
+    clause_end = text.index(",")
+    return linguistic.resolved_later(text, (0, clause_end), (0, len(text)))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The upload kept failing, but now the client is fixed.",
+        "Sync broke last month, but now ninety percent of it works fine.",
+        "The widget froze, but now whatever I want works again.",
+    ],
+)
+def test_a_word_ending_in_nt_does_not_negate_a_later_fix(text):
+    assert _resolved(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The upload kept failing, but now it isn't fixed.",
+        "The upload kept failing, but now it isnt fixed.",
+        "The upload kept failing, but now it doesn’t work fine.",
+        "The upload kept failing, but now it doesnt work again.",
+        "The upload kept failing, but now it never works again.",
+    ],
+)
+def test_a_later_fix_that_is_negated_leaves_the_problem(text):
+    assert not _resolved(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The &quot;Send&quot; button doesn&#39;t respond on my tablet.",
+        "Printing won&#x27;t start &amp; the queue hangs.",
+        "My &#34;favourites&#34; list doesn&#39;t load anymore.",
+    ],
+)
+def test_character_references_are_read_as_their_characters_at_the_same_offsets(text):
+    view = linguistic.read_entities(text)
+    assert len(view) == len(text)
+    assert "&" not in view.replace("& ", "")
+    assert "n't" in view
+    answer = extract_offline(ExtractionRequest(text=text, language="en", product=""))
+    pains = [n for n in answer.nodes if n.type == "pain"]
+    assert pains, "the apostrophe makes the negation"
+    spans = linguistic.entity_spans(text)
+    for node in answer.nodes:
+        at = text.index(node.quote)
+        assert linguistic.outside_entities((at, at + len(node.quote)), spans) == (
+            at,
+            at + len(node.quote),
+        ), "a quote never starts or ends inside a reference"
+        assert "&#" not in node.label and "&quot;" not in node.label
+
+
+def test_a_quoted_name_written_with_references_keeps_its_quotes_in_the_label():
+    text = "The app freezes when I tap &quot;Export&quot;."
+    answer = extract_offline(ExtractionRequest(text=text, language="en", product=""))
+    pain = next(n for n in answer.nodes if n.type == "pain")
+    assert '"Export"' in pain.label
+    assert pain.quote.endswith("&quot;Export&quot;")
+
+
+def test_a_span_inside_a_reference_is_widened_to_the_whole_reference():
+    text = "Tap &quot;Go&quot; twice"
+    spans = linguistic.entity_spans(text)
+    assert spans == [(4, 12), (12, 18)]
+    assert linguistic.outside_entities((9, 16), spans) == (4, 18)
+    assert linguistic.read_entities("an &unknown; word") == "an &unknown; word"
+
+
+def test_a_long_pain_is_cut_after_its_first_whole_clause():
+    text = "The upload form times out on large scans and reviewers never see any of the files."
+    assert ("pain", "upload form times out on large scans") in _nodes(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [
+        (
+            "the upload form times out on large scans and reviewers never see any of the files",
+            "the upload form times out on large scans",
+        ),
+        (
+            "the calendar loses my entries after a restart, and my phone never gets them back",
+            "the calendar loses my entries after a restart",
+        ),
+        (
+            "the map freezes on every second route or it shows a blank grey screen instead",
+            "the map freezes on every second route",
+        ),
+    ],
+)
+def test_the_first_clause_ends_where_a_coordinator_opens_another(text, first):
+    assert linguistic.first_clause_end(text, (0, len(text)), 10) == len(first)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # what follows the coordinator has no subject and verb of its own
+        "search results load very slowly on older phones and fast on new ones with more memory",
+        # the second clause starts past the word limit
+        "the old tablet in the back office takes a very long time to boot and it then freezes",
+    ],
+)
+def test_no_clause_boundary_means_no_clause_cut(text):
+    assert linguistic.first_clause_end(text, (0, len(text)), 10) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "verb"),
+    [
+        ("Participants report that the search page is confusing.", "report"),
+        ("Most couriers mention that the route list is too long.", "mention"),
+        ("Staff report the tracking numbers by email.", "report"),
+        ("Several testers note that the filters reset on every visit.", "note"),
+    ],
+)
+def test_a_reporting_verb_after_people_is_no_feature(text, verb):
+    features = [label for t, label in _nodes(text) if t == "feature"]
+    assert not any(verb in label.split() for label in features), features
+
+
+def test_a_report_or_a_note_that_is_a_part_is_still_a_feature():
+    assert ("feature", "report") in _nodes("The weekly report is great.")
+    assert ("feature", "report bugs") in _nodes("I can report bugs from the menu.")
+    assert any(t == "feature" and "notes" in label for t, label in _nodes("My notes sync fine."))
+
+
+@pytest.mark.parametrize(
+    ("text", "verb"),
+    [
+        ("The missing status page creates distrust among applicants.", "creates"),
+        ("The unclear form leads to confusion.", "leads"),
+        ("It causes frustration for many of our drivers.", "causes"),
+        ("The reminders produce a lot of stress.", "produce"),
+    ],
+)
+def test_a_verb_of_causing_with_a_feeling_or_a_problem_is_no_feature(text, verb):
+    features = [label for t, label in _nodes(text) if t == "feature"]
+    assert not any(verb in label.split() for label in features), features
+
+
+def test_a_verb_of_causing_that_makes_a_thing_is_still_a_feature():
+    assert ("feature", "creates playlists") in _nodes(
+        "It creates playlists from my favourite songs."
+    )

@@ -330,3 +330,23 @@ class _Tree(BaseModel):
 def test_strict_json_schema_refuses_a_recursive_model():
     with pytest.raises(ValueError, match="recursive schema"):
         strict_json_schema(_Tree)
+
+
+def test_the_engine_is_built_once_per_process_and_configuration(openai_mode, settings, monkeypatch):
+    # Building a client loads the certificate store: a chat message asks for the engine
+    # three times, and a worker for every message.
+    from kg.llm import engines
+
+    first = engines.current_engine()
+    assert engines.current_engine() is first
+    settings.LLM_MODEL = "another-model"
+    other = engines.current_engine()
+    assert other is not first and other.model == "another-model"
+    settings.LLM_MODEL = first.model
+    assert engines.current_engine() is first
+    # A forked process never uses its parent's client (its connections are the parent's).
+    pid = engines.os.getpid()
+    monkeypatch.setattr(engines.os, "getpid", lambda: pid + 1)
+    assert engines.current_engine() is not first
+    settings.LLM_ENGINE = "offline"
+    assert engines.current_engine().name == "offline"

@@ -138,3 +138,36 @@ def test_a_cross_language_gold_label_agrees_through_its_quote():
     gold = sets.GoldNode(("pain",), "экспорт отчётов падает", "report export crashes")
     assert labels_agree(gold, "report export crashes on save", "the report export crashes on save")
     assert not labels_agree(gold, "login page", "the report export crashes on save")
+
+
+def test_pains_are_scored_against_the_hand_annotated_complaints(tmp_path):
+    items = [
+        sets.Item("a:1:1", "dev", "The app crashes every time I open a photo.", "en"),
+        sets.Item("a:1:2", "dev", "I love how simple the editor is.", "en"),
+        sets.Item("a:2:1", "dev", "The search does not work anymore.", "en"),
+        sets.Item("a:3:1", "dev", "Nothing here was annotated.", "en"),
+    ]
+    annotation = tmp_path / "complaints.json"
+    annotation.write_text(
+        json.dumps(
+            [
+                {"id": "a:1:1", "complaint": True},
+                {"id": "a:1:2", "complaint": False},
+                {"id": "a:2:1", "complaint": True},
+            ]
+        )
+    )
+    assert sets.with_complaints(items, tmp_path / "missing.json")[3].complaint is None
+    sets.with_complaints(items, annotation)
+    assert [i.complaint for i in items] == [True, False, True, None]
+    pains = {
+        i.id: sum(1 for n in extract_nodes(i) if n.candidate.type == "pain") for i in items[:3]
+    }
+    scored = evaluate_set(sets.APP_REVIEWS, items, "dev")["pains_annotated"]
+    assert scored["sentences"] == 3 and scored["complaints"] == 2
+    assert scored["pain_nodes"] == sum(pains.values())
+    assert scored["pains_in_complaints"] == pains["a:1:1"] + pains["a:2:1"]
+    assert scored["complaints_with_pain"] == (pains["a:1:1"] > 0) + (pains["a:2:1"] > 0)
+    assert scored["complaints_with_pain"] == 2  # both complaints give a pain
+    assert scored["recall"] == 1.0
+    assert scored["precision"] == round(scored["pains_in_complaints"] / scored["pain_nodes"], 3)

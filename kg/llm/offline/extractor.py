@@ -87,6 +87,8 @@ class _Answer:
     """Nodes and relations being assembled, without duplicates."""
 
     text: str
+    # character references ("&quot;") in the text: a quote never starts or ends inside one
+    entities: list[Span] = field(default_factory=list)
     nodes: list[CandidateNode] = field(default_factory=list)
     relations: list[CandidateRelation] = field(default_factory=list)
     _refs: dict[tuple[str, str], str] = field(default_factory=dict)
@@ -103,7 +105,7 @@ class _Answer:
                     ref=ref,
                     type=found.type,
                     label=found.label,
-                    quote=self.text[found.quote[0] : found.quote[1]],
+                    quote=self._quote(found.quote),
                     value=found.value,
                     subject=found.subject,
                     stance=found.stance,
@@ -128,9 +130,13 @@ class _Answer:
                 relation=relation,
                 source=source_ref,
                 target=target_ref,
-                quote=self.text[quote[0] : quote[1]],
+                quote=self._quote(quote),
             )
         )
+
+    def _quote(self, span: Span) -> str:
+        start, end = linguistic.outside_entities(span, self.entities)
+        return self.text[start:end]
 
     def _prefer_quote(self, ref: str, found: Finding) -> None:
         """A node said several times keeps the mention that backs its first relation."""
@@ -138,7 +144,7 @@ class _Answer:
             return
         self._quoted_in_link.add(ref)
         node = self.nodes[int(ref[1:]) - 1]
-        node.quote = self.text[found.quote[0] : found.quote[1]]
+        node.quote = self._quote(found.quote)
         node.value = found.value  # a metric's numbers must stay inside its quote
 
 
@@ -154,10 +160,12 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     text = request.text
     if not text.strip():
         return ExtractionResponse()
-    answer = _Answer(text)
+    answer = _Answer(text, linguistic.entity_spans(text))
     referent: _Referent | None = None
     pains: list[Finding] = []
-    text = linguistic.mask_markup(text)  # quotes are still cut from the original (answer.text)
+    # the rules read quotes and apostrophes written as "&quot;" and no markup; quotes are
+    # still cut from the original (answer.text) at the same offsets
+    text = linguistic.mask_markup(linguistic.read_entities(text))
     # A Russian report's template: what was expected, the environment and the headings state
     # no problem; the reproduction steps name no group of people, and a workaround the writer
     # uses asks for no feature.
@@ -431,8 +439,11 @@ def _phrase(
     lex: ModuleType,
     cutter: re.Pattern[str] | None = None,
     max_words: int = 8,
+    *,
+    clause_first: bool = False,
 ) -> Span:
-    """A short span for a label: cut at the first cutter, without leading or trailing filler."""
+    """A short span for a label: cut at the first cutter, without leading or trailing filler.
+    Past max_words, clause_first cuts at the end of a whole first clause when there is one."""
     if cutter is not None:
         cut = next((m for m in cutter.finditer(text, start, end) if m.start() > start), None)
         if cut is not None:
@@ -441,8 +452,13 @@ def _phrase(
     while tokens and _bare(text, tokens[0]) in lex.LEADING_STOPWORDS:
         tokens.pop(0)
     if len(tokens) > max_words:
-        cut = linguistic.cut_at_word_limit(text, (tokens[0][0], tokens[-1][1]), max_words)
-        tokens = [t for t in tokens if t[1] <= cut] or tokens[:max_words]
+        span = (tokens[0][0], tokens[-1][1])
+        clause_end = linguistic.first_clause_end(text, span, max_words) if clause_first else None
+        if clause_end is not None:
+            tokens = [(s, min(e, clause_end)) for s, e in tokens if s < clause_end]
+        else:
+            cut = linguistic.cut_at_word_limit(text, span, max_words)
+            tokens = [t for t in tokens if t[1] <= cut] or tokens[:max_words]
     while tokens and _bare(text, tokens[-1]) in lex.TRAILING_STOPWORDS:
         tokens.pop()
     if not tokens:
@@ -905,14 +921,15 @@ def _pains(
             or any(clause[0] <= a.at < clause[1] for a in alternatives)
         ):
             continue
-        # "instead of the page, it shows markup": the comma is inside the statement
-        cutter = None if linguistic.holds_its_comma(text, span) else lex.PAIN_CUTTER
-        phrase = _phrase(text, *span, lex, cutter, lex.PAIN_MAX_WORDS)
-        phrase = _with_negator(text, linguistic.without_courtesy(text, phrase), clause[0])
-        phrase = linguistic.with_preposition(text, phrase, clause)
-        phrase = _whole_quote(text, phrase, clause)
-        phrase = _with_pronoun_subject(text, phrase, clause[0])
-        label = _label(text, phrase, sentence)
+        phrase, label = _pain_label(text, span, clause, sentence)
+        if label and linguistic.fragment_reason(label):
+            # the pattern's words cut the clause mid-phrase ("… doesn't work at all"): the
+            # grammar's reading of the same clause may still make a whole statement
+            grammar = linguistic.pain_span(text, clause)
+            if grammar is not None and grammar != span:
+                other_phrase, other = _pain_label(text, grammar, clause, sentence)
+                if other and not linguistic.fragment_reason(other):
+                    phrase, label = other_phrase, other
         if label and linguistic.names_only_an_area(label) and _defined(text, phrase):
             continue  # a rating scale's term ("Minor issue: fix when there is time")
         if label:
@@ -920,16 +937,31 @@ def _pains(
     return found
 
 
+def _pain_label(text: str, span: Span, clause: Span, sentence: Sentence) -> tuple[Span, str]:
+    """The words of a pain cut to a statement, and its label."""
+    lex = sentence.lex
+    # "instead of the page, it shows markup": the comma is inside the statement
+    cutter = None if linguistic.holds_its_comma(text, span) else lex.PAIN_CUTTER
+    phrase = _phrase(text, *span, lex, cutter, lex.PAIN_MAX_WORDS, clause_first=True)
+    phrase = _with_negator(text, linguistic.without_courtesy(text, phrase), clause[0])
+    phrase = linguistic.with_preposition(text, phrase, clause)
+    phrase = _whole_quote(text, phrase, clause)
+    phrase = _with_pronoun_subject(text, phrase, clause[0])
+    return phrase, _label(text, phrase, sentence)
+
+
 _BE = frozenset(("is", "are", "was", "were", "'s"))
-_PRONOUN_SUBJECTS = frozenset(("it", "this", "that", "they", "he", "she"))
+# Predicates a pain may open on besides "be": "it has lots of pop-ups", "it used to sync".
+_PREDICATE_OPENERS = _BE | frozenset(("has", "have", "had", "used", "keeps", "kept"))
+_PRONOUN_SUBJECTS = frozenset(("it", "this", "that", "they", "he", "she", "there"))
 
 
 def _with_pronoun_subject(text: str, phrase: Span, floor: int) -> Span:
-    """ "it is a very bad update", not "is a very bad update": a predicate keeps the pronoun
-    it is said of, or it reads as a fragment."""
+    """ "it is a very bad update", not "is a very bad update"; "it has lots of pop-ups": a
+    predicate keeps the pronoun it is said of, or it reads as a fragment."""
     first = _TOKEN.match(text, phrase[0])
     before = list(_TOKEN.finditer(text, floor, phrase[0]))
-    if first is None or first.group().lower() not in _BE or not before:
+    if first is None or first.group().lower() not in _PREDICATE_OPENERS or not before:
         return phrase
     if before[-1].group().lower() in _PRONOUN_SUBJECTS:
         return before[-1].start(), phrase[1]
@@ -1201,7 +1233,11 @@ def _features(
             for span in linguistic.problem_part_spans(text, clause, lex.SOFTWARE_PARTS)
             if not _names_people(text[span[0] : span[1]], lex)
         ]
-        parts += linguistic.part_noun_spans(text, whole, lex.SOFTWARE_PARTS)
+        parts += [
+            span
+            for span in linguistic.part_noun_spans(text, whole, lex.SOFTWARE_PARTS)
+            if not _people_reporting(text[span[0] : span[1]], lex)
+        ]
         parts += [
             span
             for span in linguistic.list_item_spans(text, whole)
@@ -1313,6 +1349,15 @@ def _names_people(phrase: str, lex: ModuleType) -> bool:
     if head in lex.PEOPLE_NOUNS or lemma(head) in lex.PEOPLE_NOUNS:
         return True
     return head.endswith("s") and lex.SEGMENT_HEAD.fullmatch(head) is not None
+
+
+def _people_reporting(phrase: str, lex: ModuleType) -> bool:
+    """ "participants report", "staff mention": people and the verb by which they report, not
+    a part named "report" or "note"."""
+    words = phrase.split()
+    if len(words) < 2 or words[-1].lower() not in lex.REPORTING_VERBS:
+        return False
+    return _names_people(" ".join(words[:-1]), lex)
 
 
 def _label_problem(finding: Finding) -> str:

@@ -186,6 +186,12 @@ PEOPLE_NOUNS = (
         "grandma grandpa grandmother grandfather baby everyone someone anyone somebody"
     )
 )
+# Verbs by which people report what they found ("participants report that …", "staff mention
+# …"); some are also names of software parts ("a report", "a note").
+REPORTING_VERBS = _words(
+    "report reports say says mention mentions note notes complain complains describe "
+    "describes explain explains state states claim claims tell tells"
+)
 ORG_HEADS = _words(
     "company business firm agency startup organization organisation nonprofit charity brand "
     "team department store shop boutique supermarket restaurant cafe hotel hostel "
@@ -343,9 +349,11 @@ PAIN_VERBAL = re.compile(
     r"|(?:lose|loses|lost|waste|wastes|wasted)\s+(?!weight)"
     r"|(?:keep|keeps|kept)\s+(?:forgetting|losing|missing)"
     r"|(?:have|has|had)\s+to\s+(?:redo|retype|re-enter|chase|wait|copy)"
-    # work done again: "the filters have to be set again", "have to log in every time"
+    # work done again: "the filters have to be set again", "have to log in every time", "have
+    # to tap back ten times"
     r"|(?:have|has|had)\s+to\s+(?:be\s+)?[a-z]+(?:\s+[\w']+){0,3}?\s+(?:again|all\s+over|"
-    r"every\s+(?:single\s+)?time))\b",
+    r"every\s+(?:single\s+)?time|(?:a\s+dozen|several|many|multiple|countless|\d+|two|three|"
+    r"four|five|six|ten|twenty)\s+times))\b",
     _I,
 )
 # Cues that describe a subject ("the export crashes"): the pain is the subject plus the cue.

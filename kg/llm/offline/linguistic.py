@@ -17,6 +17,7 @@ Word lists here are general language knowledge, written without reading any test
 from __future__ import annotations
 
 import bisect
+import html
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -78,10 +79,11 @@ QUALITY_LEMMAS = _wordset(
     "точно полный ясный ясно"
 )
 # Verbs that follow "can't" in praise or in idioms, not in a failure: "can't live without it",
-# "can't complain", "can't wait", "can't beat the price", "can't go wrong", "can't say enough".
+# "can't complain", "can't wait", "can't beat the price", "can't go wrong", "can't say enough",
+# "can't put it down", "can't help smiling", "can't think of a flaw".
 NOT_INABILITY = _wordset(
     "live complain wait beat go say imagine thank praise stress believe fault ask stop get "
-    "recommend express tell"
+    "recommend express tell put help miss think decide"
 )
 # "too many ads", "too small", "too slow": an excess is a complaint.
 _EXCESS = _wordset("too")
@@ -303,7 +305,7 @@ _EXCEPTION_NAME = re.compile(r"[A-Z]\w*(?:Error|Exception)")
 
 
 def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
-    generic = None
+    generic = unable = None
     for i in indexes:
         token = tokens[i]
         if _EXCEPTION_NAME.fullmatch(token.text):
@@ -321,6 +323,10 @@ def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
             generic = i if generic is None else generic
         elif _states_a_failure(tokens, i, negated):
             return i
+        elif unable is None and (_after_inability(tokens, i) or _complains_of_use(tokens, i)):
+            unable = i  # a word a tagger missed as a verb: a failure named outright goes first
+    if unable is not None:
+        return unable
     if generic is not None:
         return generic
     return None
@@ -655,6 +661,140 @@ def _unable(tokens: list[Token], i: int) -> bool:
     return False
 
 
+# "can't be happier", "couldn't be easier": what follows "be" is said in _unable.
+_NOT_INABILITY_BY_PLACE = NOT_INABILITY | _wordset("be")
+_INABILITY = _wordset("can could")
+_CONTRACTED_INABILITY = _wordset("cannot cant couldnt")
+
+
+def _after_inability(tokens: list[Token], i: int) -> bool:
+    """The word right after "can't", "couldn't", "unable to" or "not able to" is what someone
+    cannot do, whatever a tagger calls it ("i can't tweet", "haven't been able to open it");
+    "can't get it to load" fails at the verb after "get". Not an idiom of praise ("can't live
+    without it"), nor a problem said to be absent ("can't find a single bug")."""
+    token = tokens[i]
+    if i == 0 or not token.text.isalpha() or token.pos in FUNCTION_POS:
+        return False
+    before = tokens[i - 1].lower
+    two_before = tokens[i - 2] if i >= 2 else None
+    unable = before in _CONTRACTED_INABILITY or (
+        before in NEGATORS and two_before is not None and two_before.lemma in _INABILITY
+    )
+    if before == "to" and two_before is not None and two_before.lower in ("able", "unable"):
+        unable = two_before.lower == "unable" or _negated(tokens, i - 2)
+    if not unable or _of_another_subject(tokens, i):
+        return False
+    following = [t.lower for t in tokens[i + 1 : i + 4]]
+    if "without" in following or any(t.lemma in PROBLEM_LEMMAS for t in tokens[i + 1 : i + 5]):
+        return False
+    if token.lemma == "get":  # "can't get it to work", "couldn't get the video playing"
+        return any(t.lemma in FUNCTION_LEMMAS for t in tokens[i + 2 : i + 5])
+    return token.lemma not in _NOT_INABILITY_BY_PLACE and token.lower not in _NOT_INABILITY_BY_PLACE
+
+
+# What a user looks for in an app and a review says is missing: "no calling option", "no way
+# to undo", "no dark mode".
+_CAPABILITY_NOUNS = _wordset(
+    """option options way button buttons setting settings feature features support ability
+    function functions mode choice control controls access"""
+)
+# Interruptions a user did not ask for: a quantity of them is a complaint ("lots of pop-ups").
+_INTRUSIONS = _wordset(
+    """ad ads advert adverts advertisement advertisements advertising adds popup popups pop-up
+    pop-ups commercial commercials notification notifications"""
+)
+_QUANTITIES = _wordset("lot lots alot many tons ton loads plenty full constant endless so")
+# Paying for something, said as an obligation: "you have to pay for every filter".
+_PAYING = _wordset("pay buy purchase subscribe")
+_OBLIGED = _wordset("have has had need needs must forced")
+# Leaving the app: "I uninstalled it", "cancelled my subscription".
+# Stems, as taggers lemmatize "cancelled" and "canceled" apart.
+_LEAVING = ("uninstall", "delet", "cancel", "remov", "unsubscrib")
+_LEFT_THINGS = _wordset("it this that app application program subscription account membership game")
+_PEOPLE_SUBJECTS = _wordset("i we you u they people")
+
+
+def _complains_of_use(tokens: list[Token], i: int) -> bool:
+    """What reviewers complain of without a problem word: a capability said to be missing, a
+    quantity of ads or pop-ups, having to pay, leaving the app, a request to fix something,
+    something done again and again, and what the app used to do."""
+    token = tokens[i]
+    after = [t.lower for t in tokens[i + 1 : i + 5]]
+    if _negated(tokens, i) or any(t.lower in _CONDITIONS for t in tokens[:i]):
+        return False
+    if token.lower == "no" and (i == 0 or tokens[i - 1].lemma != "be" or after[:1] != ["more"]):
+        # "no calling option", "there's no way to undo"; "no way!" alone is an interjection
+        for j, word in enumerate(after[:3]):
+            if word in _CAPABILITY_NOUNS:
+                return word != "way" or after[j + 1 : j + 2] == ["to"]
+            if tokens[i + 1 + j].pos not in ("ADJ", "NOUN", "VERB", "PROPN"):
+                return False
+        return False
+    if token.lower in _INTRUSIONS:
+        before = [t.lower for t in tokens[max(0, i - 3) : i]]
+        return any(w in _QUANTITIES for w in before) and not any(
+            w in NEGATORS for w in [t.lower for t in tokens[max(0, i - 5) : i]]
+        )
+    if token.lemma in _PAYING and i >= 2 and tokens[i - 1].lower == "to":
+        return tokens[i - 2].lower in _OBLIGED
+    if token.lemma in _PAYING and i >= 1 and tokens[i - 1].lower == "must":
+        return True
+    if token.lower.startswith(_LEAVING) and token.lower.endswith(("ed", "ing")):
+        subject = [t.lower for t in tokens[:i] if t.pos in ("PRON", "NOUN", "PROPN")]
+        if subject and subject[-1] not in ("i", "we"):
+            return False  # "you can delete it": advice
+        thing = next(
+            (t for t in tokens[i + 1 : i + 4] if t.pos == "NOUN" or t.lower in _LEFT_THINGS), None
+        )  # past a possessive: "cancelled my subscription"
+        return thing is not None and (thing.lower in _LEFT_THINGS or thing.lemma in _LEFT_THINGS)
+    if _requests_a_fix(tokens, i):
+        return True
+    if _recurs(tokens, i):
+        return True
+    accustomed = i > 0 and tokens[i - 1].lemma in ("get", "be", "become")  # "getting used to it"
+    if token.lower == "used" and after[:1] == ["to"] and len(after) > 1 and not accustomed:
+        # "it used to sync with my watch": a regression; "I used to lose receipts" is the
+        # writer's past, "it used to crash" a past problem
+        subject = [t.lower for t in tokens[:i] if t.pos in ("PRON", "NOUN", "PROPN")]
+        past_problem = any(
+            t.lemma in PROBLEM_LEMMAS or t.lower in NEGATORS for t in tokens[i + 2 : i + 6]
+        )
+        return not past_problem and not (subject and subject[-1] in _PEOPLE_SUBJECTS)
+    return False
+
+
+# "it keeps logging me out", "it was constantly updating": something the app does again and
+# again, unasked.
+_KEEP = _wordset("keep keeps kept")
+_AGAIN_AND_AGAIN = _wordset("constantly continually continuously repeatedly incessantly")
+
+
+def _recurs(tokens: list[Token], i: int) -> bool:
+    """The app, not the writer, does something again and again, and nothing good is said of
+    it ("keeps getting better" is praise; "I keep using it" is the writer's choice)."""
+    token = tokens[i]
+    if i == 0 or not token.lower.endswith("ing") or not token.text.isalpha():
+        return False
+    if tokens[i - 1].lower not in _KEEP | _AGAIN_AND_AGAIN:
+        return False
+    subject = [t.lower for t in tokens[: i - 1] if t.pos in ("PRON", "NOUN", "PROPN")]
+    if subject and subject[-1] in _PEOPLE_SUBJECTS:
+        return False
+    return polarity(" ".join(t.text for t in tokens[i - 1 :])) < 0.3
+
+
+def _of_another_subject(tokens: list[Token], i: int) -> bool:
+    """ "the ratings that a video store could never offer": a relative clause with a noun for
+    its subject says what something else cannot do, to set the product off against it."""
+    for back in range(i - 1, max(-1, i - 9), -1):
+        token = tokens[back]
+        if token.lower in _RELATIVES:
+            return back + 1 < i and tokens[back + 1].pos in ("DET", "NOUN", "PROPN", "ADJ")
+        if token.pos == "PUNCT" or token.lower in _SEGMENT_BREAKS:
+            return False
+    return False
+
+
 def _absent_thing(tokens: list[Token], index: int) -> bool:
     """A thing said to be missing, not a problem said to be absent («нет проблем»)."""
     if index >= len(tokens) or tokens[index].pos != "NOUN":
@@ -675,7 +815,28 @@ COURTESY = _wordset(
 
 
 def _asks_for_a_fix(tokens: list[Token], at: int) -> bool:
-    return any(t.lemma in FIX_LEMMAS or t.lower in FIX_LEMMAS for t in tokens[max(0, at - 3) : at])
+    """ "Please help me solve my problem": a plea for help with a problem told elsewhere. A
+    request that the makers fix something ("please fix the crash") says what is broken."""
+    return any(
+        (t.lemma in FIX_LEMMAS or t.lower in FIX_LEMMAS) and not _requests_a_fix(tokens, j)
+        for j, t in enumerate(tokens[:at], start=0)
+        if j >= at - 3
+    )
+
+
+_PLEAS = _wordset("please pls plz kindly")
+_OUGHT = _wordset("should must")
+
+
+def _requests_a_fix(tokens: list[Token], i: int) -> bool:
+    """ "please fix …", "they need to fix …", "you should fix …": the makers are asked to fix
+    something, which presupposes it is broken ("please fix the sync", "please fix it")."""
+    if tokens[i].lower != "fix" or i == 0:
+        return False
+    before = tokens[i - 1].lower
+    if before in _PLEAS | _OUGHT:
+        return True
+    return before == "to" and i >= 2 and tokens[i - 2].lemma in ("need", "have")
 
 
 # A question's opening before the problem it asks about («почему у меня не работает …»).
@@ -1033,7 +1194,14 @@ _RESOLVED = re.compile(
     r"\b(?:is|was|got)\s+(?:fixed|resolved|solved)\b|\b(?:is|are)\s+(?:fine|ok|okay)\s+now\b)",
     re.IGNORECASE,
 )
-_NEGATION_IN = re.compile(r"(?<!\w)(?:не|ни)(?!\w)|\bnot\b|n['’]?t\b", re.IGNORECASE)
+# A negated verb: «не», "not", "never", a contraction ("doesn't", "isn’t") or one typed without
+# its apostrophe ("doesnt", "cant"). Only these spellings: a word that merely ends in "nt"
+# ("percent", "client", "want") is no negation.
+_NEGATION_IN = re.compile(
+    r"(?<!\w)(?:не|ни)(?!\w)|\b(?:not|never|cannot)\b|\b[a-z]+n['’]t\b"
+    r"|\b(?:do|does|did|ca|wo|is|are|was|were|could|would|should|have|has|had|ai|must|need)nt\b",
+    re.IGNORECASE,
+)
 
 
 def resolved_later(text: str, clause: Span, sentence: Span) -> bool:
@@ -1270,6 +1438,51 @@ def cut_at_word_limit(text: str, span: Span, max_words: int) -> int:
 
 
 _SPACED = re.compile(r"\S+")
+# Words that join two clauses of equal rank.
+_COORDINATORS = _wordset("and or but so yet nor и а но или")
+_SUBJECT_MODIFIERS = frozenset({"DET", "ADJ", "NUM"})
+
+
+def _opens_a_clause(tokens: list[Token], i: int) -> bool:
+    """tokens[i:] read as a subject and its finite verb: "requesters don't …", "my phone
+    never charges", "it logs me out", «кнопка не нажимается»."""
+    j = i
+    if j < len(tokens) and tokens[j].pos == "PRON":
+        j += 1  # "it", "they", or a possessive before its noun ("my phone")
+    while j < len(tokens) and tokens[j].pos in _SUBJECT_MODIFIERS:
+        j += 1
+    nouns = j
+    while j < len(tokens) and tokens[j].pos in ("NOUN", "PROPN"):
+        j += 1
+    if j == i or (j == nouns and tokens[j - 1].pos != "PRON"):
+        return False  # no subject: "and fast", "and the"
+    while j < len(tokens) and (tokens[j].pos == "ADV" or tokens[j].lower in NEGATORS):
+        j += 1  # "never", «не»
+    return j < len(tokens) and tokens[j].pos in ("VERB", "AUX")
+
+
+def first_clause_end(text: str, span: Span, max_words: int) -> int | None:
+    """Where the first clause of a span too long for a label ends, when a coordinator or a
+    comma opens a second clause within max_words ("the form times out and reviewers don't
+    see any of it" → "the form times out"): cut at the word limit, the label would end on a
+    dangling word ("… and reviewers don't see any"). None when there is no such boundary."""
+    reading = read(text, span)
+    tokens = reading.tokens
+    for i, token in enumerate(tokens):
+        if token.lower not in _COORDINATORS and token.text != ",":
+            continue
+        before = [t for t in tokens[:i] if t.pos != "PUNCT"]
+        if len(before) < 2:
+            continue
+        end = reading.span(i - 1, i - 1)[1]
+        if len(text[span[0] : end].split()) > max_words:
+            return None
+        after = i + 1
+        if token.text == "," and after < len(tokens) and tokens[after].lower in _COORDINATORS:
+            after += 1
+        if _opens_a_clause(tokens, after):
+            return end
+    return None
 
 
 def _content_bounds(tokens: list[Token], first: int, last: int) -> tuple[int, int]:
@@ -1661,6 +1874,8 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
             continue
         if _general_object(reading, phrase):
             continue  # "wasting time", "read the reviews": nothing of the product is named
+        if _brings_about_a_state(reading, i, phrase):
+            continue  # "creates distrust", "leads to confusion": an effect, not a use
         if not evaluative:
             if i and reading.tokens[i - 1].pos == "ADP":
                 continue  # "the option of muting chats": the gerund completes the noun before
@@ -1673,6 +1888,36 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
 
 
 _POSSESSIVES = _wordset("my your our their his her its")
+# Verbs of causing: what they bring about is an effect, not something anyone does with the
+# product, when it is a feeling, a judgement or a problem ("creates distrust", "causes
+# delays", "leads to confusion"); "creates playlists" still names a use.
+_CAUSING = _wordset("cause create lead result bring produce generate breed foster")
+
+
+def _brings_about_a_state(reading: Reading, verb: int, phrase: Span) -> bool:
+    if reading.tokens[verb].lemma not in _CAUSING:
+        return False
+    word = _object_head(_within(reading, *phrase)[1:])
+    if word is None:
+        return False
+    return (
+        word.lemma in PROBLEM_LEMMAS
+        or word.lower in PROBLEM_LEMMAS
+        or polarity(word.text) != 0
+        or polarity(word.lemma) != 0
+    )
+
+
+def _object_head(tokens: list[Token]) -> Token | None:
+    """The last noun of the first run of nouns that is not a general word ("a lot of stress"
+    → "stress", "error logs" → "logs")."""
+    head = None
+    for token in tokens:
+        if token.pos == "NOUN" and token.lemma not in GENERIC_NOUNS:
+            head = token
+        elif head is not None:
+            break
+    return head
 
 
 # Not general objects here: "everything" is the whole of what is kept ("save everything"), a
@@ -2410,7 +2655,11 @@ def _in_verb_slot(text: str, reading: Reading, j: int) -> bool:
 
 # Verbs of perceiving and knowing: what follows them may be a whole clause ("I see others are
 # having it too"), whose subject is no object of theirs.
-_REPORTING = _wordset("see hear notice find think know feel believe realize realise say")
+_REPORTING = _wordset(
+    "see hear notice find think know feel believe realize realise say "
+    # verbs of reporting: "testers mention the list is too long"
+    "report mention note complain explain state claim describe"
+)
 _FINITE_AFTER_SUBJECT = _wordset(
     "is are was were has have had does do did can could will would should may might must"
 )
@@ -2557,6 +2806,60 @@ def mask_markup(text: str) -> str:
     so a quote stays verbatim while no label is made of markup.
     """
     return _MARKUP.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+
+
+# A character reference in text copied from a web page ("&quot;", "&#34;", "&#x27;", "&amp;"),
+# with the rest of the word it stands in ("doesn&#39;t").
+_ENTITY = re.compile(r"&(?:#\d{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});(\w*)")
+
+
+def _entity_char(found: re.Match[str]) -> str:
+    """The one character a reference stands for, or "" when it is no known reference."""
+    reference = found.group()[: len(found.group()) - len(found[1])]
+    char = html.unescape(reference)
+    return char if len(char) == 1 and char != reference else ""
+
+
+def entity_spans(text: str) -> list[Span]:
+    """Where the text holds character references, each with the rest of its word."""
+    return [m.span() for m in _ENTITY.finditer(text) if _entity_char(m)]
+
+
+def read_entities(text: str) -> str:
+    """The text with each character reference read as its character, every offset kept.
+
+    The character is padded with spaces to the reference's length, on the side away from the
+    word it belongs to: an opening quote stays before its word ('    "Save'), a closing one
+    after it ('Save"    '), and one inside a word joins its two halves ("doesn't    "). The
+    analysis sees quotes and apostrophes where they are; quotes are still cut from the text
+    as it came, widened by outside_entities.
+    """
+
+    def one(found: re.Match[str]) -> str:
+        char = _entity_char(found)
+        if not char:
+            return found.group()
+        rest = found[1]
+        padding = " " * (len(found.group()) - len(rest) - 1)
+        if not rest:
+            return char + padding  # a closing quote, or one between spaces
+        if text[found.start() - 1 : found.start()].isalnum():
+            return char + rest + padding  # inside a word: "don't", "Q&A"
+        return padding + char + rest  # an opening quote before its word
+
+    return _ENTITY.sub(one, text)
+
+
+def outside_entities(span: Span, entities: list[Span]) -> Span:
+    """A span widened so that it neither starts nor ends inside a character reference or the
+    part of a word read_entities moved."""
+    start, end = span
+    for first, last in entities:
+        if first < start < last:
+            start = first
+        if first < end < last:
+            end = last
+    return start, end
 
 
 _QUESTION_WORDS = frozenset(("how", "what", "which", "that", "why", "when", "where"))
