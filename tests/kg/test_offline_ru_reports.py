@@ -224,3 +224,13 @@ def test_what_should_be_in_the_subjunctive_is_no_pain() -> None:
     pains = _labels(text, "pain")
     assert pains
     assert not any("показывать" in p or "появлялось" in p for p in pains)
+
+
+def test_what_the_problem_does_to_the_writer_is_no_second_pain() -> None:
+    text = (
+        "Курсор прыгает в начало строки\n\n"
+        "При наборе текста в Markdown-файле курсор иногда прыгает в начало строки. "
+        "Это очень мешает работе."
+    )
+    pains = _labels(text, "pain")
+    assert len(pains) == 1 and "прыгает" in pains[0], pains

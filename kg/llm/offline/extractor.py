@@ -207,7 +207,12 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
             if (
                 item.type == "pain"
                 and sentence.lex is lexicon_ru
-                and report_ru.tells_when_it_broke(item.label)
+                and (
+                    report_ru.tells_when_it_broke(item.label)
+                    or report_ru.tells_only_the_impact(
+                        item.label, text[sentence.start : sentence.end]
+                    )
+                )
                 and any(
                     f.type == "pain"
                     and f is not item
@@ -216,7 +221,7 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
                     for f in other
                 )
             ):
-                continue  # «сломалось после обновления» beside the report of what broke
+                continue  # «сломалось после обновления», «это мешает» beside what broke
             if item.type == "pain" and linguistic.says_only_something_is_wrong(item.label):
                 continue
             if id(item) in said_again:

@@ -306,3 +306,21 @@ _SUBJUNCTIVE = re.compile(r"(?<![\w-])(?:бы|б)(?![\w-])", re.I)
 def in_the_subjunctive(clause: str) -> bool:
     """The clause is in the subjunctive mood: a wish or a suggestion, not a report."""
     return bool(_SUBJUNCTIVE.search(clause))
+
+
+# «Это очень мешает работе», «это раздражает»: what the problem told does to the writer.
+_IMPACT = frozenset({"мешать", "раздражать", "бесить", "напрягать", "отвлекать", "злить"})
+_POINTERS = frozenset({"это", "что", "оно", "всё", "все"})
+
+
+def tells_only_the_impact(label: str, sentence: str) -> bool:
+    """The pain says only how a problem told elsewhere affects the writer: its subject is
+    «это» and its words are an impact verb and at most «работа»."""
+    words = [t for t in analyse(sentence) if t.pos != "PUNCT"]
+    if not words or words[0].lower not in _POINTERS:
+        return False
+    tokens = [t for t in analyse(label) if t.pos != "PUNCT"]
+    content = [t for t in tokens if t.pos in ("NOUN", "PROPN", "VERB", "ADJ")]
+    return any(t.lemma in _IMPACT for t in content) and all(
+        t.lemma in _IMPACT or t.lemma in ("работа", "работать") for t in content
+    )
