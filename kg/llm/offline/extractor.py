@@ -20,7 +20,7 @@ from types import ModuleType
 
 from kg import language
 from kg.language import content_lemmas, lemma
-from kg.llm.offline import lexicon_en, lexicon_ru, linguistic
+from kg.llm.offline import lexicon_en, lexicon_ru, linguistic, report_ru
 from kg.llm.offline.similarity import CONCEPTS, concepts
 from kg.llm.prompts.extraction_models import (
     CandidateNode,
@@ -166,8 +166,20 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     # the rules read quotes and apostrophes written as "&quot;" and no markup; quotes are
     # still cut from the original (answer.text) at the same offsets
     text = linguistic.mask_markup(linguistic.read_entities(text))
+    # A Russian report's template: what was expected, the environment and the headings state
+    # no problem; the reproduction steps name no group of people, and a workaround the writer
+    # uses asks for no feature.
+    layout_drops: list[tuple[str, Span]] = []
+    if request.language.lower().startswith("ru"):
+        layout_drops = [("segment", s) for s in report_ru.steps(text)]
+        layout_drops += [("feature", s) for s in report_ru.workarounds(text)]
+        text = report_ru.mask_layout(text)
     sentences = list(_sentences(text, request.language))
     findings = [_find_all(text, sentence, request.product.strip()) for sentence in sentences]
+    findings = [
+        [f for f in found if not any(f.type == t and s <= f.at < e for t, (s, e) in layout_drops)]
+        for found in findings
+    ]
     # "Problem with extensions" above the report that says what goes wrong: the specific
     # statement carries the pain, the one that only names where adds nothing.
     specific = any(
@@ -192,6 +204,24 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
                 )
             ):
                 continue  # "Не работает" above the report that says what does not
+            if (
+                item.type == "pain"
+                and sentence.lex is lexicon_ru
+                and (
+                    report_ru.tells_when_it_broke(item.label)
+                    or report_ru.tells_only_the_impact(
+                        item.label, text[sentence.start : sentence.end]
+                    )
+                )
+                and any(
+                    f.type == "pain"
+                    and f is not item
+                    and not report_ru.tells_when_it_broke(f.label)
+                    for other in findings
+                    for f in other
+                )
+            ):
+                continue  # «сломалось после обновления», «это мешает» beside what broke
             if item.type == "pain" and linguistic.says_only_something_is_wrong(item.label):
                 continue
             if id(item) in said_again:
@@ -855,8 +885,18 @@ def _pains(
     english = lex.LANG == "en"
     if linguistic.asks_the_reader(text, (sentence.start, sentence.end)):
         return found
+    if not english and report_ru.asks_the_maintainers(text[sentence.start : sentence.end]):
+        return found  # «Пожалуйста, исправьте это», «Можно ли добавить …?»: a request
     for clause in sentence.clauses:
+        if not english and report_ru.tells_reproduction(text[clause[0] : clause[1]]):
+            continue  # «воспроизводится на двух компьютерах»: where, not what goes wrong
+        if not english and report_ru.about_the_report(text[clause[0] : clause[1]]):
+            continue  # «Прикладываю скриншот ошибки»: the report's own business
+        if not english and report_ru.in_the_subjunctive(text[clause[0] : clause[1]]):
+            continue  # «Правильно было бы не показывать это окно»: what should be
         cue = _pain_in_clause(text, clause, lex)
+        if cue is not None and not english:
+            cue = report_ru.symptom_before_consequence(text, clause, cue)
         if cue is not None and linguistic.denies_a_problem(text, cue[0], clause):
             cue = None  # "nothing happens, no errors in the log": the grammar finds which
         if cue is not None and linguistic.not_a_pain(

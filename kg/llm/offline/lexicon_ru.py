@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from kg.language.tokens import cases, grammemes
+
 LANG = "ru"
 
 _I = re.IGNORECASE
@@ -278,7 +280,9 @@ NOT_MODIFIERS = _words(
     "эти этих этим тот та те тех том такой такие таких каждый каждая каждые любой любые другой "
     "другие других весь все всех всем самый самые самых один одна одни многие многих некоторые "
     "некоторых большинство которые которых который которая которой котором сами самих их его "
-    "её ее мой мои моих нашей вашей своей какой какие каких напрямую вручную вслепую втихую"
+    "её ее мой мои моих нашей вашей своей какой какие каких напрямую вручную вслепую втихую "
+    # quantities: how many of the group, not which group
+    "несколько нескольких нескольким несколькими многим многими немногие немногих"
 )
 ADJECTIVE_ENDING = re.compile(
     r"^(?P<stem>[а-яё-]+?)(?P<end>ыми|ими|ого|его|ому|ему|ый|ий|ой|ая|яя|ое|ее|ые|ие|ых|их|ым|им|"
@@ -626,8 +630,28 @@ TOOL_OBJECT_AFTER = re.compile(
 )
 
 
+_NEXT_WORD = re.compile(r"\s+([А-Яа-яЁё]+)")
+
+
 def segment_head(found: re.Match[str]) -> tuple[str, bool] | None:
-    """The plural nominative label of a matched head, keeping a prefix such as 'онлайн-'."""
+    """The plural nominative label of a matched head, keeping a prefix such as 'онлайн-'.
+
+    A role of one particular thing, told by a singular inanimate genitive after it («автор
+    расширения», «разработчики проекта», «участники сессии», «переводчик интерфейса»), is
+    those few people or a tool, not a group of customers; the roles that attach to what
+    they run («владельцы салона», «администраторы школы») are left to the segment's tail."""
+    described = _segment_head(found)
+    if described is None or described[0] in ATTACHING_HEADS:
+        return described
+    following = _NEXT_WORD.match(found.string, found.end())
+    if following is not None:
+        tags = grammemes(following.group(1))
+        if {"NOUN", "inan", "sing"} <= tags and "gent" in cases(following.group(1)):
+            return None
+    return described
+
+
+def _segment_head(found: re.Match[str]) -> tuple[str, bool] | None:
     word = found["head"]
     if TOOL_OBJECT_AFTER.match(found.string, found.end()):
         return None
@@ -660,12 +684,37 @@ NOT_NAME_MODIFIERS = re.compile(
 def modifier_label(word: str, sentence_initial: bool) -> str | None:
     if word.lower() in NOT_MODIFIERS or NOT_NAME_MODIFIERS.match(word):
         return None
+    if "NOUN" in grammemes(word):
+        return None  # «режим администратора»: a noun that only ends like an adjective
     return adjective_plural(word)
 
 
+_LOCATIVE_PREPOSITIONS = frozenset({"в", "во", "на"})
+_LAST_WORD = re.compile(r"([А-Яа-яЁё-]+)\s*$")
+
+
+# The writer's own role: «Я разработчик», «Я начинающий программист», «Как программист, я …»,
+# «Работаю тестировщиком».
+_WRITER_ROLE_BEFORE = frozenset({"я", "как", "работаю", "являюсь", "работал", "работала"})
+
+
 def names_one(head: str, before: str) -> bool:
-    """Russian has no articles to tell one shop from shops: every head may be a segment."""
-    return False
+    """Russian has no articles to tell one shop from shops, but a singular head in three
+    slots names one thing or one person, never a group: a possessor right after a noun, which
+    makes a thing's name («консоль разработчика», «режим администратора»), a place after
+    «в»/«на» («в проводнике», «на сборщике»), and the writer's own role («Я разработчик»)."""
+    if "sing" not in grammemes(head):
+        return False
+    last = _LAST_WORD.search(before)
+    if last is None:
+        return False
+    word = last.group(1)
+    if word.lower() in _WRITER_ROLE_BEFORE:
+        return True
+    if word.lower() in _LOCATIVE_PREPOSITIONS:
+        return bool(grammemes(head) & {"loct", "loc2"})
+    tags = grammemes(word)
+    return "NOUN" in tags and "gent" in cases(head)
 
 
 def segment_tail(label: str, rest: str) -> re.Match[str] | None:

@@ -1,0 +1,326 @@
+"""The layout of a Russian bug report: which parts of an issue template state no problem.
+
+An issue template puts the problem under «Фактическое поведение» or «Описание», and around it
+sections that say what should have happened («Ожидаемое поведение»), how to get there («Шаги
+для воспроизведения») and on what machine («Окружение», «Версия»). Only the layout tells them
+apart: «Открывается встроенный терминал» under «Ожидаемое поведение» is no fault. Headings
+are found by their form (a line of their own, a Markdown heading, bold, or a label before a
+colon), never by the report's wording elsewhere.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from kg.language.tokens import analyse, cases, grammemes
+from kg.llm.offline import linguistic
+
+Span = tuple[int, int]
+
+# What the writer wanted to happen: the section states the right behaviour, not the fault.
+_EXPECTED = (
+    r"ожидаем\w*(?:\s+(?:поведени\w*|результат\w*|работ\w*|вывод\w*))?|ожидани[еяй]|ожидал(?:ось|и|а)?"
+    r"|что\s+(?:я\s+)?ожидал(?:ось|и|а)?|как\s+должно\s+(?:быть|работать)|правильное\s+поведение"
+)
+# The machine and the versions: facts about where, not what goes wrong.
+_ENVIRONMENT = (
+    r"окружени\w*|сред[аы](?:\s+выполнения)?|верси[яи](?:\s+[\w.+-]+){0,2}"
+    r"|ос|операционн\w+\s+систем\w*|систем[аы]|(?:сведения|информаци\w+)\s+о\s+систем\w*"
+    r"|конфигураци\w*|платформ\w*|оборудовани\w*|железо|характеристик\w*(?:\s+\w+)?"
+)
+# How to reproduce: the steps are instructions; a segment's role word in them («Пользователь
+# открывает файл») is the template's actor, not a group of people.
+_STEPS = (
+    r"шаг(?:и|ов)?(?:\s+(?:для|по)\s+воспроизведени\w*|\s+воспроизведени\w*)?"
+    r"|как\s+(?:воспроизвести|повторить)|порядок\s+действий|воспроизведени\w*"
+)
+# Sections whose text is the report itself: only the heading goes.
+_TOLD = (
+    r"фактическ\w+(?:\s+(?:поведени\w*|результат\w*))?|на\s+(?:деле|самом\s+деле|практике)"
+    r"|реальн\w+\s+(?:поведени\w*|результат\w*)|текущ\w+\s+поведени\w*|результат"
+    r"|что\s+(?:происходит|случилось|произошло)|описани\w*(?:\s+(?:ошибки|проблемы|бага))?"
+    r"|проблема|суть\s+проблемы|подробност\w*|дополнительн\w+\s+(?:информаци\w*|контекст\w*|сведения)"
+    r"|скриншот\w*|снимк\w+\s+экрана|логи|журнал\w*|примечани\w*|комментари\w*"
+)
+# What the writer does meanwhile: a way round the fault, not something asked of the project.
+_WORKAROUND = (
+    r"обходн\w+\s+(?:путь|решение|вариант)|временн\w+\s+(?:решение|выход)|как\s+обойти"
+    r"|что\s+помогает|решение"
+)
+_KINDS = (
+    ("expected", _EXPECTED),
+    ("environment", _ENVIRONMENT),
+    ("steps", _STEPS),
+    ("workaround", _WORKAROUND),
+    ("told", _TOLD),
+)
+_SKIPPED = frozenset({"expected", "environment"})
+
+# A heading alone on its line: "### Окружение", "**Шаги для воспроизведения:**", "Версия:".
+_HEADING_LINE = re.compile(
+    r"^[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*|__)?[ \t]*(?P<name>[^\n:*#_]{2,60}?)[ \t]*(?:\*\*|__)?"
+    r"[ \t]*:?[ \t]*(?:\*\*|__)?[ \t]*$",
+    re.MULTILINE,
+)
+# A label before a colon with its text after it: "**Ожидаемый результат:** отладчик запускается",
+# at a line's start or after a sentence's end on the line.
+_INLINE_LABEL = re.compile(
+    r"(?:^[ \t]*(?:[-*•][ \t]+)?(?:#{1,6}[ \t]*)?|(?<=[.!?])[ \t]+)(?:\*\*|__)?"
+    r"(?P<name>[А-ЯЁа-яё][^\n:*_.!?]{1,40}?)[ \t]*(?:\*\*|__)?[ \t]*:[ \t]*(?:\*\*|__)?[ \t]*"
+    r"(?=\S)",
+    re.MULTILINE,
+)
+# A template's check box ("- [x] Я проверил …"): the writer confirms a step of the form.
+_CHECKBOX = re.compile(r"^[ \t]*[-*][ \t]+\[[ xX]\][^\n]*$", re.MULTILINE)
+# A form field with a short machine value that holds a number ("Commit: 5c3e6…", "Процессор:
+# Intel i5").
+_FIELD = re.compile(
+    r"^[ \t]*(?:[-*•][ \t]+)?(?P<name>[^\n:.!?]{1,30}):[ \t]*(?P<value>[^\n]{1,60})$",
+    re.MULTILINE,
+)
+_MESSAGE_LABELS = re.compile(r"(?:ошибк|сообщени|исключени|error|message|exception)", re.I)
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+
+
+@dataclass(frozen=True)
+class Section:
+    kind: str
+    heading: Span
+    body: Span
+
+
+def _kind(name: str) -> str | None:
+    name = " ".join(name.split()).strip(" -–—").lower()
+    for kind, pattern in _KINDS:
+        if re.fullmatch(pattern, name):
+            return kind
+    return None
+
+
+@lru_cache(maxsize=64)
+def sections(text: str) -> tuple[Section, ...]:
+    """The template sections a report is laid out in, in order."""
+    found: list[tuple[int, int, str, bool]] = []  # heading start, end, kind, on its own line
+    for match in _HEADING_LINE.finditer(text):
+        kind = _kind(match["name"])
+        if kind is not None:
+            found.append((match.start(), match.end(), kind, True))
+    for match in _INLINE_LABEL.finditer(text):
+        kind = _kind(match["name"])
+        if kind is not None and not any(s <= match.start() < e for s, e, _, _ in found):
+            found.append((match.start(), match.end(), kind, False))
+    found.sort()
+    result = []
+    for index, (start, end, kind, own_line) in enumerate(found):
+        following = found[index + 1][0] if index + 1 < len(found) else len(text)
+        if own_line:
+            # The section's text runs to the next heading or to the first blank line after it.
+            body_start = len(text) - len(text[end:].lstrip())
+            gap = _BLANK_LINE.search(text, body_start, following)
+            body_end = gap.start() if gap else following
+        else:
+            line_end = text.find("\n", end)
+            body_end = min(following, len(text) if line_end < 0 else line_end)
+        result.append(Section(kind, (start, end), (end, max(end, body_end))))
+    return tuple(result)
+
+
+def _blank(text: str, start: int, end: int) -> str:
+    return text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
+
+
+def mask_layout(text: str) -> str:
+    """The report with its template's words blanked out, every other character where it was:
+    headings, what was expected, the environment, check boxes and form fields with numbers."""
+    for section in sections(text):
+        if section.kind == "workaround":
+            continue  # «Обходной путь: …» is how the rules tell an alternative the writer uses
+        text = _blank(text, *section.heading)
+        if section.kind in _SKIPPED:
+            text = _blank(text, *section.body)
+    for match in _CHECKBOX.finditer(text):
+        text = _blank(text, *match.span())
+    for match in _FIELD.finditer(text):
+        name, value = match["name"], match["value"]
+        if (
+            len(name.split()) <= 4
+            and re.search(r"\d", value)
+            and not re.search(r"[А-Яа-яЁё]", value)  # «Решили: переходим на B2C» is a statement
+            and len(value.split()) <= 8
+            and not _MESSAGE_LABELS.search(name)
+        ):
+            text = _blank(text, *match.span())
+    return text
+
+
+def steps(text: str) -> list[Span]:
+    """Where the report's reproduction steps are."""
+    return [s.body for s in sections(text) if s.kind == "steps"]
+
+
+def workarounds(text: str) -> list[Span]:
+    """Where the report tells how the writer gets round the fault."""
+    return [s.body for s in sections(text) if s.kind == "workaround"]
+
+
+# «Проблема воспроизводится на двух компьютерах», «воспроизводится всегда»: when and where the
+# fault shows, said of a problem told elsewhere.
+_REPRODUCED = re.compile(r"(?<![\w-])воспроизв\w*", re.I)
+
+
+def tells_reproduction(clause: str) -> bool:
+    """The clause says that (or where) the fault can be reproduced, not what it is."""
+    return bool(_REPRODUCED.search(clause))
+
+
+_ASKING = re.compile(
+    r"^\W*(?:а\s+)?(?:можно\s+ли|есть\s+ли|как\s+(?:можно\s+)?(?:это\s+)?"
+    r"(?:исправить|решить|починить|обойти))(?![\w-])",
+    re.I,
+)
+_COURTESY = frozenset({"пожалуйста", "плиз", "очень", "просьба", "прошу", "срочно"})
+# «Подскажите, почему не работает …»: the plea wraps a question that tells the problem.
+_QUESTION_WORDS = re.compile(r"(?<![\w-])(?:почему|отчего|как|где|что|когда|зачем)(?![\w-])", re.I)
+
+
+def asks_the_maintainers(clause: str) -> bool:
+    """A request or question to the project («Пожалуйста, исправьте это», «Можно ли добавить
+    предупреждение?»): what the writer asks for, not what goes wrong."""
+    if _ASKING.search(clause):
+        return True
+    words = [w for w in re.findall(r"[А-Яа-яЁё-]+", clause) if w.lower() not in _COURTESY]
+    return bool(words) and "impr" in grammemes(words[0]) and not _QUESTION_WORDS.search(clause)
+
+
+# «сломалось после обновления», «всё перестало работать с версии 1.90»: a breakage said of
+# nothing named, with only when or after what.
+_BREAKING = frozenset({"сломаться", "поломаться", "слететь", "отвалиться", "перестать"})
+_VAGUE_SUBJECTS = frozenset({"всё", "все", "оно", "это", "он", "она", "они"})
+_PREPOSITIONS = frozenset({"после", "с", "со", "в", "во", "на", "при", "от", "до", "из-за"})
+
+
+def tells_when_it_broke(label: str) -> bool:
+    """The pain only says that something broke and when («сломалось после обновления»): the
+    report says elsewhere what broke, and this is the same problem's history."""
+    tokens = [t for t in analyse(label) if t.pos != "PUNCT"]
+    if not any(t.lemma in _BREAKING for t in tokens):
+        return False
+    governed = False
+    for token in tokens:
+        if token.lower in _PREPOSITIONS:
+            governed = True
+            continue
+        if token.pos in ("NOUN", "PROPN") and not governed and "nomn" in cases(token.text):
+            return False  # «отладка сломалась»: the thing that broke is named
+        if token.pos in ("NOUN", "PROPN", "ADJ", "NUM", "DET"):
+            continue  # still inside the prepositional phrase
+        governed = False
+    return True
+
+
+# «с такой проблемой», «эта ошибка», «та же ошибка»: the problem already told, pointed back to.
+_POINTING_BACK = re.compile(
+    r"(?<![\w-])(?:эт\w*|так\w*|данн\w*|подобн\w*|т[аоуеы]\s+же|той\s+же|тех\s+же)\s+"
+    r"(?:проблем|ошибк|баг|глюк|сбо[йея])\w*",
+    re.I,
+)
+# What the writer does about the report: attaching a screenshot, checking, trying.
+_ABOUT_THE_REPORT = frozenset(
+    {
+        "прикладывать",
+        "приложить",
+        "прилагать",
+        "прикрепить",
+        "прикреплять",
+        "вложить",
+        "проверять",
+        "проверить",
+        "пробовать",
+        "попробовать",
+        "тестировать",
+        "протестировать",
+    }
+)
+# «Проблема наблюдается уже неделю», «ошибка сохраняется»: how long or how often, said of a
+# problem named only by the word «проблема».
+_PERSISTING = frozenset(
+    {
+        "наблюдаться",
+        "сохраняться",
+        "сохраниться",
+        "оставаться",
+        "остаться",
+        "повторяться",
+        "повториться",
+        "присутствовать",
+    }
+)
+_GENERIC_PROBLEMS = frozenset({"проблема", "ошибка", "баг", "глюк", "сбой", "неполадка"})
+
+
+def about_the_report(clause: str) -> bool:
+    """The clause speaks of the problem already told or of the report itself, and names no
+    problem of its own: «Может, кто-то сталкивался с такой проблемой?», «Прикладываю скриншот
+    ошибки», «Проверял на чистой установке», «Проблема наблюдается уже неделю»."""
+    if _POINTING_BACK.search(clause):
+        return True
+    tokens = [t for t in analyse(clause) if t.pos != "PUNCT"]
+    verbs = [t for t in tokens if t.pos in ("VERB", "AUX")]
+    if verbs and verbs[0].lemma in _ABOUT_THE_REPORT and "impr" not in grammemes(verbs[0].text):
+        return True
+    persisting = next((t for t in verbs if t.lemma in _PERSISTING), None)
+    if persisting is None:
+        return False
+    # the subject is the bare word: «проблема с отображением шрифтов сохраняется» names one
+    before = [t for t in tokens if t.pos in ("NOUN", "PROPN") and t.start < persisting.start]
+    after = [t for t in tokens if t.pos in ("NOUN", "PROPN") and t.start > persisting.start]
+    subject = before or [t for t in after if "nomn" in cases(t.text)][:1]
+    return len(subject) == 1 and subject[0].lemma in _GENERIC_PROBLEMS
+
+
+# «…, приходится тянуть полосу прокрутки»: what the writer is driven to do by a fault.
+_DRIVEN_TO = re.compile(r",\s+(?:и\s+)?(?:приходится|приходилось|пришлось)(?![\w-])", re.I)
+
+
+def symptom_before_consequence(
+    text: str, clause: Span, cue: tuple[Span, bool]
+) -> tuple[Span, bool]:
+    """In a bug report «Колесо мыши не прокручивает список, приходится тянуть полосу» the
+    fault is before the comma and what the writer must do instead after it: the fault is the
+    pain. A clause that tells only what the writer must do keeps it."""
+    driven = _DRIVEN_TO.search(text, clause[0], clause[1])
+    if driven is None or cue[0][0] < driven.start():
+        return cue
+    before = (clause[0], driven.start())
+    symptom = linguistic.pain_span(text, before)
+    return (symptom, False) if symptom is not None else cue
+
+
+# «Правильно было бы не показывать это окно», «лучше бы он не закрывался»: the subjunctive says
+# what should be, not what happened.
+_SUBJUNCTIVE = re.compile(r"(?<![\w-])(?:бы|б)(?![\w-])", re.I)
+
+
+def in_the_subjunctive(clause: str) -> bool:
+    """The clause is in the subjunctive mood: a wish or a suggestion, not a report."""
+    return bool(_SUBJUNCTIVE.search(clause))
+
+
+# «Это очень мешает работе», «это раздражает»: what the problem told does to the writer.
+_IMPACT = frozenset({"мешать", "раздражать", "бесить", "напрягать", "отвлекать", "злить"})
+_POINTERS = frozenset({"это", "что", "оно", "всё", "все"})
+
+
+def tells_only_the_impact(label: str, sentence: str) -> bool:
+    """The pain says only how a problem told elsewhere affects the writer: its subject is
+    «это» and its words are an impact verb and at most «работа»."""
+    words = [t for t in analyse(sentence) if t.pos != "PUNCT"]
+    if not words or words[0].lower not in _POINTERS:
+        return False
+    tokens = [t for t in analyse(label) if t.pos != "PUNCT"]
+    content = [t for t in tokens if t.pos in ("NOUN", "PROPN", "VERB", "ADJ")]
+    return any(t.lemma in _IMPACT for t in content) and all(
+        t.lemma in _IMPACT or t.lemma in ("работа", "работать") for t in content
+    )

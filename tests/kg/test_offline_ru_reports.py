@@ -1,0 +1,236 @@
+"""Russian bug reports in the shapes issue templates give them: the offline extractor must take
+the problem told, and nothing from the template around it (expected behaviour, steps,
+environment, check boxes, requests to the maintainers). Every report here is invented."""
+
+from __future__ import annotations
+
+from kg.llm.offline.extractor import extract_offline
+from kg.llm.offline.report_ru import mask_layout, sections
+from kg.llm.prompts.extraction_models import ExtractionRequest, ExtractionResponse
+
+
+def _extract(text: str) -> ExtractionResponse:
+    return extract_offline(ExtractionRequest(text=text, language="ru", product=""))
+
+
+def _labels(text: str, node_type: str) -> list[str]:
+    return [n.label for n in _extract(text).nodes if n.type == node_type]
+
+
+def test_expected_behaviour_under_a_heading_is_no_pain() -> None:
+    text = (
+        "Панель вывода пустая\n\n"
+        "### Ожидаемое поведение\n"
+        "Окно вывода больше не закрывается само и не пропадает.\n\n"
+        "### Фактическое поведение\n"
+        "Панель вывода остаётся пустой, текст не появляется.\n"
+    )
+    pains = _labels(text, "pain")
+    assert pains
+    assert not any("закрывается" in p or "пропадает" in p for p in pains)
+
+
+def test_expected_result_as_an_inline_label_is_no_pain() -> None:
+    text = (
+        "Уведомления возвращаются\n\n"
+        "Я закрываю уведомление, но оно появляется снова. "
+        "Ожидаемое поведение: закрытое уведомление больше не показывается."
+    )
+    assert not any("показывается" in p for p in _labels(text, "pain"))
+
+
+def test_environment_section_and_form_fields_say_nothing() -> None:
+    text = (
+        "Редактор зависает при поиске\n\n"
+        "Глобальный поиск зависает, и редактор перестаёт отвечать.\n\n"
+        "Окружение:\n"
+        "Windows 10, не обновлялась с прошлого года\n"
+        "ОС: Ubuntu 22.04\n"
+        "Версия VS Code: 1.85.0\n"
+    )
+    answer = _extract(text)
+    assert all("Windows" not in n.quote and "Ubuntu" not in n.quote for n in answer.nodes)
+    assert not any("не обновлялась" in n.label for n in answer.nodes)
+
+
+def test_a_template_check_box_is_no_pain() -> None:
+    text = (
+        "Не работает переход к определению\n\n"
+        "- [x] Я проверил, что проблема не исчезает с отключёнными расширениями\n\n"
+        "F12 на функции ничего не делает."
+    )
+    pains = _labels(text, "pain")
+    assert pains
+    assert not any("расширени" in p for p in pains)
+
+
+def test_where_a_problem_reproduces_is_no_pain() -> None:
+    text = (
+        "Не отображается дерево тестов\n\n"
+        "Панель тестирования пустая.\n\n"
+        "Проблема воспроизводится на двух компьютерах."
+    )
+    assert not any("воспроизводится" in p for p in _labels(text, "pain"))
+
+
+def test_a_request_to_the_maintainers_is_no_pain() -> None:
+    text = (
+        "Пропадает история терминала\n\n"
+        "После перезагрузки окна история команд в терминале очищается. "
+        "Пожалуйста, исправьте это.\n"
+        "Можно ли добавить предупреждение вместо аварийного закрытия?"
+    )
+    pains = _labels(text, "pain")
+    assert pains
+    assert not any("исправьте" in p or "можно ли" in p.lower() for p in pains)
+
+
+def test_role_words_in_reproduction_steps_are_no_segments() -> None:
+    steps = (
+        "1. Администраторы школы открывают панель настроек\n2. Преподаватели нажимают «Сохранить»\n"
+    )
+    # the same lines outside a steps section do name groups: the section is what differs
+    assert _labels("Не открываются настройки\n\n" + steps, "segment")
+    text = "Не открываются настройки\n\nШаги для воспроизведения:\n" + steps
+    assert _labels(text, "segment") == []
+
+
+def test_headings_are_found_by_layout_and_masked_in_place() -> None:
+    text = (
+        "**Шаги для воспроизведения:**\n1. Открыть файл\n\n"
+        "## Ожидаемый результат\nФайл открывается.\n\n"
+        "**Фактический результат:** файл не открывается.\n"
+    )
+    kinds = [s.kind for s in sections(text)]
+    assert kinds == ["steps", "expected", "told"]
+    masked = mask_layout(text)
+    assert len(masked) == len(text)
+    assert "Файл открывается" not in masked
+    assert "файл не открывается" in masked
+    assert "Шаги" not in masked and "Фактический" not in masked
+    assert "Открыть файл" in masked  # a step stays; only the heading goes
+
+
+def test_a_singular_role_inside_a_things_name_or_a_place_is_no_segment() -> None:
+    text = (
+        "Иконки в проводнике отображаются квадратами\n\n"
+        "В консоли разработчика появляется ошибка при запуске, "
+        "а режим администратора не включается."
+    )
+    assert _labels(text, "segment") == []
+
+
+def test_a_group_of_people_is_a_segment_without_its_quantity() -> None:
+    text = (
+        "Вход в аккаунт не работает\n\n"
+        "У нескольких преподавателей на Linux вход в аккаунт завершается ошибкой."
+    )
+    assert _labels(text, "segment") == ["преподаватели"]
+
+
+def test_a_workaround_asks_for_no_feature() -> None:
+    text = (
+        "Поиск по файлам зависает\n\n"
+        "Глобальный поиск зависает на большом проекте.\n"
+        "Обходной путь: добавить папку сборки в исключения поиска, тогда поиск работает."
+    )
+    answer = _extract(text)
+    assert [n.label for n in answer.nodes if n.type == "feature"] == []
+    assert any(n.type == "pain" for n in answer.nodes)
+
+
+def test_the_people_of_one_particular_thing_are_no_segment() -> None:
+    text = (
+        "Расширение не обновляется\n\n"
+        "Автор расширения не отвечает, участники сессии отключаются через минуту, "
+        "а переводчик интерфейса показывает английский текст."
+    )
+    assert _labels(text, "segment") == []
+    # a group named by what its people own stays one
+    assert "владельцы кофеен" in _labels("Владельцы кофеен жалуются на цены.", "segment")
+
+
+def test_when_it_broke_is_the_same_problem_not_another() -> None:
+    text = (
+        "Не запускается отладка\n\n"
+        "При нажатии F5 отладчик не запускается и ничего не происходит. "
+        "Раньше всё работало, сломалось после обновления на прошлой неделе."
+    )
+    pains = _labels(text, "pain")
+    assert pains
+    assert not any("сломалось" in p for p in pains)
+    # said alone, it is the report's only statement of the problem and stays
+    assert _labels("Всё сломалось после обновления на прошлой неделе.", "pain")
+
+
+def test_what_the_writer_says_about_the_report_is_no_pain() -> None:
+    text = (
+        "Текст в терминале пропадает\n\n"
+        "После перезапуска текст в терминале не отображается.\n"
+        "Проверял на чистой установке без расширений, всё так же.\n"
+        "Прикладываю скриншот ошибки.\n"
+        "Проблема наблюдается уже неделю.\n"
+        "Может, кто-то сталкивался с такой проблемой?"
+    )
+    pains = _labels(text, "pain")
+    assert pains
+    assert not any(
+        word in p for p in pains for word in ("скриншот", "наблюдается", "такой", "без расширений")
+    )
+    # a problem named with its subject stays one
+    assert _labels("Проблема с отображением шрифтов сохраняется после перезапуска.", "pain")
+
+
+def test_the_fault_is_the_pain_not_what_it_drives_the_writer_to() -> None:
+    text = (
+        "Не прокручивается список\n\n"
+        "Колесо мыши не прокручивает список в панели вывода, приходится тянуть полосу прокрутки."
+    )
+    pains = _labels(text, "pain")
+    assert any("не прокручивает список" in p for p in pains), pains
+    assert not any("приходится" in p for p in pains)
+    # told alone, what the writer must do is the pain
+    assert _labels("Каждое утро приходится сверять заказы вручную.", "pain")
+
+
+def test_the_writers_own_role_is_no_segment() -> None:
+    text = (
+        "Терминал не открывается\n\n"
+        "Я начинающий программист, работаю тестировщиком. "
+        "Как разработчик, я каждый день пользуюсь терминалом, а он не открывается."
+    )
+    assert _labels(text, "segment") == []
+    assert _labels("Незрячие пользователи не могут работать с панелью.", "segment") == [
+        "незрячие пользователи"
+    ]
+
+
+def test_symptoms_a_bug_report_names_are_pains() -> None:
+    for sentence in (
+        "Редактор завис при открытии проекта.",
+        "После выхода из спящего режима окно редактора мерцает.",
+        "Разметка съезжает после изменения масштаба.",
+        "Строки в панели вывода дублируются.",
+    ):
+        assert _labels(sentence, "pain"), sentence
+
+
+def test_what_should_be_in_the_subjunctive_is_no_pain() -> None:
+    text = (
+        "Окно подтверждения мешает\n\n"
+        "При закрытии вкладки окно подтверждения не закрывается.\n"
+        "Правильно было бы не показывать это окно, лучше бы оно не появлялось вовсе."
+    )
+    pains = _labels(text, "pain")
+    assert pains
+    assert not any("показывать" in p or "появлялось" in p for p in pains)
+
+
+def test_what_the_problem_does_to_the_writer_is_no_second_pain() -> None:
+    text = (
+        "Курсор прыгает в начало строки\n\n"
+        "При наборе текста в Markdown-файле курсор иногда прыгает в начало строки. "
+        "Это очень мешает работе."
+    )
+    pains = _labels(text, "pain")
+    assert len(pains) == 1 and "прыгает" in pains[0], pains
