@@ -10,6 +10,8 @@ a number once handed out is never handed to another node.
 
 from __future__ import annotations
 
+import json
+
 from django.db import connection, transaction
 
 from kg.models import Episode, EpisodeIntegration, IndexedNode, ProjectRevision
@@ -24,17 +26,26 @@ def allocate_numbers(episode: Episode, uids: list[str]) -> dict[str, int]:
     """
     if not uids:
         return {}
-    with transaction.atomic(savepoint=False):
-        # Only the numbers column: the row also holds the proposal, which is not needed here.
-        row = EpisodeIntegration.objects.select_for_update().filter(episode=episode)
-        given = row.values_list("numbers", flat=True).get()
+    # Plain statements on the numbers column only (the row also holds the proposal): this runs
+    # under the lease for every episode that creates a node.
+    table = connection.ops.quote_name(EpisodeIntegration._meta.db_table)
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    with transaction.atomic(savepoint=False), connection.cursor() as cursor:
+        cursor.execute(f"SELECT numbers FROM {table} WHERE episode_id = %s{lock}", [episode.pk])  # noqa: S608
+        row = cursor.fetchone()
+        if row is None:
+            raise EpisodeIntegration.DoesNotExist(f"episode {episode.pk} has no integration record")
+        given = json.loads(row[0]) if isinstance(row[0], str) else row[0]
         numbers = {str(uid): int(n) for uid, n in (given or {}).items()}
         missing = [uid for uid in uids if uid not in numbers]
         if missing:
             last = _advance_counter(episode.project_id, len(missing))
             for offset, uid in enumerate(missing, start=last - len(missing) + 1):
                 numbers[uid] = offset
-            row.update(numbers=numbers)
+            cursor.execute(
+                f"UPDATE {table} SET numbers = %s WHERE episode_id = %s",  # noqa: S608
+                [json.dumps(numbers), episode.pk],
+            )
     return {uid: numbers[uid] for uid in uids}
 
 
