@@ -234,3 +234,12 @@ def test_what_the_problem_does_to_the_writer_is_no_second_pain() -> None:
     )
     pains = _labels(text, "pain")
     assert len(pains) == 1 and "прыгает" in pains[0], pains
+
+
+def test_a_line_of_blanked_markup_is_read_in_one_pass():
+    # Markup blanked to spaces leaves lines of hundreds of spaces before the text: a heading
+    # pattern that could share them among its optional parts tried every way, for a minute.
+    blanks = " " * 300
+    text = f"Описание\n{blanks}can't open file '{blanks}x'\n\nОкружение\nWindows 11"
+    kinds = [s.kind for s in sections(text)]
+    assert kinds == ["told", "environment"]

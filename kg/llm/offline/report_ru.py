@@ -59,17 +59,20 @@ _KINDS = (
 _SKIPPED = frozenset({"expected", "environment"})
 
 # A heading alone on its line: "### Окружение", "**Шаги для воспроизведения:**", "Версия:".
+# The name starts and ends on a visible character, and each run of spaces can be read one way
+# only: a line of blanked markup (hundreds of spaces) is then rejected in linear time, not
+# after trying every way of sharing its spaces among the optional parts.
 _HEADING_LINE = re.compile(
-    r"^[ \t]*(?:#{1,6}[ \t]*)?(?:\*\*|__)?[ \t]*(?P<name>[^\n:*#_]{2,60}?)[ \t]*(?:\*\*|__)?"
-    r"[ \t]*:?[ \t]*(?:\*\*|__)?[ \t]*$",
+    r"^[ \t]*(?:#{1,6}[ \t]*)?(?:(?:\*\*|__)[ \t]*)?"
+    r"(?P<name>[^\s:*#_][^\n:*#_]{0,58}?[^\s:*#_])(?:[ \t]|\*\*|__|:)*$",
     re.MULTILINE,
 )
 # A label before a colon with its text after it: "**Ожидаемый результат:** отладчик запускается",
 # at a line's start or after a sentence's end on the line.
 _INLINE_LABEL = re.compile(
     r"(?:^[ \t]*(?:[-*•][ \t]+)?(?:#{1,6}[ \t]*)?|(?<=[.!?])[ \t]+)(?:\*\*|__)?"
-    r"(?P<name>[А-ЯЁа-яё][^\n:*_.!?]{1,40}?)[ \t]*(?:\*\*|__)?[ \t]*:[ \t]*(?:\*\*|__)?[ \t]*"
-    r"(?=\S)",
+    r"(?P<name>[А-ЯЁа-яё][^\n:*_.!?]{0,39}?[^\s:*_.!?])[ \t]*(?:(?:\*\*|__)[ \t]*)?:"
+    r"[ \t]*(?:(?:\*\*|__)[ \t]*)?(?=\S)",
     re.MULTILINE,
 )
 # A template's check box ("- [x] Я проверил …"): the writer confirms a step of the form.
