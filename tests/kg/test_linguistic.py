@@ -1534,7 +1534,7 @@ def test_a_report_or_a_note_that_is_a_part_is_still_a_feature():
 @pytest.mark.parametrize(
     ("text", "verb"),
     [
-        ("The missing status page creates distrust among applicants.", "creates"),
+        ("The missing status page creates doubt among its readers.", "creates"),
         ("The unclear form leads to confusion.", "leads"),
         ("It causes frustration for many of our drivers.", "causes"),
         ("The reminders produce a lot of stress.", "produce"),

@@ -692,8 +692,8 @@ def _after_inability(tokens: list[Token], i: int) -> bool:
     return token.lemma not in _NOT_INABILITY_BY_PLACE and token.lower not in _NOT_INABILITY_BY_PLACE
 
 
-# What a user looks for in an app and a review says is missing: "no calling option", "no way
-# to undo", "no dark mode".
+# What a user looks for in an app and a review says is missing: "no way to export", "no
+# offline mode".
 _CAPABILITY_NOUNS = _wordset(
     """option options way button buttons setting settings feature features support ability
     function functions mode choice control controls access"""
@@ -816,7 +816,7 @@ COURTESY = _wordset(
 
 def _asks_for_a_fix(tokens: list[Token], at: int) -> bool:
     """ "Please help me solve my problem": a plea for help with a problem told elsewhere. A
-    request that the makers fix something ("please fix the crash") says what is broken."""
+    request that the makers fix something ("please fix the login loop") says what is broken."""
     return any(
         (t.lemma in FIX_LEMMAS or t.lower in FIX_LEMMAS) and not _requests_a_fix(tokens, j)
         for j, t in enumerate(tokens[:at], start=0)
@@ -1875,7 +1875,7 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
         if _general_object(reading, phrase):
             continue  # "wasting time", "read the reviews": nothing of the product is named
         if _brings_about_a_state(reading, i, phrase):
-            continue  # "creates distrust", "leads to confusion": an effect, not a use
+            continue  # "creates doubt", "leads to confusion": an effect, not a use
         if not evaluative:
             if i and reading.tokens[i - 1].pos == "ADP":
                 continue  # "the option of muting chats": the gerund completes the noun before
@@ -1889,7 +1889,7 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
 
 _POSSESSIVES = _wordset("my your our their his her its")
 # Verbs of causing: what they bring about is an effect, not something anyone does with the
-# product, when it is a feeling, a judgement or a problem ("creates distrust", "causes
+# product, when it is a feeling, a judgement or a problem ("creates doubt", "causes
 # delays", "leads to confusion"); "creates playlists" still names a use.
 _CAUSING = _wordset("cause create lead result bring produce generate breed foster")
 
