@@ -17,9 +17,10 @@ Scoring rule, fixed before the engine was tuned:
   from such a sentence. That is a proxy: the set rates features, and a complaint whose feature
   is rated neutral, or names none, counts against the engine. So a sample of 200 sentences per
   split was also annotated by hand, blind to the engine, for whether each reports a problem
-  (tests/kg/real/app_review_complaints.md; annotated after the rules were written, never
-  used to write one): precision = pains from a complaint among the pains of the sample,
-  recall = complaints of the sample that gave a pain.
+  (tests/kg/real/app_review_complaints.md; annotated after the rules then in place were
+  written; the dev half has since been tuned on, the test half never read by a rule writer):
+  precision = pains from a complaint among the pains of the sample, recall = complaints of the
+  sample that gave a pain.
 """
 
 from __future__ import annotations
