@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from django.db import transaction
 
 from kg.graph import NodeRecord
+from kg.ledger.episodes import IMPORTED_KINDS
 from kg.llm import LLMOutputError, call_llm_repairing_json
 from kg.llm.engines import OfflineEngine, current_engine
 from kg.llm.prompts import batch_extraction
@@ -35,7 +36,7 @@ from kg.llm.prompts.batch_extraction import (
     BatchMessage,
 )
 from kg.llm.prompts.extraction_models import ExtractionResponse, KnownNode
-from kg.models import Episode, EpisodeKind, ExtractionRejection, LLMCall
+from kg.models import Episode, ExtractionRejection, LLMCall
 from kg.pipeline import candidates
 from kg.pipeline.extract import ExtractionOutcome, check_answer, known_subjects
 from kg.pipeline.proposal import (
@@ -52,7 +53,7 @@ from kg.tenancy import product_name
 
 logger = logging.getLogger("groundwork.pipeline")
 
-BULK_KINDS = frozenset({EpisodeKind.IMPORT, EpisodeKind.FILE_CHUNK})
+BULK_KINDS = IMPORTED_KINDS
 BATCH_MESSAGES = 8  # messages per call: 0.125 calls per message when every batch is full
 BATCH_CHARS = 16_000  # text per call; a longer message is extracted on its own
 KNOWN_PER_MESSAGE = 6  # candidate nodes each message adds to the batch's known nodes

@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from kg.graph import EpisodeStub, store
 from kg.graph.records import graph_time
+from kg.ledger.episodes import queue_ingest
 from kg.models import (
     Episode,
     EpisodeIntegration,
@@ -44,7 +45,6 @@ from kg.pipeline.locks import WAIT_SECONDS, Lease, LockBusy, holding, named_lock
 from kg.pipeline.proposal import recorded_proposals
 from kg.pipeline.recovery import record_gave_up, worker_id
 from kg.pipeline.revision import graph_changed
-from kg.task_queue import queue_task
 
 logger = logging.getLogger("groundwork.pipeline")
 
@@ -405,12 +405,12 @@ def ingest_recorded_episodes(episodes: Sequence[Episode], *, sync: bool = False)
 
     With `sync`, in this process, one episode after another: a failure is recorded on its
     episode and the others go on. Otherwise queued for the workers once the current
-    transaction commits, one task per episode; each finds its batch's recorded proposal.
+    transaction commits (kg.ledger.episodes.queue_ingest: one task per run of imported
+    messages, each working through the run in order).
     Returns the episodes that failed (always empty when queued).
     """
     if not sync:
-        ids = [e.pk for e in episodes]
-        transaction.on_commit(lambda: _enqueue(ids))
+        queue_ingest(episodes)
         return []
     failed = []
     done: set[int] = set()
@@ -438,11 +438,6 @@ def _done_among(episode_ids: list[int]) -> set[int]:
             episode_id__in=episode_ids, status=ProcessingStatus.DONE
         ).values_list("episode_id", flat=True)
     )
-
-
-def _enqueue(episode_ids: list[int]) -> None:
-    for episode_id in episode_ids:
-        queue_task("kg.episode_ingest", [episode_id])
 
 
 # How often a writer waiting for its project's lease asks again. The lease is held for a few
