@@ -49,6 +49,7 @@ from kg.pipeline.proposal import (
     recorded_proposals,
     unnamed_mentions,
 )
+from kg.pipeline.read_ahead import answers_read_ahead
 from kg.tenancy import product_name
 
 logger = logging.getLogger("groundwork.pipeline")
@@ -144,9 +145,10 @@ def propose_batch(episodes: Sequence[Episode]) -> dict[int, Proposal]:
     )
     calls: list[LLMCall] = []
     try:
-        answer = call_llm_repairing_json(
-            batch_extraction.OPERATION, request, calls=calls, project=project
-        ).value
+        with answers_read_ahead(episodes):
+            answer = call_llm_repairing_json(
+                batch_extraction.OPERATION, request, calls=calls, project=project
+            ).value
     except LLMOutputError as error:
         logger.warning("batch of %d messages not extracted (%s): one by one", len(episodes), error)
         return {}

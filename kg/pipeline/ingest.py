@@ -30,7 +30,7 @@ from django.utils import timezone
 
 from kg.graph import EpisodeStub, store
 from kg.graph.records import graph_time
-from kg.ledger.episodes import queue_ingest
+from kg.ledger.episodes import IMPORT_TASK_STRIDE, queue_ingest
 from kg.models import (
     Episode,
     EpisodeIntegration,
@@ -43,6 +43,7 @@ from kg.pipeline.batch import BATCH_MESSAGES, BULK_KINDS, proposals_for
 from kg.pipeline.integrate import Decision, Hold, integrate, nodes_named
 from kg.pipeline.locks import WAIT_SECONDS, Lease, LockBusy, holding, named_lock
 from kg.pipeline.proposal import recorded_proposals
+from kg.pipeline.read_ahead import read_ahead
 from kg.pipeline.recovery import record_gave_up, worker_id
 from kg.pipeline.revision import graph_changed
 
@@ -93,17 +94,39 @@ WINDOW = BATCH_MESSAGES
 
 def _ingest_in_order(episode: Episode) -> IngestReport:
     status = _status_of(episode)
+    read = False
     while True:
         if status == ProcessingStatus.DONE:
             return IngestReport(episode=episode.number, skipped=True)
         try:
             turn = Lease(f"import-order:{episode.project_id}").acquire(wait_seconds=0)
         except LockBusy:  # another worker is working through the import: wait for our turn
-            time.sleep(ORDER_POLL_SECONDS)
+            if not read:  # meanwhile, the messages of our run read ahead (offline engine)
+                read_ahead(_own_run(episode))
+                read = True
+            else:
+                time.sleep(ORDER_POLL_SECONDS)
             status = _status(episode)
             continue
         with holding(turn):
             return _ingest_through(episode, turn)
+
+
+def _own_run(episode: Episode) -> list[Episode]:
+    """The unfinished imported messages of the run `episode`'s task was queued for (it ends
+    the run: kg.ledger.episodes.queue_ingest), without a recorded proposal, in order."""
+    return list(
+        Episode.objects.filter(
+            project_id=episode.project_id,
+            kind__in=BULK_KINDS,
+            number__gt=episode.number - IMPORT_TASK_STRIDE,
+            number__lte=episode.number,
+            integration__isnull=True,
+        )
+        .exclude(processing__status=ProcessingStatus.DONE)
+        .select_related("project__organization")
+        .order_by("number")
+    )
 
 
 def _ingest_through(episode: Episode, turn: Lease) -> IngestReport:
