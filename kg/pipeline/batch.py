@@ -9,8 +9,9 @@ nothing differs: each episode is integrated under the lock from its recorded pro
 retry and kg_rebuild make no model call.
 
 The batch is formed where the work is taken, so every way of queueing imported messages
-batches without knowing it: the per-episode tasks of a bulk import, `kg_ingest --sync`, and
-`kg.pipeline.ingest.ingest_recorded_episodes` (the entry point for readers of files). Only
+batches without knowing it: the tasks of a bulk import (one per run of messages),
+`kg_ingest --sync`, and `kg.pipeline.ingest.ingest_recorded_episodes` (the entry point for
+readers of files). Only
 the holder of the project's import turn proposes imported messages, in number order (see
 kg.pipeline.ingest), so the batches are those of a sequential run. A batch whose call fails,
 and a message the answer left out, fall back to the single extraction.

@@ -82,7 +82,8 @@ def episode_ingest(episode_id: int, *, force: bool = False) -> IngestReport:
 # batch proposed against the graph as every earlier message left it — exactly what a
 # sequential `kg_ingest --sync` does. One worker at a time holds the project's import turn
 # and works through the unfinished messages before its own; the tasks of the later ones wait
-# for their turn, or find their message done. A turn is a lease: its holder's death frees it
+# for their turn (reading their run ahead meanwhile with the offline rules: kg.pipeline.
+# read_ahead), or find their message done. A turn is a lease: its holder's death frees it
 # within seconds. The model calls of an import are therefore made one batch at a time per
 # project (eight messages a call); projects still proceed in parallel.
 ORDER_POLL_SECONDS = 0.05
