@@ -243,3 +243,24 @@ def test_a_line_of_blanked_markup_is_read_in_one_pass():
     text = f"Описание\n{blanks}can't open file '{blanks}x'\n\nОкружение\nWindows 11"
     kinds = [s.kind for s in sections(text)]
     assert kinds == ["told", "environment"]
+
+
+def test_english_template_headings_above_russian_text_are_the_same_sections() -> None:
+    text = (
+        "Пропадает вкладка вывода\n\n"
+        "Steps to Reproduce:\n"
+        "1. Преподаватели открывают панель вывода\n"
+        "2. Запускают задачу сборки\n\n"
+        "Expected behavior:\n"
+        "Панель не закрывается, пока задача не завершится.\n\n"
+        "**Actual result:** вкладка вывода пропадает через секунду.\n"
+        "OS: Windows 11 Pro\n"
+    )
+    kinds = [s.kind for s in sections(text)]
+    assert kinds == ["steps", "expected", "told", "environment"]
+    answer = _extract(text)
+    pains = [n.label for n in answer.nodes if n.type == "pain"]
+    assert any("пропадает" in p for p in pains), pains
+    assert not any("не закрывается" in p for p in pains)
+    assert not [n for n in answer.nodes if n.type == "segment"]
+    assert not any("Windows" in n.quote for n in answer.nodes)

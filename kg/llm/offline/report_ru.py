@@ -5,7 +5,9 @@ sections that say what should have happened («Ожидаемое поведен
 для воспроизведения») and on what machine («Окружение», «Версия»). Only the layout tells them
 apart: «Открывается встроенный терминал» under «Ожидаемое поведение» is no fault. Headings
 are found by their form (a line of their own, a Markdown heading, bold, or a label before a
-colon), never by the report's wording elsewhere.
+colon), never by the report's wording elsewhere. A Russian writer often fills in a template
+whose headings stay in English («Steps to Reproduce:» above Russian steps): those headings are
+the same sections.
 """
 
 from __future__ import annotations
@@ -23,18 +25,21 @@ Span = tuple[int, int]
 _EXPECTED = (
     r"ожидаем\w*(?:\s+(?:поведени\w*|результат\w*|работ\w*|вывод\w*))?|ожидани[еяй]|ожидал(?:ось|и|а)?"
     r"|что\s+(?:я\s+)?ожидал(?:ось|и|а)?|как\s+должно\s+(?:быть|работать)|правильное\s+поведение"
+    r"|expected(?:\s+(?:behaviou?r|results?|outcome))?|what\s+did\s+you\s+expect(?:\s+to\s+happen)?"
 )
 # The machine and the versions: facts about where, not what goes wrong.
 _ENVIRONMENT = (
     r"окружени\w*|сред[аы](?:\s+выполнения)?|верси[яи](?:\s+[\w.+-]+){0,2}"
     r"|ос|операционн\w+\s+систем\w*|систем[аы]|(?:сведения|информаци\w+)\s+о\s+систем\w*"
     r"|конфигураци\w*|платформ\w*|оборудовани\w*|железо|характеристик\w*(?:\s+\w+)?"
+    r"|environment|os|system\s+info(?:rmation)?|(?:vs\s*code|os)\s+version|versions?"
 )
 # How to reproduce: the steps are instructions; a segment's role word in them («Пользователь
 # открывает файл») is the template's actor, not a group of people.
 _STEPS = (
     r"шаг(?:и|ов)?(?:\s+(?:для|по)\s+воспроизведени\w*|\s+воспроизведени\w*)?"
     r"|как\s+(?:воспроизвести|повторить)|порядок\s+действий|воспроизведени\w*"
+    r"|steps(?:\s+to\s+reproduce)?|(?:reproduction|repro)\s+steps|how\s+to\s+reproduce"
 )
 # Sections whose text is the report itself: only the heading goes.
 _TOLD = (
@@ -43,11 +48,13 @@ _TOLD = (
     r"|что\s+(?:происходит|случилось|произошло)|описани\w*(?:\s+(?:ошибки|проблемы|бага))?"
     r"|проблема|суть\s+проблемы|подробност\w*|дополнительн\w+\s+(?:информаци\w*|контекст\w*|сведения)"
     r"|скриншот\w*|снимк\w+\s+экрана|логи|журнал\w*|примечани\w*|комментари\w*"
+    r"|actual(?:\s+(?:behaviou?r|results?))?|description|(?:bug\s+)?summary|what\s+happened"
+    r"|additional\s+(?:context|information|info)|screenshots?|logs?"
 )
 # What the writer does meanwhile: a way round the fault, not something asked of the project.
 _WORKAROUND = (
     r"обходн\w+\s+(?:путь|решение|вариант)|временн\w+\s+(?:решение|выход)|как\s+обойти"
-    r"|что\s+помогает|решение"
+    r"|что\s+помогает|решение|workaround"
 )
 _KINDS = (
     ("expected", _EXPECTED),
@@ -71,7 +78,7 @@ _HEADING_LINE = re.compile(
 # at a line's start or after a sentence's end on the line.
 _INLINE_LABEL = re.compile(
     r"(?:^[ \t]*(?:[-*•][ \t]+)?(?:#{1,6}[ \t]*)?|(?<=[.!?])[ \t]+)(?:\*\*|__)?"
-    r"(?P<name>[А-ЯЁа-яё][^\n:*_.!?]{0,39}?[^\s:*_.!?])[ \t]*(?:(?:\*\*|__)[ \t]*)?:"
+    r"(?P<name>[А-ЯЁа-яёA-Za-z][^\n:*_.!?]{0,39}?[^\s:*_.!?])[ \t]*(?:(?:\*\*|__)[ \t]*)?:"
     r"[ \t]*(?:(?:\*\*|__)[ \t]*)?(?=\S)",
     re.MULTILINE,
 )
