@@ -264,3 +264,21 @@ def test_english_template_headings_above_russian_text_are_the_same_sections() ->
     assert not any("не закрывается" in p for p in pains)
     assert not [n for n in answer.nodes if n.type == "segment"]
     assert not any("Windows" in n.quote for n in answer.nodes)
+
+
+def test_log_lines_pasted_into_a_report_say_nothing() -> None:
+    text = (
+        "Не работает проверка орфографии\n\n"
+        "В окне вывода появляются строки:\n"
+        "[Error - 09:41:07] Spell client: request failed, server is not responding.\n"
+        "[warning] Cannot load dictionary for users in folder.\n"
+        "12:03:55.418 Server process exited with code 1\n"
+        "Подчёркивание ошибок в тексте не появляется."
+    )
+    masked = mask_layout(text)
+    assert "Spell client" not in masked and "exited" not in masked and "dictionary" not in masked
+    assert "В окне вывода появляются строки" in masked
+    answer = _extract(text)
+    assert all("request failed" not in n.quote and "exited" not in n.quote for n in answer.nodes)
+    assert not [n for n in answer.nodes if n.type == "segment"]
+    assert any("подчёркивание" in n.label.lower() for n in answer.nodes if n.type == "pain")

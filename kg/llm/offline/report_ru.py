@@ -84,6 +84,14 @@ _INLINE_LABEL = re.compile(
 )
 # A template's check box ("- [x] Я проверил …"): the writer confirms a step of the form.
 _CHECKBOX = re.compile(r"^[ \t]*[-*][ \t]+\[[ xX]\][^\n]*$", re.MULTILINE)
+# A line a program wrote to its log, pasted into the report: it opens on a bracketed level
+# ("[Error - 10:15:32] …", "[warning] …") or a time of day ("10:15:32.120 …", "[10:15:32] …").
+# What the program logged is the machine's, not the writer's statement of the problem.
+_LOG_LINE = re.compile(
+    r"^[ \t]*(?:\[(?:error|err|warn|warning|info|debug|trace|fatal|critical)\b[^\]\n]*\]"
+    r"|\[?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\]?[ \t])[^\n]*$",
+    re.MULTILINE | re.IGNORECASE,
+)
 # A form field with a short machine value that holds a number ("Commit: 5c3e6…", "Процессор:
 # Intel i5").
 _FIELD = re.compile(
@@ -143,7 +151,8 @@ def _blank(text: str, start: int, end: int) -> str:
 
 def mask_layout(text: str) -> str:
     """The report with its template's words blanked out, every other character where it was:
-    headings, what was expected, the environment, check boxes and form fields with numbers."""
+    headings, what was expected, the environment, check boxes, log lines and form fields with
+    numbers."""
     for section in sections(text):
         if section.kind == "workaround":
             continue  # «Обходной путь: …» is how the rules tell an alternative the writer uses
@@ -151,6 +160,8 @@ def mask_layout(text: str) -> str:
         if section.kind in _SKIPPED:
             text = _blank(text, *section.body)
     for match in _CHECKBOX.finditer(text):
+        text = _blank(text, *match.span())
+    for match in _LOG_LINE.finditer(text):
         text = _blank(text, *match.span())
     for match in _FIELD.finditer(text):
         name, value = match["name"], match["value"]
