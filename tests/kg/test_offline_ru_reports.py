@@ -282,3 +282,23 @@ def test_log_lines_pasted_into_a_report_say_nothing() -> None:
     assert all("request failed" not in n.quote and "exited" not in n.quote for n in answer.nodes)
     assert not [n for n in answer.nodes if n.type == "segment"]
     assert any("подчёркивание" in n.label.lower() for n in answer.nodes if n.type == "pain")
+
+
+def test_what_the_fault_leads_to_is_the_same_problem_not_another() -> None:
+    text = (
+        "Не загружается список задач\n\n"
+        "При открытии панели задач список остаётся пустым. "
+        "Из-за этого я не могу запустить сборку проекта. "
+        "В итоге каждый раз приходится вводить команды вручную. "
+        "Работать так невозможно."
+    )
+    pains = _labels(text, "pain")
+    assert len(pains) == 1 and "список" in pains[0], pains
+    # in one sentence after a comma, the clause that «поэтому» opens goes the same way
+    pains = _labels(
+        "Шрифт в панели вывода не меняется, поэтому приходится каждый раз менять масштаб окна.",
+        "pain",
+    )
+    assert len(pains) == 1 and "шрифт" in pains[0].lower(), pains
+    # told alone, the consequence is the only statement of the problem and stays
+    assert _labels("Из-за этого я не могу запустить сборку проекта.", "pain")

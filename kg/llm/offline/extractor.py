@@ -188,6 +188,17 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
         for f in found
     )
     said_again = _said_again(findings)
+    # «Из-за этого я не могу работать» after the fault: its consequence, when a fault is told
+    consequences = {
+        id(f)
+        for sentence, found in zip(sentences, findings, strict=True)
+        for f in found
+        if f.type == "pain"
+        and sentence.lex is lexicon_ru
+        and report_ru.tells_a_consequence(text, (sentence.start, sentence.end), f.quote)
+    }
+    if not any(f.type == "pain" and id(f) not in consequences for found in findings for f in found):
+        consequences = set()
     said_again |= _title_restated(text, sentences, findings, said_again)
     for sentence, candidates in zip(sentences, findings, strict=True):
         found: list[Finding] = []
@@ -223,6 +234,8 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
             ):
                 continue  # «сломалось после обновления», «это мешает» beside what broke
             if item.type == "pain" and linguistic.says_only_something_is_wrong(item.label):
+                continue
+            if id(item) in consequences:
                 continue
             if id(item) in said_again:
                 continue

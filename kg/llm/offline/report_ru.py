@@ -319,6 +319,32 @@ def symptom_before_consequence(
     return (symptom, False) if symptom is not None else cue
 
 
+# «Из-за этого я не могу запустить проект», «…, поэтому приходится перезапускать редактор»,
+# «Работать так невозможно»: what the fault already told does to the writer. A connective that
+# points back, being driven to do something, or being unable to work at all says the problem's
+# consequence, not another problem.
+_CONSEQUENCE = re.compile(
+    r"^\W*(?:(?:и|а|но)\s+)?(?:"
+    r"(?:из-за|вследствие)\s+(?:этого|чего|него|нее|неё|них)|поэтому|по\s+этой\s+причине"
+    r"|в\s+(?:результате|итоге)(?:\s+(?:этого|чего))?|так\s+что|отчего|следовательно"
+    r"|это\s+(?:приводит|привело|приведёт|приведет)"
+    r"|(?:[\w-]+\s+){0,3}(?:приходится|приходилось|пришлось)"
+    r"|(?:[\w-]+\s+){0,3}(?:невозможно|нельзя|нереально)\s+(?:нормально\s+)?(?:работать|пользоваться)"
+    r"|(?:нормально\s+)?(?:работать|пользоваться)(?:\s+[\w-]+){0,3}\s+(?:невозможно|нельзя|нереально)"
+    r")(?![\w-])",
+    re.I,
+)
+_CLAUSE_OPENING = re.compile(r"[,;:—–]\s*")
+
+
+def tells_a_consequence(text: str, sentence: Span, clause: Span) -> bool:
+    """The clause, with the connective that opens it («Из-за этого …», «…, поэтому …»), says
+    what a fault told elsewhere makes the writer do or miss: the same problem again."""
+    openings = list(_CLAUSE_OPENING.finditer(text, sentence[0], clause[0]))
+    start = openings[-1].end() if openings else sentence[0]
+    return bool(_CONSEQUENCE.match(text[start : clause[1]]))
+
+
 # «Правильно было бы не показывать это окно», «лучше бы он не закрывался»: the subjunctive says
 # what should be, not what happened.
 _SUBJUNCTIVE = re.compile(r"(?<![\w-])(?:бы|б)(?![\w-])", re.I)
