@@ -302,3 +302,17 @@ def test_what_the_fault_leads_to_is_the_same_problem_not_another() -> None:
     assert len(pains) == 1 and "шрифт" in pains[0].lower(), pains
     # told alone, the consequence is the only statement of the problem and stays
     assert _labels("Из-за этого я не могу запустить сборку проекта.", "pain")
+
+
+def test_what_a_thing_should_do_is_no_job() -> None:
+    for text in (
+        "Не открывается справка\n\nПо кнопке F1 ничего не происходит. "
+        "Должен открываться раздел справки.",
+        "Неверный отступ\n\nПосле Enter курсор уходит в начало строки, а должен оставаться "
+        "на уровне отступа.",
+        "Меню не раскрывается\n\nПри наведении меню не раскрывается, хотя пункты меню "
+        "должны показывать подсказки.",
+    ):
+        assert _labels(text, "job") == [], text
+    # what people have to do stays their job
+    assert _labels("Бухгалтеры должны сверять счета каждый вечер.", "job")

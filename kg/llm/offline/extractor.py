@@ -1082,6 +1082,13 @@ def _jobs(text: str, sentence: Sentence) -> list[Finding]:
             if first_verb in lex.JOB_EXCLUDED_VERBS:
                 continue
             end = _clause_end(sentence, match.start("j"))
+            clause = next((c for c in sentence.clauses if c[0] <= match.start() < c[1]), None)
+            if (
+                lex is lexicon_ru
+                and clause is not None
+                and report_ru.tells_what_should_happen(text, clause, match.start())
+            ):
+                continue  # «терминал должен открываться»: how a thing ought to behave
             phrase = _phrase(text, match.start("j"), end, lex, lex.JOB_CUTTER, lex.JOB_MAX_WORDS)
             label = _label(text, phrase, sentence)
             if label:

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from kg.language import is_cyrillic
 from kg.language.tokens import analyse, cases, grammemes
 from kg.llm.offline import linguistic
 
@@ -343,6 +344,36 @@ def tells_a_consequence(text: str, sentence: Span, clause: Span) -> bool:
     openings = list(_CLAUSE_OPENING.finditer(text, sentence[0], clause[0]))
     start = openings[-1].end() if openings else sentence[0]
     return bool(_CONSEQUENCE.match(text[start : clause[1]]))
+
+
+# «Терминал должен открываться», «строки должны переноситься», «а должно работать»: «должен»
+# said of a thing, or with no one named, is how the thing ought to behave, no one's goal.
+_OUGHT = re.compile(r"(?<![\w-])должн(?:о|ы|а)?|(?<![\w-])должен(?![\w-])", re.I)
+
+
+def tells_what_should_happen(text: str, clause: Span, modal_at: int) -> bool:
+    """The «должен» at modal_at says what a thing should do (expected behaviour in a report),
+    not what a person needs: its subject in the clause is inanimate, or no noun is its subject
+    and the verb after it is reflexive («должно открываться») or the form is the impersonal
+    «должно»."""
+    modal = _OUGHT.match(text, modal_at)
+    if modal is None:
+        return False
+    tokens = [t for t in analyse(text[clause[0] : clause[1]]) if t.pos != "PUNCT"]
+    subjects = [
+        t
+        for t in tokens
+        if t.pos in ("NOUN", "PROPN") and "nomn" in cases(t.text) and t.text[:1].isalpha()
+    ]
+    people = [t for t in subjects if "anim" in grammemes(t.text)]
+    if people:
+        return False
+    if subjects and any(is_cyrillic(t.text) for t in subjects):
+        return True
+    after = [t for t in tokens if t.start + clause[0] >= modal.end()]
+    verb = next((t for t in after if t.pos == "VERB"), None)
+    reflexive = verb is not None and verb.lower.endswith(("ся", "сь"))
+    return reflexive or modal.group().lower() == "должно"
 
 
 # «Правильно было бы не показывать это окно», «лучше бы он не закрывался»: the subjunctive says
