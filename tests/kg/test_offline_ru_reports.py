@@ -316,3 +316,16 @@ def test_what_a_thing_should_do_is_no_job() -> None:
         assert _labels(text, "job") == [], text
     # what people have to do stays their job
     assert _labels("Бухгалтеры должны сверять счета каждый вечер.", "job")
+
+
+def test_a_tool_named_by_a_role_noun_is_no_segment() -> None:
+    text = (
+        "Не работают подсказки\n\n"
+        "Ассистент Codex не отвечает на запросы. Git-клиент не видит новые ветки. "
+        "Через проводник архив не распаковывается. Открываю установщик, а окно пустое."
+    )
+    assert _labels(text, "segment") == []
+    # a person in the same slots takes the genitive form and stays one
+    assert _labels("Через администратора приходится согласовывать каждую заявку.", "segment") == [
+        "администраторы"
+    ]

@@ -641,7 +641,9 @@ def segment_head(found: re.Match[str]) -> tuple[str, bool] | None:
     those few people or a tool, not a group of customers; the roles that attach to what
     they run («владельцы салона», «администраторы школы») are left to the segment's tail."""
     described = _segment_head(found)
-    if described is None or described[0] in ATTACHING_HEADS:
+    if described is None or _names_a_thing(found):
+        return None
+    if described[0] in ATTACHING_HEADS:
         return described
     following = _NEXT_WORD.match(found.string, found.end())
     if following is not None:
@@ -649,6 +651,41 @@ def segment_head(found: re.Match[str]) -> tuple[str, bool] | None:
         if {"NOUN", "inan", "sing"} <= tags and "gent" in cases(following.group(1)):
             return None
     return described
+
+
+# A singular role noun with a name in Latin letters names one thing or one firm, not a group:
+# «ассистент Copilot», «провайдер OpenAI», «Git-клиент».
+_LATIN_NAME_AFTER = re.compile(r"[ \t]+[A-Za-z][\w.+#-]*")
+_LATIN_PREFIX = re.compile(r"^[A-Za-z][\w.+#]*-$")
+# Prepositions that take the accusative: after them a masculine noun that looks nominative is
+# inanimate («через проводник», «в установщик»), where a person would take the genitive form
+# («через проводника»).
+_ACCUSATIVE_PREPOSITIONS = frozenset({"через", "сквозь", "про", "в", "во", "на", "за"})
+_PREVIOUS_WORD = re.compile(r"([А-Яа-яЁё-]+)[ \t]+$")
+
+
+def _names_a_thing(found: re.Match[str]) -> bool:
+    """The head, singular, is a thing or one named firm: a Latin name right after it or as its
+    prefix, or the accusative of an inanimate noun (nominative in form) after a preposition or
+    after a verb of the writer's («открываю проводник», «установите помощник»)."""
+    word = found["head"]
+    tags = grammemes(word)
+    if "sing" not in tags:
+        return False
+    if _LATIN_NAME_AFTER.match(found.string, found.end()) or _LATIN_PREFIX.match(
+        found["prefix"] or ""
+    ):
+        return True
+    if "masc" not in tags or "nomn" not in cases(word) or "gent" in cases(word):
+        return False
+    previous = _PREVIOUS_WORD.search(found.string, max(0, found.start() - 40), found.start())
+    if previous is None:
+        return False
+    before = previous.group(1)
+    if before.lower() in _ACCUSATIVE_PREPOSITIONS:
+        return True
+    verb = grammemes(before)
+    return bool(verb & {"VERB", "INFN"}) and bool(verb & {"1per", "2per", "impr", "INFN"})
 
 
 def _segment_head(found: re.Match[str]) -> tuple[str, bool] | None:
