@@ -329,3 +329,18 @@ def test_a_tool_named_by_a_role_noun_is_no_segment() -> None:
     assert _labels("Через администратора приходится согласовывать каждую заявку.", "segment") == [
         "администраторы"
     ]
+
+
+def test_the_makers_thanked_asked_or_fixing_are_no_segment() -> None:
+    text = (
+        "Пропала подсветка скобок\n\n"
+        "После обновления скобки больше не подсвечиваются. "
+        "Передайте разработчикам, что это важно. Спасибо разработчикам за работу. "
+        "Когда разработчики это исправят? Вопрос к авторам темы оформления."
+    )
+    assert _labels(text, "segment") == []
+    # people of the writer's kind, or makers of something else, stay a group
+    assert _labels("Начинающие разработчики не понимают, как настроить отладку.", "segment") == [
+        "начинающие разработчики"
+    ]
+    assert _labels("Разработчики жалуются на долгую сборку проекта.", "segment") == ["разработчики"]

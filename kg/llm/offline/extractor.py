@@ -788,6 +788,12 @@ def _segments(text: str, sentence: Sentence) -> list[Finding]:
             consumed_until = end
         if linguistic.addressed(text, (sentence.start, sentence.end), start, end):
             continue  # "Dear developers, please fix …": the reader addressed, not a segment
+        if (
+            lex is lexicon_ru
+            and not modifiers
+            and report_ru.names_the_makers(text, (sentence.start, sentence.end), label)
+        ):
+            continue  # «Спасибо разработчикам», «разработчики исправят»: the makers
         full = " ".join([*modifiers, label])
         role = "oblique" if before in lex.OBLIQUE_BEFORE else ""
         found.append(

@@ -376,6 +376,51 @@ def tells_what_should_happen(text: str, clause: Span, modal_at: int) -> bool:
     return reflexive or modal.group().lower() == "должно"
 
 
+# The people who make the product, named bare: in a report they are the ones thanked, asked
+# or expected to fix the fault («Спасибо разработчикам», «Передайте авторам», «Когда
+# разработчики это исправят?»), not a group of its users. A qualified group («начинающие
+# разработчики») is the writer's kind of user and is not read here.
+_MAKERS = frozenset({"разработчики", "авторы", "создатели", "мейнтейнеры", "майнтейнеры"})
+_THANKS_OR_REQUEST = frozenset(
+    {"спасибо", "благодарить", "благодарность", "просьба", "вопрос", "обращаться", "претензия"}
+)
+# What only the makers do to the product: fix it, break it, release it, promise a fix.
+_MAKERS_DO = frozenset(
+    {
+        "исправить",
+        "исправлять",
+        "починить",
+        "чинить",
+        "пофиксить",
+        "фиксить",
+        "поправить",
+        "поправлять",
+        "сломать",
+        "ломать",
+        "выпустить",
+        "выпускать",
+        "убрать",
+        "убирать",
+        "обещать",
+        "пообещать",
+    }
+)
+
+
+def names_the_makers(text: str, sentence: Span, label: str) -> bool:
+    """A bare «разработчики» (or «авторы», «создатели») in a sentence that thanks or asks
+    someone, or where someone fixes, breaks or changes the product, is the product's makers."""
+    if label not in _MAKERS:
+        return False
+    tokens = [t for t in analyse(text[sentence[0] : sentence[1]]) if t.pos != "PUNCT"]
+    if asks_the_maintainers(text[sentence[0] : sentence[1]]):
+        return True
+    return any(
+        t.lemma in _THANKS_OR_REQUEST or t.lemma in _MAKERS_DO or "impr" in grammemes(t.text)
+        for t in tokens
+    )
+
+
 # «Правильно было бы не показывать это окно», «лучше бы он не закрывался»: the subjunctive says
 # what should be, not what happened.
 _SUBJUNCTIVE = re.compile(r"(?<![\w-])(?:бы|б)(?![\w-])", re.I)
