@@ -344,3 +344,15 @@ def test_the_makers_thanked_asked_or_fixing_are_no_segment() -> None:
         "начинающие разработчики"
     ]
     assert _labels("Разработчики жалуются на долгую сборку проекта.", "segment") == ["разработчики"]
+
+
+def test_a_title_naming_by_a_noun_what_the_body_tells_by_a_verb_is_said_once() -> None:
+    text = (
+        "Не работает прокрутка в редакторе\n\n"
+        "После обновления страница не прокручивается колесом мыши."
+    )
+    pains = _labels(text, "pain")
+    assert len(pains) == 1 and "прокручивается" in pains[0], pains
+    # a title about another matter stays beside the body's problem
+    text = "Не работает прокрутка в редакторе\n\nПосле обновления пропали иконки файлов."
+    assert len(_labels(text, "pain")) == 2

@@ -312,10 +312,29 @@ def _title_restated(
 
 
 def _same_matter(title: str, body: str) -> bool:
-    """A shared content word, or two languages (a report titled in one, told in another)."""
+    """A shared content word, or two languages (a report titled in one, told in another). A
+    Russian title often names by a noun what the body tells by a verb of the same root
+    («Не работает вставка» above «текст не вставляется»): a shared root counts too."""
     if bool(_CYRILLIC.search(title)) != bool(_CYRILLIC.search(body)):
         return True
-    return bool(content_lemmas(title) & content_lemmas(body))
+    said, told = content_lemmas(title), content_lemmas(body)
+    return bool(said & told) or any(_same_root(a, b) for a in said for b in told)
+
+
+_ROOT_MIN = 5  # letters: «встав-» in «вставка» and «вставляться»; «пере-» alone is a prefix
+_ROOT_SHARE = 0.6  # of the shorter word
+
+
+def _same_root(one: str, other: str) -> bool:
+    """Two Russian lemmas that begin with the same long stem («сохранение», «сохраняться»)."""
+    if not (_CYRILLIC.match(one) and _CYRILLIC.match(other)):
+        return False
+    shared = 0
+    for a, b in zip(one, other, strict=False):
+        if a != b:
+            break
+        shared += 1
+    return shared >= max(_ROOT_MIN, _ROOT_SHARE * min(len(one), len(other)))
 
 
 # ----------------------------------------------------------------------------- splitting
