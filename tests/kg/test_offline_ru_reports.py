@@ -356,3 +356,15 @@ def test_a_title_naming_by_a_noun_what_the_body_tells_by_a_verb_is_said_once() -
     # a title about another matter stays beside the body's problem
     text = "Не работает прокрутка в редакторе\n\nПосле обновления пропали иконки файлов."
     assert len(_labels(text, "pain")) == 2
+
+
+def test_a_problem_told_again_in_other_words_is_one_pain() -> None:
+    text = (
+        "Проблемы с окном настроек\n\n"
+        "Окно настроек зависает. Кроме того, окно настроек подвисает при поиске."
+    )
+    pains = _labels(text, "pain")
+    assert pains == ["окно настроек зависает"], pains
+    # another problem of the same window is a pain of its own
+    text = "Проблемы с окном настроек\n\nОкно настроек зависает. А ещё пропала кнопка сохранения."
+    assert len(_labels(text, "pain")) == 2

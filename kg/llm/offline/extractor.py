@@ -19,9 +19,9 @@ from functools import cache
 from types import ModuleType
 
 from kg import language
-from kg.language import content_lemmas, lemma
+from kg.language import content_lemmas, lemma, vectors
 from kg.llm.offline import lexicon_en, lexicon_ru, linguistic, report_ru
-from kg.llm.offline.similarity import CONCEPTS, concepts
+from kg.llm.offline.similarity import CONCEPTS, concepts, same_thing
 from kg.llm.prompts.extraction_models import (
     CandidateNode,
     CandidateRelation,
@@ -153,6 +153,7 @@ def load_models() -> None:
     process; see kg.language.load_models)."""
     language.load_models()
     linguistic.polarity("fine")
+    vectors.available()  # the word vectors that tell a pain told again in other words
 
 
 def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
@@ -240,7 +241,7 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
             if id(item) in said_again:
                 continue
             if item.type == "pain":
-                if _restated(text, sentence, item, pains):
+                if _restated(text, sentence, item, pains) or _told_again(item, pains):
                     continue
                 pains.append(item)
             found.append(item)
@@ -251,6 +252,18 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
         _link_risk_to_previous(answer, sentence, found, referent)
         referent = _Referent(sentence.start, found, carried)
     return ExtractionResponse(nodes=answer.nodes, relations=answer.relations)
+
+
+def _told_again(pain: Finding, earlier: list[Finding]) -> bool:
+    """A Russian pain that tells a problem of the message again in other words («терминал
+    зависает» … «терминал подвисает при запуске»): the first telling stands. Sameness is the
+    resolution's (kg.llm.offline.similarity), which merges such mentions across messages."""
+    if not _CYRILLIC.search(pain.label):
+        return False
+    return any(
+        _CYRILLIC.search(other.label) and same_thing(pain.label, other.label, "pain")[0]
+        for other in earlier
+    )
 
 
 def _said_again(findings: list[list[Finding]]) -> set[int]:
