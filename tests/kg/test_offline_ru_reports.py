@@ -368,3 +368,13 @@ def test_a_problem_told_again_in_other_words_is_one_pain() -> None:
     # another problem of the same window is a pain of its own
     text = "Проблемы с окном настроек\n\nОкно настроек зависает. А ещё пропала кнопка сохранения."
     assert len(_labels(text, "pain")) == 2
+
+
+def test_the_display_a_report_describes_is_no_metric() -> None:
+    text = (
+        "Размытые иконки\n\n"
+        "Монитор 24 дюйма, разрешение 1920x1080, масштаб 175%. Иконки на панели размыты."
+    )
+    assert _labels(text, "metric") == []
+    # a measure of the fault itself stays one
+    assert _labels("Папка на 3000 файлов открывается 4 минуты.", "metric")

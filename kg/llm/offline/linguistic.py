@@ -916,10 +916,12 @@ def holds_its_comma(text: str, span: Span) -> bool:
     return _DENIED_AFTER_COMMA.search(text, span[0], span[1]) is not None
 
 
-# Words for the parts of a computer a report lists as its environment.
+# Words for the parts of a computer a report lists as its environment, the display among them
+# («монитор 27 дюймов, масштаб 150%»).
 _MACHINE = re.compile(
     r"(?<![\w-])(?:RAM|ROM|CPU|GPU|SSD|HDD|ОЗУ|ПЗУ|memory|processor|cores?|процессор\w*|"
-    r"оперативн\w*|памят[ьи]|видеокарт\w*|ядер|ядра|диск\w*)(?![\w-])",
+    r"оперативн\w*|памят[ьи]|видеокарт\w*|ядер|ядра|диск\w*|монитор\w*|дюйм\w*|"
+    r"масштаб\w*|разрешени\w+\s+(?:экрана|монитора|дисплея|\d))(?![\w-])",
     re.IGNORECASE,
 )
 
