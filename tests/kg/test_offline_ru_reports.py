@@ -378,3 +378,16 @@ def test_the_display_a_report_describes_is_no_metric() -> None:
     assert _labels(text, "metric") == []
     # a measure of the fault itself stays one
     assert _labels("Папка на 3000 файлов открывается 4 минуты.", "metric")
+
+
+def test_a_tool_noun_naming_a_part_of_something_is_no_alternative() -> None:
+    text = (
+        "Не открывается ноутбук\n\n"
+        "При открытии блокнота Jupyter ядро не стартует. В таблице переменных пусто."
+    )
+    assert _labels(text, "alternative") == []
+    # the tool itself, used for the job, stays one
+    assert set(_labels("Мастера ведут запись в тетради и в таблице.", "alternative")) == {
+        "тетрадь",
+        "таблицы",
+    }

@@ -1172,6 +1172,12 @@ def _alternatives(text: str, sentence: Sentence) -> list[Finding]:
         for match in pattern.finditer(text, sentence.start, sentence.end):
             if any(s < match.end() and match.start() < e for s, e in taken):
                 continue  # "Google Таблицы" already covers "таблицы"
+            if (
+                lex is lexicon_ru
+                and label in lex.PART_NOUNS
+                and lex.names_a_part(text, match.end())
+            ):
+                continue  # «таблица переменных», «блокнот Jupyter»: a part of something named
             taken.append(match.span())
             name = label or " ".join(match.group().lower().split())
             name = re.sub(r"^(?:on|pen and)\s+", "", name)

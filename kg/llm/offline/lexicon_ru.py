@@ -443,6 +443,24 @@ ALTERNATIVES: tuple[tuple[re.Pattern[str], str, bool], ...] = (
     (re.compile(r"(?<![\w-])календар\w+", _I), "календарь", True),
     (re.compile(r"(?<![\w-])стикер\w+", _I), "стикеры", True),
 )
+# Common nouns for a tool that also name a part of something: with a genitive or a name after
+# them («таблица переменных», «блокнот Jupyter», «тетрадь с кодом» is not one) they say which
+# part, not a tool the writer uses instead.
+PART_NOUNS = frozenset({"таблицы", "блокнот", "тетрадь"})
+_NEXT_TOKEN = re.compile(r"[ \t]+([A-Za-zА-Яа-яЁё][\w-]*)")
+
+
+def names_a_part(text: str, end: int) -> bool:
+    """The tool noun ending at `end` has a genitive noun or a Latin name right after it."""
+    following = _NEXT_TOKEN.match(text, end)
+    if following is None:
+        return False
+    word = following.group(1)
+    if word[:1].isascii():
+        return True
+    return "gent" in cases(word) and "nomn" not in cases(word)  # «переменных»: a noun's too
+
+
 # Words kept in an alternative's quote: the preposition before it, what it comes in after it.
 ALTERNATIVE_LEADS = _words("в во на через по с со из")
 ALTERNATIVE_CONTAINERS = _words("группы группах группу группе чаты чатах чат чате канал каналы")
