@@ -391,3 +391,11 @@ def test_a_tool_noun_naming_a_part_of_something_is_no_alternative() -> None:
         "тетрадь",
         "таблицы",
     }
+
+
+def test_the_writers_role_with_a_particle_is_no_segment() -> None:
+    text = (
+        "Не открывается терминал\n\n"
+        "Я не программист, просто учусь. Я тоже всего лишь студент, а терминал не открывается."
+    )
+    assert _labels(text, "segment") == []

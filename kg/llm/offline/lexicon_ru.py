@@ -751,6 +751,7 @@ _LAST_WORD = re.compile(r"([А-Яа-яЁё-]+)\s*$")
 # The writer's own role: «Я разработчик», «Я начинающий программист», «Как программист, я …»,
 # «Работаю тестировщиком».
 _WRITER_ROLE_BEFORE = frozenset({"я", "как", "работаю", "являюсь", "работал", "работала"})
+_ROLE_PARTICLES = frozenset({"не", "же", "тоже", "также", "ведь", "лишь", "просто", "всего", "сам"})
 
 
 def names_one(head: str, before: str) -> bool:
@@ -764,12 +765,21 @@ def names_one(head: str, before: str) -> bool:
     if last is None:
         return False
     word = last.group(1)
-    if word.lower() in _WRITER_ROLE_BEFORE:
+    if _the_writers_role(before):
         return True
     if word.lower() in _LOCATIVE_PREPOSITIONS:
         return bool(grammemes(head) & {"loct", "loc2"})
     tags = grammemes(word)
     return "NOUN" in tags and "gent" in cases(head)
+
+
+def _the_writers_role(before: str) -> bool:
+    """The words before a role are the writer's («Я», «Как»), particles aside («Я не», «я тоже
+    просто»)."""
+    words = [w.lower() for w in re.findall(r"[А-Яа-яЁё-]+", before)]
+    while words and words[-1] in _ROLE_PARTICLES:
+        words.pop()
+    return bool(words) and words[-1] in _WRITER_ROLE_BEFORE
 
 
 def segment_tail(label: str, rest: str) -> re.Match[str] | None:
