@@ -399,3 +399,16 @@ def test_the_writers_role_with_a_particle_is_no_segment() -> None:
         "Я не программист, просто учусь. Я тоже всего лишь студент, а терминал не открывается."
     )
     assert _labels(text, "segment") == []
+
+
+def test_when_the_problem_began_is_no_second_pain() -> None:
+    text = (
+        "Не работает переход по ссылкам\n\n"
+        "Ctrl+клик по ссылке в терминале ничего не открывает. "
+        "Проблема появилась после обновления до версии 2.3."
+    )
+    pains = _labels(text, "pain")
+    assert pains and not any("появилась" in p for p in pains), pains
+    # an error message that appeared is the problem itself
+    pains = _labels("После обновления появилась ошибка при сохранении файла.", "pain")
+    assert pains and "ошибка" in pains[0]

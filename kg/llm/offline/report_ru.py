@@ -217,17 +217,26 @@ def asks_the_maintainers(clause: str) -> bool:
 
 
 # «сломалось после обновления», «всё перестало работать с версии 1.90»: a breakage said of
-# nothing named, with only when or after what.
+# nothing named, with only when or after what; «проблема появилась после обновления»: the
+# problem's start, said of the bare word for a problem.
 _BREAKING = frozenset({"сломаться", "поломаться", "слететь", "отвалиться", "перестать"})
+_BEGINNING = frozenset({"появиться", "появляться", "возникнуть", "возникать", "начаться"})
+_BEGINNING |= {"начинаться"}
 _VAGUE_SUBJECTS = frozenset({"всё", "все", "оно", "это", "он", "она", "они"})
 _PREPOSITIONS = frozenset({"после", "с", "со", "в", "во", "на", "при", "от", "до", "из-за"})
+# Words that only call something a problem: «ошибка» is left out, since «появилась ошибка»
+# is how a report tells an error message.
+_BARE_PROBLEMS = frozenset({"проблема", "баг", "глюк", "неполадка", "неисправность"})
 
 
 def tells_when_it_broke(label: str) -> bool:
-    """The pain only says that something broke and when («сломалось после обновления»): the
-    report says elsewhere what broke, and this is the same problem's history."""
+    """The pain only says that something broke, or that the problem began, and when
+    («сломалось после обновления», «проблема появилась с версии 1.90»): the report says
+    elsewhere what broke, and this is the same problem's history."""
     tokens = [t for t in analyse(label) if t.pos != "PUNCT"]
-    if not any(t.lemma in _BREAKING for t in tokens):
+    breaking = any(t.lemma in _BREAKING for t in tokens)
+    beginning = any(t.lemma in _BEGINNING for t in tokens)
+    if not (breaking or beginning):
         return False
     governed = False
     for token in tokens:
@@ -235,6 +244,8 @@ def tells_when_it_broke(label: str) -> bool:
             governed = True
             continue
         if token.pos in ("NOUN", "PROPN") and not governed and "nomn" in cases(token.text):
+            if beginning and token.lemma in _BARE_PROBLEMS:
+                continue  # «проблема появилась …»: the problem told, not a thing named
             return False  # «отладка сломалась»: the thing that broke is named
         if token.pos in ("NOUN", "PROPN", "ADJ", "NUM", "DET"):
             continue  # still inside the prepositional phrase
