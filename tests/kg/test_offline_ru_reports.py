@@ -302,6 +302,15 @@ def test_what_the_fault_leads_to_is_the_same_problem_not_another() -> None:
     assert len(pains) == 1 and "шрифт" in pains[0].lower(), pains
     # told alone, the consequence is the only statement of the problem and stays
     assert _labels("Из-за этого я не могу запустить сборку проекта.", "pain")
+    # a machine-translated report says the same in English
+    text = (
+        "Не открывается терминал\n\n"
+        "The built-in terminal stays blank after start. Please help, I cannot work at all."
+    )
+    assert len(_labels(text, "pain")) == 1
+    # being unable to work with something named is a problem of its own
+    text = "Не открывается терминал\n\nТерминал пустой. Невозможно работать с файлами проекта."
+    assert any("файлами" in p for p in _labels(text, "pain"))
 
 
 def test_what_a_thing_should_do_is_no_job() -> None:

@@ -171,7 +171,8 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     # no problem; the reproduction steps name no group of people, and a workaround the writer
     # uses asks for no feature.
     layout_drops: list[tuple[str, Span]] = []
-    if request.language.lower().startswith("ru"):
+    russian = request.language.lower().startswith("ru")
+    if russian:
         layout_drops = [("segment", s) for s in report_ru.steps(text)]
         layout_drops += [("feature", s) for s in report_ru.workarounds(text)]
         text = report_ru.mask_layout(text)
@@ -195,12 +196,13 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
         for sentence, found in zip(sentences, findings, strict=True)
         for f in found
         if f.type == "pain"
-        and sentence.lex is lexicon_ru
-        and report_ru.tells_a_consequence(text, (sentence.start, sentence.end), f.quote)
+        and russian
+        and report_ru.tells_a_consequence(text, (sentence.start, sentence.end), f.quote, f.at)
     }
     if not any(f.type == "pain" and id(f) not in consequences for found in findings for f in found):
         consequences = set()
-    said_again |= _title_restated(text, sentences, findings, said_again)
+    # a consequence restates no title: the title stays the problem's statement
+    said_again |= _title_restated(text, sentences, findings, said_again | consequences)
     for sentence, candidates in zip(sentences, findings, strict=True):
         found: list[Finding] = []
         for item in candidates:

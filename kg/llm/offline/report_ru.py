@@ -334,25 +334,36 @@ def symptom_before_consequence(
 # «Из-за этого я не могу запустить проект», «…, поэтому приходится перезапускать редактор»,
 # «Работать так невозможно»: what the fault already told does to the writer. A connective that
 # points back, being driven to do something, or being unable to work at all says the problem's
-# consequence, not another problem.
+# consequence, not another problem. A Russian report is often machine-translated, so the
+# English wordings count too ("Because of this …", "I can't work").
+_UNABLE_TO_WORK = (
+    r"(?:[\w-]+\s+){0,3}(?:невозможно|нельзя|нереально)\s+(?:нормально\s+)?(?:работать|пользоваться)"
+    r"|(?:нормально\s+)?(?:работать|пользоваться)(?:\s+[\w-]+){0,3}\s+(?:невозможно|нельзя|нереально)"
+    r"|(?:I|we)\s+(?:can\s*not|can't|cannot|am\s+unable\s+to)\s+(?:work|use\s+it)"
+    r"|(?:it\s+is\s+)?impossible\s+to\s+(?:work|use\s+it)"
+)
+# what may follow «невозможно работать» and leave it unable to work at all
+_AT_ALL = r"(?:\s+(?:нормально|вообще|совсем|так|с\s+этим|этим|им|ей|ими|normally|at\s+all))*"
 _CONSEQUENCE = re.compile(
-    r"^\W*(?:(?:и|а|но)\s+)?(?:"
+    r"^\W*(?:(?:и|а|но|and|so)\s+)?(?:"
     r"(?:из-за|вследствие)\s+(?:этого|чего|него|нее|неё|них)|поэтому|по\s+этой\s+причине"
     r"|в\s+(?:результате|итоге)(?:\s+(?:этого|чего))?|так\s+что|отчего|следовательно"
     r"|это\s+(?:приводит|привело|приведёт|приведет)"
     r"|(?:[\w-]+\s+){0,3}(?:приходится|приходилось|пришлось)"
-    r"|(?:[\w-]+\s+){0,3}(?:невозможно|нельзя|нереально)\s+(?:нормально\s+)?(?:работать|пользоваться)"
-    r"|(?:нормально\s+)?(?:работать|пользоваться)(?:\s+[\w-]+){0,3}\s+(?:невозможно|нельзя|нереально)"
+    r"|because\s+of\s+(?:this|that|it)|as\s+a\s+result|(?:that|this)\s+is\s+why|therefore"
+    r"|(?:now\s+)?(?:I|we)\s+(?:have|had)\s+to"
+    rf"|(?:{_UNABLE_TO_WORK}){_AT_ALL}(?:\s*[,;.!?…]|\s*$)"
     r")(?![\w-])",
     re.I,
 )
 _CLAUSE_OPENING = re.compile(r"[,;:—–]\s*")
 
 
-def tells_a_consequence(text: str, sentence: Span, clause: Span) -> bool:
-    """The clause, with the connective that opens it («Из-за этого …», «…, поэтому …»), says
-    what a fault told elsewhere makes the writer do or miss: the same problem again."""
-    openings = list(_CLAUSE_OPENING.finditer(text, sentence[0], clause[0]))
+def tells_a_consequence(text: str, sentence: Span, clause: Span, at: int) -> bool:
+    """The clause, from the connective that opens the pain's part of it («Из-за этого …»,
+    «…, поэтому …», "Please help, I can't work"), says what a fault told elsewhere makes the
+    writer do or miss: the same problem again. `at` is where the pain's words start."""
+    openings = list(_CLAUSE_OPENING.finditer(text, sentence[0], max(sentence[0], at)))
     start = openings[-1].end() if openings else sentence[0]
     return bool(_CONSEQUENCE.match(text[start : clause[1]]))
 
