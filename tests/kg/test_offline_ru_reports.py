@@ -421,3 +421,14 @@ def test_when_the_problem_began_is_no_second_pain() -> None:
     # an error message that appeared is the problem itself
     pains = _labels("После обновления появилась ошибка при сохранении файла.", "pain")
     assert pains and "ошибка" in pains[0]
+
+
+def test_a_plea_for_help_before_the_problem_keeps_the_problem() -> None:
+    text = (
+        "Вход в аккаунт\n\n"
+        "Помогите, пожалуйста, не могу войти в аккаунт из редактора, окно входа сразу гаснет."
+    )
+    assert any("не могу войти" in p for p in _labels(text, "pain"))
+    # a plea or a request with nothing told after it is no pain
+    assert _labels("Помогите, пожалуйста, разобраться.", "pain") == []
+    assert _labels("Исправьте, пожалуйста, как можно скорее.", "pain") == []

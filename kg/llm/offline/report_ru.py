@@ -207,13 +207,30 @@ _COURTESY = frozenset({"пожалуйста", "плиз", "очень", "про
 _QUESTION_WORDS = re.compile(r"(?<![\w-])(?:почему|отчего|как|где|что|когда|зачем)(?![\w-])", re.I)
 
 
+# A plea for help opens a sentence that goes on to tell the problem: «Помогите, пожалуйста,
+# не могу войти в аккаунт». A request for a change («Исправьте …», «Добавьте …») asks for it.
+_PLEAS_FOR_HELP = frozenset(
+    {"помогите", "помоги", "подскажите", "подскажи", "посоветуйте", "объясните", "спасите"}
+)
+_FINITE = frozenset({"pres", "past", "futr"})
+
+
 def asks_the_maintainers(clause: str) -> bool:
     """A request or question to the project («Пожалуйста, исправьте это», «Можно ли добавить
-    предупреждение?»): what the writer asks for, not what goes wrong."""
+    предупреждение?»): what the writer asks for, not what goes wrong. A plea for help whose
+    sentence goes on past a comma to a verb that tells («Помогите, не могу войти …») is the
+    problem told."""
     if _ASKING.search(clause):
         return True
     words = [w for w in re.findall(r"[А-Яа-яЁё-]+", clause) if w.lower() not in _COURTESY]
-    return bool(words) and "impr" in grammemes(words[0]) and not _QUESTION_WORDS.search(clause)
+    if not words or "impr" not in grammemes(words[0]) or _QUESTION_WORDS.search(clause):
+        return False
+    if words[0].lower() in _PLEAS_FOR_HELP and "," in clause:
+        rest = clause[clause.index(",") + 1 :]
+        told = [w for w in re.findall(r"[А-Яа-яЁё-]+", rest) if w.lower() not in _COURTESY]
+        if any(grammemes(w) & _FINITE and "impr" not in grammemes(w) for w in told):
+            return False
+    return True
 
 
 # «сломалось после обновления», «всё перестало работать с версии 1.90»: a breakage said of
