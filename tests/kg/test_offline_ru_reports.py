@@ -432,3 +432,8 @@ def test_a_plea_for_help_before_the_problem_keeps_the_problem() -> None:
     # a plea or a request with nothing told after it is no pain
     assert _labels("Помогите, пожалуйста, разобраться.", "pain") == []
     assert _labels("Исправьте, пожалуйста, как можно скорее.", "pain") == []
+
+
+def test_a_request_with_a_courtesy_word_asks_for_a_feature() -> None:
+    text = "Цвет вкладок\n\nДобавьте, пожалуйста, возможность закреплять вкладки слева."
+    assert _labels(text, "feature") == ["возможность закреплять вкладки слева"]
