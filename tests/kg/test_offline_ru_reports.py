@@ -437,3 +437,27 @@ def test_a_plea_for_help_before_the_problem_keeps_the_problem() -> None:
 def test_a_request_with_a_courtesy_word_asks_for_a_feature() -> None:
     text = "Цвет вкладок\n\nДобавьте, пожалуйста, возможность закреплять вкладки слева."
     assert _labels(text, "feature") == ["возможность закреплять вкладки слева"]
+
+
+def test_what_should_be_after_so_that_is_no_pain() -> None:
+    text = (
+        "Кнопка печати\n\n"
+        "Кнопка печати не реагирует на нажатие. "
+        "Нужно, чтобы окно просмотра не закрывалось без подтверждения."
+    )
+    pains = _labels(text, "pain")
+    assert pains == ["кнопка печати не реагирует на нажатие"], pains
+
+
+def test_how_it_was_before_the_fault_is_no_pain() -> None:
+    text = (
+        "Кнопка печати\n\n"
+        "Кнопка печати не реагирует на нажатие. "
+        "В прошлой версии такого не было и окно просмотра не закрывалось. "
+        "Раньше превью не пропадало без подтверждения."
+    )
+    pains = _labels(text, "pain")
+    assert pains == ["кнопка печати не реагирует на нажатие"], pains
+    # the part told of now, after a comma, is the fault
+    pains = _labels("До обновления подсветка работала, после обновления пропала.", "pain")
+    assert any("пропала" in p for p in pains), pains

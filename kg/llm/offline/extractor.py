@@ -945,8 +945,11 @@ def _pains(
             continue  # «воспроизводится на двух компьютерах»: where, not what goes wrong
         if not english and report_ru.about_the_report(text[clause[0] : clause[1]]):
             continue  # «Прикладываю скриншот ошибки»: the report's own business
-        if not english and report_ru.in_the_subjunctive(text[clause[0] : clause[1]]):
-            continue  # «Правильно было бы не показывать это окно»: what should be
+        if not english and (
+            report_ru.in_the_subjunctive(text[clause[0] : clause[1]])
+            or report_ru.after_so_that(text, (sentence.start, sentence.end), clause)
+        ):
+            continue  # «Правильно было бы не показывать это окно», «…, чтобы оно не …»
         cue = _pain_in_clause(text, clause, lex)
         if cue is not None and not english:
             cue = report_ru.symptom_before_consequence(text, clause, cue)
@@ -966,6 +969,8 @@ def _pains(
         span, manual = cue
         if any(g[0] <= span[0] < g[1] for g in goal_spans):
             continue
+        if not english and report_ru.tells_how_it_was_before(text, clause, span[0]):
+            continue  # «в прошлой версии окно не закрывалось»: before the fault
         if linguistic.resolved_later(text, clause, (sentence.start, sentence.end)):
             continue  # «раньше не открывался, но теперь всё работает»: over
         if english and linguistic.outgrown(text, span, (sentence.start, sentence.end)):

@@ -470,6 +470,39 @@ def in_the_subjunctive(clause: str) -> bool:
     return bool(_SUBJUNCTIVE.search(clause))
 
 
+# «Нужно, чтобы окно не закрывалось»: «чтобы» with the past form is the subjunctive too, what
+# should be or what for, never what happened.
+_SO_THAT = re.compile(r"(?<![\w-])(?:чтобы|чтоб|дабы)\s*$", re.I)
+
+
+def after_so_that(text: str, sentence: Span, clause: Span) -> bool:
+    """The clause opens on «чтобы» (the splitter leaves it before the clause's words)."""
+    return bool(_SO_THAT.search(text, sentence[0], clause[0]))
+
+
+# «Раньше такого не было», «в предыдущей версии окно не закрывалось»: the clause tells how it
+# was before the fault, in the past tense, not the fault itself.
+_BEFORE_THE_FAULT = re.compile(
+    r"(?<![\w-])(?:раньше|прежде|ранее|до\s+(?:этого|обновлени\w+|установки|переустановки)"
+    r"|в\s+(?:предыдущ|прошл|старой|старых|старом)\w*\s+(?:верси|сборк|релиз)\w*)(?![\w-])",
+    re.I,
+)
+_NOW = re.compile(r"(?<![\w-])(?:теперь|сейчас|ныне|now)(?![\w-])", re.I)
+
+
+def tells_how_it_was_before(text: str, clause: Span, at: int) -> bool:
+    """The part of the clause the pain at `at` is in (between commas: «До обновления подсветка
+    работала, после обновления пропала» tells two times) is set before the fault began, and
+    its verbs are in the past tense."""
+    start = text.rfind(",", clause[0], at) + 1 or clause[0]
+    end = text.find(",", at, clause[1])
+    part = text[start : clause[1] if end < 0 else end]
+    if not _BEFORE_THE_FAULT.search(part) or _NOW.search(part):
+        return False
+    verbs = [t for t in analyse(part) if t.pos in ("VERB", "AUX")]
+    return bool(verbs) and all("past" in grammemes(t.text) for t in verbs)
+
+
 # «Это очень мешает работе», «это раздражает»: what the problem told does to the writer.
 _IMPACT = frozenset({"мешать", "раздражать", "бесить", "напрягать", "отвлекать", "злить"})
 _POINTERS = frozenset({"это", "что", "оно", "всё", "все"})
