@@ -461,3 +461,14 @@ def test_how_it_was_before_the_fault_is_no_pain() -> None:
     # the part told of now, after a comma, is the fault
     pains = _labels("До обновления подсветка работала, после обновления пропала.", "pain")
     assert any("пропала" in p for p in pains), pains
+
+
+def test_what_a_thing_does_by_itself_is_a_pain() -> None:
+    for sentence in (
+        "Панель терминала закрывается сама через минуту.",
+        "Шрифт редактора сам по себе сменился на моноширинный.",
+        "Тема оформления самопроизвольно переключается на светлую.",
+    ):
+        assert _labels(sentence, "pain"), sentence
+    # what the writer did himself is no fault
+    assert _labels("Я сам разобрался, спасибо.", "pain") == []
