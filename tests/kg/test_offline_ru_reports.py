@@ -472,3 +472,15 @@ def test_what_a_thing_does_by_itself_is_a_pain() -> None:
         assert _labels(sentence, "pain"), sentence
     # what the writer did himself is no fault
     assert _labels("Я сам разобрался, спасибо.", "pain") == []
+
+
+def test_a_console_line_opened_by_a_programs_path_says_nothing() -> None:
+    text = (
+        "Скрипт не запускается\n\n"
+        "Нажимаю «Запустить», а скрипт не стартует. В терминале:\n"
+        "D:\\Tools\\runner\\run.exe: cannot open file 'D:/work/demo.py': access is denied\n"
+        "/usr/local/bin/runner: permission denied while reading config\n"
+    )
+    answer = _extract(text)
+    assert all("cannot open" not in n.quote and "permission" not in n.quote for n in answer.nodes)
+    assert any(n.type == "pain" for n in answer.nodes)

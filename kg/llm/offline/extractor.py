@@ -166,7 +166,8 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     pains: list[Finding] = []
     # the rules read quotes and apostrophes written as "&quot;" and no markup; quotes are
     # still cut from the original (answer.text) at the same offsets
-    text = linguistic.mask_markup(linguistic.read_entities(text))
+    raw = linguistic.read_entities(text)
+    text = linguistic.mask_markup(raw)
     # A Russian report's template: what was expected, the environment and the headings state
     # no problem; the reproduction steps name no group of people, and a workaround the writer
     # uses asks for no feature.
@@ -175,7 +176,7 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     if russian:
         layout_drops = [("segment", s) for s in report_ru.steps(text)]
         layout_drops += [("feature", s) for s in report_ru.workarounds(text)]
-        text = report_ru.mask_layout(text)
+        text = report_ru.mask_layout(text, raw)
     sentences = list(_sentences(text, request.language))
     findings = [_find_all(text, sentence, request.product.strip()) for sentence in sentences]
     findings = [

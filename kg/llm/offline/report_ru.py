@@ -85,12 +85,14 @@ _INLINE_LABEL = re.compile(
 )
 # A template's check box ("- [x] Я проверил …"): the writer confirms a step of the form.
 _CHECKBOX = re.compile(r"^[ \t]*[-*][ \t]+\[[ xX]\][^\n]*$", re.MULTILINE)
-# A line a program wrote to its log, pasted into the report: it opens on a bracketed level
-# ("[Error - 10:15:32] …", "[warning] …") or a time of day ("10:15:32.120 …", "[10:15:32] …").
-# What the program logged is the machine's, not the writer's statement of the problem.
+# A line a program wrote to its log or console, pasted into the report: it opens on a bracketed
+# level ("[Error - 10:15:32] …", "[warning] …"), a time of day ("10:15:32.120 …", "[10:15:32]
+# …") or an absolute path (a program that names itself by its path: "C:\Python\python.exe:
+# can't open file …", "/usr/bin/node: …"). What the program wrote is the machine's, not the
+# writer's statement of the problem.
 _LOG_LINE = re.compile(
     r"^[ \t]*(?:\[(?:error|err|warn|warning|info|debug|trace|fatal|critical)\b[^\]\n]*\]"
-    r"|\[?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\]?[ \t])[^\n]*$",
+    r"|\[?\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\]?[ \t]|[A-Za-z]:[\\/]|/[\w.-]+/)[^\n]*$",
     re.MULTILINE | re.IGNORECASE,
 )
 # A form field with a short machine value that holds a number ("Commit: 5c3e6…", "Процессор:
@@ -150,10 +152,11 @@ def _blank(text: str, start: int, end: int) -> str:
     return text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
 
 
-def mask_layout(text: str) -> str:
+def mask_layout(text: str, raw: str | None = None) -> str:
     """The report with its template's words blanked out, every other character where it was:
     headings, what was expected, the environment, check boxes, log lines and form fields with
-    numbers."""
+    numbers. Log lines are found in `raw`, the text as written at the same offsets, when
+    given: markup already blanked (a path that opens a program's line) no longer shows them."""
     for section in sections(text):
         if section.kind == "workaround":
             continue  # «Обходной путь: …» is how the rules tell an alternative the writer uses
@@ -162,7 +165,7 @@ def mask_layout(text: str) -> str:
             text = _blank(text, *section.body)
     for match in _CHECKBOX.finditer(text):
         text = _blank(text, *match.span())
-    for match in _LOG_LINE.finditer(text):
+    for match in _LOG_LINE.finditer(raw if raw is not None and len(raw) == len(text) else text):
         text = _blank(text, *match.span())
     for match in _FIELD.finditer(text):
         name, value = match["name"], match["value"]
