@@ -484,3 +484,14 @@ def test_a_console_line_opened_by_a_programs_path_says_nothing() -> None:
     answer = _extract(text)
     assert all("cannot open" not in n.quote and "permission" not in n.quote for n in answer.nodes)
     assert any(n.type == "pain" for n in answer.nodes)
+
+
+def test_how_to_do_something_asked_at_the_start_is_the_writers_job() -> None:
+    text = (
+        "Как вернуть боковую панель?\n\n"
+        "Подскажите, как вернуть боковую панель слева? После обновления она справа."
+    )
+    assert _labels(text, "job") == ["вернуть боковую панель слева"]
+    # how to fix it asks for a fix; «не понимаю, как …» asks nothing
+    assert _labels("Как исправить эту ошибку?", "job") == []
+    assert _labels("Не понимаю, как вернуть боковую панель.", "job") == []

@@ -269,15 +269,27 @@ def _told_again(pain: Finding, earlier: list[Finding]) -> bool:
     )
 
 
+# A report's title and its body state its problem, or the goal it asks how to reach («Как
+# отключить подсказки?» above «Подскажите, как отключить всплывающие подсказки»), twice.
+_TOLD_TWICE_TYPES = frozenset({"pain", "job"})
+
+
 def _said_again(findings: list[list[Finding]]) -> set[int]:
     """Pains a message states twice (a report's title and its body: "No update button in the
     Help menu" … "no update button"): the wording whose words the other holds all of stands,
     the one with fewer words goes. Sharing some words ("doesn't work") is not enough."""
-    pains = [(f, content_lemmas(f.label)) for found in findings for f in found if f.type == "pain"]
+    pains = [
+        (f, content_lemmas(f.label))
+        for found in findings
+        for f in found
+        if f.type in _TOLD_TWICE_TYPES
+    ]
     dropped: set[int] = set()
     for index, (pain, words) in enumerate(pains):
         for other_index, (other, other_words) in enumerate(pains):
             if other_index == index or id(other) in dropped or len(words) < 2:
+                continue
+            if other.type != pain.type:
                 continue
             fewer = len(words) < len(other_words) or (
                 len(words) == len(other_words) and other_index < index
@@ -1140,11 +1152,27 @@ def _jobs(text: str, sentence: Sentence) -> list[Finding]:
             if label:
                 quote = _cover(sentence, match.start(), phrase[1])
                 found.append(Finding("job", label, quote, match.start()))
+    if lex is lexicon_ru:
+        found += _how_to(text, sentence)
     for cue, clause in linguistic.purpose_spans(text, (sentence.start, sentence.end)):
         label = _label(text, clause, sentence)
         if label and not any(label in f.label or f.label in label for f in found):
             found.append(Finding("job", label, _cover(sentence, cue, clause[1]), clause[0]))
     return found
+
+
+def _how_to(text: str, sentence: Sentence) -> list[Finding]:
+    """«Как вернуть старую панель?» at a sentence's start: what the writer is trying to do."""
+    lex = sentence.lex
+    match = lex.HOW_TO_JOB.match(text, sentence.start, sentence.end)
+    if match is None or match["j"].split()[0].lower() in lex.HOW_TO_EXCLUDED_VERBS:
+        return []
+    end = _clause_end(sentence, match.start("j"))
+    phrase = _phrase(text, match.start("j"), end, lex, lex.JOB_CUTTER, lex.JOB_MAX_WORDS)
+    label = _label(text, phrase, sentence)
+    if not label:
+        return []
+    return [Finding("job", label, _cover(sentence, match.start(), phrase[1]), match.start("j"))]
 
 
 def _triggers(text: str, sentence: Sentence) -> list[Finding]:
