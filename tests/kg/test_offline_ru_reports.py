@@ -495,3 +495,16 @@ def test_how_to_do_something_asked_at_the_start_is_the_writers_job() -> None:
     # how to fix it asks for a fix; «не понимаю, как …» asks nothing
     assert _labels("Как исправить эту ошибку?", "job") == []
     assert _labels("Не понимаю, как вернуть боковую панель.", "job") == []
+
+
+def test_an_error_said_only_to_show_before_what_it_is_is_one_pain() -> None:
+    text = (
+        "Ошибка сборки\n\n"
+        "При сборке проекта выскакивает ошибка. Можно ли это поправить? "
+        "Компилятор не находит заголовочный файл stdio.h."
+    )
+    pains = _labels(text, "pain")
+    assert len(pains) == 1 and "не находит" in pains[0], pains
+    # said alone in its paragraph, it is the report's statement of the problem
+    text = "Ошибка сборки\n\nПри сборке проекта выскакивает ошибка.\n\nСпасибо!"
+    assert any("выскакивает ошибка" in p for p in _labels(text, "pain"))

@@ -204,11 +204,24 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
         consequences = set()
     # a consequence restates no title: the title stays the problem's statement
     said_again |= _title_restated(text, sentences, findings, said_again | consequences)
-    for sentence, candidates in zip(sentences, findings, strict=True):
+    for index, (sentence, candidates) in enumerate(zip(sentences, findings, strict=True)):
         found: list[Finding] = []
         for item in candidates:
             if item.type == "pain" and specific and linguistic.names_only_an_area(item.label):
                 continue
+            if (
+                item.type == "pain"
+                and sentence.lex is lexicon_ru
+                and report_ru.tells_an_unnamed_error(item.label)
+                and any(
+                    f.type == "pain"
+                    and f is not item
+                    and not report_ru.tells_an_unnamed_error(f.label)
+                    for other in _rest_of_paragraph(text, sentences, findings, index)
+                    for f in other
+                )
+            ):
+                continue  # «Выдаёт ошибку в коде.» before the sentence that tells which
             if (
                 item.type == "pain"
                 and linguistic.names_nothing(item.label)
@@ -255,6 +268,21 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
         _link_risk_to_previous(answer, sentence, found, referent)
         referent = _Referent(sentence.start, found, carried)
     return ExtractionResponse(nodes=answer.nodes, relations=answer.relations)
+
+
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+
+
+def _rest_of_paragraph(
+    text: str, sentences: list[Sentence], findings: list[list[Finding]], index: int
+) -> list[list[Finding]]:
+    """The findings of the sentence at index and of those after it in its paragraph."""
+    rest = [findings[index]]
+    for later in range(index + 1, len(sentences)):
+        if _PARAGRAPH_BREAK.search(text, sentences[later - 1].end, sentences[later].start):
+            break
+        rest.append(findings[later])
+    return rest
 
 
 def _told_again(pain: Finding, earlier: list[Finding]) -> bool:

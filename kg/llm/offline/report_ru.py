@@ -273,6 +273,56 @@ def tells_when_it_broke(label: str) -> bool:
     return True
 
 
+# «Выдаёт ошибку в коде», «при запуске выскакивает ошибка»: an error said to show, not what it
+# says or what goes wrong; the sentence after it usually tells that.
+_SHOWING = frozenset(
+    {
+        "выдавать",
+        "выдать",
+        "выводить",
+        "вывести",
+        "показывать",
+        "показать",
+        "появляться",
+        "появиться",
+        "выскакивать",
+        "выскочить",
+        "вылезать",
+        "вылезти",
+        "выпадать",
+        "выпасть",
+        "писать",
+        "возникать",
+        "возникнуть",
+        "выбивать",
+        "выбить",
+    }
+)
+_ERRORS = frozenset({"ошибка", "проблема", "баг", "сбой", "исключение"})
+
+
+def tells_an_unnamed_error(label: str) -> bool:
+    """The pain says only that an error shows and where or when («выдаёт ошибку в коде»): no
+    message, no failing thing named outside a prepositional phrase."""
+    tokens = [t for t in analyse(label) if t.pos != "PUNCT"]
+    if not any(t.lemma in _ERRORS for t in tokens) or not any(t.lemma in _SHOWING for t in tokens):
+        return False
+    governed = False
+    for token in tokens:
+        if token.pos == "ADP":
+            governed = True
+            continue
+        if token.lemma in _ERRORS or token.lemma in _SHOWING:
+            governed = False
+            continue
+        if token.pos in ("NOUN", "PROPN", "ADJ", "NUM", "X") and governed:
+            continue  # «в коде», «при запуске программы»: where or when
+        if token.pos in ("ADV", "PART", "PRON", "CONJ") and token.lower not in ("не", "ни"):
+            continue  # «постоянно», «мне», «опять»
+        return False
+    return True
+
+
 # «с такой проблемой», «эта ошибка», «та же ошибка»: the problem already told, pointed back to.
 _POINTING_BACK = re.compile(
     r"(?<![\w-])(?:эт\w*|так\w*|данн\w*|подобн\w*|т[аоуеы]\s+же|той\s+же|тех\s+же)\s+"
