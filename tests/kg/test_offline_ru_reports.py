@@ -508,3 +508,13 @@ def test_an_error_said_only_to_show_before_what_it_is_is_one_pain() -> None:
     # said alone in its paragraph, it is the report's statement of the problem
     text = "Ошибка сборки\n\nПри сборке проекта выскакивает ошибка.\n\nСпасибо!"
     assert any("выскакивает ошибка" in p for p in _labels(text, "pain"))
+
+
+def test_a_program_that_stopped_doing_anything_is_broken() -> None:
+    for sentence in (
+        "Отладчик перестал останавливаться на точках останова.",
+        "После обновления редактор перестал подсвечивать парные скобки.",
+    ):
+        assert _labels(sentence, "pain"), sentence
+    # people who stopped doing something chose to
+    assert _labels("Я перестал пользоваться этим расширением.", "pain") == []
