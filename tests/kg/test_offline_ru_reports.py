@@ -518,3 +518,16 @@ def test_a_program_that_stopped_doing_anything_is_broken() -> None:
         assert _labels(sentence, "pain"), sentence
     # people who stopped doing something chose to
     assert _labels("Я перестал пользоваться этим расширением.", "pain") == []
+
+
+def test_the_setup_a_reproduction_step_tells_is_no_pain() -> None:
+    text = (
+        "Не запускается задача\n\n"
+        "Шаги воспроизведения:\n"
+        "1. Создать задачу, которая ссылается на несуществующий скрипт\n"
+        "2. Открыть папку, в которой нет файла package.json\n"
+        "3. Запустить задачу — панель вывода остаётся пустой\n"
+    )
+    pains = _labels(text, "pain")
+    assert not any("несуществующий" in p or "нет файла" in p for p in pains), pains
+    assert pains

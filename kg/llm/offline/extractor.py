@@ -172,15 +172,22 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     # no problem; the reproduction steps name no group of people, and a workaround the writer
     # uses asks for no feature.
     layout_drops: list[tuple[str, Span]] = []
+    steps: list[Span] = []
     russian = request.language.lower().startswith("ru")
     if russian:
-        layout_drops = [("segment", s) for s in report_ru.steps(text)]
+        steps = report_ru.steps(text)
+        layout_drops = [("segment", s) for s in steps]
         layout_drops += [("feature", s) for s in report_ru.workarounds(text)]
         text = report_ru.mask_layout(text, raw)
     sentences = list(_sentences(text, request.language))
     findings = [_find_all(text, sentence, request.product.strip()) for sentence in sentences]
     findings = [
         [f for f in found if not any(f.type == t and s <= f.at < e for t, (s, e) in layout_drops)]
+        for found in findings
+    ]
+    # «2. Запустить задачу, которая не существует»: a step's setup, not what goes wrong
+    findings = [
+        [f for f in found if f.type != "pain" or not report_ru.in_a_step_to_do(text, steps, f.at)]
         for found in findings
     ]
     # "Problem with extensions" above the report that says what goes wrong: the specific

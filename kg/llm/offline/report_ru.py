@@ -185,6 +185,26 @@ def steps(text: str) -> list[Span]:
     return [s.body for s in sections(text) if s.kind == "steps"]
 
 
+# A step's line opens on what to do («1. Запустить задачу, которая не существует»); what
+# happens then is said after a dash or an arrow («3. Нажать F5 — ничего не происходит»).
+_LIST_MARK = re.compile(r"[ \t]*(?:\d{1,2}[.)]|[-*•])?[ \t]*")
+_RESULT_MARK = re.compile(r"\s(?:—|–|-|->|→|=>)\s|:\s")
+
+
+def in_a_step_to_do(text: str, steps_at: list[Span], at: int) -> bool:
+    """The words at `at` are in a reproduction step that tells what to do (its line opens on an
+    infinitive or an imperative), before any result the line goes on to give."""
+    if not any(start <= at < end for start, end in steps_at):
+        return False
+    line_start = text.rfind("\n", 0, at) + 1
+    if _RESULT_MARK.search(text, line_start, at):
+        return False
+    first = re.match(
+        r"[А-Яа-яЁё-]+", text[line_start + len(_LIST_MARK.match(text, line_start)[0]) :]
+    )
+    return first is not None and bool(grammemes(first.group()) & {"INFN", "impr"})
+
+
 def workarounds(text: str) -> list[Span]:
     """Where the report tells how the writer gets round the fault."""
     return [s.body for s in sections(text) if s.kind == "workaround"]
