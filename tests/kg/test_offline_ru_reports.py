@@ -5,7 +5,7 @@ environment, check boxes, requests to the maintainers). Every report here is inv
 from __future__ import annotations
 
 from kg.llm.offline.extractor import extract_offline
-from kg.llm.offline.report_ru import mask_layout, sections
+from kg.llm.offline.report_ru import mask_layout, sections, steps
 from kg.llm.prompts.extraction_models import ExtractionRequest, ExtractionResponse
 
 
@@ -531,3 +531,20 @@ def test_the_setup_a_reproduction_step_tells_is_no_pain() -> None:
     pains = _labels(text, "pain")
     assert not any("несуществующий" in p or "нет файла" in p for p in pains), pains
     assert pains
+
+
+def test_a_list_of_things_to_do_is_steps_without_a_heading() -> None:
+    text = (
+        "Не запускается задача\n\n"
+        "1. Создать задачу, которая ссылается на несуществующий скрипт\n"
+        "2. Открыть папку, в которой нет файла package.json\n"
+        "3. Запустить задачу — панель вывода остаётся пустой\n"
+    )
+    assert [text[s:e].split("\n")[0] for s, e in steps(text)] == [
+        "1. Создать задачу, которая ссылается на несуществующий скрипт"
+    ]
+    assert not any("нет файла" in p or "несуществующий" in p for p in _labels(text, "pain"))
+    # a list of symptoms is no steps
+    text = "Сбои\n\n- не работает поиск по файлам\n- пропали иконки в боковой панели\n"
+    assert steps(text) == []
+    assert len(_labels(text, "pain")) == 2

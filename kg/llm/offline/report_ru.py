@@ -181,8 +181,27 @@ def mask_layout(text: str, raw: str | None = None) -> str:
 
 
 def steps(text: str) -> list[Span]:
-    """Where the report's reproduction steps are."""
-    return [s.body for s in sections(text) if s.kind == "steps"]
+    """Where the report's reproduction steps are: under a heading, or a list of at least two
+    items that each open on what to do («1. Открыть файл», «- нажмите F5»), which is steps by
+    its form alone."""
+    found = [s.body for s in sections(text) if s.kind == "steps"]
+    run: list[Span] = []
+    for line in _LIST_LINE.finditer(text):
+        word = re.match(r"[А-Яа-яЁё-]+", line["first"])
+        if word is not None and grammemes(word.group()) & {"INFN", "impr"}:
+            if run and text[run[-1][1] : line.start()].strip():
+                run = []  # other text between: a new list
+            run.append(line.span())
+            if len(run) == 2:
+                found.append((run[0][0], run[-1][1]))
+            elif len(run) > 2:
+                found[-1] = (run[0][0], run[-1][1])
+        else:
+            run = []
+    return found
+
+
+_LIST_LINE = re.compile(r"^[ \t]*(?:\d{1,2}[.)]|[-*•])[ \t]+(?P<first>[^\n]*)$", re.MULTILINE)
 
 
 # A step's line opens on what to do («1. Запустить задачу, которая не существует»); what
