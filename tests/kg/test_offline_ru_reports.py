@@ -302,6 +302,12 @@ def test_what_the_fault_leads_to_is_the_same_problem_not_another() -> None:
     assert len(pains) == 1 and "шрифт" in pains[0].lower(), pains
     # told alone, the consequence is the only statement of the problem and stays
     assert _labels("Из-за этого я не могу запустить сборку проекта.", "pain")
+    # a group's own burden is no consequence of the writer's
+    text = (
+        "Запись не работает\n\nКнопка записи не реагирует. "
+        "Администраторам приходится обзванивать клиентов вручную."
+    )
+    assert any("обзванивать" in p for p in _labels(text, "pain"))
     # a machine-translated report says the same in English
     text = (
         "Не открывается терминал\n\n"

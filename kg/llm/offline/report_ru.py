@@ -445,8 +445,14 @@ def symptom_before_consequence(
 # points back, being driven to do something, or being unable to work at all says the problem's
 # consequence, not another problem. A Russian report is often machine-translated, so the
 # English wordings count too ("Because of this …", "I can't work").
+# Words that may open such a clause: the writer, when, how often, in what state. A group named
+# before «приходится» («Администраторам приходится обзванивать клиентов») tells its own burden.
+_LEAD = (
+    r"(?:(?:мне|нам|теперь|сейчас|постоянно|снова|опять|иногда|каждый\s+раз|вс[её]\s+время"
+    r"|в\s+таком\s+режиме|в\s+таких\s+условиях|так|с\s+этим|просто|вообще|совершенно|вот\s+и)\s+)"
+)
 _UNABLE_TO_WORK = (
-    r"(?:[\w-]+\s+){0,3}(?:невозможно|нельзя|нереально)\s+(?:нормально\s+)?(?:работать|пользоваться)"
+    rf"{_LEAD}{{0,3}}(?:невозможно|нельзя|нереально)\s+(?:нормально\s+)?(?:работать|пользоваться)"
     r"|(?:нормально\s+)?(?:работать|пользоваться)(?:\s+[\w-]+){0,3}\s+(?:невозможно|нельзя|нереально)"
     r"|(?:I|we)\s+(?:can\s*not|can't|cannot|am\s+unable\s+to)\s+(?:work|use\s+it)"
     r"|(?:it\s+is\s+)?impossible\s+to\s+(?:work|use\s+it)"
@@ -458,7 +464,7 @@ _CONSEQUENCE = re.compile(
     r"(?:из-за|вследствие)\s+(?:этого|чего|него|нее|неё|них)|поэтому|по\s+этой\s+причине"
     r"|в\s+(?:результате|итоге)(?:\s+(?:этого|чего))?|так\s+что|отчего|следовательно"
     r"|это\s+(?:приводит|привело|приведёт|приведет)"
-    r"|(?:[\w-]+\s+){0,3}(?:приходится|приходилось|пришлось)"
+    rf"|{_LEAD}{{0,3}}(?:приходится|приходилось|пришлось)"
     r"|because\s+of\s+(?:this|that|it)|as\s+a\s+result|(?:that|this)\s+is\s+why|therefore"
     r"|(?:now\s+)?(?:I|we)\s+(?:have|had)\s+to"
     rf"|(?:{_UNABLE_TO_WORK}){_AT_ALL}(?:\s*[,;.!?…]|\s*$)"
