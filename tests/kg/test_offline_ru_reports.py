@@ -435,8 +435,9 @@ def test_a_plea_for_help_before_the_problem_keeps_the_problem() -> None:
         "Помогите, пожалуйста, не могу войти в аккаунт из редактора, окно входа сразу гаснет."
     )
     assert any("не могу войти" in p for p in _labels(text, "pain"))
-    # a plea or a request with nothing told after it is no pain
+    # a plea or a request with nothing told after it is no pain, nor is a plea that only asks
     assert _labels("Помогите, пожалуйста, разобраться.", "pain") == []
+    assert _labels("Подскажите, пожалуйста, в чём может быть причина?", "pain") == []
     assert _labels("Исправьте, пожалуйста, как можно скорее.", "pain") == []
 
 

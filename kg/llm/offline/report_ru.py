@@ -255,6 +255,7 @@ _PLEAS_FOR_HELP = frozenset(
     {"помогите", "помоги", "подскажите", "подскажи", "посоветуйте", "объясните", "спасите"}
 )
 _FINITE = frozenset({"pres", "past", "futr"})
+_ASKS_WHAT = re.compile(r"(?<![\w-])(?:в\s+ч[её]м|что\s+делать|ли)(?![\w-])", re.I)
 
 
 def asks_the_maintainers(clause: str) -> bool:
@@ -269,6 +270,8 @@ def asks_the_maintainers(clause: str) -> bool:
         return False
     if words[0].lower() in _PLEAS_FOR_HELP and "," in clause:
         rest = clause[clause.index(",") + 1 :]
+        if _ASKS_WHAT.search(rest):
+            return True  # «Подскажите, в чём может быть проблема»: it asks, and tells nothing
         told = [w for w in re.findall(r"[А-Яа-яЁё-]+", rest) if w.lower() not in _COURTESY]
         if any(grammemes(w) & _FINITE and "impr" not in grammemes(w) for w in told):
             return False
