@@ -501,6 +501,7 @@ def test_how_to_do_something_asked_at_the_start_is_the_writers_job() -> None:
     assert _labels(text, "job") == ["вернуть боковую панель слева"]
     # how to fix it asks for a fix; «не понимаю, как …» asks nothing
     assert _labels("Как исправить эту ошибку?", "job") == []
+    assert _labels("Как сделать, чтобы вкладки не закрывались?", "job") == []
     assert _labels("Не понимаю, как вернуть боковую панель.", "job") == []
 
 

@@ -1200,7 +1200,7 @@ def _how_to(text: str, sentence: Sentence) -> list[Finding]:
     """«Как вернуть старую панель?» at a sentence's start: what the writer is trying to do."""
     lex = sentence.lex
     match = lex.HOW_TO_JOB.match(text, sentence.start, sentence.end)
-    if match is None or match["j"].split()[0].lower() in lex.HOW_TO_EXCLUDED_VERBS:
+    if match is None or _WORD.match(match["j"])[0].lower() in lex.HOW_TO_EXCLUDED_VERBS:
         return []
     end = _clause_end(sentence, match.start("j"))
     phrase = _phrase(text, match.start("j"), end, lex, lex.JOB_CUTTER, lex.JOB_MAX_WORDS)
