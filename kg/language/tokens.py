@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from textblob.en import lexicon
 from textblob.en.taggers import PatternTagger
@@ -46,8 +46,9 @@ class Token:
     pos: str  # NOUN PROPN VERB AUX ADJ ADV PRON DET ADP CONJ PART NUM PUNCT SYM INTJ X
     lemma: str
 
-    @property
+    @cached_property
     def lower(self) -> str:
+        # read many times per token by the rules: computed once
         return self.text.lower()
 
 
