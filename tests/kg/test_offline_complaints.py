@@ -152,3 +152,213 @@ def test_having_to_do_something_many_times_is_a_pain(text, expected):
 
 def test_having_done_something_many_times_is_no_pain():
     assert _pains("I have used it many times on trips.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # what the app does unasked, or how it puts the user out
+        ("The app closes every time I open the camera.", "app closes every time"),
+        ("The timer resets itself when I lock the phone.", "timer resets itself"),
+        ("Keeps force closing on my tablet.", "force closing"),
+        ("It logs me out every few minutes.", "logs me out"),
+        ("The screen goes black after the logo.", "screen goes black"),
+        ("The subtitles are out of sync.", "out of sync"),
+        ("The search returns nothing even for exact titles.", "search returns nothing"),
+        ("Doesn't even launch.", "doesn't even launch"),
+        # what it uses up
+        ("It kills my battery in two hours.", "kills my battery"),
+        ("It eats up all my storage.", "eats up all my storage"),
+    ],
+)
+def test_what_the_app_does_wrong_without_a_problem_word_is_a_pain(text, expected):
+    assert any(expected in pain for pain in _pains(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I close the app at night.",
+        "You can reset the timer from the menu.",
+        "I shut it down before bed.",
+        "I logged out and back in.",
+        "It uses very little battery.",
+        "I found nothing to complain about.",
+    ],
+)
+def test_what_a_person_does_or_what_the_app_spares_is_no_pain(text):
+    assert _pains(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("After the update all my saved notes were gone.", "notes were gone"),
+        ("It deleted my playlists without asking.", "deleted my playlists"),
+        ("All my settings got wiped.", "settings got wiped"),
+        ("They took away the offline mode.", "took away the offline mode"),
+        ("My device is no longer supported.", "no longer supported"),
+        ("The sort button is not there anymore.", "sort button is not there"),
+        ("This update ruined the app.", "update ruined the app"),
+        ("I stopped using it after a week.", "stopped using it"),
+        ("Switched to another app because of the ads.", "switched to another app"),
+        ("I don't bother opening it any more.", "bother opening it"),
+    ],
+)
+def test_something_taken_from_the_user_or_the_app_given_up_is_a_pain(text, expected):
+    assert any(expected in pain for pain in _pains(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The bugs are gone.",
+        "The lag has been fixed.",
+        "They removed the ads.",
+        "It removes red eye in one tap.",
+        "I no longer need a paper planner.",
+        "I don't get lost anymore.",
+        "I stopped using my paper planner.",
+        "I switched to this app from a paper diary.",
+        "It used to crash but now it runs fine.",
+    ],
+)
+def test_a_problem_gone_or_the_writer_leaving_something_else_is_no_pain(text):
+    assert _pains(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a function limited or missing
+        ("It only works on wifi.", "works on wifi"),
+        ("It only shows the last ten messages.", "shows the last ten messages"),
+        ("You can only save three filters, which is useless.", "only save three filters"),
+        ("It doesn't have a dark mode.", "doesn't have a dark mode"),
+        ("It lacks basic editing tools.", "lacks basic editing tools"),
+        # ads that come often or are forced on the user, and chores it imposes
+        ("There is an ad after every song.", "an ad"),
+        ("An ad pops up every time I go back.", "ad pops up"),
+        ("You have to watch an ad to unlock each level.", "watch an ad"),
+        ("I have to restart it every morning.", "have to restart it"),
+        ("You need to reinstall it after each update.", "need to reinstall it"),
+    ],
+)
+def test_a_limit_an_absence_an_intrusion_or_a_chore_is_a_pain(text, expected):
+    assert any(expected in pain for pain in _pains(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I only use it for shopping lists.",
+        "It only takes a second to load.",
+        "It doesn't have any ads.",
+        "My kids don't have a phone.",
+        "You don't have to pay.",
+        "Ads are rare and easy to skip.",
+        "I restarted my phone and it works.",
+    ],
+)
+def test_the_writer_choosing_praise_or_an_absent_ad_is_no_pain(text):
+    assert _pains(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Fix the sync already.", "fix the sync"),
+        ("Please fix this.", "fix this"),
+        ("Just fix it!", "fix it"),
+    ],
+)
+def test_an_imperative_to_fix_is_a_pain(text, expected):
+    assert any(expected in pain for pain in _pains(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the question's opening is not part of the label
+        ("Why does it crash every time I open it?", "does it crash every time"),
+        ("Why is it so slow?", "it so slow"),
+        ("Why can't I attach a file?", "can't I attach a file"),
+        ("Why does it need my contacts?", "does it need my contacts"),
+        ("What happened to the search bar?", "happened to the search bar"),
+        ("Where did the history tab go?!", "did the history tab go"),
+    ],
+)
+def test_a_question_that_objects_is_a_pain(text, expected):
+    (pain,) = _pains(text)
+    assert pain.startswith(expected)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "How do I change the language?",
+        "Where is the settings page?",
+        "Why did I wait so long to get this?",
+    ],
+)
+def test_a_question_that_asks_or_praises_is_no_pain(text):
+    assert _pains(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I wish it didn't need a connection.", "didn't need a connection"),
+        ("I'd give it five stars without the ads.", "without the ads"),
+        ("I would give it five stars if it didn't crash so much.", "didn't crash so much"),
+        ("It would be perfect if it stopped logging me out.", "stopped logging"),
+        ("Love it, only wish the ads weren't so loud.", "wish the ads"),
+    ],
+)
+def test_a_counterfactual_against_the_present_is_a_pain(text, expected):
+    assert any(expected in pain for pain in _pains(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I wish it had more stickers.",
+        "Would be great if it synced with my laptop.",
+        "I would give it five stars if it had a dark mode.",
+        "I wish I hadn't waited so long to get it.",
+        "I wish I had found it sooner.",
+        "Couldn't be happier with it.",
+    ],
+)
+def test_a_wish_for_something_new_or_about_the_writer_is_no_pain(text):
+    assert _pains(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The old layout was much better.", "old layout was much better"),
+        ("The web version is much better.", "web version is much better"),
+        ("It's not as good as the desktop version.", "not as good as the desktop version"),
+        ("The new layout doesn't look nice.", "doesn't look nice"),
+        # a fault quality said of a part of the app
+        ("The new icon is hideous.", "new icon is hideous"),
+        ("The menus are cluttered and clumsy.", "menus are cluttered and clumsy"),
+    ],
+)
+def test_a_worse_comparison_or_a_fault_quality_is_a_pain(text, expected):
+    assert any(expected in pain for pain in _pains(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It's much better than the old version.",
+        "My old phone was better.",
+        "Not as bad as people say.",
+        "Boy, was I wrong!",
+        "The app is ugly.",  # a verdict on the whole app, as "the app is terrible"
+    ],
+)
+def test_praise_over_others_a_fault_of_the_writer_or_a_verdict_is_no_pain(text):
+    assert _pains(text) == []

@@ -913,7 +913,10 @@ def _pains(
         span, manual = cue
         if any(g[0] <= span[0] < g[1] for g in goal_spans):
             continue
-        if linguistic.resolved_later(text, clause, (sentence.start, sentence.end)):
+        # an English clause may run on past its problem without a comma ("it used to crash
+        # but now it runs fine"): what is said after the problem's own words counts
+        told = (clause[0], span[1]) if english else clause
+        if linguistic.resolved_later(text, told, (sentence.start, sentence.end)):
             continue  # «раньше не открывался, но теперь всё работает»: over
         if english and linguistic.outgrown(text, span, (sentence.start, sentence.end)):
             continue  # "didn't like it at first, but now …": a first impression, gone
@@ -994,12 +997,21 @@ def _defined(text: str, phrase: Span) -> bool:
 
 
 def _with_negator(text: str, phrase: Span, floor: int) -> Span:
-    """A pain's words keep the negation right before them: «не могу», "can't"."""
+    """A pain's words keep the negation right before them: «не могу», "can't", and one a
+    degree adverb stands after: "doesn't even launch"."""
     before = list(_TOKEN.finditer(text, floor, phrase[0]))
-    word = before[-1].group().lower().strip(_EDGE_PUNCTUATION) if before else ""
+    words = [b.group().lower().strip(_EDGE_PUNCTUATION) for b in before]
+    at = len(words) - 1
+    if at > 0 and words[at] in _NEGATED_DEGREE and words[at - 1].isascii():
+        at -= 1
+    word = words[at] if at >= 0 else ""
     if word in linguistic.NEGATORS or word.endswith(("n't", "n’t")):  # "didn't like"
-        return before[-1].start(), phrase[1]
+        return before[at].start(), phrase[1]
     return phrase
+
+
+# Adverbs that stand between a negation and its verb: "won't even open", "doesn't really work".
+_NEGATED_DEGREE = frozenset(("even", "really", "always", "ever", "actually", "quite"))
 
 
 def _pain_in_clause(text: str, clause: Span, lex: ModuleType) -> tuple[Span, bool] | None:

@@ -31,7 +31,7 @@ LEADING_STOPWORDS = _words(
 TRAILING_STOPWORDS = _words(
     "the a an and or but of in on at for with to from by as than that which who when so "
     "is are was were be their our his her its very more has have had can will would "
-    "either too also anymore"
+    "either too also anymore any"
 )
 
 # A sentence that opens with one of these refers back to the previous sentence's segment.

@@ -50,6 +50,12 @@ PROBLEM_LEMMAS = _wordset(
     disappointing disappointment hate dislike expensive overpriced downside drawback worse
     suck sucks rubbish garbage junk crap stupid ridiculous pathetic intrusive inability
     lousy horrid dreadful faulty tired horrified horrify piss pissed
+    malfunction overheat stutter flicker hiccup corrupt corrupted defective flawed wrong
+    incorrect inaccurate blank vanish sluggish bloated clunky clumsy cluttered cumbersome
+    tedious awkward unintuitive counterintuitive inconvenient hassle headache nightmare ugly
+    hideous pointless worthless mediocre boring dull lame mess messy disaster unacceptable
+    irritating irritate outdated invasive spammy greedy scam rip-off ripoff ruin ruined lack
+    lacking lacks
     ошибка баг проблема падать вылетать зависать тормозить глючить сломаться ломаться
     пропадать пропасть исчезать исчезнуть медленный медленно невозможно
     мешать раздражать сбой краш слететь слетать нельзя иероглиф кракозябра
@@ -72,7 +78,8 @@ FUNCTION_LEMMAS = _wordset(
 LIKING_LEMMAS = _wordset("like love enjoy recommend worth")
 # Qualities a product should have: negated, they are a complaint ("sound not clear").
 QUALITY_LEMMAS = _wordset(
-    "clear good smooth stable responsive reliable accurate easy intuitive helpful useful "
+    "clear good smooth stable responsive reliable accurate easy intuitive helpful useful nice "
+    "great fun right "
     "readable usable responsive fast quick available visible accessible consistent "
     "удобный удобно понятный понятно читаемый четкий четко верный верно правильный правильно "
     "корректный корректно стабильный стабильно рабочий активный доступный видимый точный "
@@ -244,7 +251,10 @@ def _verb_here(tokens: list[Token], index: int) -> bool:
     """A verb by its tag, or by its place: right after a negated auxiliary ("doesn't sync")."""
     if tokens[index].pos == "VERB":
         return True
-    before = tokens[index - 1].lower if index else ""
+    back = index - 1
+    while back >= 0 and tokens[back].pos == "ADV" and tokens[back].lower not in NEGATORS:
+        back -= 1  # "won't even open", "doesn't really sync"
+    before = tokens[back].lower if back >= 0 else ""
     return before in NEGATORS and tokens[index].pos in ("NOUN", "ADJ")
 
 
@@ -255,6 +265,8 @@ def is_hypothetical(reading: Reading) -> bool:
     words = {t.lower for t in tokens}
     if "if" in words and "ever" in words:
         return True
+    if against_the_present(tokens) is not None:
+        return False  # "I'd give it five stars if it didn't crash": it crashes
     return any(
         t.lower in HYPOTHETICAL and not (i + 1 < len(tokens) and tokens[i + 1].lower in NEGATORS)
         for i, t in enumerate(tokens)
@@ -305,7 +317,7 @@ _EXCEPTION_NAME = re.compile(r"[A-Z]\w*(?:Error|Exception)")
 
 
 def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
-    generic = unable = None
+    generic = unable = verdict = None
     for i in indexes:
         token = tokens[i]
         if _EXCEPTION_NAME.fullmatch(token.text):
@@ -316,20 +328,38 @@ def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
         if _disputed(tokens, i) or _minimized(tokens, i) or _what_should_be(tokens, i):
             continue
         if token.lemma in PROBLEM_LEMMAS or token.lower in PROBLEM_LEMMAS:
-            if negated:
+            if negated or _the_writer_is(tokens, i) or _said_over(tokens, i):
+                continue
+            if _asks_about_the_writer(tokens, i):
+                continue
+            if _only_a_verdict(tokens, i):
+                # "you can only save three, which is useless": the fault beside the verdict
+                verdict = i if verdict is None else verdict
                 continue
             if token.lemma not in GENERIC_PROBLEMS and token.lower not in GENERIC_PROBLEMS:
                 return i
             generic = i if generic is None else generic
         elif _states_a_failure(tokens, i, negated):
             return i
-        elif unable is None and (_after_inability(tokens, i) or _complains_of_use(tokens, i)):
+        elif unable is None and (
+            _after_inability(tokens, i)
+            or _complains_of_use(tokens, i)
+            or _misbehaves(tokens, i)
+            or _taken_away(tokens, i)
+            or _restricted(tokens, i)
+            or _asks_why(tokens, i)
+            or _outdone(tokens, i)
+            or _leaves(tokens, i)
+        ):
             unable = i  # a word a tagger missed as a verb: a failure named outright goes first
     if unable is not None:
         return unable
+    drawback = against_the_present(tokens)  # its negation sits in a condition, read past above
+    if drawback is not None and drawback in indexes:
+        return drawback
     if generic is not None:
         return generic
-    return None
+    return verdict
 
 
 _CONDITIONS = _wordset("if если")
@@ -435,6 +465,8 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
         return True  # "don't like" (taggers read "like" as a preposition), "wasn't worth"
     if negated and token.pos == "VERB" and _unable(tokens, i):
         return True
+    if negated and token.lemma == "have" and _lacks(tokens, i):
+        return True
     if token.lower in _EXCESS and after is not None and after.pos in ("ADJ", "ADV", "DET"):
         # "too many ways to list", "too good to be true": praise
         praise = any(t.lemma in _PRAISING_EXCESS for t in tokens[i + 1 : i + 6])
@@ -450,6 +482,10 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
         return True  # «не видно изменений»: what should show does not
     if token.lemma == "do" and after is not None and after.lower == "nothing":
         return tokens[i - 1].lower not in _SPEAKERS_AND_READERS if i else False  # "does nothing"
+    if after is not None and after.lower == "nothing" and _forms(token) & _YIELDING:
+        # "the search returns nothing", "it shows nothing": what should come does not
+        subject = _subject_of(tokens, i)
+        return subject is not None and subject.lower not in _PERSON_SUBJECTS
     if token.lemma in _HAPPEN and any(t.lower in _NOTHING for t in tokens[max(0, i - 3) : i]):
         return True  # "nothing happens", «ничего не происходит»; not "this doesn't happen"
     if _wrong_result(tokens, i):
@@ -457,7 +493,7 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
     if token.lemma in CEASE and after is not None and after.lower == "being":
         after = tokens[i + 2] if i + 2 < len(tokens) else None  # "stopped being shown"
         return after is not None and after.lemma in FUNCTION_LEMMAS
-    if token.lemma not in CEASE or after is None or after.lemma not in FUNCTION_LEMMAS:
+    if token.lemma not in CEASE or after is None or not _forms(after) & FUNCTION_LEMMAS:
         return False
     # "it stopped loading" is a failure; "couriers stop opening the app" is what people do.
     following = tokens[i + 2] if i + 2 < len(tokens) else None
@@ -639,9 +675,38 @@ _VERB_NEGATORS = NEGATORS - _wordset(
 
 def _right_after_negator(tokens: list[Token], i: int) -> bool:
     back = i - 1
-    while back >= 0 and tokens[back].pos == "ADV" and tokens[back].lower not in NEGATORS:
-        back -= 1  # "don't really like"
+    while back >= 0 and (
+        (tokens[back].pos == "ADV" and tokens[back].lower not in NEGATORS)
+        or (tokens[back].lower in _DEGREE and tokens[i].lemma in QUALITY_LEMMAS)
+    ):
+        back -= 1  # "don't really like", "not as good as", "doesn't look nice"
     return back >= 0 and tokens[back].lower in _VERB_NEGATORS
+
+
+# What stands between a negation and the quality it denies: "not as good", "not so easy",
+# "doesn't look nice", "isn't very clear".
+_DEGREE = _wordset("as so that very too look looks seem seems feel feels sound sounds")
+
+
+_THING_PRONOUNS = _wordset("it this that")
+_SERVICE_NOUNS = _wordset("game site service store library catalog catalogue player")
+
+
+def _lacks(tokens: list[Token], i: int) -> bool:
+    """ "It doesn't have a dark mode", "the app didn't have the song": the app, not a person,
+    lacks something, and the thing is no problem or ad ("doesn't have any ads")."""
+    if not _right_after_negator(tokens, i):
+        return False
+    after = tokens[i + 1 : i + 5]
+    if not after or after[0].lower == "to" or _unwanted(after):
+        return False  # "you don't have to pay"
+    subject = _subject_of(tokens, i)
+    return (
+        subject is None
+        or subject.lower in _THING_PRONOUNS
+        or subject.pos == "PROPN"
+        or subject.lemma in _WHOLE_PRODUCT | _SERVICE_NOUNS
+    )
 
 
 def _unable(tokens: list[Token], i: int) -> bool:
@@ -663,6 +728,7 @@ def _unable(tokens: list[Token], i: int) -> bool:
 
 # "can't be happier", "couldn't be easier": what follows "be" is said in _unable.
 _NOT_INABILITY_BY_PLACE = NOT_INABILITY | _wordset("be")
+_INVERTED_SUBJECTS = _wordset("i we you u")
 _INABILITY = _wordset("can could")
 _CONTRACTED_INABILITY = _wordset("cannot cant couldnt")
 
@@ -675,8 +741,11 @@ def _after_inability(tokens: list[Token], i: int) -> bool:
     token = tokens[i]
     if i == 0 or not token.text.isalpha() or token.pos in FUNCTION_POS:
         return False
-    before = tokens[i - 1].lower
-    two_before = tokens[i - 2] if i >= 2 else None
+    back = i - 1
+    if back >= 1 and tokens[back].lower in _INVERTED_SUBJECTS:
+        back -= 1  # "why can't I attach a file?": the question puts the subject after "can't"
+    before = tokens[back].lower
+    two_before = tokens[back - 1] if back >= 1 else None
     unable = before in _CONTRACTED_INABILITY or (
         before in NEGATORS and two_before is not None and two_before.lemma in _INABILITY
     )
@@ -732,9 +801,11 @@ def _complains_of_use(tokens: list[Token], i: int) -> bool:
         return False
     if token.lower in _INTRUSIONS:
         before = [t.lower for t in tokens[max(0, i - 3) : i]]
-        return any(w in _QUANTITIES for w in before) and not any(
-            w in NEGATORS for w in [t.lower for t in tokens[max(0, i - 5) : i]]
-        )
+        if any(w in NEGATORS for w in [t.lower for t in tokens[max(0, i - 5) : i]]):
+            return False
+        return any(w in _QUANTITIES for w in before) or _intrudes(tokens, i)
+    if _redone(tokens, i):
+        return True
     if token.lemma in _PAYING and i >= 2 and tokens[i - 1].lower == "to":
         return tokens[i - 2].lower in _OBLIGED
     if token.lemma in _PAYING and i >= 1 and tokens[i - 1].lower == "must":
@@ -763,6 +834,44 @@ def _complains_of_use(tokens: list[Token], i: int) -> bool:
     return False
 
 
+# How often an interruption comes, and what it does: "an ad after every song", "ads pop up",
+# "the banner covers the buttons".
+_OFTEN = _wordset("every each constantly constant always everywhere nonstop non-stop")
+_INTRUDING = _wordset("pop interrupt cover block")
+
+
+def _intrudes(tokens: list[Token], i: int) -> bool:
+    """An ad or a pop-up said to come often, to get in the way, or to be forced on the user
+    ("you have to watch an ad to go on"). Not one said to be rare or easy to skip."""
+    first, last = _segment(tokens, i)
+    piece = tokens[first : last + 1]
+    if any(t.lower in _OFTEN for t in piece):
+        return True
+    if any(_forms(t) & _INTRUDING for t in tokens[i + 1 : min(last + 1, i + 3)]):
+        return True
+    return any(
+        t.lower == "to" and j > first and tokens[j - 1].lower in _OBLIGED
+        for j, t in enumerate(tokens[first:i], first)
+    )
+
+
+# Work the app makes the user do again to get it going: "I have to restart it every day",
+# "you need to reinstall it".
+_REDONE = _wordset("boot install start enter type login connect launch")
+_CHORES = _wordset("uninstall delete clear force")
+
+
+def _redone(tokens: list[Token], i: int) -> bool:
+    token = tokens[i]
+    if i < 2 or tokens[i - 1].lower != "to" or tokens[i - 2].lower not in _OBLIGED:
+        return False
+    word = token.lower.replace("-", "")
+    again = word.startswith("re") and len(word) > 4
+    if again and _word_forms(word[2:], word[2:]) & (FUNCTION_LEMMAS | _REDONE):
+        return True  # "restart", "reinstall", "re-enter"
+    return bool(_forms(token) & _CHORES)
+
+
 # "it keeps logging me out", "it was constantly updating": something the app does again and
 # again, unasked.
 _KEEP = _wordset("keep keeps kept")
@@ -781,6 +890,317 @@ def _recurs(tokens: list[Token], i: int) -> bool:
     if subject and subject[-1] in _PEOPLE_SUBJECTS:
         return False
     return polarity(" ".join(t.text for t in tokens[i - 1 :])) < 0.3
+
+
+# Qualities a thing can have that say what is wrong with it; said of the writer ("was I
+# wrong", "I'm clumsy with phones") they judge a person, not the product.
+_THING_FAULTS = _wordset(
+    """wrong incorrect inaccurate blank sluggish bloated clunky clumsy cluttered cumbersome
+    tedious awkward unintuitive counterintuitive inconvenient ugly hideous pointless worthless
+    mediocre boring dull lame messy outdated invasive spammy greedy"""
+)
+_WRITER_OBJECTS = _wordset("i me we us")
+
+
+# "the bugs are gone", "the lag has been fixed": a problem said to be over.
+_OVER = _wordset("gone fixed resolved solved over")
+_BEING = _wordset("is are was were be been got get have has had now all finally")
+
+
+def _said_over(tokens: list[Token], i: int) -> bool:
+    j = i + 1
+    while j < len(tokens) and (tokens[j].lower in _BEING or tokens[j].pos == "ADV"):
+        j += 1
+    return j > i + 1 and j < len(tokens) and tokens[j].lower in _OVER
+
+
+def _asks_about_the_writer(tokens: list[Token], i: int) -> bool:
+    """ "Why did I wait so long to get it?": a question about what the writer did, asked in
+    praise of the app; the problem verb is the writer's own."""
+    if not tokens or tokens[0].lower != "why" or tokens[i].pos != "VERB":
+        return False
+    subject = _subject_of(tokens, i)
+    return subject is not None and subject.lower in _WRITER_OBJECTS
+
+
+def _the_writer_is(tokens: list[Token], i: int) -> bool:
+    """A fault quality whose nearest subject is the writer: "boy, was I wrong"."""
+    if tokens[i].lower not in _THING_FAULTS:
+        return False
+    first, _ = _segment(tokens, i)
+    nominals = [t for t in tokens[first:i] if t.pos in ("PRON", "NOUN", "PROPN")]
+    return bool(nominals) and nominals[-1].lower in _WRITER_OBJECTS
+
+
+# The app, not a person, doing on its own what no one asked for: "it closes every time I open
+# the camera", "the timer resets itself". These verbs name something a user also does ("I
+# close it at night"), so they need a person not to be the subject and a word that says it
+# happens unasked.
+_UNBIDDEN = _wordset("close quit restart reboot reset reload refresh skip jump")
+_MISBEHAVING = _UNBIDDEN | _wordset("shut log sign kick lock throw boot")
+_UNASKED = _wordset(
+    "randomly suddenly unexpectedly constantly always itself automatically whenever "
+    "continually repeatedly"
+)
+_UNASKED_PHRASES = (("every", "time"), ("on", "its"), ("by", "itself"), ("for", "no"))
+# Functions that yield something to see or hear: with "nothing" for their object, a failure.
+_YIELDING = _wordset("return show display load play find open sync")
+_PERSON_SUBJECTS = _wordset("i we you u he she someone everyone people user users")
+# "it logs me out", "keeps kicking us out": the app puts the user out.
+_PUTTING_OUT = _wordset("log sign kick lock throw boot")
+# "the screen goes black", "it went offline": a state the app falls into.
+_FALLING = _wordset("go goes went gone going turn turns turned turning")
+_FALLEN_STATES = _wordset("black white grey gray blank offline")
+# A device's resources an app uses up: "kills my battery", "eats all my storage".
+_RESOURCES = _wordset("battery batteries storage memory space ram data cpu")
+_CONSUMING = _wordset("kill eat hog drain suck chew devour burn waste fill")
+_USING_UP = _wordset("use take")
+_MUCH = _wordset("lot lots alot much tons all so too")
+
+
+def _forms(token: Token) -> frozenset[str]:
+    """The base forms an English word may have: its lemma and its stem without an inflection
+    ending, as a lemmatizer reads some forms wrongly ("playing" as "playe", "gone" as
+    "gan")."""
+    return _word_forms(token.lower, token.lemma)
+
+
+@lru_cache(maxsize=65536)
+def _word_forms(word: str, lemma: str) -> frozenset[str]:
+    if not word.isascii():
+        return frozenset((lemma,))
+    forms = {word, lemma}
+    if not word.isalpha():
+        return frozenset(forms)
+    for ending in ("ing", "ed", "es", "s", "d"):
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            stem = word[: -len(ending)]
+            forms |= {stem, stem + "e"}
+            if len(stem) > 3 and stem[-1] == stem[-2]:
+                forms.add(stem[:-1])  # "stopped", "logging"
+    return frozenset(forms)
+
+
+def _verb_like(tokens: list[Token], i: int) -> bool:
+    """A verb by its tag, or an -s/-ed form right after its subject that a tagger read as a
+    noun ("the timer resets itself")."""
+    token = tokens[i]
+    if token.pos == "VERB":
+        return True
+    if not token.lower.endswith(("s", "ed")):
+        return False
+    back = i - 1
+    while back >= 0 and tokens[back].pos == "ADV":
+        back -= 1
+    return back >= 0 and tokens[back].pos in ("PRON", "NOUN", "PROPN")
+
+
+def _subject_of(tokens: list[Token], i: int) -> Token | None:
+    """The nearest word before the verb at i, within its piece of the clause, that can be
+    its subject (a pronoun, a noun or a name)."""
+    first, _ = _segment(tokens, i)
+    return next((t for t in reversed(tokens[first:i]) if t.pos in ("PRON", "NOUN", "PROPN")), None)
+
+
+def _misbehaves(tokens: list[Token], i: int) -> bool:
+    """What the app does wrong, named by a verb phrase rather than a problem word: it closes,
+    restarts or skips unasked, force-closes, shuts down, logs the user out, goes black or
+    offline, falls out of sync, or uses up the device's battery or storage."""
+    token = tokens[i]
+    forms = _forms(token)
+    cue = forms & _MISBEHAVING or token.lower in _FALLING | _RESOURCES | {"force", "sync"}
+    if not cue or _negated(tokens, i) or any(t.lower in _CONDITIONS for t in tokens[:i]):
+        return False
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    following = [t.lower for t in tokens[i + 1 : i + 4]]
+    subject = _subject_of(tokens, i)
+    by_a_person = subject is not None and subject.lower in _PERSON_SUBJECTS
+    if token.lower == "force" and after is not None and after.lemma in ("close", "closing", "quit"):
+        return True  # "keeps force closing": the system ends the app
+    if "shut" in _forms(token) and following[:1] in (["down"], ["off"]):
+        return not by_a_person  # "it shuts down" (not "I shut it down")
+    if _forms(token) & _PUTTING_OUT and following[:2] in ([w, "out"] for w in ("me", "us", "you")):
+        return True
+    if token.lower in _FALLING and following[:1] and following[0] in _FALLEN_STATES:
+        return not by_a_person
+    if token.lower == "sync" and i >= 2 and [t.lower for t in tokens[i - 2 : i]] == ["out", "of"]:
+        return True
+    if token.lower in _RESOURCES:
+        before = tokens[max(0, i - 5) : i]
+        verbs = [j for j, t in enumerate(before) if t.lemma in _CONSUMING | _USING_UP]
+        if not verbs or any(t.lower in NEGATORS for t in before):
+            return False
+        verb = before[verbs[-1]]
+        return verb.lemma in _CONSUMING or any(t.lower in _MUCH for t in before[verbs[-1] :])
+    if not (_forms(token) & _UNBIDDEN) or not _verb_like(tokens, i) or by_a_person:
+        return False
+    if i and tokens[i - 1].lower in ("to", "can", "could", "will", "would"):
+        return False  # "to close it", "you can reset it": what someone may do
+    first, last = _segment(tokens, i)
+    words = [t.lower for t in tokens[first : last + 1]]
+    pairs = set(zip(words, words[1:], strict=False))
+    return any(w in _UNASKED for w in words) or any(p in pairs for p in _UNASKED_PHRASES)
+
+
+# Taking something from the user: "it deleted my playlists", "my notes got wiped", "they took
+# away the offline mode". Past forms: "it removes backgrounds" offers a tool.
+_REMOVING = _wordset("delete erase wipe remove")
+_GONE_CUES = _wordset("longer anymore more gone took taken")
+_PASSIVE = _wordset("got get gets getting was were been is are be")
+_REMOVED_OBJECTS = _wordset("my our all the your his her their every")
+# Where something that was there is no longer: "no longer supported", "not there anymore".
+_STILL_USED = _wordset("use using open opening play playing bother")
+
+
+def _unwanted(tokens: list[Token]) -> bool:
+    """The words name a problem or an interruption: taking those away is a fix ("they removed
+    the ads", "the bugs are gone")."""
+    return any(
+        t.lemma in PROBLEM_LEMMAS or t.lower in PROBLEM_LEMMAS or t.lower in _INTRUSIONS
+        for t in tokens
+    )
+
+
+def _taken_away(tokens: list[Token], i: int) -> bool:
+    """Something the user had is gone: data deleted or wiped, a feature removed or taken
+    away, a thing "gone", "no longer" there or working, or not there "anymore". Not when what
+    is gone is a problem or an ad, nor the writer's own choice ("I no longer need paper")."""
+    token = tokens[i]
+    if token.lower not in _GONE_CUES and token.lemma != "get" and not _forms(token) & _REMOVING:
+        return False
+    first, last = _segment(tokens, i)
+    piece = tokens[first : last + 1]
+    if _unwanted(piece) or any(t.lower in _CONDITIONS for t in tokens[:i]):
+        return False
+    subject = _subject_of(tokens, i)
+    writer = subject is not None and subject.lower in _WRITER_OBJECTS | _PERSON_SUBJECTS
+    after = [t.lower for t in tokens[i + 1 : i + 4]]
+    if token.lower == "longer" and i and tokens[i - 1].lower == "no":
+        # "my device is no longer supported"; the writer only when they left the app ("I no
+        # longer use it")
+        return not writer or bool(after) and after[0] in _STILL_USED
+    if token.lower == "anymore" or (token.lower == "more" and i and tokens[i - 1].lower == "any"):
+        negated = any(t.lower in _VERB_NEGATORS or t.lower == "no" for t in piece)
+        return negated and (not writer or any(t.lower in _STILL_USED for t in piece))
+    if _negated(tokens, i):
+        return False
+    if token.lower == "gone":
+        before = tokens[i - 1].lower if i else ""
+        where = any(t.lower == "where" for t in tokens[:i])
+        return not writer and (before in _PASSIVE | _wordset("'s all now completely") or where)
+    if token.lower in ("took", "taken") and after[:1] == ["away"]:
+        return not writer
+    if token.lemma == "get" and after[:2] == ["rid", "of"]:
+        return not writer and token.lower != "get"
+    if not (_forms(token) & _REMOVING) or not token.lower.endswith("ed"):
+        return False
+    if i and tokens[i - 1].lower in _PASSIVE:
+        return not writer  # "my notes got deleted"
+    if writer or not after or after[0] not in _REMOVED_OBJECTS:
+        return False
+    return polarity(" ".join(t.text for t in piece)) < 0.3  # not "removed the glare nicely"
+
+
+# Functions the app performs only in part: "it only works on wifi", "you can only save three
+# filters", "only shows the last ten messages".
+_LIMITED = FUNCTION_LEMMAS | _wordset("support access view have hold store accept handle")
+
+
+def _restricted(tokens: list[Token], i: int) -> bool:
+    """ "only" before what the app does: a function limited, said as a shortcoming. Not what
+    the writer does with it ("I only use it for notes") unless they "can" only do it, nor
+    praise ("it only takes a second")."""
+    token = tokens[i]
+    if token.lower != "only" or i + 1 >= len(tokens):
+        return False
+    verb = tokens[i + 1]
+    if not (_forms(verb) & _LIMITED) or verb.pos in ("ADJ", "DET", "NUM"):
+        return False
+    can = i and tokens[i - 1].lemma in ("can", "could")
+    subject = _subject_of(tokens, i)
+    if subject is not None and subject.lower in _WRITER_OBJECTS and not can:
+        return False
+    first, last = _segment(tokens, i)
+    return polarity(" ".join(t.text for t in tokens[first : last + 1])) < 0.5
+
+
+# A question that objects rather than asks: "why does it need my contacts?", "what happened
+# to the search bar?", "where did my playlists go?"
+_DEMANDING = _wordset("need want require ask demand")
+
+
+def _asks_why(tokens: list[Token], i: int) -> bool:
+    if tokens[i].lower not in ("happened", "go") and not _forms(tokens[i]) & _DEMANDING:
+        return False
+    words = [t.lower for t in tokens if t.pos != "PUNCT"]
+    if not words:
+        return False
+    token = tokens[i]
+    if words[0] == "why" and _forms(token) & _DEMANDING and i >= 2:
+        # "why does it need …", "why do you want …": the app's demand is questioned
+        subject = _subject_of(tokens, i)
+        return subject is not None and subject.lower not in _WRITER_OBJECTS
+    if words[:3] == ["what", "happened", "to"] and token.lower == "happened":
+        return True
+    if words[0] == "where" and token.lower == "go" and "did" in words[:3]:
+        return not any(w in _WRITER_OBJECTS for w in words[1:4])  # not "where did I go wrong"
+    return False
+
+
+# Something else said to be better: an older version or the same service elsewhere ("the old
+# layout was much better", "the web version is way better"). This app, worse.
+_PRAISING_COMPARATIVES = _wordset("better nicer faster easier smoother cleaner simpler superior")
+_HOW_MUCH = _wordset("much way far lot a so even")
+_OTHER_VERSIONS = _wordset(
+    "old older previous original earlier former prior last web desktop pc computer browser "
+    "website site classic"
+)
+
+
+def _outdone(tokens: list[Token], i: int) -> bool:
+    if tokens[i].lower not in _PRAISING_COMPARATIVES:
+        return False
+    first, _ = _segment(tokens, i)
+    back = i - 1
+    while back > first and (tokens[back].pos == "ADV" or tokens[back].lower in _HOW_MUCH):
+        back -= 1  # "was much better", "is a lot better"
+    if back < first or tokens[back].lemma != "be":
+        return False
+    subject = tokens[first:back]
+    return any(t.lower in _OTHER_VERSIONS for t in subject) and not any(
+        t.lower in DEVICE_WORDS or t.lemma in DEVICE_WORDS for t in subject
+    )
+
+
+# Giving up on the app: "I stopped using it", "I don't bother opening it any more", "switched
+# to another app".
+_GIVING_UP = _wordset("stop stopped quit quitting")
+_USING = _wordset("using opening playing")
+_MOVING = _wordset("switched switching went going moved moving")
+_ELSEWHERE = _wordset("another other different old previous web")
+_SUBORDINATORS = _wordset("if unless until when whenever before once")
+
+
+def _leaves(tokens: list[Token], i: int) -> bool:
+    token = tokens[i]
+    if token.lower not in _GIVING_UP | _MOVING and token.lemma != "bother":
+        return False
+    if any(t.lower in _SUBORDINATORS for t in tokens[:i]):
+        return False  # "it works until I stop using it": when, not that the writer left
+    subject = _subject_of(tokens, i)
+    if subject is not None and subject.lower not in _WRITER_OBJECTS:
+        return False
+    after = tokens[i + 1 : i + 4]
+    if token.lower in _GIVING_UP and after and after[0].lower in _USING:
+        thing = [t for t in after[1:] if t.pos != "DET"][:1]
+        return not thing or thing[0].lower in _LEFT_THINGS or thing[0].lemma in _LEFT_THINGS
+    if token.lemma == "bother" and _right_after_negator(tokens, i):
+        return subject is not None and bool(after) and after[0].lower in _USING | {"with"}
+    if token.lower in _MOVING and [t.lower for t in after[:1]] in (["to"], ["back"]):
+        # "switched to another app", "went back to the old one"
+        rest = [t.lower for t in tokens[i + 2 : i + 5]]
+        return bool(rest) and (rest[0] in _ELSEWHERE or after[0].lower == "back")
+    return False
 
 
 def _of_another_subject(tokens: list[Token], i: int) -> bool:
@@ -818,21 +1238,33 @@ def _asks_for_a_fix(tokens: list[Token], at: int) -> bool:
     """ "Please help me solve my problem": a plea for help with a problem told elsewhere. A
     request that the makers fix something ("please fix the login loop") says what is broken."""
     return any(
-        (t.lemma in FIX_LEMMAS or t.lower in FIX_LEMMAS) and not _requests_a_fix(tokens, j)
+        (t.lemma in FIX_LEMMAS or t.lower in FIX_LEMMAS or _fix_done(tokens, j))
+        and not _requests_a_fix(tokens, j)
         for j, t in enumerate(tokens[:at], start=0)
         if j >= at - 3
     )
 
 
+def _fix_done(tokens: list[Token], j: int) -> bool:
+    """ "they fixed the login bug", "it was fixed": a fix that happened (a lemmatizer may not
+    read "fixed" as "fix"). "It should be fixed" asks for one."""
+    return tokens[j].lower == "fixed" and not (j and tokens[j - 1].lower == "be")
+
+
 _PLEAS = _wordset("please pls plz kindly")
 _OUGHT = _wordset("should must")
+_URGING = _wordset("just so now")
 
 
 def _requests_a_fix(tokens: list[Token], i: int) -> bool:
     """ "please fix …", "they need to fix …", "you should fix …": the makers are asked to fix
     something, which presupposes it is broken ("please fix the sync", "please fix it")."""
-    if tokens[i].lower != "fix" or i == 0:
+    if tokens[i].lower != "fix":
         return False
+    if i == 0 or tokens[i - 1].lower in _URGING:
+        # "Fix the sync already", "just fix it": an imperative with its object
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        return after is not None and after.pos in ("DET", "PRON", "NOUN", "PROPN")
     before = tokens[i - 1].lower
     if before in _PLEAS | _OUGHT:
         return True
@@ -854,7 +1286,22 @@ def without_courtesy(text: str, span: Span) -> Span:
         or (tokens[first].lower in _QUESTION_LEAD and tokens[first].text[:1].islower())
     ):
         first += 1
+    asked = _question_opening(tokens, first)
+    if asked and first + asked < len(tokens) - 1:
+        first += asked
     return (span[0] + tokens[first].start, span[1]) if tokens else span
+
+
+def _question_opening(tokens: list[Token], first: int) -> int:
+    """How many words an English question opens with before what it says of the app: "Why |
+    does it crash", "Why is | it so slow", "What | happened to the search bar", "How come |
+    it never syncs"."""
+    words = [t.lower for t in tokens[first : first + 3]]
+    if words[:2] == ["how", "come"]:
+        return 2
+    if words[:2] == ["what", "happened"] or words[:1] in (["why"], ["where"]):
+        return 2 if len(words) > 1 and tokens[first + 1].lemma == "be" else 1
+    return 0
 
 
 _CONTRASTS = _wordset("but however но а однако")
@@ -1017,9 +1464,11 @@ def _names_no_problem(tokens: list[Token], at: int) -> bool:
 
 # Words that judge a whole thing rather than say what goes wrong with it.
 VERDICT_LEMMAS = _wordset(
-    """bad poor terrible awful horrible worst worse useless suck sucks crap rubbish garbage junk
+    """bad poor terrible awful horrible worst useless suck sucks crap rubbish garbage junk
     stupid ridiculous pathetic lousy horrid dreadful annoying annoy frustrating frustrate
-    disappoint disappointed disappointing disappointment waste hate dislike"""
+    disappoint disappointed disappointing disappointment waste hate dislike
+    ugly hideous pointless worthless mediocre boring dull lame mess messy disaster unacceptable
+    irritating irritate scam rip-off ripoff"""
 )
 _VERDICT_OBJECTS = _wordset("money effort")
 
@@ -1062,8 +1511,71 @@ def _praised(text: str, reading: Reading, at: int) -> bool:
 
 
 def _wishes(text: str, span: Span) -> bool:
-    """A wish for something new ("I wish they had a dislike button"), not a plea to fix."""
-    return any("fix" not in m.group().lower() for m in REQUEST_EN.finditer(text, *span))
+    """A wish for something new ("I wish they had a dislike button"), not a plea to fix, nor a
+    wish against what is there now ("I wish it didn't need a connection")."""
+    requests = [m.group().lower() for m in REQUEST_EN.finditer(text, *span)]
+    wished = any(r.startswith(("i", "we")) for r in requests)
+    if wished and against_the_present(read(text, span).tokens) is not None:
+        return False
+    return any("fix" not in r for r in requests)
+
+
+# What frames a counterfactual: a wish, or a rating or a verdict the app would earn.
+_WISHING = _wordset("wish wished wishing")
+_WOULD = _wordset("would 'd d")
+_EARNED = _wordset(
+    "give rate be perfect great better nice awesome amazing excellent five 5 stars star"
+)
+_CONDITION_OPENERS = _wordset("if without except")
+# What the condition takes away from the present: "if it didn't crash", "without the ads",
+# "if there were fewer ads", "if it stopped logging me out", "if they fixed the sync".
+_TAKEN_FROM_NOW = _wordset("without fewer less stop stopped fix fixed")
+_STARS = _wordset("stars star 5 five")
+_STATEMENT_ENDS = frozenset(".!?;")
+_COUNTERFACTUAL_CUES = _WISHING | _WOULD | {"without"}
+
+
+def against_the_present(tokens: list[Token]) -> int | None:
+    """Where a counterfactual names a drawback of the present ("I wish it didn't need a
+    connection", "I'd give it five stars without the ads", "would be perfect if it stopped
+    logging me out"): the index of its negation or of the word that takes the thing away.
+    A wish for something new ("I wish it had a timer", "would be great if it synced") and
+    the writer's own past ("I wish I hadn't waited") name none."""
+    if not any(t.lower in _COUNTERFACTUAL_CUES for t in tokens):
+        return None
+    frame = None
+    for i, token in enumerate(tokens):
+        if token.lower in _WISHING:
+            frame = i
+            break
+        if token.lower in _WOULD and any(t.lower in _EARNED for t in tokens[i + 1 : i + 5]):
+            opener = next(
+                (j for j in range(i + 1, len(tokens)) if tokens[j].lower in _CONDITION_OPENERS),
+                None,
+            )
+            if opener is not None:
+                frame = opener - 1
+                break
+    if frame is None:
+        opener = next((j for j, t in enumerate(tokens) if t.lower == "without"), None)
+        if opener is None or not any(t.lower in _STARS for t in tokens):
+            return None
+        frame = opener - 1  # "without the ads, five stars"
+    for j in range(frame + 1, len(tokens)):
+        token = tokens[j]
+        if token.text in _STATEMENT_ENDS:
+            return None  # the counterfactual ends with its sentence
+        following = tokens[j + 1] if j + 1 < len(tokens) else None
+        if token.lower == "had" and following is not None and following.lower in NEGATORS:
+            return None  # "I wish I hadn't waited so long": the writer's past
+        after = tokens[j + 2].lower if j + 2 < len(tokens) else ""
+        if following is not None and following.lower == "be" and after.endswith(("er", "est")):
+            continue  # "couldn't be happier": praise
+        if token.lower in _VERB_NEGATORS or token.lower in _TAKEN_FROM_NOW:
+            return j
+        if token.lower == "no" and j + 1 < len(tokens) and tokens[j + 1].pos != "PUNCT":
+            return j  # "if there were no ads"
+    return None
 
 
 _SECOND_PERSON = _wordset("you your вы вас вам ваш ты тебя")
@@ -1190,7 +1702,8 @@ _RESOLVED = re.compile(
     r"(?:\b(?:but|now)\b|(?<!\w)(?:но|а|теперь|сейчас)(?!\w))[^.;!?\n]{0,60}?"
     r"(?:(?<!\w)(?:вс[её]|оно|он|она)\s+(?:снова\s+|опять\s+)?(?:в\s+порядке|работает|"
     r"нормально|хорошо)|(?<!\w)(?:заработал\w*|исправил\w*|починил\w*|решил\w*|прош[её]л|"
-    r"прошл[аои])(?!\w)|\bworks?\s+(?:fine|again|now|well|normally|properly)\b|"
+    r"прошл[аои])(?!\w)|\b(?:works?|runs?|loads?|plays?|syncs?)\s+(?:fine|again|now|well|"
+    r"normally|properly|smoothly|perfectly|great)\b|"
     r"\b(?:is|was|got)\s+(?:fixed|resolved|solved)\b|\b(?:is|are)\s+(?:fine|ok|okay)\s+now\b)",
     re.IGNORECASE,
 )
@@ -1270,6 +1783,16 @@ def pain_span(text: str, clause: Span) -> Span | None:
         first = _window_start(tokens, max(0, at - 4), at)
         last = _noun_run_end(tokens, min(len(tokens) - 1, first + _MAX_LABEL_WORDS - 1))
     first, last = _content_bounds(tokens, first, last)
+    if (
+        last + 1 < len(tokens)
+        and _requests_a_fix(tokens, last)
+        and tokens[last + 1].pos
+        in (
+            "PRON",
+            "DET",
+        )
+    ):
+        last += 1  # "please fix this": the request keeps what it points at
     if at < first <= last:
         first = at  # "too many ads", «не видно изменений»: the problem word is what is wrong
     if first > last or not any(t.pos in ("VERB", "ADJ", "NOUN") for t in tokens[first : last + 1]):
@@ -2968,9 +3491,11 @@ def fragment_reason(label: str) -> str:
     object_nothing = (
         tokens[-1].lower in _NOTHING and len(tokens) > 1 and tokens[-2].pos in ("VERB", "AUX")
     )  # "the button does nothing"
-    if (tokens[-1].pos in ("DET", "ADP", "CONJ") and not _phrasal_verb_end(tokens)) or (
-        tokens[-1].lower in NEGATORS and not object_nothing
-    ):
+    # "fix this": a demonstrative right after its verb is the verb's object, a pronoun
+    pointed = tokens[-1].lower in _DEMONSTRATIVES and len(tokens) > 1 and tokens[-2].pos == "VERB"
+    if (
+        tokens[-1].pos in ("DET", "ADP", "CONJ") and not _phrasal_verb_end(tokens) and not pointed
+    ) or (tokens[-1].lower in NEGATORS and not object_nothing):
         return f"ends on '{tokens[-1].text}'"
     if (
         tokens[0].lemma == "be"
