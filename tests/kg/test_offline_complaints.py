@@ -362,3 +362,52 @@ def test_a_worse_comparison_or_a_fault_quality_is_a_pain(text, expected):
 )
 def test_praise_over_others_a_fault_of_the_writer_or_a_verdict_is_no_pain(text):
     assert _pains(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # done unasked, stopped, or wanted gone
+        ("It restarts randomly.", "restarts randomly"),
+        ("It deleted my chats for no reason.", "deleted my chats for no reason"),
+        ("The app updates itself without warning.", "without warning"),
+        ("The music stops when I lock the screen.", "music stops"),
+        ("Stops after ten seconds of playback.", "stops after ten seconds"),
+        ("The ads need to go.", "ads need to go"),
+        # too little of what it offers, or a slow-down
+        ("There are very few songs to choose from.", "very few songs"),
+        ("The free version is so limited.", "free version is so limited"),
+        ("Search takes an eternity.", "search takes an eternity"),
+        ("Refreshing takes much longer than before.", "takes much longer than before"),
+        ("This app is becoming more and more useless by the day.", "more and more useless"),
+        # a missing way, support or quality
+        ("There is no way of sorting by date.", "no way of sorting by date"),
+        ("It doesn't support my language.", "doesn't support my language"),
+        ("It hasn't ever been great.", "hasn't ever been great"),
+        ("Please resolve this issue.", "resolve this issue"),
+        # the problem told after a cut that left one word before it
+        ("On my tablet, almost unreadable.", "almost unreadable"),
+        ("The only down side is that the widget is tiny.", "widget is tiny"),
+    ],
+)
+def test_more_complaints_without_a_problem_word_are_pains(text, expected):
+    assert any(expected in pain for pain in _pains(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It has a few options to choose from.",
+        "It has a few ads, but that is fine.",
+        "I need to go now.",
+        "You need to go to the settings to change it.",
+        "I stopped at the first level.",
+        "Don't stop the music.",
+        "It works without asking for an account.",
+        "I used it randomly over the weekend.",
+        "I use it for no particular reason.",
+        "I learn a little every day in my limited time.",
+    ],
+)
+def test_the_same_words_of_a_person_or_in_praise_are_no_pain(text):
+    assert _pains(text) == []

@@ -951,11 +951,30 @@ def _pain_label(text: str, span: Span, clause: Span, sentence: Sentence) -> tupl
     # "instead of the page, it shows markup": the comma is inside the statement
     cutter = None if linguistic.holds_its_comma(text, span) else lex.PAIN_CUTTER
     phrase = _phrase(text, *span, lex, cutter, lex.PAIN_MAX_WORDS, clause_first=True)
+    if lex.LANG == "en" and cutter is not None and len(text[phrase[0] : phrase[1]].split()) < 2:
+        phrase = _past_a_lone_word(text, span, lex, cutter) or phrase
     phrase = _with_negator(text, linguistic.without_courtesy(text, phrase), clause[0])
     phrase = linguistic.with_preposition(text, phrase, clause)
     phrase = _whole_quote(text, phrase, clause)
     phrase = _with_pronoun_subject(text, phrase, clause[0])
     return phrase, _label(text, phrase, sentence)
+
+
+def _past_a_lone_word(
+    text: str, span: Span, lex: ModuleType, cutter: re.Pattern[str]
+) -> Span | None:
+    """A cut that left one word: after a comma or "but" the problem is told after the cut
+    ("… on my tablet, almost unreadable", "… all the time but was horrified"); after a time
+    ("stops after ten seconds") the word needs its adjunct to say anything."""
+    cuts = [m for m in cutter.finditer(text, *span) if m.start() > span[0]]
+    if not cuts:
+        return None
+    if cuts[0].group().strip().lower() in (",", "but"):
+        if len(text[cuts[0].end() : span[1]].split()) < 2:
+            return None
+        return _phrase(text, cuts[0].end(), span[1], lex, cutter, lex.PAIN_MAX_WORDS)
+    end = cuts[1].start() if len(cuts) > 1 else span[1]
+    return _phrase(text, span[0], end, lex, None, lex.PAIN_MAX_WORDS)
 
 
 _BE = frozenset(("is", "are", "was", "were", "'s"))

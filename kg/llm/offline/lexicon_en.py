@@ -335,7 +335,7 @@ PAIN_COMPLEMENT = re.compile(
     r"|(?:have|has|had)\s+(?:a\s+hard\s+time|trouble|problems?|difficulty|issues?)(?:\s+with)?"
     r"|(?:find|finds|found)\s+it\s+(?:hard|difficult|annoying|painful|confusing)\s+to"
     r"|the\s+(?:main\s+|biggest\s+|top\s+|real\s+|only\s+)?(?:problem|pain(?:\s+point)?|issue|"
-    r"complaint|downside|drawback)\s+(?:(?:for|with)\s+\w+\s+)?(?:is|was)(?:\s+that)?"
+    r"complaint|down\s?side|drawback)\s+(?:(?:for|with)\s+\w+\s+)?(?:is|was)(?:\s+that)?"
     # "what I don't like is that …", "the only thing I dislike about it is …"
     r"|(?:what|the\s+(?:only\s+)?thing)\s+I\s+(?:don'?t|do\s+not|didn'?t|did\s+not)\s+"
     r"(?:really\s+)?like(?:\s+about\s+(?:it|this(?:\s+app)?))?\s+(?:is|was)(?:\s+that)?"
@@ -378,7 +378,8 @@ PAIN_PREDICATE = re.compile(
     r"|times?\s+out|keeps?\s+(?:crashing|freezing|failing|dropping)"
     r"|(?:does\s+not|doesn't|did\s+not|didn't|won't|will\s+not)\s+(?:work|load|sync|open|save)"
     r"|stops?\s+working|loads?\s+slowly|(?:is|goes)\s+down"
-    r"|takes?\s+(?:forever|ages|too\s+long|hours|all\s+day))\b",
+    r"|(?:takes?|took)\s+(?:forever|ages|too\s+long|hours|all\s+day|an\s+eternity"
+    r"|(?:much\s+|a\s+lot\s+|way\s+)?longer\s+than))\b",
     _I,
 )
 # Pains named as a noun ("the delays at checkout").

@@ -55,7 +55,7 @@ PROBLEM_LEMMAS = _wordset(
     tedious awkward unintuitive counterintuitive inconvenient hassle headache nightmare ugly
     hideous pointless worthless mediocre boring dull lame mess messy disaster unacceptable
     irritating irritate outdated invasive spammy greedy scam rip-off ripoff ruin ruined lack
-    lacking lacks
+    lacking lacks limited
     ошибка баг проблема падать вылетать зависать тормозить глючить сломаться ломаться
     пропадать пропасть исчезать исчезнуть медленный медленно невозможно
     мешать раздражать сбой краш слететь слетать нельзя иероглиф кракозябра
@@ -67,7 +67,7 @@ PROBLEM_LEMMAS = _wordset(
 FUNCTION_LEMMAS = _wordset(
     """work load open start launch run save sync play show display connect install update
     respond find let allow download upload send receive login log sign print copy paste
-    scroll search display install see recognize recognise detect
+    scroll search display install see recognize recognise detect support accept
     работать загружаться загрузить открываться открыть запускаться запустить сохранять
     сохраняться показывать отображаться видеть находить подключаться устанавливаться
     обновляться отвечать реагировать получаться удаваться удаться мочь верный правильный
@@ -330,7 +330,7 @@ def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
         if token.lemma in PROBLEM_LEMMAS or token.lower in PROBLEM_LEMMAS:
             if negated or _the_writer_is(tokens, i) or _said_over(tokens, i):
                 continue
-            if _asks_about_the_writer(tokens, i):
+            if _asks_about_the_writer(tokens, i) or _limited_otherwise(tokens, i):
                 continue
             if _only_a_verdict(tokens, i):
                 # "you can only save three, which is useless": the fault beside the verdict
@@ -685,7 +685,9 @@ def _right_after_negator(tokens: list[Token], i: int) -> bool:
 
 # What stands between a negation and the quality it denies: "not as good", "not so easy",
 # "doesn't look nice", "isn't very clear".
-_DEGREE = _wordset("as so that very too look looks seem seems feel feels sound sounds")
+_DEGREE = _wordset(
+    "as so that very too look looks seem seems feel feels sound sounds be been ever always"
+)
 
 
 _THING_PRONOUNS = _wordset("it this that")
@@ -772,6 +774,11 @@ _INTRUSIONS = _wordset(
     """ad ads advert adverts advertisement advertisements advertising adds popup popups pop-up
     pop-ups commercial commercials notification notifications"""
 )
+# What a catalogue offers: too few of them is a shortcoming.
+_CONTENTS = _wordset(
+    "songs movies shows films titles games levels stickers filters themes fonts colors colours "
+    "channels stations books videos choices"
+)
 _QUANTITIES = _wordset("lot lots alot many tons ton loads plenty full constant endless so")
 # Paying for something, said as an obligation: "you have to pay for every filter".
 _PAYING = _wordset("pay buy purchase subscribe")
@@ -795,10 +802,14 @@ def _complains_of_use(tokens: list[Token], i: int) -> bool:
         # "no calling option", "there's no way to undo"; "no way!" alone is an interjection
         for j, word in enumerate(after[:3]):
             if word in _CAPABILITY_NOUNS:
-                return word != "way" or after[j + 1 : j + 2] == ["to"]
+                return word != "way" or after[j + 1 : j + 2] in (["to"], ["of"])
             if tokens[i + 1 + j].pos not in ("ADJ", "NOUN", "VERB", "PROPN"):
                 return False
         return False
+    if token.lower == "few" and (i == 0 or tokens[i - 1].lower not in ("a", "quite")):
+        # "very few options", "few songs to choose from"; not "a few options"
+        thing = next((t for t in tokens[i + 1 : i + 3] if t.pos != "ADJ"), None)
+        return thing is not None and (thing.lower in _CAPABILITY_NOUNS | _CONTENTS)
     if token.lower in _INTRUSIONS:
         before = [t.lower for t in tokens[max(0, i - 3) : i]]
         if any(w in NEGATORS for w in [t.lower for t in tokens[max(0, i - 5) : i]]):
@@ -897,7 +908,7 @@ def _recurs(tokens: list[Token], i: int) -> bool:
 _THING_FAULTS = _wordset(
     """wrong incorrect inaccurate blank sluggish bloated clunky clumsy cluttered cumbersome
     tedious awkward unintuitive counterintuitive inconvenient ugly hideous pointless worthless
-    mediocre boring dull lame messy outdated invasive spammy greedy"""
+    mediocre boring dull lame messy outdated invasive spammy greedy limited"""
 )
 _WRITER_OBJECTS = _wordset("i me we us")
 
@@ -912,6 +923,21 @@ def _said_over(tokens: list[Token], i: int) -> bool:
     while j < len(tokens) and (tokens[j].lower in _BEING or tokens[j].pos == "ADV"):
         j += 1
     return j > i + 1 and j < len(tokens) and tokens[j].lower in _OVER
+
+
+_LIMITED_USES = _wordset("use usage functionality support features options choices selection")
+
+
+def _limited_otherwise(tokens: list[Token], i: int) -> bool:
+    """ "limited" says what is wrong when said of the app ("it is very limited") or of what it
+    offers ("limited options"), not of anything else ("my limited time", "limited edition")."""
+    if tokens[i].lower != "limited":
+        return False
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    if after is not None and after.pos in ("NOUN", "PROPN"):
+        return after.lower not in _LIMITED_USES | _CAPABILITY_NOUNS | _CONTENTS
+    before = tokens[i - 1] if i else None
+    return before is not None and before.pos in ("PRON", "DET")
 
 
 def _asks_about_the_writer(tokens: list[Token], i: int) -> bool:
@@ -937,7 +963,7 @@ def _the_writer_is(tokens: list[Token], i: int) -> bool:
 # close it at night"), so they need a person not to be the subject and a word that says it
 # happens unasked.
 _UNBIDDEN = _wordset("close quit restart reboot reset reload refresh skip jump")
-_MISBEHAVING = _UNBIDDEN | _wordset("shut log sign kick lock throw boot")
+_MISBEHAVING = _UNBIDDEN | _wordset("shut log sign kick lock throw boot stop")
 _UNASKED = _wordset(
     "randomly suddenly unexpectedly constantly always itself automatically whenever "
     "continually repeatedly"
@@ -995,6 +1021,29 @@ def _verb_like(tokens: list[Token], i: int) -> bool:
     return back >= 0 and tokens[back].pos in ("PRON", "NOUN", "PROPN")
 
 
+# Words that say the app did something no one asked for: "it restarts randomly", "it deleted
+# my chats for no reason", "it updates without warning".
+_UNPROMPTED = _wordset("randomly reason warning permission")
+_OUT_OF = _wordset("force sync")
+
+
+def _done_unprompted(tokens: list[Token], i: int) -> bool:
+    token = tokens[i]
+    before = [t.lower for t in tokens[max(0, i - 3) : i]]
+    if token.lower == "reason" and before[-2:] != ["for", "no"]:
+        return False
+    if token.lower in ("warning", "permission") and "without" not in before:
+        return False
+    first, _ = _segment(tokens, i)
+    verbs = [j for j in range(first, i) if _verb_like(tokens, j)]
+    if token.lower == "randomly" and not verbs:
+        verbs = [j for j in range(i + 1, min(len(tokens), i + 3)) if _verb_like(tokens, j)]
+    if not verbs:
+        return False
+    subject = _subject_of(tokens, verbs[0])
+    return subject is None or subject.lower not in _PERSON_SUBJECTS
+
+
 def _subject_of(tokens: list[Token], i: int) -> Token | None:
     """The nearest word before the verb at i, within its piece of the clause, that can be
     its subject (a pronoun, a noun or a name)."""
@@ -1008,8 +1057,12 @@ def _misbehaves(tokens: list[Token], i: int) -> bool:
     offline, falls out of sync, or uses up the device's battery or storage."""
     token = tokens[i]
     forms = _forms(token)
-    cue = forms & _MISBEHAVING or token.lower in _FALLING | _RESOURCES | {"force", "sync"}
-    if not cue or _negated(tokens, i) or any(t.lower in _CONDITIONS for t in tokens[:i]):
+    cue = forms & _MISBEHAVING or token.lower in _FALLING | _RESOURCES | _UNPROMPTED | _OUT_OF
+    if not cue or any(t.lower in _CONDITIONS for t in tokens[:i]):
+        return False
+    if token.lower in _UNPROMPTED:
+        return _done_unprompted(tokens, i)  # its own "without" is no negation
+    if _negated(tokens, i):
         return False
     after = tokens[i + 1] if i + 1 < len(tokens) else None
     following = [t.lower for t in tokens[i + 1 : i + 4]]
@@ -1023,6 +1076,14 @@ def _misbehaves(tokens: list[Token], i: int) -> bool:
         return True
     if token.lower in _FALLING and following[:1] and following[0] in _FALLEN_STATES:
         return not by_a_person
+    if token.lower == "go" and i >= 2 and tokens[i - 1].lower == "to":
+        # "the ads need to go", "this layout has to go": a part the writer wants gone
+        ending = not following or following[0] in _STATEMENT_ENDS | {",", "!"}
+        return tokens[i - 2].lemma in ("need", "have") and ending and not by_a_person
+    if "stop" in forms and _verb_like(tokens, i) and not by_a_person:
+        # "it stopped", "music stops after ten seconds"; "it stopped loading" is read above
+        ends = after is None or after.pos in ("PUNCT", "ADP", "ADV", "NUM")
+        return ends or after.lower in ("every", "each")
     if token.lower == "sync" and i >= 2 and [t.lower for t in tokens[i - 2 : i]] == ["out", "of"]:
         return True
     if token.lower in _RESOURCES:
@@ -1070,7 +1131,7 @@ def _taken_away(tokens: list[Token], i: int) -> bool:
         return False
     first, last = _segment(tokens, i)
     piece = tokens[first : last + 1]
-    if _unwanted(piece) or any(t.lower in _CONDITIONS for t in tokens[:i]):
+    if _unwanted(piece) or any(t.lower in _CONDITIONS | {"unless"} for t in tokens[:i]):
         return False
     subject = _subject_of(tokens, i)
     writer = subject is not None and subject.lower in _WRITER_OBJECTS | _PERSON_SUBJECTS
@@ -1080,8 +1141,15 @@ def _taken_away(tokens: list[Token], i: int) -> bool:
         # longer use it")
         return not writer or bool(after) and after[0] in _STILL_USED
     if token.lower == "anymore" or (token.lower == "more" and i and tokens[i - 1].lower == "any"):
-        negated = any(t.lower in _VERB_NEGATORS or t.lower == "no" for t in piece)
-        return negated and (not writer or any(t.lower in _STILL_USED for t in piece))
+        negator = next(
+            (j for j, t in enumerate(piece) if t.lower in _VERB_NEGATORS or t.lower == "no"), None
+        )
+        if negator is None:
+            return False
+        # whose it is that is no more: the subject before the negation ("I never forget …")
+        said_of = [t for t in piece[:negator] if t.pos in ("PRON", "NOUN", "PROPN")]
+        writer = bool(said_of) and said_of[-1].lower in _WRITER_OBJECTS | _PERSON_SUBJECTS
+        return not writer or any(t.lower in _STILL_USED for t in piece)
     if _negated(tokens, i):
         return False
     if token.lower == "gone":
@@ -1254,12 +1322,13 @@ def _fix_done(tokens: list[Token], j: int) -> bool:
 _PLEAS = _wordset("please pls plz kindly")
 _OUGHT = _wordset("should must")
 _URGING = _wordset("just so now")
+_FIXING = _wordset("fix resolve solve")
 
 
 def _requests_a_fix(tokens: list[Token], i: int) -> bool:
     """ "please fix …", "they need to fix …", "you should fix …": the makers are asked to fix
     something, which presupposes it is broken ("please fix the sync", "please fix it")."""
-    if tokens[i].lower != "fix":
+    if tokens[i].lower not in _FIXING:
         return False
     if i == 0 or tokens[i - 1].lower in _URGING:
         # "Fix the sync already", "just fix it": an imperative with its object
@@ -1286,10 +1355,15 @@ def without_courtesy(text: str, span: Span) -> Span:
         or (tokens[first].lower in _QUESTION_LEAD and tokens[first].text[:1].islower())
     ):
         first += 1
+    while first < len(tokens) - 1 and tokens[first].lower in _JOINING:
+        first += 1  # "and it frustrates me": the conjunction joins the label to what went before
     asked = _question_opening(tokens, first)
     if asked and first + asked < len(tokens) - 1:
         first += asked
     return (span[0] + tokens[first].start, span[1]) if tokens else span
+
+
+_JOINING = _wordset("and but or then")
 
 
 def _question_opening(tokens: list[Token], first: int) -> int:
@@ -1473,11 +1547,26 @@ VERDICT_LEMMAS = _wordset(
 _VERDICT_OBJECTS = _wordset("money effort")
 
 
+_BECOMING = _wordset("getting becoming became become gets got turning")
+
+
+def _worsening(tokens: list[Token], at: int) -> bool:
+    before = [t.lower for t in tokens[max(0, at - 4) : at]]
+    after = [t.lower for t in tokens[at + 1 : at + 4]]
+    return (
+        any(w in _BECOMING for w in before)
+        or before[-3:] == ["more", "and", "more"]
+        or after == ["by", "the", "day"]
+    )
+
+
 def _only_a_verdict(tokens: list[Token], at: int) -> bool:
     """ "this tool is the worst ever", "so irritating", "utterly useless": a verdict on the
     product as a whole, which rates it, and says no problem a team could act on."""
     if tokens[at].lemma not in VERDICT_LEMMAS and tokens[at].lower not in VERDICT_LEMMAS:
         return False
+    if _worsening(tokens, at):
+        return False  # "more and more useless by the day": it got worse, a regression
     first, last = _segment(tokens, at)
     # an operation on the app is something specific to judge ("I hate the new updates")
     ignored = (
@@ -3451,6 +3540,7 @@ def points_elsewhere(label: str) -> bool:
     )
 
 
+_AS_THAN = _wordset("than as like")
 # The adverbial particles of English phrasal verbs ("log in", "shut down", "sign up").
 _PARTICLES = _wordset("in on out up down off over back away")
 
@@ -3493,8 +3583,13 @@ def fragment_reason(label: str) -> str:
     )  # "the button does nothing"
     # "fix this": a demonstrative right after its verb is the verb's object, a pronoun
     pointed = tokens[-1].lower in _DEMONSTRATIVES and len(tokens) > 1 and tokens[-2].pos == "VERB"
+    # "longer than before": "before" stands for a time, an adverb
+    compared = tokens[-1].lower == "before" and len(tokens) > 1 and tokens[-2].lower in _AS_THAN
     if (
-        tokens[-1].pos in ("DET", "ADP", "CONJ") and not _phrasal_verb_end(tokens) and not pointed
+        tokens[-1].pos in ("DET", "ADP", "CONJ")
+        and not _phrasal_verb_end(tokens)
+        and not pointed
+        and not compared
     ) or (tokens[-1].lower in NEGATORS and not object_nothing):
         return f"ends on '{tokens[-1].text}'"
     if (
