@@ -411,3 +411,30 @@ def test_more_complaints_without_a_problem_word_are_pains(text, expected):
 )
 def test_the_same_words_of_a_person_or_in_praise_are_no_pain(text):
     assert _pains(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("So why does it want my location?", "does it want my location"),
+        ("Where's the history tab gone?", "the history tab gone"),
+        ("I cleared the cache but it doesn't make any difference.", "make any difference"),
+        ("It was much better before the update.", "much better before the update"),
+        ("Change it back please, it looked so much nicer.", "change it back"),
+    ],
+)
+def test_an_objection_a_fix_that_fails_or_a_better_past_is_a_pain(text, expected):
+    assert any(expected in pain.lower() for pain in _pains(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I know why you need it.",
+        "It was better than I expected.",
+        "I tried it before and it was better than the rest.",
+        "It made a difference to my mornings.",
+    ],
+)
+def test_a_reason_known_or_better_than_others_is_no_pain(text):
+    assert _pains(text) == []

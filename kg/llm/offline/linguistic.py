@@ -467,6 +467,16 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
         return True
     if negated and token.lemma == "have" and _lacks(tokens, i):
         return True
+    if (
+        negated
+        and token.lemma == "make"
+        and [t.lower for t in tokens[i + 1 : i + 3]]
+        in (
+            ["any", "difference"],
+            ["a", "difference"],
+        )
+    ):
+        return True  # "reinstalling it doesn't make any difference": the fault stays
     if token.lower in _EXCESS and after is not None and after.pos in ("ADJ", "ADV", "DET"):
         # "too many ways to list", "too good to be true": praise
         praise = any(t.lemma in _PRAISING_EXCESS for t in tokens[i + 1 : i + 6])
@@ -1106,6 +1116,7 @@ def _misbehaves(tokens: list[Token], i: int) -> bool:
 # Taking something from the user: "it deleted my playlists", "my notes got wiped", "they took
 # away the offline mode". Past forms: "it removes backgrounds" offers a tool.
 _REMOVING = _wordset("delete erase wipe remove")
+_WHERE = _wordset("where where's wheres")
 _GONE_CUES = _wordset("longer anymore more gone took taken")
 _PASSIVE = _wordset("got get gets getting was were been is are be")
 _REMOVED_OBJECTS = _wordset("my our all the your his her their every")
@@ -1154,7 +1165,7 @@ def _taken_away(tokens: list[Token], i: int) -> bool:
         return False
     if token.lower == "gone":
         before = tokens[i - 1].lower if i else ""
-        where = any(t.lower == "where" for t in tokens[:i])
+        where = any(t.lower in _WHERE for t in tokens[:i])
         return not writer and (before in _PASSIVE | _wordset("'s all now completely") or where)
     if token.lower in ("took", "taken") and after[:1] == ["away"]:
         return not writer
@@ -1204,7 +1215,11 @@ def _asks_why(tokens: list[Token], i: int) -> bool:
     if not words:
         return False
     token = tokens[i]
-    if words[0] == "why" and _forms(token) & _DEMANDING and i >= 2:
+    opener = next((j for j, t in enumerate(tokens[:4]) if t.lower == "why"), None)
+    asking = opener is not None and not any(
+        t.pos in ("PRON", "NOUN", "PROPN", "VERB") for t in tokens[:opener]
+    )  # "First, why …", "So why …"; not "I know why you need it"
+    if asking and _forms(token) & _DEMANDING and i >= 2:
         # "why does it need …", "why do you want …": the app's demand is questioned
         subject = _subject_of(tokens, i)
         return subject is not None and subject.lower not in _WRITER_OBJECTS
@@ -1226,18 +1241,30 @@ _OTHER_VERSIONS = _wordset(
 
 
 def _outdone(tokens: list[Token], i: int) -> bool:
+    """ "the old layout was much better", "the web version is better"; and the app as it
+    was, told beside a wish to have it back ("switch it back, it looked so much nicer")."""
     if tokens[i].lower not in _PRAISING_COMPARATIVES:
         return False
-    first, _ = _segment(tokens, i)
     back = i - 1
-    while back > first and (tokens[back].pos == "ADV" or tokens[back].lower in _HOW_MUCH):
-        back -= 1  # "was much better", "is a lot better"
-    if back < first or tokens[back].lemma != "be":
+    while back > 0 and (tokens[back].pos == "ADV" or tokens[back].lower in _HOW_MUCH):
+        back -= 1  # "was much better", "is a lot better", "looked so much nicer"
+    if back < 0:
         return False
+    first, _ = _segment(tokens, back)
     subject = tokens[first:back]
+    if any(t.lower == "than" for t in tokens[i + 1 : i + 3]):
+        return False  # "better than I expected", "better than the rest"
+    if tokens[back].lower in _WAS and any(t.lower in _THING_PRONOUNS for t in subject):
+        return any(t.lower in _BACK_THEN for t in tokens)
+    if tokens[back].lemma != "be":
+        return False
     return any(t.lower in _OTHER_VERSIONS for t in subject) and not any(
         t.lower in DEVICE_WORDS or t.lemma in DEVICE_WORDS for t in subject
     )
+
+
+_WAS = _wordset("was were looked seemed felt sounded worked")
+_BACK_THEN = _wordset("back before")
 
 
 # Giving up on the app: "I stopped using it", "I don't bother opening it any more", "switched
@@ -1373,7 +1400,7 @@ def _question_opening(tokens: list[Token], first: int) -> int:
     words = [t.lower for t in tokens[first : first + 3]]
     if words[:2] == ["how", "come"]:
         return 2
-    if words[:2] == ["what", "happened"] or words[:1] in (["why"], ["where"]):
+    if words[:2] == ["what", "happened"] or words[:1] in (["why"], ["where"], ["where's"]):
         return 2 if len(words) > 1 and tokens[first + 1].lemma == "be" else 1
     return 0
 
