@@ -438,3 +438,45 @@ def test_an_objection_a_fix_that_fails_or_a_better_past_is_a_pain(text, expected
 )
 def test_a_reason_known_or_better_than_others_is_no_pain(text):
     assert _pains(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The app refuses to start after the update.", "refuses to start"),
+        ("The sound cuts out during calls.", "sound cuts out"),
+        ("The white screen hurts my eyes.", "hurts my eyes"),
+        ("It asks me to rate it every single day.", "asks me to rate it every single day"),
+        ("It keeps nagging me to upgrade.", "nagging me to upgrade"),
+        ("It took me an hour to find the settings.", "took me an hour to find"),
+        ("Everything good is locked behind a paywall.", "behind a paywall"),
+        ("Really disappointed with the latest version.", "disappointed with the latest version"),
+        # the verb denied by ellipsis
+        ("It works fine on my laptop but not on my tablet.", "not on my tablet"),
+    ],
+)
+def test_a_refusal_a_nag_an_effort_or_a_failure_by_ellipsis_is_a_pain(text, expected):
+    assert any(expected in pain for pain in _pains(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I refuse to pay for this.",
+        "You can cut out the background in one tap.",
+        "It reminds me to drink water every hour.",
+        "It took me a minute to set up.",
+        "It works fine on my laptop and on my tablet.",
+        "This doesn't happen often.",
+        "Crashes don't happen with this app.",
+        # a problem of the writer's own equipment
+        "My internet is slow at home.",
+        "My phone's speaker is broken, so I use headphones.",
+    ],
+)
+def test_a_person_refusing_a_reminder_a_quick_setup_or_the_writers_device_is_no_pain(text):
+    assert _pains(text) == []
+
+
+def test_the_writers_device_blamed_on_the_app_is_a_pain():
+    assert _pains("My phone overheats with this app.")

@@ -372,6 +372,9 @@ PAIN_PREDICATE = re.compile(
     r"|(?:have|has|had)\s+(?:little|no|limited)\s+"
     r"(?:insight|visibility|transparency|understanding|control|trust|idea)"
     r"|takes?\s+a\s+(?:very\s+)?long\s+time"
+    # "it took me an hour to find the settings": effort spent on the app
+    r"|(?:takes?|took)\s+(?:me|us|you)\s+(?:forever|ages|hours|days|an\s+hour|a\s+(?:very\s+)?long"
+    r"\s+time|(?:\d+|two|three|four|five|ten|twenty|thirty)\s+(?:minutes|hours|days|tries))\s+to"
     r"|requires?\s+(?:significant\s+|considerable\s+)?(?:additional|extra)\s+(?:manual\s+)?"
     r"(?:time|work|effort|resources|steps)"
     r"|lags|lagging|freezes|freezing|crashes|crashing|hangs|hanging|stalls|glitches"

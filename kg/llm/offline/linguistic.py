@@ -55,7 +55,7 @@ PROBLEM_LEMMAS = _wordset(
     tedious awkward unintuitive counterintuitive inconvenient hassle headache nightmare ugly
     hideous pointless worthless mediocre boring dull lame mess messy disaster unacceptable
     irritating irritate outdated invasive spammy greedy scam rip-off ripoff ruin ruined lack
-    lacking lacks limited
+    lacking lacks limited nag nagging paywall
     ошибка баг проблема падать вылетать зависать тормозить глючить сломаться ломаться
     пропадать пропасть исчезать исчезнуть медленный медленно невозможно
     мешать раздражать сбой краш слететь слетать нельзя иероглиф кракозябра
@@ -332,6 +332,8 @@ def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
                 continue
             if _asks_about_the_writer(tokens, i) or _limited_otherwise(tokens, i):
                 continue
+            if _of_the_writers_device(tokens, i):
+                continue
             if _only_a_verdict(tokens, i):
                 # "you can only save three, which is useless": the fault beside the verdict
                 verdict = i if verdict is None else verdict
@@ -350,6 +352,7 @@ def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
             or _asks_why(tokens, i)
             or _outdone(tokens, i)
             or _leaves(tokens, i)
+            or _fails_here(tokens, i)
         ):
             unable = i  # a word a tagger missed as a verb: a failure named outright goes first
     if unable is not None:
@@ -598,6 +601,8 @@ def _fails_to_act(tokens: list[Token], i: int) -> bool:
     ):
         return False  # «не нашёл похожих задач»: with no subject, what the writer did
     if token.text.isascii():
+        if any(t.lemma in PROBLEM_LEMMAS or t.lower in PROBLEM_LEMMAS for t in before):
+            return False  # "crashes don't happen with it": a problem said to be absent
         # English needs its subject: "Don't close the window" is advice, "not to open" a
         # purpose
         words = [t for t in before if t.pos != "PUNCT"]
@@ -649,7 +654,7 @@ def _lacks_a_quality(token: Token) -> bool:
 
 # Russian predicatives of perceiving: negated, what should show or sound does not.
 _PERCEIVED = _wordset("видно слышно заметно")
-_HAPPEN = _wordset("happen происходить произойти случаться случиться")
+_HAPPEN = _wordset("happen occur происходить произойти случаться случиться")
 _NOTHING = _wordset("nothing ничего")
 
 
@@ -929,6 +934,11 @@ _BEING = _wordset("is are was were be been got get have has had now all finally"
 
 
 def _said_over(tokens: list[Token], i: int) -> bool:
+    """ "the bugs are gone", "crashes never happen": the problem is over or absent."""
+    after = tokens[i + 1 : i + 4]
+    happens = next((k for k, t in enumerate(after, i + 1) if _forms(t) & _HAPPEN), None)
+    if happens is not None and _negated(tokens, happens):
+        return True
     j = i + 1
     while j < len(tokens) and (tokens[j].lower in _BEING or tokens[j].pos == "ADV"):
         j += 1
@@ -948,6 +958,28 @@ def _limited_otherwise(tokens: list[Token], i: int) -> bool:
         return after.lower not in _LIMITED_USES | _CAPABILITY_NOUNS | _CONTENTS
     before = tokens[i - 1] if i else None
     return before is not None and before.pos in ("PRON", "DET")
+
+
+# What the writer's own equipment or connection does: "my internet is slow at home", "my
+# phone's speaker is broken". A problem of something other than the app, unless the clause
+# names the app too ("my phone overheats with this app").
+_CONNECTIONS = _wordset("internet connection wifi wi-fi network signal reception speaker")
+_APP_REFERENCES = _wordset("it this its app application program update version game")
+
+
+def _of_the_writers_device(tokens: list[Token], i: int) -> bool:
+    subject = _subject_of(tokens, i)
+    if subject is None or not (
+        subject.lower in DEVICE_WORDS | _CONNECTIONS or subject.lemma in DEVICE_WORDS
+    ):
+        return False
+    first, _ = _segment(tokens, i)
+    if not any(t.lower in ("my", "our") for t in tokens[first:i]):
+        return False
+    return not any(
+        t.lower in _APP_REFERENCES or (t.pos == "PROPN" and t.lower not in DEVICE_WORDS)
+        for t in tokens
+    )
 
 
 def _asks_about_the_writer(tokens: list[Token], i: int) -> bool:
@@ -973,7 +1005,11 @@ def _the_writer_is(tokens: list[Token], i: int) -> bool:
 # close it at night"), so they need a person not to be the subject and a word that says it
 # happens unasked.
 _UNBIDDEN = _wordset("close quit restart reboot reset reload refresh skip jump")
-_MISBEHAVING = _UNBIDDEN | _wordset("shut log sign kick lock throw boot stop")
+_BODY = _wordset("eyes ears head")
+_PROMPTING = _wordset("ask prompt beg")
+_MISBEHAVING = (
+    _UNBIDDEN | _PROMPTING | _wordset("shut log sign kick lock throw boot stop refuse cut hurt")
+)
 _UNASKED = _wordset(
     "randomly suddenly unexpectedly constantly always itself automatically whenever "
     "continually repeatedly"
@@ -1086,6 +1122,16 @@ def _misbehaves(tokens: list[Token], i: int) -> bool:
         return True
     if token.lower in _FALLING and following[:1] and following[0] in _FALLEN_STATES:
         return not by_a_person
+    if "refuse" in forms and following[:1] == ["to"]:
+        return not by_a_person  # "it refuses to start" (not "I refuse to pay")
+    if "cut" in forms and following[:1] in (["out"], ["off"]) and _verb_like(tokens, i):
+        return not by_a_person  # "the sound cuts out" (not "you can cut out the background")
+    if "hurt" in forms and following[:2] in ([p, b] for p in ("my", "your", "our") for b in _BODY):
+        return not by_a_person  # "the white screen hurts my eyes"
+    if forms & _PROMPTING and following[:1] and following[0] in ("me", "us", "you"):
+        # "it asks me to rate it every single day": prompts that never stop
+        first, last = _segment(tokens, i)
+        return not by_a_person and any(t.lower in _OFTEN for t in tokens[i : last + 1])
     if token.lower == "go" and i >= 2 and tokens[i - 1].lower == "to":
         # "the ads need to go", "this layout has to go": a part the writer wants gone
         ending = not following or following[0] in _STATEMENT_ENDS | {",", "!"}
@@ -1265,6 +1311,22 @@ def _outdone(tokens: list[Token], i: int) -> bool:
 
 _WAS = _wordset("was were looked seemed felt sounded worked")
 _BACK_THEN = _wordset("back before")
+
+
+# "It works on my laptop but not on my tablet": the verb denied by ellipsis. (What works
+# elsewhere, "the other players work fine", says where, not what goes wrong.)
+_WORKING_VERBS = _wordset("work run load play sync open")
+
+
+def _fails_here(tokens: list[Token], i: int) -> bool:
+    if tokens[i].lower != "not" or not i or tokens[i - 1].lower != "but":
+        return False
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    return (
+        after is not None
+        and after.pos == "ADP"
+        and any(_forms(t) & _WORKING_VERBS for t in tokens[: i - 1])
+    )
 
 
 # Giving up on the app: "I stopped using it", "I don't bother opening it any more", "switched
@@ -1574,6 +1636,7 @@ VERDICT_LEMMAS = _wordset(
 _VERDICT_OBJECTS = _wordset("money effort")
 
 
+_RECENT = _wordset("new newest latest last recent current updated")
 _BECOMING = _wordset("getting becoming became become gets got turning")
 
 
@@ -1595,6 +1658,11 @@ def _only_a_verdict(tokens: list[Token], at: int) -> bool:
     if _worsening(tokens, at):
         return False  # "more and more useless by the day": it got worse, a regression
     first, last = _segment(tokens, at)
+    if any(
+        t.lower in ("version", "versions") and j and tokens[j - 1].lower in _RECENT
+        for j, t in enumerate(tokens[first : last + 1], first)
+    ):
+        return False  # "disappointed with the latest version": an update, something specific
     # an operation on the app is something specific to judge ("I hate the new updates")
     ignored = (
         GENERIC_NOUNS
@@ -1801,6 +1869,12 @@ def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
             for i, t in enumerate(reading.tokens)
         ):
             return "a supposition"
+        if any(
+            (t.lemma in PROBLEM_LEMMAS or t.lower in PROBLEM_LEMMAS)
+            and (_of_the_writers_device(reading.tokens, i) or _said_over(reading.tokens, i))
+            for i, t in enumerate(reading.tokens)
+        ):
+            return "another thing's problem, or one said to be over"
         if any(_negated(reading.tokens, i) for i in range(len(reading.tokens))):
             return "negated"
         if words and words[0].lower in _CONDITIONS:
@@ -3579,7 +3653,12 @@ def _phrasal_verb_end(tokens: list[Token]) -> bool:
     if len(tokens) < 2 or tokens[-1].lower not in _PARTICLES:
         return False
     verb = tokens[-2]
-    return verb.pos == "VERB" or verb.lemma in _PHRASAL_OPERATIONS
+    # "the sound cuts out": an -s form after its subject, which a tagger read as a noun
+    return (
+        verb.pos == "VERB"
+        or verb.lemma in _PHRASAL_OPERATIONS
+        or _verb_like(tokens, -2 % len(tokens))
+    )
 
 
 def fragment_reason(label: str) -> str:
