@@ -480,3 +480,50 @@ def test_a_person_refusing_a_reminder_a_quick_setup_or_the_writers_device_is_no_
 
 def test_the_writers_device_blamed_on_the_app_is_a_pain():
     assert _pains("My phone overheats with this app.")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The latest update broke the widget.", "broke the widget"),
+        ("I get a black screen when I open it.", "black screen"),
+        ("It's a battery hog.", "battery hog"),
+        ("The app is super laggy.", "super laggy"),  # "super" is a degree word, not praise
+        ("I keep getting logged out.", "getting logged out"),
+        ("Ever since the update, my phone gets really hot.", "gets really hot"),
+        ("Songs skip on their own.", "skip on their own"),
+        ("GPS is way off.", "way off"),
+        ("Alarms didn't ring this morning.", "didn't ring"),
+        ("The timer doesn't go off when the phone is locked.", "doesn't go off"),
+        ("Messages arrive out of order.", "out of order"),
+        ("It forgets my settings every time.", "forgets my settings"),
+        ("Charged me twice for the same month.", "charged me twice"),
+        ("Please stop changing the layout.", "stop changing the layout"),
+        ("Not compatible with my phone.", "not compatible"),
+        ("Getting spammed with notifications.", "spammed with notifications"),
+        ("The free version is useless.", "free version is useless"),
+        ("Only 3 free songs a day, really?", "3 free songs a day"),
+        ("Everything costs extra.", "costs extra"),
+        ("The subscription price doubled.", "price doubled"),
+        ("It worked perfectly until the update.", "worked perfectly until the update"),
+        ("Please add a dark mode, the white screen hurts my eyes.", "hurts my eyes"),
+    ],
+)
+def test_faults_of_devices_prices_and_changes_told_by_construction_are_pains(text, expected):
+    assert any(expected in pain.lower() for pain in _pains(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I keep getting better at it.",
+        "I forget my keys all the time.",
+        "Only 2 dollars for all of this.",
+        "It was great until I found something better.",
+        "It lets you store and share not just notes but photos.",
+        "A loading circle is not music.",
+        "Please add a dark mode, it would be great.",
+    ],
+)
+def test_praise_a_person_or_a_denied_description_is_no_pain(text):
+    assert _pains(text) == []

@@ -107,7 +107,7 @@ _URLISH = re.compile(r"https?://|www\.|\||(?:^|\s)[~.]?[\\/]\w|\w[\\/][\w./\\-]*
 
 
 # "logged in", "signing up": a phrasal verb's particle ends a phrase, a preposition does not.
-_PHRASAL_END = re.compile(r"\b(?:log|sign|\w+ed|\w+ing)\s+(?:in|on|up|out)$", re.IGNORECASE)
+_PHRASAL_END = re.compile(r"\b(?:logs?|signs?|\w+ed|\w+ing)\s+(?:in|on|up|out)$", re.IGNORECASE)
 
 
 def _label_problem(label: str) -> str:

@@ -950,6 +950,8 @@ def _pain_label(text: str, span: Span, clause: Span, sentence: Sentence) -> tupl
     lex = sentence.lex
     # "instead of the page, it shows markup": the comma is inside the statement
     cutter = None if linguistic.holds_its_comma(text, span) else lex.PAIN_CUTTER
+    if cutter is not None and lex.LANG == "en" and linguistic.good_until(text, clause):
+        cutter = lex.PAIN_CUTTER_KEEPING_UNTIL  # "worked fine until the update"
     phrase = _phrase(text, *span, lex, cutter, lex.PAIN_MAX_WORDS, clause_first=True)
     if lex.LANG == "en" and cutter is not None and len(text[phrase[0] : phrase[1]].split()) < 2:
         phrase = _past_a_lone_word(text, span, lex, cutter) or phrase

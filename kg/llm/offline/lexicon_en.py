@@ -372,6 +372,9 @@ PAIN_PREDICATE = re.compile(
     r"|(?:have|has|had)\s+(?:little|no|limited)\s+"
     r"(?:insight|visibility|transparency|understanding|control|trust|idea)"
     r"|takes?\s+a\s+(?:very\s+)?long\s+time"
+    # what it costs goes up: "everything costs extra", "the price doubled"
+    r"|costs?\s+extra|(?:price|prices|subscription|fee|fees)\s+(?:has\s+|have\s+|just\s+)?"
+    r"(?:doubled|tripled|went\s+up|gone\s+up|increased|rose|skyrocketed)"
     # "it took me an hour to find the settings": effort spent on the app
     r"|(?:takes?|took)\s+(?:me|us|you)\s+(?:forever|ages|hours|days|an\s+hour|a\s+(?:very\s+)?long"
     r"\s+time|(?:\d+|two|three|four|five|ten|twenty|thirty)\s+(?:minutes|hours|days|tries))\s+to"
@@ -412,6 +415,8 @@ PAIN_CUTTER = re.compile(
     r"at\s+the\s+end|on\s+average)\b|,|\s+\(",
     _I,
 )
+# The same, for a pain that is a change: "it worked fine until the update" is one statement.
+PAIN_CUTTER_KEEPING_UNTIL = re.compile(PAIN_CUTTER.pattern.replace("until|", ""), _I)
 PAIN_MAX_WORDS = 10
 # A pain told after a rival and one of these is the rival's drawback ("left Acme because its
 # editor was too slow").

@@ -55,7 +55,7 @@ PROBLEM_LEMMAS = _wordset(
     tedious awkward unintuitive counterintuitive inconvenient hassle headache nightmare ugly
     hideous pointless worthless mediocre boring dull lame mess messy disaster unacceptable
     irritating irritate outdated invasive spammy greedy scam rip-off ripoff ruin ruined lack
-    lacking lacks limited nag nagging paywall
+    lacking lacks limited nag nagging paywall broke hog incompatible spam spammed spamming
     ошибка баг проблема падать вылетать зависать тормозить глючить сломаться ломаться
     пропадать пропасть исчезать исчезнуть медленный медленно невозможно
     мешать раздражать сбой краш слететь слетать нельзя иероглиф кракозябра
@@ -79,7 +79,7 @@ LIKING_LEMMAS = _wordset("like love enjoy recommend worth")
 # Qualities a product should have: negated, they are a complaint ("sound not clear").
 QUALITY_LEMMAS = _wordset(
     "clear good smooth stable responsive reliable accurate easy intuitive helpful useful nice "
-    "great fun right "
+    "great fun right compatible "
     "readable usable responsive fast quick available visible accessible consistent "
     "удобный удобно понятный понятно читаемый четкий четко верный верно правильный правильно "
     "корректный корректно стабильный стабильно рабочий активный доступный видимый точный "
@@ -353,6 +353,7 @@ def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
             or _outdone(tokens, i)
             or _leaves(tokens, i)
             or _fails_here(tokens, i)
+            or _good_until(tokens, i)
         ):
             unable = i  # a word a tagger missed as a verb: a failure named outright goes first
     if unable is not None:
@@ -571,6 +572,28 @@ def _no_effect(tokens: list[Token], i: int) -> bool:
     return nothing and tokens[i].lemma in _NO_EFFECT
 
 
+_DO_MODALS = _wordset("do does did will wo would can ca could should")
+_DO_NOT = _wordset("dont doesnt didnt wont cant couldnt wouldnt shouldnt")
+
+
+def _after_do_not(tokens: list[Token], i: int) -> bool:
+    """A word a tagger read as a noun right after "didn't", "won't", "can't" is the verb they
+    deny ("alarms didn't ring"); after "is not" a noun is what something is not."""
+    back = i - 1
+    while back >= 0 and tokens[back].pos == "ADV" and tokens[back].lower not in NEGATORS:
+        if tokens[back].lower in _FOCUS:
+            return False  # "not just notes but photos": a focus, not a denial
+        back -= 1
+    if back < 0 or tokens[back].lower not in NEGATORS:
+        return False
+    if tokens[back].lower in _DO_NOT:
+        return True
+    return back > 0 and tokens[back - 1].lower in _DO_MODALS
+
+
+_FOCUS = _wordset("just only merely simply")
+
+
 def _fails_to_act(tokens: list[Token], i: int) -> bool:
     """A thing's action negated: "the debugger does not stop at breakpoints", «подсказки не
     появляются», «файл не сохранён». Not what the writer or the reader does, knows or wants
@@ -578,10 +601,12 @@ def _fails_to_act(tokens: list[Token], i: int) -> bool:
     close it"), a problem said to be absent («не зависает», "doesn't crash any more"), nor a
     fix that changed nothing («ничего не изменилось»)."""
     token = tokens[i]
-    if token.pos != "VERB" or not _right_after_negator(tokens, i):
+    verb = token.pos == "VERB" or (token.text.isascii() and _after_do_not(tokens, i))
+    if not verb or not _right_after_negator(tokens, i):
         return False
-    if token.lemma in NOT_FAILURE_VERBS | PROBLEM_LEMMAS | FIX_LEMMAS:
-        return False
+    goes_off = token.lemma == "go" and i + 1 < len(tokens) and tokens[i + 1].lower == "off"
+    if token.lemma in NOT_FAILURE_VERBS | PROBLEM_LEMMAS | FIX_LEMMAS and not goes_off:
+        return False  # "the alarm doesn't go off" is an event that failed
     if any(t.lemma in PROBLEM_LEMMAS for t in tokens[i + 1 : i + 4]):
         return False
     if grammemes(token.text) & _NOT_STATED_FORMS:
@@ -863,7 +888,7 @@ def _complains_of_use(tokens: list[Token], i: int) -> bool:
 # How often an interruption comes, and what it does: "an ad after every song", "ads pop up",
 # "the banner covers the buttons".
 _OFTEN = _wordset("every each constantly constant always everywhere nonstop non-stop")
-_INTRUDING = _wordset("pop interrupt cover block")
+_INTRUDING = _wordset("pop interrupt cover block play")
 
 
 def _intrudes(tokens: list[Token], i: int) -> bool:
@@ -913,7 +938,10 @@ def _recurs(tokens: list[Token], i: int) -> bool:
     if tokens[i - 1].lower not in _KEEP | _AGAIN_AND_AGAIN:
         return False
     subject = [t.lower for t in tokens[: i - 1] if t.pos in ("PRON", "NOUN", "PROPN")]
-    if subject and subject[-1] in _PEOPLE_SUBJECTS:
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    # "I keep getting logged out": done to the writer, again and again
+    done_to = token.lower == "getting" and after is not None and after.lower.endswith("ed")
+    if subject and subject[-1] in _PEOPLE_SUBJECTS and not done_to:
         return False
     return polarity(" ".join(t.text for t in tokens[i - 1 :])) < 0.3
 
@@ -923,7 +951,7 @@ def _recurs(tokens: list[Token], i: int) -> bool:
 _THING_FAULTS = _wordset(
     """wrong incorrect inaccurate blank sluggish bloated clunky clumsy cluttered cumbersome
     tedious awkward unintuitive counterintuitive inconvenient ugly hideous pointless worthless
-    mediocre boring dull lame messy outdated invasive spammy greedy limited"""
+    mediocre boring dull lame messy outdated invasive spammy greedy limited broke"""
 )
 _WRITER_OBJECTS = _wordset("i me we us")
 
@@ -1006,15 +1034,29 @@ def _the_writer_is(tokens: list[Token], i: int) -> bool:
 # happens unasked.
 _UNBIDDEN = _wordset("close quit restart reboot reset reload refresh skip jump")
 _BODY = _wordset("eyes ears head")
+_SCREEN_COLOURS = _wordset("black blank white grey gray")
+_HEATING = _wordset("gets get getting got becomes became runs running")
+_HOW = _wordset("really very so too super extremely")
+_HOW_FAR = _wordset("way totally completely always slightly bit little")
+_AGAIN_WORDS = _wordset("twice again double two three extra")
 _PROMPTING = _wordset("ask prompt beg")
 _MISBEHAVING = (
-    _UNBIDDEN | _PROMPTING | _wordset("shut log sign kick lock throw boot stop refuse cut hurt")
+    _UNBIDDEN
+    | _PROMPTING
+    | _wordset("shut log sign kick lock throw boot stop refuse cut hurt forget charge")
 )
 _UNASKED = _wordset(
     "randomly suddenly unexpectedly constantly always itself automatically whenever "
     "continually repeatedly"
 )
-_UNASKED_PHRASES = (("every", "time"), ("on", "its"), ("by", "itself"), ("for", "no"))
+_UNASKED_PHRASES = (
+    ("every", "time"),
+    ("on", "its"),
+    ("on", "their"),
+    ("by", "itself"),
+    ("by", "themselves"),
+    ("for", "no"),
+)
 # Functions that yield something to see or hear: with "nothing" for their object, a failure.
 _YIELDING = _wordset("return show display load play find open sync")
 _PERSON_SUBJECTS = _wordset("i we you u he she someone everyone people user users")
@@ -1104,6 +1146,7 @@ def _misbehaves(tokens: list[Token], i: int) -> bool:
     token = tokens[i]
     forms = _forms(token)
     cue = forms & _MISBEHAVING or token.lower in _FALLING | _RESOURCES | _UNPROMPTED | _OUT_OF
+    cue = cue or token.lower in _SCREEN_COLOURS | {"hot", "warm", "off", "order"}
     if not cue or any(t.lower in _CONDITIONS for t in tokens[:i]):
         return False
     if token.lower in _UNPROMPTED:
@@ -1122,6 +1165,22 @@ def _misbehaves(tokens: list[Token], i: int) -> bool:
         return True
     if token.lower in _FALLING and following[:1] and following[0] in _FALLEN_STATES:
         return not by_a_person
+    if token.lower in _SCREEN_COLOURS and following[:1] == ["screen"]:
+        return True  # "I get a black screen"
+    if token.lower in ("hot", "warm") and i and tokens[i - 1].lower in _HEATING | _HOW:
+        return not by_a_person  # "my phone gets really hot"
+    if token.lower == "off" and i and tokens[i - 1].lower in _HOW_FAR:
+        return not by_a_person and i >= 2 and tokens[i - 2].lemma == "be"  # "GPS is way off"
+    if token.lower == "order" and [t.lower for t in tokens[max(0, i - 2) : i]] == ["out", "of"]:
+        return True  # "messages arrive out of order"
+    if "forget" in forms and _verb_like(tokens, i):
+        return subject is not None and not by_a_person  # "it forgets my settings"
+    if "charge" in forms and following[:1] and following[0] in ("me", "us"):
+        # "charged me twice", "charged me again after I cancelled"
+        return any(w in _AGAIN_WORDS for w in following[1:3])
+    if "stop" in forms and after is not None and after.lower.endswith("ing"):
+        before = tokens[i - 1].lower if i else ""
+        return (i == 0 or before in _PLEAS) and after.lower not in ("working",)
     if "refuse" in forms and following[:1] == ["to"]:
         return not by_a_person  # "it refuses to start" (not "I refuse to pay")
     if "cut" in forms and following[:1] in (["out"], ["off"]) and _verb_like(tokens, i):
@@ -1228,6 +1287,8 @@ def _taken_away(tokens: list[Token], i: int) -> bool:
 
 # Functions the app performs only in part: "it only works on wifi", "you can only save three
 # filters", "only shows the last ten messages".
+_SMALL_NUMBERS = _wordset("one two three four five six ten")
+_QUOTAS = _wordset("skips tries uses times minutes hours days lives messages photos pictures")
 _LIMITED = FUNCTION_LEMMAS | _wordset("support access view have hold store accept handle")
 
 
@@ -1239,6 +1300,10 @@ def _restricted(tokens: list[Token], i: int) -> bool:
     if token.lower != "only" or i + 1 >= len(tokens):
         return False
     verb = tokens[i + 1]
+    if verb.pos == "NUM" or verb.lower in _SMALL_NUMBERS:
+        # "only 3 free songs a day": a quota of what the app offers (not "only $2")
+        thing = next((t for t in tokens[i + 2 : i + 5] if t.pos != "ADJ"), None)
+        return thing is not None and thing.lower in _CONTENTS | _CAPABILITY_NOUNS | _QUOTAS
     if not (_forms(verb) & _LIMITED) or verb.pos in ("ADJ", "DET", "NUM"):
         return False
     can = i and tokens[i - 1].lemma in ("can", "could")
@@ -1311,6 +1376,32 @@ def _outdone(tokens: list[Token], i: int) -> bool:
 
 _WAS = _wordset("was were looked seemed felt sounded worked")
 _BACK_THEN = _wordset("back before")
+
+
+# It was good until something changed: "worked fine until the update", "it was a great app
+# until they added ads". (Not "great until I found something better": the writer moved on.)
+_WAS_GOOD = _wordset(
+    "great good fine perfect perfectly well amazing awesome excellent flawless flawlessly"
+)
+_PAST_STATES = _wordset("was were worked ran")
+
+
+def _good_until(tokens: list[Token], i: int) -> bool:
+    if tokens[i].lower != "until" or i + 1 >= len(tokens):
+        return False
+    before = tokens[max(0, i - 5) : i]
+    if not any(t.lower in _WAS_GOOD for t in before) or not any(
+        t.lower in _PAST_STATES for t in before
+    ):
+        return False
+    after = tokens[i + 1]
+    return after.lower not in _WRITER_OBJECTS  # "until I found something better"
+
+
+def good_until(text: str, span: Span) -> bool:
+    """The span says the app was good until something changed."""
+    tokens = read(text, span).tokens
+    return any(_good_until(tokens, i) for i, t in enumerate(tokens) if t.lower == "until")
 
 
 # "It works on my laptop but not on my tablet": the verb denied by ellipsis. (What works
@@ -1637,6 +1728,7 @@ _VERDICT_OBJECTS = _wordset("money effort")
 
 
 _RECENT = _wordset("new newest latest last recent current updated")
+_TIERS = _wordset("free paid pro premium lite basic trial")
 _BECOMING = _wordset("getting becoming became become gets got turning")
 
 
@@ -1659,10 +1751,10 @@ def _only_a_verdict(tokens: list[Token], at: int) -> bool:
         return False  # "more and more useless by the day": it got worse, a regression
     first, last = _segment(tokens, at)
     if any(
-        t.lower in ("version", "versions") and j and tokens[j - 1].lower in _RECENT
+        t.lower in ("version", "versions") and j and tokens[j - 1].lower in _RECENT | _TIERS
         for j, t in enumerate(tokens[first : last + 1], first)
     ):
-        return False  # "disappointed with the latest version": an update, something specific
+        return False  # "the latest version", "the free version": an update or a tier
     # an operation on the app is something specific to judge ("I hate the new updates")
     ignored = (
         GENERIC_NOUNS
@@ -1679,6 +1771,9 @@ def _only_a_verdict(tokens: list[Token], at: int) -> bool:
     )
 
 
+_DEGREE_PRAISE = _wordset("super pretty real mighty")
+
+
 def _praised(text: str, reading: Reading, at: int) -> bool:
     """The problem word sits in a clearly positive piece ("great place to find hard to find
     gifts", "useful in too many ways to list"): praise, not a complaint."""
@@ -1691,7 +1786,25 @@ def _praised(text: str, reading: Reading, at: int) -> bool:
         first, last = 0, len(reading.tokens) - 1
     else:
         first, last = _segment(reading.tokens, at)
-    return polarity(text[slice(*reading.span(first, last))]) >= 0.5
+    # "super laggy", "pretty slow": a degree word, not praise
+    words = [
+        t.text
+        for j, t in enumerate(reading.tokens[first : last + 1], first)
+        if not (t.lower in _DEGREE_PRAISE and j + 1 < len(reading.tokens) and j + 1 <= last)
+    ]
+    return polarity(" ".join(words)) >= 0.5
+
+
+def _told_apart(text: str, reading: Reading, clause: Span) -> bool:
+    """The problem is told in a piece of its own after the wish ("Please add a dark mode, the
+    white screen hurts my eyes"): the wish does not cover it."""
+    at = problem_at(reading)
+    if at is None:
+        return False
+    first, _ = _segment(reading.tokens, at)
+    wish_end = max((m.end() for m in REQUEST_EN.finditer(text, *clause)), default=clause[1])
+    start = reading.tokens[first].start + reading.offset
+    return first > 0 and wish_end <= start and reading.tokens[first - 1].text == ","
 
 
 def _wishes(text: str, span: Span) -> bool:
@@ -1836,7 +1949,7 @@ def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
         return "the reason for praise"
     if _expects(reading.tokens):
         return "an expectation"  # "I expected it to be hard": not what happened
-    if english and _wishes(text, clause):
+    if english and _wishes(text, clause) and not _told_apart(text, reading, clause):
         return "a wish"
     at = problem_at(reading)
     if at is not None and _subject_denied(reading.tokens, at):
@@ -1939,7 +2052,8 @@ def outgrown(text: str, span: Span, sentence: Span) -> bool:
 def pain_span(text: str, clause: Span) -> Span | None:
     """The words of a problem a clause states, when its grammar says it states one."""
     reading = read(text, clause)
-    if is_hypothetical(reading) or _expects(reading.tokens) or _wishes(text, clause):
+    wish = _wishes(text, clause) and not _told_apart(text, reading, clause)
+    if is_hypothetical(reading) or _expects(reading.tokens) or wish:
         return None
     at = problem_at(reading)
     if at is None or _asks_for_a_fix(reading.tokens, at) or _names_no_problem(reading.tokens, at):
@@ -2204,8 +2318,23 @@ def _content_bounds(tokens: list[Token], first: int, last: int) -> tuple[int, in
     ):
         first += 1
     while last >= first and (tokens[last].pos in FUNCTION_POS or _filler(tokens[last])):
+        if last > first and _particle_of(tokens, last):
+            break  # "keeps logging me out", "GPS is way off": the particle ends the phrase
         last -= 1
     return first, last
+
+
+def _particle_of(tokens: list[Token], last: int) -> bool:
+    """The word is the particle of the phrasal verb before it ("logged out", "cuts off"), or
+    says how far off something is ("way off")."""
+    if tokens[last].lower not in _PARTICLES:
+        return False
+    before = tokens[last - 1]
+    if before.lower in _HOW_FAR or before.lemma in _PHRASAL_OPERATIONS:
+        return True
+    return before.pos == "VERB" or (
+        before.text.isascii() and before.lower.endswith(("ed", "ing")) and before.pos != "ADP"
+    )
 
 
 def _filler(token: Token) -> bool:
@@ -3653,9 +3782,11 @@ def _phrasal_verb_end(tokens: list[Token]) -> bool:
     if len(tokens) < 2 or tokens[-1].lower not in _PARTICLES:
         return False
     verb = tokens[-2]
-    # "the sound cuts out": an -s form after its subject, which a tagger read as a noun
+    # "the sound cuts out": an -s form after its subject, which a tagger read as a noun;
+    # "GPS is way off": how far off
     return (
-        verb.pos == "VERB"
+        verb.lower in _HOW_FAR
+        or verb.pos == "VERB"
         or verb.lemma in _PHRASAL_OPERATIONS
         or _verb_like(tokens, -2 % len(tokens))
     )
