@@ -527,3 +527,44 @@ def test_faults_of_devices_prices_and_changes_told_by_construction_are_pains(tex
 )
 def test_praise_a_person_or_a_denied_description_is_no_pain(text):
     assert _pains(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The bank app logs me out after two minutes.", "logs me out"),
+        ("Transfers take three days to show up.", "take three days to show up"),
+        ("Delivery fees are outrageous.", "fees are outrageous"),
+        ("My order was cancelled without explanation.", "without explanation"),
+        ("Most profiles are fake.", "profiles are fake"),
+        ("You can't message anyone without paying.", "without paying"),
+        ("The heart rate readings are all over the place.", "all over the place"),
+        ("Buffering every few seconds even on fast wifi.", "buffering every few seconds"),
+        ("The picture quality dropped after the update.", "quality dropped"),
+        ("Navigation sent me the wrong way twice.", "wrong way"),
+        ("The export button is greyed out.", "greyed out"),
+        ("Filters are locked behind premium.", "locked behind premium"),
+        ("Search results are irrelevant.", "irrelevant"),
+        ("Settings reset after every update.", "settings reset"),
+        ("It asks for my location every single time.", "asks for my location"),
+        ("The energy system is a cash grab.", "cash grab"),
+        ("It's pay to win now.", "pay to win"),
+    ],
+)
+def test_more_faults_told_by_construction_are_pains(text, expected):
+    assert any(expected in pain.lower() for pain in _pains(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Editing photos has never been easier.",
+        "It couldn't be simpler.",
+        "I can't live without it.",
+        "Prices dropped last week.",
+        "I was wrong about this app.",
+        "Only a few ads and they are short.",
+    ],
+)
+def test_praise_in_the_form_of_a_denial_or_a_drop_in_price_is_no_pain(text):
+    assert _pains(text) == []

@@ -376,6 +376,7 @@ PAIN_PREDICATE = re.compile(
     r"|costs?\s+extra|(?:price|prices|subscription|fee|fees)\s+(?:has\s+|have\s+|just\s+)?"
     r"(?:doubled|tripled|went\s+up|gone\s+up|increased|rose|skyrocketed)"
     # "it took me an hour to find the settings": effort spent on the app
+    r"|(?:takes?|took)\s+(?:\d+|two|three|four|five|several|many)\s+(?:days|hours|weeks)\s+to"
     r"|(?:takes?|took)\s+(?:me|us|you)\s+(?:forever|ages|hours|days|an\s+hour|a\s+(?:very\s+)?long"
     r"\s+time|(?:\d+|two|three|four|five|ten|twenty|thirty)\s+(?:minutes|hours|days|tries))\s+to"
     r"|requires?\s+(?:significant\s+|considerable\s+)?(?:additional|extra)\s+(?:manual\s+)?"

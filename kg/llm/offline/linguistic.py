@@ -56,6 +56,7 @@ PROBLEM_LEMMAS = _wordset(
     hideous pointless worthless mediocre boring dull lame mess messy disaster unacceptable
     irritating irritate outdated invasive spammy greedy scam rip-off ripoff ruin ruined lack
     lacking lacks limited nag nagging paywall broke hog incompatible spam spammed spamming
+    outrageous absurd fake irrelevant buffering
     ошибка баг проблема падать вылетать зависать тормозить глючить сломаться ломаться
     пропадать пропасть исчезать исчезнуть медленный медленно невозможно
     мешать раздражать сбой краш слететь слетать нельзя иероглиф кракозябра
@@ -461,10 +462,12 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
         return not any(t.lemma in PROBLEM_LEMMAS for t in tokens[i + 1 : i + 4])
     if negated and _fails_to_act(tokens, i):
         return True
+    compared = token.text.isascii() and token.lower.endswith(("er", "est"))
     if (
         negated
         and token.lemma in LIKING_LEMMAS | QUALITY_LEMMAS
         and _right_after_negator(tokens, i)
+        and not compared  # "has never been easier", "couldn't be better": praise
     ):
         return True  # "don't like" (taggers read "like" as a preposition), "wasn't worth"
     if negated and token.pos == "VERB" and _unable(tokens, i):
@@ -771,6 +774,7 @@ def _unable(tokens: list[Token], i: int) -> bool:
 # "can't be happier", "couldn't be easier": what follows "be" is said in _unable.
 _NOT_INABILITY_BY_PLACE = NOT_INABILITY | _wordset("be")
 _INVERTED_SUBJECTS = _wordset("i we you u")
+_PAYING_UP = _wordset("paying premium subscribing upgrading buying pro")
 _INABILITY = _wordset("can could")
 _CONTRACTED_INABILITY = _wordset("cannot cant couldnt")
 
@@ -796,7 +800,13 @@ def _after_inability(tokens: list[Token], i: int) -> bool:
     if not unable or _of_another_subject(tokens, i):
         return False
     following = [t.lower for t in tokens[i + 1 : i + 4]]
-    if "without" in following or any(t.lemma in PROBLEM_LEMMAS for t in tokens[i + 1 : i + 5]):
+    paywalled = any(
+        w == "without" and following[j + 1 : j + 2] and following[j + 1] in _PAYING_UP
+        for j, w in enumerate(following)
+    )  # "can't message anyone without paying": the function is held back for money
+    if ("without" in following and not paywalled) or any(
+        t.lemma in PROBLEM_LEMMAS for t in tokens[i + 1 : i + 5]
+    ):
         return False
     if token.lemma == "get":  # "can't get it to work", "couldn't get the video playing"
         return any(t.lemma in FUNCTION_LEMMAS for t in tokens[i + 2 : i + 5])
@@ -951,7 +961,8 @@ def _recurs(tokens: list[Token], i: int) -> bool:
 _THING_FAULTS = _wordset(
     """wrong incorrect inaccurate blank sluggish bloated clunky clumsy cluttered cumbersome
     tedious awkward unintuitive counterintuitive inconvenient ugly hideous pointless worthless
-    mediocre boring dull lame messy outdated invasive spammy greedy limited broke"""
+    mediocre boring dull lame messy outdated invasive spammy greedy limited broke fake
+    irrelevant outrageous absurd"""
 )
 _WRITER_OBJECTS = _wordset("i me we us")
 
@@ -1023,9 +1034,13 @@ def _the_writer_is(tokens: list[Token], i: int) -> bool:
     """A fault quality whose nearest subject is the writer: "boy, was I wrong"."""
     if tokens[i].lower not in _THING_FAULTS:
         return False
-    first, _ = _segment(tokens, i)
-    nominals = [t for t in tokens[first:i] if t.pos in ("PRON", "NOUN", "PROPN")]
-    return bool(nominals) and nominals[-1].lower in _WRITER_OBJECTS
+    back = i - 1
+    while back >= 0 and tokens[back].pos in ("AUX", "ADV", "PART"):
+        back -= 1  # "I'm so wrong", "was I wrong"
+    if back >= 0 and tokens[back].lower in _WRITER:
+        return True
+    # "was I wrong": the subject after its verb
+    return back >= 1 and tokens[back].lemma == "be" and tokens[back - 1].lower in _WRITER
 
 
 # The app, not a person, doing on its own what no one asked for: "it closes every time I open
@@ -1034,7 +1049,13 @@ def _the_writer_is(tokens: list[Token], i: int) -> bool:
 # happens unasked.
 _UNBIDDEN = _wordset("close quit restart reboot reset reload refresh skip jump")
 _BODY = _wordset("eyes ears head")
+_DECLINING = _wordset("drop decline decrease degrade worsen")
+_MEASURES = _wordset(
+    "quality resolution performance speed accuracy sound volume fps framerate calls call "
+    "connection signal"
+)
 _SCREEN_COLOURS = _wordset("black blank white grey gray")
+_SET_PHRASE_ENDS = _wordset("hot warm off order greyed grayed locked place grab win")
 _HEATING = _wordset("gets get getting got becomes became runs running")
 _HOW = _wordset("really very so too super extremely")
 _HOW_FAR = _wordset("way totally completely always slightly bit little")
@@ -1043,6 +1064,7 @@ _PROMPTING = _wordset("ask prompt beg")
 _MISBEHAVING = (
     _UNBIDDEN
     | _PROMPTING
+    | _DECLINING
     | _wordset("shut log sign kick lock throw boot stop refuse cut hurt forget charge")
 )
 _UNASKED = _wordset(
@@ -1051,6 +1073,8 @@ _UNASKED = _wordset(
 )
 _UNASKED_PHRASES = (
     ("every", "time"),
+    ("after", "every"),
+    ("after", "each"),
     ("on", "its"),
     ("on", "their"),
     ("by", "itself"),
@@ -1101,17 +1125,23 @@ def _verb_like(tokens: list[Token], i: int) -> bool:
     token = tokens[i]
     if token.pos == "VERB":
         return True
-    if not token.lower.endswith(("s", "ed")):
-        return False
     back = i - 1
     while back >= 0 and tokens[back].pos == "ADV":
         back -= 1
-    return back >= 0 and tokens[back].pos in ("PRON", "NOUN", "PROPN")
+    if back < 0 or tokens[back].pos not in ("PRON", "NOUN", "PROPN"):
+        return False
+    if token.lower.endswith(("s", "ed")):
+        return True
+    # "settings reset after every update": a plural subject, then a bare form that no noun
+    # follows
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    plural = tokens[back].lower.endswith("s") or tokens[back].lower in ("they", "we", "i")
+    return plural and (after is None or after.pos in ("ADP", "ADV", "PUNCT"))
 
 
 # Words that say the app did something no one asked for: "it restarts randomly", "it deleted
 # my chats for no reason", "it updates without warning".
-_UNPROMPTED = _wordset("randomly reason warning permission")
+_UNPROMPTED = _wordset("randomly reason warning permission explanation notice")
 _OUT_OF = _wordset("force sync")
 
 
@@ -1120,7 +1150,10 @@ def _done_unprompted(tokens: list[Token], i: int) -> bool:
     before = [t.lower for t in tokens[max(0, i - 3) : i]]
     if token.lower == "reason" and before[-2:] != ["for", "no"]:
         return False
-    if token.lower in ("warning", "permission") and "without" not in before:
+    if (
+        token.lower in ("warning", "permission", "explanation", "notice")
+        and "without" not in before
+    ):
         return False
     first, _ = _segment(tokens, i)
     verbs = [j for j in range(first, i) if _verb_like(tokens, j)]
@@ -1146,7 +1179,7 @@ def _misbehaves(tokens: list[Token], i: int) -> bool:
     token = tokens[i]
     forms = _forms(token)
     cue = forms & _MISBEHAVING or token.lower in _FALLING | _RESOURCES | _UNPROMPTED | _OUT_OF
-    cue = cue or token.lower in _SCREEN_COLOURS | {"hot", "warm", "off", "order"}
+    cue = cue or token.lower in _SCREEN_COLOURS | _SET_PHRASE_ENDS
     if not cue or any(t.lower in _CONDITIONS for t in tokens[:i]):
         return False
     if token.lower in _UNPROMPTED:
@@ -1165,6 +1198,22 @@ def _misbehaves(tokens: list[Token], i: int) -> bool:
         return True
     if token.lower in _FALLING and following[:1] and following[0] in _FALLEN_STATES:
         return not by_a_person
+    if token.lower in ("greyed", "grayed") and following[:1] == ["out"]:
+        return True  # "the export button is greyed out"
+    if token.lower == "locked" and following[:1] == ["behind"]:
+        return True  # "filters are locked behind premium"
+    if token.lower == "place" and [t.lower for t in tokens[max(0, i - 3) : i]] == [
+        "all",
+        "over",
+        "the",
+    ]:
+        return not by_a_person  # "the readings are all over the place"
+    if forms & _DECLINING and subject is not None and subject.lower in _MEASURES:
+        return True  # "the picture quality dropped", "calls drop"
+    if token.lower == "grab" and i and tokens[i - 1].lower == "cash":
+        return True  # "a cash grab"
+    if token.lower == "win" and [t.lower for t in tokens[max(0, i - 2) : i]] == ["pay", "to"]:
+        return True  # "pay to win"
     if token.lower in _SCREEN_COLOURS and following[:1] == ["screen"]:
         return True  # "I get a black screen"
     if token.lower in ("hot", "warm") and i and tokens[i - 1].lower in _HEATING | _HOW:
@@ -1187,7 +1236,7 @@ def _misbehaves(tokens: list[Token], i: int) -> bool:
         return not by_a_person  # "the sound cuts out" (not "you can cut out the background")
     if "hurt" in forms and following[:2] in ([p, b] for p in ("my", "your", "our") for b in _BODY):
         return not by_a_person  # "the white screen hurts my eyes"
-    if forms & _PROMPTING and following[:1] and following[0] in ("me", "us", "you"):
+    if forms & _PROMPTING and following[:1] and following[0] in ("me", "us", "you", "for"):
         # "it asks me to rate it every single day": prompts that never stop
         first, last = _segment(tokens, i)
         return not by_a_person and any(t.lower in _OFTEN for t in tokens[i : last + 1])
@@ -2325,10 +2374,12 @@ def _content_bounds(tokens: list[Token], first: int, last: int) -> tuple[int, in
 
 
 def _particle_of(tokens: list[Token], last: int) -> bool:
-    """The word is the particle of the phrasal verb before it ("logged out", "cuts off"), or
-    says how far off something is ("way off")."""
+    """The word is the particle of the phrasal verb before it ("logged out", "cuts off", "logs
+    me out"), or says how far off something is ("way off")."""
     if tokens[last].lower not in _PARTICLES:
         return False
+    if last >= 2 and tokens[last - 1].lower in _OBJECT_PRONOUNS:
+        last -= 1  # "logs me out": the verb before its object
     before = tokens[last - 1]
     if before.lower in _HOW_FAR or before.lemma in _PHRASAL_OPERATIONS:
         return True
@@ -3771,6 +3822,7 @@ def points_elsewhere(label: str) -> bool:
 
 
 _AS_THAN = _wordset("than as like")
+_OBJECT_PRONOUNS = _wordset("me us you him her them it")
 # The adverbial particles of English phrasal verbs ("log in", "shut down", "sign up").
 _PARTICLES = _wordset("in on out up down off over back away")
 
@@ -3781,6 +3833,10 @@ def _phrasal_verb_end(tokens: list[Token]) -> bool:
     phrasal (taggers read "logs" as a noun)."""
     if len(tokens) < 2 or tokens[-1].lower not in _PARTICLES:
         return False
+    if len(tokens) >= 3 and tokens[-2].lower in _OBJECT_PRONOUNS:
+        tokens = tokens[:-2] + tokens[-1:]  # "logs me out": the verb before its object
+    if len(tokens) >= 3 and tokens[-3].lower == "to":
+        return True  # "to show up": an infinitive
     verb = tokens[-2]
     # "the sound cuts out": an -s form after its subject, which a tagger read as a noun;
     # "GPS is way off": how far off
