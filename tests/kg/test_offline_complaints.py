@@ -568,3 +568,24 @@ def test_more_faults_told_by_construction_are_pains(text, expected):
 )
 def test_praise_in_the_form_of_a_denial_or_a_drop_in_price_is_no_pain(text):
     assert _pains(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # praise or relief told with a complaint's words
+        "I can shuffle randomly or pick songs myself.",
+        "The bugs from last year are all gone now.",
+        "They removed the annoying banner, thank you!",
+        "I lost ten pounds using this app.",
+        "It saved me from losing my data when my phone died.",
+        "I went back to the store to buy the full version.",
+        "I can't stop playing this game.",
+        "My phone used to be slow but this cleaner fixed it.",
+        "It's hard to find a better app.",
+        "It's hard not to love it.",
+        "It forgets nothing, it's my second brain.",
+    ],
+)
+def test_relief_or_praise_in_a_complaints_words_is_no_pain(text):
+    assert _pains(text) == []

@@ -388,8 +388,20 @@ def _in_a_condition(tokens: list[Token], i: int) -> bool:
 
 
 def _spared(tokens: list[Token], i: int) -> bool:
-    """ "instead of waiting in line": what the product spares, not what happens."""
-    return i >= 2 and tokens[i - 1].lower == "of" and tokens[i - 2].lower == "instead"
+    """ "instead of waiting in line", "saved me from losing my data": what the product
+    spares, not what happens."""
+    if i >= 2 and tokens[i - 1].lower == "of" and tokens[i - 2].lower == "instead":
+        return True
+    before = [t for t in tokens[max(0, i - 4) : i]]
+    return any(
+        t.lower == "from" and any(_forms(b) & _SPARING for b in before[:j])
+        for j, t in enumerate(before)
+    )
+
+
+# Verbs of sparing someone a trouble: "saved me from losing my notes", "keeps me from
+# forgetting".
+_SPARING = _wordset("save protect prevent keep stop spare")
 
 
 # Verbs that report what someone says of a thing, and verbs of taking it as true.
@@ -443,9 +455,21 @@ def _idiom(tokens: list[Token], i: int) -> bool:
         following = tokens[i + 2] if i + 2 < len(tokens) else None
         if following is None or following.pos == "PUNCT":
             return True
+    losing = token.lemma in ("lose", "lost") or token.lower in ("lose", "lost", "losing")
+    if losing and any(t.lower in _BODY_WEIGHT for t in tokens[i + 1 : i + 4]):
+        return True  # "I lost ten pounds": weight lost is no data lost
+    if token.lower == "hard" and (
+        after[:2] == ["not", "to"]
+        or (after[:2] == ["to", "find"] and any(t.lower in _BETTER for t in tokens[i + 3 : i + 6]))
+    ):
+        return True  # "hard not to love it", "hard to find a better app": praise
     before = tokens[i - 1] if i else None
     # "a break", "coffee break": a pause (taggers often read the bare form as a verb)
     return token.lower == "break" and before is not None and before.pos in ("NOUN", "DET")
+
+
+_BODY_WEIGHT = _wordset("pounds pound lbs kilos kg weight inches stone")
+_BETTER = _wordset("better best superior")
 
 
 def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
@@ -510,6 +534,8 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
     if token.lemma in CEASE and after is not None and after.lower == "being":
         after = tokens[i + 2] if i + 2 < len(tokens) else None  # "stopped being shown"
         return after is not None and after.lemma in FUNCTION_LEMMAS
+    if token.text.isascii() and negated:
+        return False  # "can't stop playing it", "don't ever stop updating it": praise
     if token.lemma not in CEASE or after is None or not _forms(after) & FUNCTION_LEMMAS:
         return False
     # "it stopped loading" is a failure; "couriers stop opening the app" is what people do.
@@ -969,15 +995,33 @@ _WRITER_OBJECTS = _wordset("i me we us")
 
 # "the bugs are gone", "the lag has been fixed": a problem said to be over.
 _OVER = _wordset("gone fixed resolved solved over")
+_DONE_AWAY = _wordset("removed fixed solved resolved eliminated")
 _BEING = _wordset("is are was were be been got get have has had now all finally")
 
 
 def _said_over(tokens: list[Token], i: int) -> bool:
-    """ "the bugs are gone", "crashes never happen": the problem is over or absent."""
+    """ "the bugs are gone", "the bugs from last year are all gone", "crashes never happen",
+    "they removed the annoying banner": the problem is over or absent."""
     after = tokens[i + 1 : i + 4]
     happens = next((k for k, t in enumerate(after, i + 1) if _forms(t) & _HAPPEN), None)
     if happens is not None and _negated(tokens, happens):
         return True
+    first, last = _segment(tokens, i)
+    if any(
+        (t.lower in _DONE_AWAY and not (k and tokens[k - 1].lower == "be"))
+        or (t.lower in ("rid", "away") and k and tokens[k - 1].lower in ("got", "took", "taken"))
+        for k, t in enumerate(tokens[max(first, i - 4) : i], max(first, i - 4))
+    ):
+        return True  # "they removed the annoying banner", "got rid of the laggy menu"
+    j = i + 1
+    while j <= last and (tokens[j].lemma != "be" or tokens[j].lower == "be"):
+        j += 1  # "the bugs from last year | are all gone"; not "should be fixed", a request
+    if j <= last:
+        k = j + 1
+        while k <= last and (tokens[k].lower in _BEING or tokens[k].pos == "ADV"):
+            k += 1
+        if k <= last and tokens[k].lower in _OVER:
+            return True
     j = i + 1
     while j < len(tokens) and (tokens[j].lower in _BEING or tokens[j].pos == "ADV"):
         j += 1
@@ -1156,6 +1200,11 @@ def _done_unprompted(tokens: list[Token], i: int) -> bool:
     ):
         return False
     first, _ = _segment(tokens, i)
+    if any(
+        t.lower in _PERSON_SUBJECTS and tokens[j + 1].lemma in ("can", "could", "may")
+        for j, t in enumerate(tokens[first : i - 1], first)
+    ):
+        return False  # "I can shuffle randomly": what the writer may do
     verbs = [j for j in range(first, i) if _verb_like(tokens, j)]
     if token.lower == "randomly" and not verbs:
         verbs = [j for j in range(i + 1, min(len(tokens), i + 3)) if _verb_like(tokens, j)]
@@ -1223,7 +1272,8 @@ def _misbehaves(tokens: list[Token], i: int) -> bool:
     if token.lower == "order" and [t.lower for t in tokens[max(0, i - 2) : i]] == ["out", "of"]:
         return True  # "messages arrive out of order"
     if "forget" in forms and _verb_like(tokens, i):
-        return subject is not None and not by_a_person  # "it forgets my settings"
+        # "it forgets my settings"; "it forgets nothing" praises
+        return subject is not None and not by_a_person and following[:1] != ["nothing"]
     if "charge" in forms and following[:1] and following[0] in ("me", "us"):
         # "charged me twice", "charged me again after I cancelled"
         return any(w in _AGAIN_WORDS for w in following[1:3])
@@ -1482,6 +1532,8 @@ def _leaves(tokens: list[Token], i: int) -> bool:
     token = tokens[i]
     if token.lower not in _GIVING_UP | _MOVING and token.lemma != "bother":
         return False
+    if token.lemma != "bother" and _negated(tokens, i):
+        return False  # "I can't stop playing it": praise
     if any(t.lower in _SUBORDINATORS for t in tokens[:i]):
         return False  # "it works until I stop using it": when, not that the writer left
     subject = _subject_of(tokens, i)
@@ -1494,9 +1546,9 @@ def _leaves(tokens: list[Token], i: int) -> bool:
     if token.lemma == "bother" and _right_after_negator(tokens, i):
         return subject is not None and bool(after) and after[0].lower in _USING | {"with"}
     if token.lower in _MOVING and [t.lower for t in after[:1]] in (["to"], ["back"]):
-        # "switched to another app", "went back to the old one"
-        rest = [t.lower for t in tokens[i + 2 : i + 5]]
-        return bool(rest) and (rest[0] in _ELSEWHERE or after[0].lower == "back")
+        # "switched to another app", "went back to the old one", "going back to using paper"
+        rest = [t.lower for t in tokens[i + 2 : i + 6]]
+        return any(w in _ELSEWHERE | {"using"} for w in rest[:3])
     return False
 
 
@@ -2056,7 +2108,8 @@ _RESOLVED = re.compile(
     r"нормально|хорошо)|(?<!\w)(?:заработал\w*|исправил\w*|починил\w*|решил\w*|прош[её]л|"
     r"прошл[аои])(?!\w)|\b(?:works?|runs?|loads?|plays?|syncs?)\s+(?:fine|again|now|well|"
     r"normally|properly|smoothly|perfectly|great)\b|"
-    r"\b(?:is|was|got)\s+(?:fixed|resolved|solved)\b|\b(?:is|are)\s+(?:fine|ok|okay)\s+now\b)",
+    r"\b(?:is|was|got)\s+(?:fixed|resolved|solved)\b|\b(?:is|are)\s+(?:fine|ok|okay)\s+now\b"
+    r"|\b(?:fixed|solved|resolved)\s+(?:it|that|this|the\s+problem|the\s+issue)\b)",
     re.IGNORECASE,
 )
 # A negated verb: «не», "not", "never", a contraction ("doesn't", "isn’t") or one typed without
