@@ -48,6 +48,7 @@ class Token:
 
     @cached_property  # read thousands of times per message by the rules
     def lower(self) -> str:
+        # read many times per token by the rules: computed once
         return self.text.lower()
 
 

@@ -106,13 +106,17 @@ _DANGLING = _wordset(
 _URLISH = re.compile(r"https?://|www\.|\||(?:^|\s)[~.]?[\\/]\w|\w[\\/][\w./\\-]*\.\w{1,4}\b|<\w+>")
 
 
+# "logged in", "signing up": a phrasal verb's particle ends a phrase, a preposition does not.
+_PHRASAL_END = re.compile(r"\b(?:logs?|signs?|\w+ed|\w+ing)\s+(?:in|on|up|out)$", re.IGNORECASE)
+
+
 def _label_problem(label: str) -> str:
     words = re.findall(r"[\w'’-]+", label.lower())
     if _URLISH.search(label):
         return "markup, address or table"
     if not words:
         return "no words"
-    if words[-1] in _DANGLING:
+    if words[-1] in _DANGLING and not _PHRASAL_END.search(label):
         return f"ends on '{words[-1]}'"
     return ""
 

@@ -1022,7 +1022,10 @@ def _pains(
             continue
         if not english and report_ru.tells_how_it_was_before(text, clause, span[0]):
             continue  # «в прошлой версии окно не закрывалось»: before the fault
-        if linguistic.resolved_later(text, clause, (sentence.start, sentence.end)):
+        # an English clause may run on past its problem without a comma ("it used to crash
+        # but now it runs fine"): what is said after the problem's own words counts
+        told = (clause[0], span[1]) if english else clause
+        if linguistic.resolved_later(text, told, (sentence.start, sentence.end)):
             continue  # «раньше не открывался, но теперь всё работает»: over
         if english and linguistic.outgrown(text, span, (sentence.start, sentence.end)):
             continue  # "didn't like it at first, but now …": a first impression, gone
@@ -1056,12 +1059,33 @@ def _pain_label(text: str, span: Span, clause: Span, sentence: Sentence) -> tupl
     lex = sentence.lex
     # "instead of the page, it shows markup": the comma is inside the statement
     cutter = None if linguistic.holds_its_comma(text, span) else lex.PAIN_CUTTER
+    if cutter is not None and lex.LANG == "en" and linguistic.good_until(text, clause):
+        cutter = lex.PAIN_CUTTER_KEEPING_UNTIL  # "worked fine until the update"
     phrase = _phrase(text, *span, lex, cutter, lex.PAIN_MAX_WORDS, clause_first=True)
+    if lex.LANG == "en" and cutter is not None and len(text[phrase[0] : phrase[1]].split()) < 2:
+        phrase = _past_a_lone_word(text, span, lex, cutter) or phrase
     phrase = _with_negator(text, linguistic.without_courtesy(text, phrase), clause[0])
     phrase = linguistic.with_preposition(text, phrase, clause)
     phrase = _whole_quote(text, phrase, clause)
     phrase = _with_pronoun_subject(text, phrase, clause[0])
     return phrase, _label(text, phrase, sentence)
+
+
+def _past_a_lone_word(
+    text: str, span: Span, lex: ModuleType, cutter: re.Pattern[str]
+) -> Span | None:
+    """A cut that left one word: after a comma or "but" the problem is told after the cut
+    ("… on my tablet, almost unreadable", "… all the time but was horrified"); after a time
+    ("stops after ten seconds") the word needs its adjunct to say anything."""
+    cuts = [m for m in cutter.finditer(text, *span) if m.start() > span[0]]
+    if not cuts:
+        return None
+    if cuts[0].group().strip().lower() in (",", "but"):
+        if len(text[cuts[0].end() : span[1]].split()) < 2:
+            return None
+        return _phrase(text, cuts[0].end(), span[1], lex, cutter, lex.PAIN_MAX_WORDS)
+    end = cuts[1].start() if len(cuts) > 1 else span[1]
+    return _phrase(text, span[0], end, lex, None, lex.PAIN_MAX_WORDS)
 
 
 _BE = frozenset(("is", "are", "was", "were", "'s"))
@@ -1103,12 +1127,21 @@ def _defined(text: str, phrase: Span) -> bool:
 
 
 def _with_negator(text: str, phrase: Span, floor: int) -> Span:
-    """A pain's words keep the negation right before them: «не могу», "can't"."""
+    """A pain's words keep the negation right before them: «не могу», "can't", and one a
+    degree adverb stands after: "doesn't even launch"."""
     before = list(_TOKEN.finditer(text, floor, phrase[0]))
-    word = before[-1].group().lower().strip(_EDGE_PUNCTUATION) if before else ""
+    words = [b.group().lower().strip(_EDGE_PUNCTUATION) for b in before]
+    at = len(words) - 1
+    if at > 0 and words[at] in _NEGATED_DEGREE and words[at - 1].isascii():
+        at -= 1
+    word = words[at] if at >= 0 else ""
     if word in linguistic.NEGATORS or word.endswith(("n't", "n’t")):  # "didn't like"
-        return before[-1].start(), phrase[1]
+        return before[at].start(), phrase[1]
     return phrase
+
+
+# Adverbs that stand between a negation and its verb: "won't even open", "doesn't really work".
+_NEGATED_DEGREE = frozenset(("even", "really", "always", "ever", "actually", "quite"))
 
 
 def _pain_in_clause(text: str, clause: Span, lex: ModuleType) -> tuple[Span, bool] | None:

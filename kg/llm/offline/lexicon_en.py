@@ -31,7 +31,7 @@ LEADING_STOPWORDS = _words(
 TRAILING_STOPWORDS = _words(
     "the a an and or but of in on at for with to from by as than that which who when so "
     "is are was were be their our his her its very more has have had can will would "
-    "either too also anymore"
+    "either too also anymore any"
 )
 
 # A sentence that opens with one of these refers back to the previous sentence's segment.
@@ -335,7 +335,7 @@ PAIN_COMPLEMENT = re.compile(
     r"|(?:have|has|had)\s+(?:a\s+hard\s+time|trouble|problems?|difficulty|issues?)(?:\s+with)?"
     r"|(?:find|finds|found)\s+it\s+(?:hard|difficult|annoying|painful|confusing)\s+to"
     r"|the\s+(?:main\s+|biggest\s+|top\s+|real\s+|only\s+)?(?:problem|pain(?:\s+point)?|issue|"
-    r"complaint|downside|drawback)\s+(?:(?:for|with)\s+\w+\s+)?(?:is|was)(?:\s+that)?"
+    r"complaint|down\s?side|drawback)\s+(?:(?:for|with)\s+\w+\s+)?(?:is|was)(?:\s+that)?"
     # "what I don't like is that …", "the only thing I dislike about it is …"
     r"|(?:what|the\s+(?:only\s+)?thing)\s+I\s+(?:don'?t|do\s+not|didn'?t|did\s+not)\s+"
     r"(?:really\s+)?like(?:\s+about\s+(?:it|this(?:\s+app)?))?\s+(?:is|was)(?:\s+that)?"
@@ -372,13 +372,21 @@ PAIN_PREDICATE = re.compile(
     r"|(?:have|has|had)\s+(?:little|no|limited)\s+"
     r"(?:insight|visibility|transparency|understanding|control|trust|idea)"
     r"|takes?\s+a\s+(?:very\s+)?long\s+time"
+    # what it costs goes up: "everything costs extra", "the price doubled"
+    r"|costs?\s+extra|(?:price|prices|subscription|fee|fees)\s+(?:has\s+|have\s+|just\s+)?"
+    r"(?:doubled|tripled|went\s+up|gone\s+up|increased|rose|skyrocketed)"
+    # "it took me an hour to find the settings": effort spent on the app
+    r"|(?:takes?|took)\s+(?:\d+|two|three|four|five|several|many)\s+(?:days|hours|weeks)\s+to"
+    r"|(?:takes?|took)\s+(?:me|us|you)\s+(?:forever|ages|hours|days|an\s+hour|a\s+(?:very\s+)?long"
+    r"\s+time|(?:\d+|two|three|four|five|ten|twenty|thirty)\s+(?:minutes|hours|days|tries))\s+to"
     r"|requires?\s+(?:significant\s+|considerable\s+)?(?:additional|extra)\s+(?:manual\s+)?"
     r"(?:time|work|effort|resources|steps)"
     r"|lags|lagging|freezes|freezing|crashes|crashing|hangs|hanging|stalls|glitches"
     r"|times?\s+out|keeps?\s+(?:crashing|freezing|failing|dropping)"
     r"|(?:does\s+not|doesn't|did\s+not|didn't|won't|will\s+not)\s+(?:work|load|sync|open|save)"
     r"|stops?\s+working|loads?\s+slowly|(?:is|goes)\s+down"
-    r"|takes?\s+(?:forever|ages|too\s+long|hours|all\s+day))\b",
+    r"|(?:takes?|took)\s+(?:forever|ages|too\s+long|hours|all\s+day|an\s+eternity"
+    r"|(?:much\s+|a\s+lot\s+|way\s+)?longer\s+than))\b",
     _I,
 )
 # Pains named as a noun ("the delays at checkout").
@@ -408,6 +416,8 @@ PAIN_CUTTER = re.compile(
     r"at\s+the\s+end|on\s+average)\b|,|\s+\(",
     _I,
 )
+# The same, for a pain that is a change: "it worked fine until the update" is one statement.
+PAIN_CUTTER_KEEPING_UNTIL = re.compile(PAIN_CUTTER.pattern.replace("until|", ""), _I)
 PAIN_MAX_WORDS = 10
 # A pain told after a rival and one of these is the rival's drawback ("left Acme because its
 # editor was too slow").

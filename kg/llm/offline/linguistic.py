@@ -51,6 +51,13 @@ PROBLEM_LEMMAS = _wordset(
     disappointing disappointment hate dislike expensive overpriced downside drawback worse
     suck sucks rubbish garbage junk crap stupid ridiculous pathetic intrusive inability
     lousy horrid dreadful faulty tired horrified horrify piss pissed
+    malfunction overheat stutter flicker hiccup corrupt corrupted defective flawed wrong
+    incorrect inaccurate blank vanish sluggish bloated clunky clumsy cluttered cumbersome
+    tedious awkward unintuitive counterintuitive inconvenient hassle headache nightmare ugly
+    hideous pointless worthless mediocre boring dull lame mess messy disaster unacceptable
+    irritating irritate outdated invasive spammy greedy scam rip-off ripoff ruin ruined lack
+    lacking lacks limited nag nagging paywall broke hog incompatible spam spammed spamming
+    outrageous absurd fake irrelevant buffering
     ошибка баг проблема падать вылетать зависать тормозить глючить сломаться ломаться
     пропадать пропасть исчезать исчезнуть медленный медленно невозможно
     мешать раздражать сбой краш слететь слетать нельзя иероглиф кракозябра
@@ -62,7 +69,7 @@ PROBLEM_LEMMAS = _wordset(
 FUNCTION_LEMMAS = _wordset(
     """work load open start launch run save sync play show display connect install update
     respond find let allow download upload send receive login log sign print copy paste
-    scroll search display install see recognize recognise detect
+    scroll search display install see recognize recognise detect support accept
     работать загружаться загрузить открываться открыть запускаться запустить сохранять
     сохраняться показывать отображаться видеть находить подключаться устанавливаться
     обновляться отвечать реагировать получаться удаваться удаться мочь верный правильный
@@ -73,7 +80,8 @@ FUNCTION_LEMMAS = _wordset(
 LIKING_LEMMAS = _wordset("like love enjoy recommend worth")
 # Qualities a product should have: negated, they are a complaint ("sound not clear").
 QUALITY_LEMMAS = _wordset(
-    "clear good smooth stable responsive reliable accurate easy intuitive helpful useful "
+    "clear good smooth stable responsive reliable accurate easy intuitive helpful useful nice "
+    "great fun right compatible "
     "readable usable responsive fast quick available visible accessible consistent "
     "удобный удобно понятный понятно читаемый четкий четко верный верно правильный правильно "
     "корректный корректно стабильный стабильно рабочий активный доступный видимый точный "
@@ -245,7 +253,10 @@ def _verb_here(tokens: list[Token], index: int) -> bool:
     """A verb by its tag, or by its place: right after a negated auxiliary ("doesn't sync")."""
     if tokens[index].pos == "VERB":
         return True
-    before = tokens[index - 1].lower if index else ""
+    back = index - 1
+    while back >= 0 and tokens[back].pos == "ADV" and tokens[back].lower not in NEGATORS:
+        back -= 1  # "won't even open", "doesn't really sync"
+    before = tokens[back].lower if back >= 0 else ""
     return before in NEGATORS and tokens[index].pos in ("NOUN", "ADJ")
 
 
@@ -256,6 +267,8 @@ def is_hypothetical(reading: Reading) -> bool:
     words = {t.lower for t in tokens}
     if "if" in words and "ever" in words:
         return True
+    if against_the_present(tokens) is not None:
+        return False  # "I'd give it five stars if it didn't crash": it crashes
     return any(
         t.lower in HYPOTHETICAL and not (i + 1 < len(tokens) and tokens[i + 1].lower in NEGATORS)
         for i, t in enumerate(tokens)
@@ -306,7 +319,7 @@ _EXCEPTION_NAME = re.compile(r"[A-Z]\w*(?:Error|Exception)")
 
 
 def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
-    generic = unable = None
+    generic = unable = verdict = None
     for i in indexes:
         token = tokens[i]
         if _EXCEPTION_NAME.fullmatch(token.text):
@@ -317,20 +330,42 @@ def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
         if _disputed(tokens, i) or _minimized(tokens, i) or _what_should_be(tokens, i):
             continue
         if token.lemma in PROBLEM_LEMMAS or token.lower in PROBLEM_LEMMAS:
-            if negated:
+            if negated or _the_writer_is(tokens, i) or _said_over(tokens, i):
+                continue
+            if _asks_about_the_writer(tokens, i) or _limited_otherwise(tokens, i):
+                continue
+            if _of_the_writers_device(tokens, i):
+                continue
+            if _only_a_verdict(tokens, i):
+                # "you can only save three, which is useless": the fault beside the verdict
+                verdict = i if verdict is None else verdict
                 continue
             if token.lemma not in GENERIC_PROBLEMS and token.lower not in GENERIC_PROBLEMS:
                 return i
             generic = i if generic is None else generic
         elif _states_a_failure(tokens, i, negated):
             return i
-        elif unable is None and (_after_inability(tokens, i) or _complains_of_use(tokens, i)):
+        elif unable is None and (
+            _after_inability(tokens, i)
+            or _complains_of_use(tokens, i)
+            or _misbehaves(tokens, i)
+            or _taken_away(tokens, i)
+            or _restricted(tokens, i)
+            or _asks_why(tokens, i)
+            or _outdone(tokens, i)
+            or _leaves(tokens, i)
+            or _fails_here(tokens, i)
+            or _good_until(tokens, i)
+        ):
             unable = i  # a word a tagger missed as a verb: a failure named outright goes first
     if unable is not None:
         return unable
+    drawback = against_the_present(tokens)  # its negation sits in a condition, read past above
+    if drawback is not None and drawback in indexes:
+        return drawback
     if generic is not None:
         return generic
-    return None
+    return verdict
 
 
 _CONDITIONS = _wordset("if если")
@@ -354,8 +389,20 @@ def _in_a_condition(tokens: list[Token], i: int) -> bool:
 
 
 def _spared(tokens: list[Token], i: int) -> bool:
-    """ "instead of waiting in line": what the product spares, not what happens."""
-    return i >= 2 and tokens[i - 1].lower == "of" and tokens[i - 2].lower == "instead"
+    """ "instead of waiting in line", "saved me from losing my data": what the product
+    spares, not what happens."""
+    if i >= 2 and tokens[i - 1].lower == "of" and tokens[i - 2].lower == "instead":
+        return True
+    before = [t for t in tokens[max(0, i - 4) : i]]
+    return any(
+        t.lower == "from" and any(_forms(b) & _SPARING for b in before[:j])
+        for j, t in enumerate(before)
+    )
+
+
+# Verbs of sparing someone a trouble: "saved me from losing my notes", "keeps me from
+# forgetting".
+_SPARING = _wordset("save protect prevent keep stop spare")
 
 
 # Verbs that report what someone says of a thing, and verbs of taking it as true.
@@ -409,9 +456,21 @@ def _idiom(tokens: list[Token], i: int) -> bool:
         following = tokens[i + 2] if i + 2 < len(tokens) else None
         if following is None or following.pos == "PUNCT":
             return True
+    losing = token.lemma in ("lose", "lost") or token.lower in ("lose", "lost", "losing")
+    if losing and any(t.lower in _BODY_WEIGHT for t in tokens[i + 1 : i + 4]):
+        return True  # "I lost ten pounds": weight lost is no data lost
+    if token.lower == "hard" and (
+        after[:2] == ["not", "to"]
+        or (after[:2] == ["to", "find"] and any(t.lower in _BETTER for t in tokens[i + 3 : i + 6]))
+    ):
+        return True  # "hard not to love it", "hard to find a better app": praise
     before = tokens[i - 1] if i else None
     # "a break", "coffee break": a pause (taggers often read the bare form as a verb)
     return token.lower == "break" and before is not None and before.pos in ("NOUN", "DET")
+
+
+_BODY_WEIGHT = _wordset("pounds pound lbs kilos kg weight inches stone")
+_BETTER = _wordset("better best superior")
 
 
 def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
@@ -428,14 +487,28 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
         return not any(t.lemma in PROBLEM_LEMMAS for t in tokens[i + 1 : i + 4])
     if negated and _fails_to_act(tokens, i):
         return True
+    compared = token.text.isascii() and token.lower.endswith(("er", "est"))
     if (
         negated
         and token.lemma in LIKING_LEMMAS | QUALITY_LEMMAS
         and _right_after_negator(tokens, i)
+        and not compared  # "has never been easier", "couldn't be better": praise
     ):
         return True  # "don't like" (taggers read "like" as a preposition), "wasn't worth"
     if negated and token.pos == "VERB" and _unable(tokens, i):
         return True
+    if negated and token.lemma == "have" and _lacks(tokens, i):
+        return True
+    if (
+        negated
+        and token.lemma == "make"
+        and [t.lower for t in tokens[i + 1 : i + 3]]
+        in (
+            ["any", "difference"],
+            ["a", "difference"],
+        )
+    ):
+        return True  # "reinstalling it doesn't make any difference": the fault stays
     if token.lower in _EXCESS and after is not None and after.pos in ("ADJ", "ADV", "DET"):
         # "too many ways to list", "too good to be true": praise
         praise = any(t.lemma in _PRAISING_EXCESS for t in tokens[i + 1 : i + 6])
@@ -451,6 +524,10 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
         return True  # «не видно изменений»: what should show does not
     if token.lemma == "do" and after is not None and after.lower == "nothing":
         return tokens[i - 1].lower not in _SPEAKERS_AND_READERS if i else False  # "does nothing"
+    if after is not None and after.lower == "nothing" and _forms(token) & _YIELDING:
+        # "the search returns nothing", "it shows nothing": what should come does not
+        subject = _subject_of(tokens, i)
+        return subject is not None and subject.lower not in _PERSON_SUBJECTS
     if token.lemma in _HAPPEN and any(t.lower in _NOTHING for t in tokens[max(0, i - 3) : i]):
         return True  # "nothing happens", «ничего не происходит»; not "this doesn't happen"
     if _wrong_result(tokens, i):
@@ -460,7 +537,9 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
         return after is not None and after.lemma in FUNCTION_LEMMAS
     if token.lemma in CEASE and after is not None and _a_thing_ceased(tokens, i):
         return True  # «отладчик перестал останавливаться на точках останова»
-    if token.lemma not in CEASE or after is None or after.lemma not in FUNCTION_LEMMAS:
+    if token.text.isascii() and negated:
+        return False  # "can't stop playing it", "don't ever stop updating it": praise
+    if token.lemma not in CEASE or after is None or not _forms(after) & FUNCTION_LEMMAS:
         return False
     # "it stopped loading" is a failure; "couriers stop opening the app" is what people do.
     following = tokens[i + 2] if i + 2 < len(tokens) else None
@@ -557,6 +636,28 @@ def _no_effect(tokens: list[Token], i: int) -> bool:
     return nothing and tokens[i].lemma in _NO_EFFECT
 
 
+_DO_MODALS = _wordset("do does did will wo would can ca could should")
+_DO_NOT = _wordset("dont doesnt didnt wont cant couldnt wouldnt shouldnt")
+
+
+def _after_do_not(tokens: list[Token], i: int) -> bool:
+    """A word a tagger read as a noun right after "didn't", "won't", "can't" is the verb they
+    deny ("alarms didn't ring"); after "is not" a noun is what something is not."""
+    back = i - 1
+    while back >= 0 and tokens[back].pos == "ADV" and tokens[back].lower not in NEGATORS:
+        if tokens[back].lower in _FOCUS:
+            return False  # "not just notes but photos": a focus, not a denial
+        back -= 1
+    if back < 0 or tokens[back].lower not in NEGATORS:
+        return False
+    if tokens[back].lower in _DO_NOT:
+        return True
+    return back > 0 and tokens[back - 1].lower in _DO_MODALS
+
+
+_FOCUS = _wordset("just only merely simply")
+
+
 def _fails_to_act(tokens: list[Token], i: int) -> bool:
     """A thing's action negated: "the debugger does not stop at breakpoints", «подсказки не
     появляются», «файл не сохранён». Not what the writer or the reader does, knows or wants
@@ -564,10 +665,12 @@ def _fails_to_act(tokens: list[Token], i: int) -> bool:
     close it"), a problem said to be absent («не зависает», "doesn't crash any more"), nor a
     fix that changed nothing («ничего не изменилось»)."""
     token = tokens[i]
-    if token.pos != "VERB" or not _right_after_negator(tokens, i):
+    verb = token.pos == "VERB" or (token.text.isascii() and _after_do_not(tokens, i))
+    if not verb or not _right_after_negator(tokens, i):
         return False
-    if token.lemma in NOT_FAILURE_VERBS | PROBLEM_LEMMAS | FIX_LEMMAS:
-        return False
+    goes_off = token.lemma == "go" and i + 1 < len(tokens) and tokens[i + 1].lower == "off"
+    if token.lemma in NOT_FAILURE_VERBS | PROBLEM_LEMMAS | FIX_LEMMAS and not goes_off:
+        return False  # "the alarm doesn't go off" is an event that failed
     if any(t.lemma in PROBLEM_LEMMAS for t in tokens[i + 1 : i + 4]):
         return False
     if grammemes(token.text) & _NOT_STATED_FORMS:
@@ -587,6 +690,8 @@ def _fails_to_act(tokens: list[Token], i: int) -> bool:
     ):
         return False  # «не нашёл похожих задач»: with no subject, what the writer did
     if token.text.isascii():
+        if any(t.lemma in PROBLEM_LEMMAS or t.lower in PROBLEM_LEMMAS for t in before):
+            return False  # "crashes don't happen with it": a problem said to be absent
         # English needs its subject: "Don't close the window" is advice, "not to open" a
         # purpose
         words = [t for t in before if t.pos != "PUNCT"]
@@ -638,7 +743,7 @@ def _lacks_a_quality(token: Token) -> bool:
 
 # Russian predicatives of perceiving: negated, what should show or sound does not.
 _PERCEIVED = _wordset("видно слышно заметно")
-_HAPPEN = _wordset("happen происходить произойти случаться случиться")
+_HAPPEN = _wordset("happen occur происходить произойти случаться случиться")
 _NOTHING = _wordset("nothing ничего")
 
 
@@ -674,9 +779,40 @@ _VERB_NEGATORS = NEGATORS - _wordset(
 
 def _right_after_negator(tokens: list[Token], i: int) -> bool:
     back = i - 1
-    while back >= 0 and tokens[back].pos == "ADV" and tokens[back].lower not in NEGATORS:
-        back -= 1  # "don't really like"
+    while back >= 0 and (
+        (tokens[back].pos == "ADV" and tokens[back].lower not in NEGATORS)
+        or (tokens[back].lower in _DEGREE and tokens[i].lemma in QUALITY_LEMMAS)
+    ):
+        back -= 1  # "don't really like", "not as good as", "doesn't look nice"
     return back >= 0 and tokens[back].lower in _VERB_NEGATORS
+
+
+# What stands between a negation and the quality it denies: "not as good", "not so easy",
+# "doesn't look nice", "isn't very clear".
+_DEGREE = _wordset(
+    "as so that very too look looks seem seems feel feels sound sounds be been ever always"
+)
+
+
+_THING_PRONOUNS = _wordset("it this that")
+_SERVICE_NOUNS = _wordset("game site service store library catalog catalogue player")
+
+
+def _lacks(tokens: list[Token], i: int) -> bool:
+    """ "It doesn't have a dark mode", "the app didn't have the song": the app, not a person,
+    lacks something, and the thing is no problem or ad ("doesn't have any ads")."""
+    if not _right_after_negator(tokens, i):
+        return False
+    after = tokens[i + 1 : i + 5]
+    if not after or after[0].lower == "to" or _unwanted(after):
+        return False  # "you don't have to pay"
+    subject = _subject_of(tokens, i)
+    return (
+        subject is None
+        or subject.lower in _THING_PRONOUNS
+        or subject.pos == "PROPN"
+        or subject.lemma in _WHOLE_PRODUCT | _SERVICE_NOUNS
+    )
 
 
 def _unable(tokens: list[Token], i: int) -> bool:
@@ -698,6 +834,8 @@ def _unable(tokens: list[Token], i: int) -> bool:
 
 # "can't be happier", "couldn't be easier": what follows "be" is said in _unable.
 _NOT_INABILITY_BY_PLACE = NOT_INABILITY | _wordset("be")
+_INVERTED_SUBJECTS = _wordset("i we you u")
+_PAYING_UP = _wordset("paying premium subscribing upgrading buying pro")
 _INABILITY = _wordset("can could")
 _CONTRACTED_INABILITY = _wordset("cannot cant couldnt")
 
@@ -710,8 +848,11 @@ def _after_inability(tokens: list[Token], i: int) -> bool:
     token = tokens[i]
     if i == 0 or not token.text.isalpha() or token.pos in FUNCTION_POS:
         return False
-    before = tokens[i - 1].lower
-    two_before = tokens[i - 2] if i >= 2 else None
+    back = i - 1
+    if back >= 1 and tokens[back].lower in _INVERTED_SUBJECTS:
+        back -= 1  # "why can't I attach a file?": the question puts the subject after "can't"
+    before = tokens[back].lower
+    two_before = tokens[back - 1] if back >= 1 else None
     unable = before in _CONTRACTED_INABILITY or (
         before in NEGATORS and two_before is not None and two_before.lemma in _INABILITY
     )
@@ -720,7 +861,13 @@ def _after_inability(tokens: list[Token], i: int) -> bool:
     if not unable or _of_another_subject(tokens, i):
         return False
     following = [t.lower for t in tokens[i + 1 : i + 4]]
-    if "without" in following or any(t.lemma in PROBLEM_LEMMAS for t in tokens[i + 1 : i + 5]):
+    paywalled = any(
+        w == "without" and following[j + 1 : j + 2] and following[j + 1] in _PAYING_UP
+        for j, w in enumerate(following)
+    )  # "can't message anyone without paying": the function is held back for money
+    if ("without" in following and not paywalled) or any(
+        t.lemma in PROBLEM_LEMMAS for t in tokens[i + 1 : i + 5]
+    ):
         return False
     if token.lemma == "get":  # "can't get it to work", "couldn't get the video playing"
         return any(t.lemma in FUNCTION_LEMMAS for t in tokens[i + 2 : i + 5])
@@ -737,6 +884,11 @@ _CAPABILITY_NOUNS = _wordset(
 _INTRUSIONS = _wordset(
     """ad ads advert adverts advertisement advertisements advertising adds popup popups pop-up
     pop-ups commercial commercials notification notifications"""
+)
+# What a catalogue offers: too few of them is a shortcoming.
+_CONTENTS = _wordset(
+    "songs movies shows films titles games levels stickers filters themes fonts colors colours "
+    "channels stations books videos choices"
 )
 _QUANTITIES = _wordset("lot lots alot many tons ton loads plenty full constant endless so")
 # Paying for something, said as an obligation: "you have to pay for every filter".
@@ -761,15 +913,21 @@ def _complains_of_use(tokens: list[Token], i: int) -> bool:
         # "no calling option", "there's no way to undo"; "no way!" alone is an interjection
         for j, word in enumerate(after[:3]):
             if word in _CAPABILITY_NOUNS:
-                return word != "way" or after[j + 1 : j + 2] == ["to"]
+                return word != "way" or after[j + 1 : j + 2] in (["to"], ["of"])
             if tokens[i + 1 + j].pos not in ("ADJ", "NOUN", "VERB", "PROPN"):
                 return False
         return False
+    if token.lower == "few" and (i == 0 or tokens[i - 1].lower not in ("a", "quite")):
+        # "very few options", "few songs to choose from"; not "a few options"
+        thing = next((t for t in tokens[i + 1 : i + 3] if t.pos != "ADJ"), None)
+        return thing is not None and (thing.lower in _CAPABILITY_NOUNS | _CONTENTS)
     if token.lower in _INTRUSIONS:
         before = [t.lower for t in tokens[max(0, i - 3) : i]]
-        return any(w in _QUANTITIES for w in before) and not any(
-            w in NEGATORS for w in [t.lower for t in tokens[max(0, i - 5) : i]]
-        )
+        if any(w in NEGATORS for w in [t.lower for t in tokens[max(0, i - 5) : i]]):
+            return False
+        return any(w in _QUANTITIES for w in before) or _intrudes(tokens, i)
+    if _redone(tokens, i):
+        return True
     if token.lemma in _PAYING and i >= 2 and tokens[i - 1].lower == "to":
         return tokens[i - 2].lower in _OBLIGED
     if token.lemma in _PAYING and i >= 1 and tokens[i - 1].lower == "must":
@@ -798,6 +956,44 @@ def _complains_of_use(tokens: list[Token], i: int) -> bool:
     return False
 
 
+# How often an interruption comes, and what it does: "an ad after every song", "ads pop up",
+# "the banner covers the buttons".
+_OFTEN = _wordset("every each constantly constant always everywhere nonstop non-stop")
+_INTRUDING = _wordset("pop interrupt cover block play")
+
+
+def _intrudes(tokens: list[Token], i: int) -> bool:
+    """An ad or a pop-up said to come often, to get in the way, or to be forced on the user
+    ("you have to watch an ad to go on"). Not one said to be rare or easy to skip."""
+    first, last = _segment(tokens, i)
+    piece = tokens[first : last + 1]
+    if any(t.lower in _OFTEN for t in piece):
+        return True
+    if any(_forms(t) & _INTRUDING for t in tokens[i + 1 : min(last + 1, i + 3)]):
+        return True
+    return any(
+        t.lower == "to" and j > first and tokens[j - 1].lower in _OBLIGED
+        for j, t in enumerate(tokens[first:i], first)
+    )
+
+
+# Work the app makes the user do again to get it going: "I have to restart it every day",
+# "you need to reinstall it".
+_REDONE = _wordset("boot install start enter type login connect launch")
+_CHORES = _wordset("uninstall delete clear force")
+
+
+def _redone(tokens: list[Token], i: int) -> bool:
+    token = tokens[i]
+    if i < 2 or tokens[i - 1].lower != "to" or tokens[i - 2].lower not in _OBLIGED:
+        return False
+    word = token.lower.replace("-", "")
+    again = word.startswith("re") and len(word) > 4
+    if again and _word_forms(word[2:], word[2:]) & (FUNCTION_LEMMAS | _REDONE):
+        return True  # "restart", "reinstall", "re-enter"
+    return bool(_forms(token) & _CHORES)
+
+
 # "it keeps logging me out", "it was constantly updating": something the app does again and
 # again, unasked.
 _KEEP = _wordset("keep keeps kept")
@@ -813,9 +1009,582 @@ def _recurs(tokens: list[Token], i: int) -> bool:
     if tokens[i - 1].lower not in _KEEP | _AGAIN_AND_AGAIN:
         return False
     subject = [t.lower for t in tokens[: i - 1] if t.pos in ("PRON", "NOUN", "PROPN")]
-    if subject and subject[-1] in _PEOPLE_SUBJECTS:
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    # "I keep getting logged out": done to the writer, again and again
+    done_to = token.lower == "getting" and after is not None and after.lower.endswith("ed")
+    if subject and subject[-1] in _PEOPLE_SUBJECTS and not done_to:
         return False
     return polarity(" ".join(t.text for t in tokens[i - 1 :])) < 0.3
+
+
+# Qualities a thing can have that say what is wrong with it; said of the writer ("was I
+# wrong", "I'm clumsy with phones") they judge a person, not the product.
+_THING_FAULTS = _wordset(
+    """wrong incorrect inaccurate blank sluggish bloated clunky clumsy cluttered cumbersome
+    tedious awkward unintuitive counterintuitive inconvenient ugly hideous pointless worthless
+    mediocre boring dull lame messy outdated invasive spammy greedy limited broke fake
+    irrelevant outrageous absurd"""
+)
+_WRITER_OBJECTS = _wordset("i me we us")
+
+
+# "the bugs are gone", "the lag has been fixed": a problem said to be over.
+_OVER = _wordset("gone fixed resolved solved over")
+_DONE_AWAY = _wordset("removed fixed solved resolved eliminated")
+_BEING = _wordset("is are was were be been got get have has had now all finally")
+
+
+def _said_over(tokens: list[Token], i: int) -> bool:
+    """ "the bugs are gone", "the bugs from last year are all gone", "crashes never happen",
+    "they removed the annoying banner": the problem is over or absent."""
+    after = tokens[i + 1 : i + 4]
+    happens = next((k for k, t in enumerate(after, i + 1) if _forms(t) & _HAPPEN), None)
+    if happens is not None and _negated(tokens, happens):
+        return True
+    first, last = _segment(tokens, i)
+    if any(
+        (t.lower in _DONE_AWAY and not (k and tokens[k - 1].lower == "be"))
+        or (t.lower in ("rid", "away") and k and tokens[k - 1].lower in ("got", "took", "taken"))
+        for k, t in enumerate(tokens[max(first, i - 4) : i], max(first, i - 4))
+    ):
+        return True  # "they removed the annoying banner", "got rid of the laggy menu"
+    j = i + 1
+    while j <= last and (tokens[j].lemma != "be" or tokens[j].lower == "be"):
+        j += 1  # "the bugs from last year | are all gone"; not "should be fixed", a request
+    if j <= last:
+        k = j + 1
+        while k <= last and (tokens[k].lower in _BEING or tokens[k].pos == "ADV"):
+            k += 1
+        if k <= last and tokens[k].lower in _OVER:
+            return True
+    j = i + 1
+    while j < len(tokens) and (tokens[j].lower in _BEING or tokens[j].pos == "ADV"):
+        j += 1
+    return j > i + 1 and j < len(tokens) and tokens[j].lower in _OVER
+
+
+_LIMITED_USES = _wordset("use usage functionality support features options choices selection")
+
+
+def _limited_otherwise(tokens: list[Token], i: int) -> bool:
+    """ "limited" says what is wrong when said of the app ("it is very limited") or of what it
+    offers ("limited options"), not of anything else ("my limited time", "limited edition")."""
+    if tokens[i].lower != "limited":
+        return False
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    if after is not None and after.pos in ("NOUN", "PROPN"):
+        return after.lower not in _LIMITED_USES | _CAPABILITY_NOUNS | _CONTENTS
+    before = tokens[i - 1] if i else None
+    return before is not None and before.pos in ("PRON", "DET")
+
+
+# What the writer's own equipment or connection does: "my internet is slow at home", "my
+# phone's speaker is broken". A problem of something other than the app, unless the clause
+# names the app too ("my phone overheats with this app").
+_CONNECTIONS = _wordset("internet connection wifi wi-fi network signal reception speaker")
+_APP_REFERENCES = _wordset("it this its app application program update version game")
+
+
+def _of_the_writers_device(tokens: list[Token], i: int) -> bool:
+    subject = _subject_of(tokens, i)
+    if subject is None or not (
+        subject.lower in DEVICE_WORDS | _CONNECTIONS or subject.lemma in DEVICE_WORDS
+    ):
+        return False
+    first, _ = _segment(tokens, i)
+    if not any(t.lower in ("my", "our") for t in tokens[first:i]):
+        return False
+    return not any(
+        t.lower in _APP_REFERENCES or (t.pos == "PROPN" and t.lower not in DEVICE_WORDS)
+        for t in tokens
+    )
+
+
+def _asks_about_the_writer(tokens: list[Token], i: int) -> bool:
+    """ "Why did I wait so long to get it?": a question about what the writer did, asked in
+    praise of the app; the problem verb is the writer's own."""
+    if not tokens or tokens[0].lower != "why" or tokens[i].pos != "VERB":
+        return False
+    subject = _subject_of(tokens, i)
+    return subject is not None and subject.lower in _WRITER_OBJECTS
+
+
+def _the_writer_is(tokens: list[Token], i: int) -> bool:
+    """A fault quality whose nearest subject is the writer: "boy, was I wrong"."""
+    if tokens[i].lower not in _THING_FAULTS:
+        return False
+    back = i - 1
+    while back >= 0 and tokens[back].pos in ("AUX", "ADV", "PART"):
+        back -= 1  # "I'm so wrong", "was I wrong"
+    if back >= 0 and tokens[back].lower in _WRITER:
+        return True
+    # "was I wrong": the subject after its verb
+    return back >= 1 and tokens[back].lemma == "be" and tokens[back - 1].lower in _WRITER
+
+
+# The app, not a person, doing on its own what no one asked for: "it closes every time I open
+# the camera", "the timer resets itself". These verbs name something a user also does ("I
+# close it at night"), so they need a person not to be the subject and a word that says it
+# happens unasked.
+_UNBIDDEN = _wordset("close quit restart reboot reset reload refresh skip jump")
+_BODY = _wordset("eyes ears head")
+_DECLINING = _wordset("drop decline decrease degrade worsen")
+_MEASURES = _wordset(
+    "quality resolution performance speed accuracy sound volume fps framerate calls call "
+    "connection signal"
+)
+_SCREEN_COLOURS = _wordset("black blank white grey gray")
+_SET_PHRASE_ENDS = _wordset("hot warm off order greyed grayed locked place grab win")
+_HEATING = _wordset("gets get getting got becomes became runs running")
+_HOW = _wordset("really very so too super extremely")
+_HOW_FAR = _wordset("way totally completely always slightly bit little")
+_AGAIN_WORDS = _wordset("twice again double two three extra")
+_PROMPTING = _wordset("ask prompt beg")
+_MISBEHAVING = (
+    _UNBIDDEN
+    | _PROMPTING
+    | _DECLINING
+    | _wordset("shut log sign kick lock throw boot stop refuse cut hurt forget charge")
+)
+_UNASKED = _wordset(
+    "randomly suddenly unexpectedly constantly always itself automatically whenever "
+    "continually repeatedly"
+)
+_UNASKED_PHRASES = (
+    ("every", "time"),
+    ("after", "every"),
+    ("after", "each"),
+    ("on", "its"),
+    ("on", "their"),
+    ("by", "itself"),
+    ("by", "themselves"),
+    ("for", "no"),
+)
+# Functions that yield something to see or hear: with "nothing" for their object, a failure.
+_YIELDING = _wordset("return show display load play find open sync")
+_PERSON_SUBJECTS = _wordset("i we you u he she someone everyone people user users")
+# "it logs me out", "keeps kicking us out": the app puts the user out.
+_PUTTING_OUT = _wordset("log sign kick lock throw boot")
+# "the screen goes black", "it went offline": a state the app falls into.
+_FALLING = _wordset("go goes went gone going turn turns turned turning")
+_FALLEN_STATES = _wordset("black white grey gray blank offline")
+# A device's resources an app uses up: "kills my battery", "eats all my storage".
+_RESOURCES = _wordset("battery batteries storage memory space ram data cpu")
+_CONSUMING = _wordset("kill eat hog drain suck chew devour burn waste fill")
+_USING_UP = _wordset("use take")
+_MUCH = _wordset("lot lots alot much tons all so too")
+
+
+def _forms(token: Token) -> frozenset[str]:
+    """The base forms an English word may have: its lemma and its stem without an inflection
+    ending, as a lemmatizer reads some forms wrongly ("playing" as "playe", "gone" as
+    "gan")."""
+    return _word_forms(token.lower, token.lemma)
+
+
+@lru_cache(maxsize=65536)
+def _word_forms(word: str, lemma: str) -> frozenset[str]:
+    if not word.isascii():
+        return frozenset((lemma,))
+    forms = {word, lemma}
+    if not word.isalpha():
+        return frozenset(forms)
+    for ending in ("ing", "ed", "es", "s", "d"):
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            stem = word[: -len(ending)]
+            forms |= {stem, stem + "e"}
+            if len(stem) > 3 and stem[-1] == stem[-2]:
+                forms.add(stem[:-1])  # "stopped", "logging"
+    return frozenset(forms)
+
+
+def _verb_like(tokens: list[Token], i: int) -> bool:
+    """A verb by its tag, or an -s/-ed form right after its subject that a tagger read as a
+    noun ("the timer resets itself")."""
+    token = tokens[i]
+    if token.pos == "VERB":
+        return True
+    back = i - 1
+    while back >= 0 and tokens[back].pos == "ADV":
+        back -= 1
+    if back < 0 or tokens[back].pos not in ("PRON", "NOUN", "PROPN"):
+        return False
+    if token.lower.endswith(("s", "ed")):
+        return True
+    # "settings reset after every update": a plural subject, then a bare form that no noun
+    # follows
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    plural = tokens[back].lower.endswith("s") or tokens[back].lower in ("they", "we", "i")
+    return plural and (after is None or after.pos in ("ADP", "ADV", "PUNCT"))
+
+
+# Words that say the app did something no one asked for: "it restarts randomly", "it deleted
+# my chats for no reason", "it updates without warning".
+_UNPROMPTED = _wordset("randomly reason warning permission explanation notice")
+_OUT_OF = _wordset("force sync")
+
+
+def _done_unprompted(tokens: list[Token], i: int) -> bool:
+    token = tokens[i]
+    before = [t.lower for t in tokens[max(0, i - 3) : i]]
+    if token.lower == "reason" and before[-2:] != ["for", "no"]:
+        return False
+    if (
+        token.lower in ("warning", "permission", "explanation", "notice")
+        and "without" not in before
+    ):
+        return False
+    first, _ = _segment(tokens, i)
+    if any(
+        t.lower in _PERSON_SUBJECTS and tokens[j + 1].lemma in ("can", "could", "may")
+        for j, t in enumerate(tokens[first : i - 1], first)
+    ):
+        return False  # "I can shuffle randomly": what the writer may do
+    verbs = [j for j in range(first, i) if _verb_like(tokens, j)]
+    if token.lower == "randomly" and not verbs:
+        verbs = [j for j in range(i + 1, min(len(tokens), i + 3)) if _verb_like(tokens, j)]
+    if not verbs:
+        return False
+    subject = _subject_of(tokens, verbs[0])
+    return subject is None or subject.lower not in _PERSON_SUBJECTS
+
+
+def _subject_of(tokens: list[Token], i: int) -> Token | None:
+    """The nearest word before the verb at i, within its piece of the clause, that can be
+    its subject (a pronoun, a noun or a name)."""
+    first, _ = _segment(tokens, i)
+    return next((t for t in reversed(tokens[first:i]) if t.pos in ("PRON", "NOUN", "PROPN")), None)
+
+
+def _misbehaves(tokens: list[Token], i: int) -> bool:
+    """What the app does wrong, named by a verb phrase rather than a problem word: it closes,
+    restarts or skips unasked, force-closes, shuts down, logs the user out, goes black or
+    offline, falls out of sync, or uses up the device's battery or storage."""
+    token = tokens[i]
+    forms = _forms(token)
+    cue = forms & _MISBEHAVING or token.lower in _FALLING | _RESOURCES | _UNPROMPTED | _OUT_OF
+    cue = cue or token.lower in _SCREEN_COLOURS | _SET_PHRASE_ENDS
+    if not cue or any(t.lower in _CONDITIONS for t in tokens[:i]):
+        return False
+    if token.lower in _UNPROMPTED:
+        return _done_unprompted(tokens, i)  # its own "without" is no negation
+    if _negated(tokens, i):
+        return False
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    following = [t.lower for t in tokens[i + 1 : i + 4]]
+    subject = _subject_of(tokens, i)
+    by_a_person = subject is not None and subject.lower in _PERSON_SUBJECTS
+    if token.lower == "force" and after is not None and after.lemma in ("close", "closing", "quit"):
+        return True  # "keeps force closing": the system ends the app
+    if "shut" in _forms(token) and following[:1] in (["down"], ["off"]):
+        return not by_a_person  # "it shuts down" (not "I shut it down")
+    if _forms(token) & _PUTTING_OUT and following[:2] in ([w, "out"] for w in ("me", "us", "you")):
+        return True
+    if token.lower in _FALLING and following[:1] and following[0] in _FALLEN_STATES:
+        return not by_a_person
+    if token.lower in ("greyed", "grayed") and following[:1] == ["out"]:
+        return True  # "the export button is greyed out"
+    if token.lower == "locked" and following[:1] == ["behind"]:
+        return True  # "filters are locked behind premium"
+    if token.lower == "place" and [t.lower for t in tokens[max(0, i - 3) : i]] == [
+        "all",
+        "over",
+        "the",
+    ]:
+        return not by_a_person  # "the readings are all over the place"
+    if forms & _DECLINING and subject is not None and subject.lower in _MEASURES:
+        return True  # "the picture quality dropped", "calls drop"
+    if token.lower == "grab" and i and tokens[i - 1].lower == "cash":
+        return True  # "a cash grab"
+    if token.lower == "win" and [t.lower for t in tokens[max(0, i - 2) : i]] == ["pay", "to"]:
+        return True  # "pay to win"
+    if token.lower in _SCREEN_COLOURS and following[:1] == ["screen"]:
+        return True  # "I get a black screen"
+    if token.lower in ("hot", "warm") and i and tokens[i - 1].lower in _HEATING | _HOW:
+        return not by_a_person  # "my phone gets really hot"
+    if token.lower == "off" and i and tokens[i - 1].lower in _HOW_FAR:
+        return not by_a_person and i >= 2 and tokens[i - 2].lemma == "be"  # "GPS is way off"
+    if token.lower == "order" and [t.lower for t in tokens[max(0, i - 2) : i]] == ["out", "of"]:
+        return True  # "messages arrive out of order"
+    if "forget" in forms and _verb_like(tokens, i):
+        # "it forgets my settings"; "it forgets nothing" praises
+        return subject is not None and not by_a_person and following[:1] != ["nothing"]
+    if "charge" in forms and following[:1] and following[0] in ("me", "us"):
+        # "charged me twice", "charged me again after I cancelled"
+        return any(w in _AGAIN_WORDS for w in following[1:3])
+    if "stop" in forms and after is not None and after.lower.endswith("ing"):
+        before = tokens[i - 1].lower if i else ""
+        return (i == 0 or before in _PLEAS) and after.lower not in ("working",)
+    if "refuse" in forms and following[:1] == ["to"]:
+        return not by_a_person  # "it refuses to start" (not "I refuse to pay")
+    if "cut" in forms and following[:1] in (["out"], ["off"]) and _verb_like(tokens, i):
+        return not by_a_person  # "the sound cuts out" (not "you can cut out the background")
+    if "hurt" in forms and following[:2] in ([p, b] for p in ("my", "your", "our") for b in _BODY):
+        return not by_a_person  # "the white screen hurts my eyes"
+    if forms & _PROMPTING and following[:1] and following[0] in ("me", "us", "you", "for"):
+        # "it asks me to rate it every single day": prompts that never stop
+        first, last = _segment(tokens, i)
+        return not by_a_person and any(t.lower in _OFTEN for t in tokens[i : last + 1])
+    if token.lower == "go" and i >= 2 and tokens[i - 1].lower == "to":
+        # "the ads need to go", "this layout has to go": a part the writer wants gone
+        ending = not following or following[0] in _STATEMENT_ENDS | {",", "!"}
+        return tokens[i - 2].lemma in ("need", "have") and ending and not by_a_person
+    if "stop" in forms and _verb_like(tokens, i) and not by_a_person:
+        # "it stopped", "music stops after ten seconds"; "it stopped loading" is read above
+        ends = after is None or after.pos in ("PUNCT", "ADP", "ADV", "NUM")
+        return ends or after.lower in ("every", "each")
+    if token.lower == "sync" and i >= 2 and [t.lower for t in tokens[i - 2 : i]] == ["out", "of"]:
+        return True
+    if token.lower in _RESOURCES:
+        before = tokens[max(0, i - 5) : i]
+        verbs = [j for j, t in enumerate(before) if t.lemma in _CONSUMING | _USING_UP]
+        if not verbs or any(t.lower in NEGATORS for t in before):
+            return False
+        verb = before[verbs[-1]]
+        return verb.lemma in _CONSUMING or any(t.lower in _MUCH for t in before[verbs[-1] :])
+    if not (_forms(token) & _UNBIDDEN) or not _verb_like(tokens, i) or by_a_person:
+        return False
+    if i and tokens[i - 1].lower in ("to", "can", "could", "will", "would"):
+        return False  # "to close it", "you can reset it": what someone may do
+    first, last = _segment(tokens, i)
+    words = [t.lower for t in tokens[first : last + 1]]
+    pairs = set(zip(words, words[1:], strict=False))
+    return any(w in _UNASKED for w in words) or any(p in pairs for p in _UNASKED_PHRASES)
+
+
+# Taking something from the user: "it deleted my playlists", "my notes got wiped", "they took
+# away the offline mode". Past forms: "it removes backgrounds" offers a tool.
+_REMOVING = _wordset("delete erase wipe remove")
+_WHERE = _wordset("where where's wheres")
+_GONE_CUES = _wordset("longer anymore more gone took taken")
+_PASSIVE = _wordset("got get gets getting was were been is are be")
+_REMOVED_OBJECTS = _wordset("my our all the your his her their every")
+# Where something that was there is no longer: "no longer supported", "not there anymore".
+_STILL_USED = _wordset("use using open opening play playing bother")
+
+
+def _unwanted(tokens: list[Token]) -> bool:
+    """The words name a problem or an interruption: taking those away is a fix ("they removed
+    the ads", "the bugs are gone")."""
+    return any(
+        t.lemma in PROBLEM_LEMMAS or t.lower in PROBLEM_LEMMAS or t.lower in _INTRUSIONS
+        for t in tokens
+    )
+
+
+def _taken_away(tokens: list[Token], i: int) -> bool:
+    """Something the user had is gone: data deleted or wiped, a feature removed or taken
+    away, a thing "gone", "no longer" there or working, or not there "anymore". Not when what
+    is gone is a problem or an ad, nor the writer's own choice ("I no longer need paper")."""
+    token = tokens[i]
+    if token.lower not in _GONE_CUES and token.lemma != "get" and not _forms(token) & _REMOVING:
+        return False
+    first, last = _segment(tokens, i)
+    piece = tokens[first : last + 1]
+    if _unwanted(piece) or any(t.lower in _CONDITIONS | {"unless"} for t in tokens[:i]):
+        return False
+    subject = _subject_of(tokens, i)
+    writer = subject is not None and subject.lower in _WRITER_OBJECTS | _PERSON_SUBJECTS
+    after = [t.lower for t in tokens[i + 1 : i + 4]]
+    if token.lower == "longer" and i and tokens[i - 1].lower == "no":
+        # "my device is no longer supported"; the writer only when they left the app ("I no
+        # longer use it")
+        return not writer or bool(after) and after[0] in _STILL_USED
+    if token.lower == "anymore" or (token.lower == "more" and i and tokens[i - 1].lower == "any"):
+        negator = next(
+            (j for j, t in enumerate(piece) if t.lower in _VERB_NEGATORS or t.lower == "no"), None
+        )
+        if negator is None:
+            return False
+        # whose it is that is no more: the subject before the negation ("I never forget …")
+        said_of = [t for t in piece[:negator] if t.pos in ("PRON", "NOUN", "PROPN")]
+        writer = bool(said_of) and said_of[-1].lower in _WRITER_OBJECTS | _PERSON_SUBJECTS
+        return not writer or any(t.lower in _STILL_USED for t in piece)
+    if _negated(tokens, i):
+        return False
+    if token.lower == "gone":
+        before = tokens[i - 1].lower if i else ""
+        where = any(t.lower in _WHERE for t in tokens[:i])
+        return not writer and (before in _PASSIVE | _wordset("'s all now completely") or where)
+    if token.lower in ("took", "taken") and after[:1] == ["away"]:
+        return not writer
+    if token.lemma == "get" and after[:2] == ["rid", "of"]:
+        return not writer and token.lower != "get"
+    if not (_forms(token) & _REMOVING) or not token.lower.endswith("ed"):
+        return False
+    if i and tokens[i - 1].lower in _PASSIVE:
+        return not writer  # "my notes got deleted"
+    if writer or not after or after[0] not in _REMOVED_OBJECTS:
+        return False
+    return polarity(" ".join(t.text for t in piece)) < 0.3  # not "removed the glare nicely"
+
+
+# Functions the app performs only in part: "it only works on wifi", "you can only save three
+# filters", "only shows the last ten messages".
+_SMALL_NUMBERS = _wordset("one two three four five six ten")
+_QUOTAS = _wordset("skips tries uses times minutes hours days lives messages photos pictures")
+_LIMITED = FUNCTION_LEMMAS | _wordset("support access view have hold store accept handle")
+
+
+def _restricted(tokens: list[Token], i: int) -> bool:
+    """ "only" before what the app does: a function limited, said as a shortcoming. Not what
+    the writer does with it ("I only use it for notes") unless they "can" only do it, nor
+    praise ("it only takes a second")."""
+    token = tokens[i]
+    if token.lower != "only" or i + 1 >= len(tokens):
+        return False
+    verb = tokens[i + 1]
+    if verb.pos == "NUM" or verb.lower in _SMALL_NUMBERS:
+        # "only 3 free songs a day": a quota of what the app offers (not "only $2")
+        thing = next((t for t in tokens[i + 2 : i + 5] if t.pos != "ADJ"), None)
+        return thing is not None and thing.lower in _CONTENTS | _CAPABILITY_NOUNS | _QUOTAS
+    if not (_forms(verb) & _LIMITED) or verb.pos in ("ADJ", "DET", "NUM"):
+        return False
+    can = i and tokens[i - 1].lemma in ("can", "could")
+    subject = _subject_of(tokens, i)
+    if subject is not None and subject.lower in _WRITER_OBJECTS and not can:
+        return False
+    first, last = _segment(tokens, i)
+    return polarity(" ".join(t.text for t in tokens[first : last + 1])) < 0.5
+
+
+# A question that objects rather than asks: "why does it need my contacts?", "what happened
+# to the search bar?", "where did my playlists go?"
+_DEMANDING = _wordset("need want require ask demand")
+
+
+def _asks_why(tokens: list[Token], i: int) -> bool:
+    if tokens[i].lower not in ("happened", "go") and not _forms(tokens[i]) & _DEMANDING:
+        return False
+    words = [t.lower for t in tokens if t.pos != "PUNCT"]
+    if not words:
+        return False
+    token = tokens[i]
+    opener = next((j for j, t in enumerate(tokens[:4]) if t.lower == "why"), None)
+    asking = opener is not None and not any(
+        t.pos in ("PRON", "NOUN", "PROPN", "VERB") for t in tokens[:opener]
+    )  # "First, why …", "So why …"; not "I know why you need it"
+    if asking and _forms(token) & _DEMANDING and i >= 2:
+        # "why does it need …", "why do you want …": the app's demand is questioned
+        subject = _subject_of(tokens, i)
+        return subject is not None and subject.lower not in _WRITER_OBJECTS
+    if words[:3] == ["what", "happened", "to"] and token.lower == "happened":
+        return True
+    if words[0] == "where" and token.lower == "go" and "did" in words[:3]:
+        return not any(w in _WRITER_OBJECTS for w in words[1:4])  # not "where did I go wrong"
+    return False
+
+
+# Something else said to be better: an older version or the same service elsewhere ("the old
+# layout was much better", "the web version is way better"). This app, worse.
+_PRAISING_COMPARATIVES = _wordset("better nicer faster easier smoother cleaner simpler superior")
+_HOW_MUCH = _wordset("much way far lot a so even")
+_OTHER_VERSIONS = _wordset(
+    "old older previous original earlier former prior last web desktop pc computer browser "
+    "website site classic"
+)
+
+
+def _outdone(tokens: list[Token], i: int) -> bool:
+    """ "the old layout was much better", "the web version is better"; and the app as it
+    was, told beside a wish to have it back ("switch it back, it looked so much nicer")."""
+    if tokens[i].lower not in _PRAISING_COMPARATIVES:
+        return False
+    back = i - 1
+    while back > 0 and (tokens[back].pos == "ADV" or tokens[back].lower in _HOW_MUCH):
+        back -= 1  # "was much better", "is a lot better", "looked so much nicer"
+    if back < 0:
+        return False
+    first, _ = _segment(tokens, back)
+    subject = tokens[first:back]
+    if any(t.lower == "than" for t in tokens[i + 1 : i + 3]):
+        return False  # "better than I expected", "better than the rest"
+    if tokens[back].lower in _WAS and any(t.lower in _THING_PRONOUNS for t in subject):
+        return any(t.lower in _BACK_THEN for t in tokens)
+    if tokens[back].lemma != "be":
+        return False
+    return any(t.lower in _OTHER_VERSIONS for t in subject) and not any(
+        t.lower in DEVICE_WORDS or t.lemma in DEVICE_WORDS for t in subject
+    )
+
+
+_WAS = _wordset("was were looked seemed felt sounded worked")
+_BACK_THEN = _wordset("back before")
+
+
+# It was good until something changed: "worked fine until the update", "it was a great app
+# until they added ads". (Not "great until I found something better": the writer moved on.)
+_WAS_GOOD = _wordset(
+    "great good fine perfect perfectly well amazing awesome excellent flawless flawlessly"
+)
+_PAST_STATES = _wordset("was were worked ran")
+
+
+def _good_until(tokens: list[Token], i: int) -> bool:
+    if tokens[i].lower != "until" or i + 1 >= len(tokens):
+        return False
+    before = tokens[max(0, i - 5) : i]
+    if not any(t.lower in _WAS_GOOD for t in before) or not any(
+        t.lower in _PAST_STATES for t in before
+    ):
+        return False
+    after = tokens[i + 1]
+    return after.lower not in _WRITER_OBJECTS  # "until I found something better"
+
+
+def good_until(text: str, span: Span) -> bool:
+    """The span says the app was good until something changed."""
+    tokens = read(text, span).tokens
+    return any(_good_until(tokens, i) for i, t in enumerate(tokens) if t.lower == "until")
+
+
+# "It works on my laptop but not on my tablet": the verb denied by ellipsis. (What works
+# elsewhere, "the other players work fine", says where, not what goes wrong.)
+_WORKING_VERBS = _wordset("work run load play sync open")
+
+
+def _fails_here(tokens: list[Token], i: int) -> bool:
+    if tokens[i].lower != "not" or not i or tokens[i - 1].lower != "but":
+        return False
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    return (
+        after is not None
+        and after.pos == "ADP"
+        and any(_forms(t) & _WORKING_VERBS for t in tokens[: i - 1])
+    )
+
+
+# Giving up on the app: "I stopped using it", "I don't bother opening it any more", "switched
+# to another app".
+_GIVING_UP = _wordset("stop stopped quit quitting")
+_USING = _wordset("using opening playing")
+_MOVING = _wordset("switched switching went going moved moving")
+_ELSEWHERE = _wordset("another other different old previous web")
+_SUBORDINATORS = _wordset("if unless until when whenever before once")
+
+
+def _leaves(tokens: list[Token], i: int) -> bool:
+    token = tokens[i]
+    if token.lower not in _GIVING_UP | _MOVING and token.lemma != "bother":
+        return False
+    if token.lemma != "bother" and _negated(tokens, i):
+        return False  # "I can't stop playing it": praise
+    if any(t.lower in _SUBORDINATORS for t in tokens[:i]):
+        return False  # "it works until I stop using it": when, not that the writer left
+    subject = _subject_of(tokens, i)
+    if subject is not None and subject.lower not in _WRITER_OBJECTS:
+        return False
+    after = tokens[i + 1 : i + 4]
+    if token.lower in _GIVING_UP and after and after[0].lower in _USING:
+        thing = [t for t in after[1:] if t.pos != "DET"][:1]
+        return not thing or thing[0].lower in _LEFT_THINGS or thing[0].lemma in _LEFT_THINGS
+    if token.lemma == "bother" and _right_after_negator(tokens, i):
+        return subject is not None and bool(after) and after[0].lower in _USING | {"with"}
+    if token.lower in _MOVING and [t.lower for t in after[:1]] in (["to"], ["back"]):
+        # "switched to another app", "went back to the old one", "going back to using paper"
+        rest = [t.lower for t in tokens[i + 2 : i + 6]]
+        return any(w in _ELSEWHERE | {"using"} for w in rest[:3])
+    return False
 
 
 def _of_another_subject(tokens: list[Token], i: int) -> bool:
@@ -853,21 +1622,34 @@ def _asks_for_a_fix(tokens: list[Token], at: int) -> bool:
     """ "Please help me solve my problem": a plea for help with a problem told elsewhere. A
     request that the makers fix something ("please fix the login loop") says what is broken."""
     return any(
-        (t.lemma in FIX_LEMMAS or t.lower in FIX_LEMMAS) and not _requests_a_fix(tokens, j)
+        (t.lemma in FIX_LEMMAS or t.lower in FIX_LEMMAS or _fix_done(tokens, j))
+        and not _requests_a_fix(tokens, j)
         for j, t in enumerate(tokens[:at], start=0)
         if j >= at - 3
     )
 
 
+def _fix_done(tokens: list[Token], j: int) -> bool:
+    """ "they fixed the login bug", "it was fixed": a fix that happened (a lemmatizer may not
+    read "fixed" as "fix"). "It should be fixed" asks for one."""
+    return tokens[j].lower == "fixed" and not (j and tokens[j - 1].lower == "be")
+
+
 _PLEAS = _wordset("please pls plz kindly")
 _OUGHT = _wordset("should must")
+_URGING = _wordset("just so now")
+_FIXING = _wordset("fix resolve solve")
 
 
 def _requests_a_fix(tokens: list[Token], i: int) -> bool:
     """ "please fix …", "they need to fix …", "you should fix …": the makers are asked to fix
     something, which presupposes it is broken ("please fix the sync", "please fix it")."""
-    if tokens[i].lower != "fix" or i == 0:
+    if tokens[i].lower not in _FIXING:
         return False
+    if i == 0 or tokens[i - 1].lower in _URGING:
+        # "Fix the sync already", "just fix it": an imperative with its object
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        return after is not None and after.pos in ("DET", "PRON", "NOUN", "PROPN")
     before = tokens[i - 1].lower
     if before in _PLEAS | _OUGHT:
         return True
@@ -889,7 +1671,27 @@ def without_courtesy(text: str, span: Span) -> Span:
         or (tokens[first].lower in _QUESTION_LEAD and tokens[first].text[:1].islower())
     ):
         first += 1
+    while first < len(tokens) - 1 and tokens[first].lower in _JOINING:
+        first += 1  # "and it frustrates me": the conjunction joins the label to what went before
+    asked = _question_opening(tokens, first)
+    if asked and first + asked < len(tokens) - 1:
+        first += asked
     return (span[0] + tokens[first].start, span[1]) if tokens else span
+
+
+_JOINING = _wordset("and but or then")
+
+
+def _question_opening(tokens: list[Token], first: int) -> int:
+    """How many words an English question opens with before what it says of the app: "Why |
+    does it crash", "Why is | it so slow", "What | happened to the search bar", "How come |
+    it never syncs"."""
+    words = [t.lower for t in tokens[first : first + 3]]
+    if words[:2] == ["how", "come"]:
+        return 2
+    if words[:2] == ["what", "happened"] or words[:1] in (["why"], ["where"], ["where's"]):
+        return 2 if len(words) > 1 and tokens[first + 1].lemma == "be" else 1
+    return 0
 
 
 _CONTRASTS = _wordset("but however но а однако")
@@ -1054,11 +1856,28 @@ def _names_no_problem(tokens: list[Token], at: int) -> bool:
 
 # Words that judge a whole thing rather than say what goes wrong with it.
 VERDICT_LEMMAS = _wordset(
-    """bad poor terrible awful horrible worst worse useless suck sucks crap rubbish garbage junk
+    """bad poor terrible awful horrible worst useless suck sucks crap rubbish garbage junk
     stupid ridiculous pathetic lousy horrid dreadful annoying annoy frustrating frustrate
-    disappoint disappointed disappointing disappointment waste hate dislike"""
+    disappoint disappointed disappointing disappointment waste hate dislike
+    ugly hideous pointless worthless mediocre boring dull lame mess messy disaster unacceptable
+    irritating irritate scam rip-off ripoff"""
 )
 _VERDICT_OBJECTS = _wordset("money effort")
+
+
+_RECENT = _wordset("new newest latest last recent current updated")
+_TIERS = _wordset("free paid pro premium lite basic trial")
+_BECOMING = _wordset("getting becoming became become gets got turning")
+
+
+def _worsening(tokens: list[Token], at: int) -> bool:
+    before = [t.lower for t in tokens[max(0, at - 4) : at]]
+    after = [t.lower for t in tokens[at + 1 : at + 4]]
+    return (
+        any(w in _BECOMING for w in before)
+        or before[-3:] == ["more", "and", "more"]
+        or after == ["by", "the", "day"]
+    )
 
 
 def _only_a_verdict(tokens: list[Token], at: int) -> bool:
@@ -1066,7 +1885,14 @@ def _only_a_verdict(tokens: list[Token], at: int) -> bool:
     product as a whole, which rates it, and says no problem a team could act on."""
     if tokens[at].lemma not in VERDICT_LEMMAS and tokens[at].lower not in VERDICT_LEMMAS:
         return False
+    if _worsening(tokens, at):
+        return False  # "more and more useless by the day": it got worse, a regression
     first, last = _segment(tokens, at)
+    if any(
+        t.lower in ("version", "versions") and j and tokens[j - 1].lower in _RECENT | _TIERS
+        for j, t in enumerate(tokens[first : last + 1], first)
+    ):
+        return False  # "the latest version", "the free version": an update or a tier
     # an operation on the app is something specific to judge ("I hate the new updates")
     ignored = (
         GENERIC_NOUNS
@@ -1083,6 +1909,9 @@ def _only_a_verdict(tokens: list[Token], at: int) -> bool:
     )
 
 
+_DEGREE_PRAISE = _wordset("super pretty real mighty")
+
+
 def _praised(text: str, reading: Reading, at: int) -> bool:
     """The problem word sits in a clearly positive piece ("great place to find hard to find
     gifts", "useful in too many ways to list"): praise, not a complaint."""
@@ -1095,12 +1924,93 @@ def _praised(text: str, reading: Reading, at: int) -> bool:
         first, last = 0, len(reading.tokens) - 1
     else:
         first, last = _segment(reading.tokens, at)
-    return polarity(text[slice(*reading.span(first, last))]) >= 0.5
+    # "super laggy", "pretty slow": a degree word, not praise
+    words = [
+        t.text
+        for j, t in enumerate(reading.tokens[first : last + 1], first)
+        if not (t.lower in _DEGREE_PRAISE and j + 1 < len(reading.tokens) and j + 1 <= last)
+    ]
+    return polarity(" ".join(words)) >= 0.5
+
+
+def _told_apart(text: str, reading: Reading, clause: Span) -> bool:
+    """The problem is told in a piece of its own after the wish ("Please add a dark mode, the
+    white screen hurts my eyes"): the wish does not cover it."""
+    at = problem_at(reading)
+    if at is None:
+        return False
+    first, _ = _segment(reading.tokens, at)
+    wish_end = max((m.end() for m in REQUEST_EN.finditer(text, *clause)), default=clause[1])
+    start = reading.tokens[first].start + reading.offset
+    return first > 0 and wish_end <= start and reading.tokens[first - 1].text == ","
 
 
 def _wishes(text: str, span: Span) -> bool:
-    """A wish for something new ("I wish they had a dislike button"), not a plea to fix."""
-    return any("fix" not in m.group().lower() for m in REQUEST_EN.finditer(text, *span))
+    """A wish for something new ("I wish they had a dislike button"), not a plea to fix, nor a
+    wish against what is there now ("I wish it didn't need a connection")."""
+    requests = [m.group().lower() for m in REQUEST_EN.finditer(text, *span)]
+    wished = any(r.startswith(("i", "we")) for r in requests)
+    if wished and against_the_present(read(text, span).tokens) is not None:
+        return False
+    return any("fix" not in r for r in requests)
+
+
+# What frames a counterfactual: a wish, or a rating or a verdict the app would earn.
+_WISHING = _wordset("wish wished wishing")
+_WOULD = _wordset("would 'd d")
+_EARNED = _wordset(
+    "give rate be perfect great better nice awesome amazing excellent five 5 stars star"
+)
+_CONDITION_OPENERS = _wordset("if without except")
+# What the condition takes away from the present: "if it didn't crash", "without the ads",
+# "if there were fewer ads", "if it stopped logging me out", "if they fixed the sync".
+_TAKEN_FROM_NOW = _wordset("without fewer less stop stopped fix fixed")
+_STARS = _wordset("stars star 5 five")
+_STATEMENT_ENDS = frozenset(".!?;")
+_COUNTERFACTUAL_CUES = _WISHING | _WOULD | {"without"}
+
+
+def against_the_present(tokens: list[Token]) -> int | None:
+    """Where a counterfactual names a drawback of the present ("I wish it didn't need a
+    connection", "I'd give it five stars without the ads", "would be perfect if it stopped
+    logging me out"): the index of its negation or of the word that takes the thing away.
+    A wish for something new ("I wish it had a timer", "would be great if it synced") and
+    the writer's own past ("I wish I hadn't waited") name none."""
+    if not any(t.lower in _COUNTERFACTUAL_CUES for t in tokens):
+        return None
+    frame = None
+    for i, token in enumerate(tokens):
+        if token.lower in _WISHING:
+            frame = i
+            break
+        if token.lower in _WOULD and any(t.lower in _EARNED for t in tokens[i + 1 : i + 5]):
+            opener = next(
+                (j for j in range(i + 1, len(tokens)) if tokens[j].lower in _CONDITION_OPENERS),
+                None,
+            )
+            if opener is not None:
+                frame = opener - 1
+                break
+    if frame is None:
+        opener = next((j for j, t in enumerate(tokens) if t.lower == "without"), None)
+        if opener is None or not any(t.lower in _STARS for t in tokens):
+            return None
+        frame = opener - 1  # "without the ads, five stars"
+    for j in range(frame + 1, len(tokens)):
+        token = tokens[j]
+        if token.text in _STATEMENT_ENDS:
+            return None  # the counterfactual ends with its sentence
+        following = tokens[j + 1] if j + 1 < len(tokens) else None
+        if token.lower == "had" and following is not None and following.lower in NEGATORS:
+            return None  # "I wish I hadn't waited so long": the writer's past
+        after = tokens[j + 2].lower if j + 2 < len(tokens) else ""
+        if following is not None and following.lower == "be" and after.endswith(("er", "est")):
+            continue  # "couldn't be happier": praise
+        if token.lower in _VERB_NEGATORS or token.lower in _TAKEN_FROM_NOW:
+            return j
+        if token.lower == "no" and j + 1 < len(tokens) and tokens[j + 1].pos != "PUNCT":
+            return j  # "if there were no ads"
+    return None
 
 
 _SECOND_PERSON = _wordset("you your вы вас вам ваш ты тебя")
@@ -1177,7 +2087,7 @@ def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
         return "the reason for praise"
     if _expects(reading.tokens):
         return "an expectation"  # "I expected it to be hard": not what happened
-    if english and _wishes(text, clause):
+    if english and _wishes(text, clause) and not _told_apart(text, reading, clause):
         return "a wish"
     at = problem_at(reading)
     if at is not None and _subject_denied(reading.tokens, at):
@@ -1210,6 +2120,12 @@ def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
             for i, t in enumerate(reading.tokens)
         ):
             return "a supposition"
+        if any(
+            (t.lemma in PROBLEM_LEMMAS or t.lower in PROBLEM_LEMMAS)
+            and (_of_the_writers_device(reading.tokens, i) or _said_over(reading.tokens, i))
+            for i, t in enumerate(reading.tokens)
+        ):
+            return "another thing's problem, or one said to be over"
         if any(_negated(reading.tokens, i) for i in range(len(reading.tokens))):
             return "negated"
         if words and words[0].lower in _CONDITIONS:
@@ -1227,8 +2143,10 @@ _RESOLVED = re.compile(
     r"(?:\b(?:but|now)\b|(?<!\w)(?:но|а|теперь|сейчас)(?!\w))[^.;!?\n]{0,60}?"
     r"(?:(?<!\w)(?:вс[её]|оно|он|она)\s+(?:снова\s+|опять\s+)?(?:в\s+порядке|работает|"
     r"нормально|хорошо)|(?<!\w)(?:заработал\w*|исправил\w*|починил\w*|решил\w*|прош[её]л|"
-    r"прошл[аои])(?!\w)|\bworks?\s+(?:fine|again|now|well|normally|properly)\b|"
-    r"\b(?:is|was|got)\s+(?:fixed|resolved|solved)\b|\b(?:is|are)\s+(?:fine|ok|okay)\s+now\b)",
+    r"прошл[аои])(?!\w)|\b(?:works?|runs?|loads?|plays?|syncs?)\s+(?:fine|again|now|well|"
+    r"normally|properly|smoothly|perfectly|great)\b|"
+    r"\b(?:is|was|got)\s+(?:fixed|resolved|solved)\b|\b(?:is|are)\s+(?:fine|ok|okay)\s+now\b"
+    r"|\b(?:fixed|solved|resolved)\s+(?:it|that|this|the\s+problem|the\s+issue)\b)",
     re.IGNORECASE,
 )
 # A negated verb: «не», "not", "never", a contraction ("doesn't", "isn’t") or one typed without
@@ -1273,7 +2191,8 @@ def outgrown(text: str, span: Span, sentence: Span) -> bool:
 def pain_span(text: str, clause: Span) -> Span | None:
     """The words of a problem a clause states, when its grammar says it states one."""
     reading = read(text, clause)
-    if is_hypothetical(reading) or _expects(reading.tokens) or _wishes(text, clause):
+    wish = _wishes(text, clause) and not _told_apart(text, reading, clause)
+    if is_hypothetical(reading) or _expects(reading.tokens) or wish:
         return None
     at = problem_at(reading)
     if at is None or _asks_for_a_fix(reading.tokens, at) or _names_no_problem(reading.tokens, at):
@@ -1307,6 +2226,16 @@ def pain_span(text: str, clause: Span) -> Span | None:
         first = _window_start(tokens, max(0, at - 4), at)
         last = _noun_run_end(tokens, min(len(tokens) - 1, first + _MAX_LABEL_WORDS - 1))
     first, last = _content_bounds(tokens, first, last)
+    if (
+        last + 1 < len(tokens)
+        and _requests_a_fix(tokens, last)
+        and tokens[last + 1].pos
+        in (
+            "PRON",
+            "DET",
+        )
+    ):
+        last += 1  # "please fix this": the request keeps what it points at
     if at < first <= last:
         first = at  # "too many ads", «не видно изменений»: the problem word is what is wrong
     if first > last or not any(t.pos in ("VERB", "ADJ", "NOUN") for t in tokens[first : last + 1]):
@@ -1528,8 +2457,25 @@ def _content_bounds(tokens: list[Token], first: int, last: int) -> tuple[int, in
     ):
         first += 1
     while last >= first and (tokens[last].pos in FUNCTION_POS or _filler(tokens[last])):
+        if last > first and _particle_of(tokens, last):
+            break  # "keeps logging me out", "GPS is way off": the particle ends the phrase
         last -= 1
     return first, last
+
+
+def _particle_of(tokens: list[Token], last: int) -> bool:
+    """The word is the particle of the phrasal verb before it ("logged out", "cuts off", "logs
+    me out"), or says how far off something is ("way off")."""
+    if tokens[last].lower not in _PARTICLES:
+        return False
+    if last >= 2 and tokens[last - 1].lower in _OBJECT_PRONOUNS:
+        last -= 1  # "logs me out": the verb before its object
+    before = tokens[last - 1]
+    if before.lower in _HOW_FAR or before.lemma in _PHRASAL_OPERATIONS:
+        return True
+    return before.pos == "VERB" or (
+        before.text.isascii() and before.lower.endswith(("ed", "ing")) and before.pos != "ADP"
+    )
 
 
 def _filler(token: Token) -> bool:
@@ -2965,6 +3911,8 @@ def points_elsewhere(label: str) -> bool:
     )
 
 
+_AS_THAN = _wordset("than as like")
+_OBJECT_PRONOUNS = _wordset("me us you him her them it")
 # The adverbial particles of English phrasal verbs ("log in", "shut down", "sign up").
 _PARTICLES = _wordset("in on out up down off over back away")
 
@@ -2975,8 +3923,19 @@ def _phrasal_verb_end(tokens: list[Token]) -> bool:
     phrasal (taggers read "logs" as a noun)."""
     if len(tokens) < 2 or tokens[-1].lower not in _PARTICLES:
         return False
+    if len(tokens) >= 3 and tokens[-2].lower in _OBJECT_PRONOUNS:
+        tokens = tokens[:-2] + tokens[-1:]  # "logs me out": the verb before its object
+    if len(tokens) >= 3 and tokens[-3].lower == "to":
+        return True  # "to show up": an infinitive
     verb = tokens[-2]
-    return verb.pos == "VERB" or verb.lemma in _PHRASAL_OPERATIONS
+    # "the sound cuts out": an -s form after its subject, which a tagger read as a noun;
+    # "GPS is way off": how far off
+    return (
+        verb.lower in _HOW_FAR
+        or verb.pos == "VERB"
+        or verb.lemma in _PHRASAL_OPERATIONS
+        or _verb_like(tokens, -2 % len(tokens))
+    )
 
 
 def fragment_reason(label: str) -> str:
@@ -3005,9 +3964,16 @@ def fragment_reason(label: str) -> str:
     object_nothing = (
         tokens[-1].lower in _NOTHING and len(tokens) > 1 and tokens[-2].pos in ("VERB", "AUX")
     )  # "the button does nothing"
-    if (tokens[-1].pos in ("DET", "ADP", "CONJ") and not _phrasal_verb_end(tokens)) or (
-        tokens[-1].lower in NEGATORS and not object_nothing
-    ):
+    # "fix this": a demonstrative right after its verb is the verb's object, a pronoun
+    pointed = tokens[-1].lower in _DEMONSTRATIVES and len(tokens) > 1 and tokens[-2].pos == "VERB"
+    # "longer than before": "before" stands for a time, an adverb
+    compared = tokens[-1].lower == "before" and len(tokens) > 1 and tokens[-2].lower in _AS_THAN
+    if (
+        tokens[-1].pos in ("DET", "ADP", "CONJ")
+        and not _phrasal_verb_end(tokens)
+        and not pointed
+        and not compared
+    ) or (tokens[-1].lower in NEGATORS and not object_nothing):
         return f"ends on '{tokens[-1].text}'"
     if (
         tokens[0].lemma == "be"
