@@ -485,7 +485,7 @@ def test_a_console_line_opened_by_a_programs_path_says_nothing() -> None:
     text = (
         "Скрипт не запускается\n\n"
         "Нажимаю «Запустить», а скрипт не стартует. В терминале:\n"
-        "D:\\Tools\\runner\\run.exe: cannot open file 'D:/work/demo.py': access is denied\n"
+        "D:\\Tools\\runner\\run.exe: cannot open file 'D:/projects/demo.py': access is denied\n"
         "/usr/local/bin/runner: permission denied while reading config\n"
     )
     answer = _extract(text)

@@ -1078,7 +1078,7 @@ def _limited_otherwise(tokens: list[Token], i: int) -> bool:
     return before is not None and before.pos in ("PRON", "DET")
 
 
-# What the writer's own equipment or connection does: "my internet is slow at home", "my
+# What the writer's own equipment or connection does: "my router drops out at night", "my
 # phone's speaker is broken". A problem of something other than the app, unless the clause
 # names the app too ("my phone overheats with this app").
 _CONNECTIONS = _wordset("internet connection wifi wi-fi network signal reception speaker")
@@ -1168,7 +1168,7 @@ _PUTTING_OUT = _wordset("log sign kick lock throw boot")
 # "the screen goes black", "it went offline": a state the app falls into.
 _FALLING = _wordset("go goes went gone going turn turns turned turning")
 _FALLEN_STATES = _wordset("black white grey gray blank offline")
-# A device's resources an app uses up: "kills my battery", "eats all my storage".
+# A device's resources an app uses up: "drains my phone by noon", "eats all my storage".
 _RESOURCES = _wordset("battery batteries storage memory space ram data cpu")
 _CONSUMING = _wordset("kill eat hog drain suck chew devour burn waste fill")
 _USING_UP = _wordset("use take")
@@ -1320,7 +1320,7 @@ def _misbehaves(tokens: list[Token], i: int) -> bool:
     if "cut" in forms and following[:1] in (["out"], ["off"]) and _verb_like(tokens, i):
         return not by_a_person  # "the sound cuts out" (not "you can cut out the background")
     if "hurt" in forms and following[:2] in ([p, b] for p in ("my", "your", "our") for b in _BODY):
-        return not by_a_person  # "the white screen hurts my eyes"
+        return not by_a_person  # "the bright theme strains my eyes"
     if forms & _PROMPTING and following[:1] and following[0] in ("me", "us", "you", "for"):
         # "it asks me to rate it every single day": prompts that never stop
         first, last = _segment(tokens, i)
@@ -1352,7 +1352,7 @@ def _misbehaves(tokens: list[Token], i: int) -> bool:
     return any(w in _UNASKED for w in words) or any(p in pairs for p in _UNASKED_PHRASES)
 
 
-# Taking something from the user: "it deleted my playlists", "my notes got wiped", "they took
+# Taking something from the user: "it erased my saved routes", "my notes got wiped", "they took
 # away the offline mode". Past forms: "it removes backgrounds" offers a tool.
 _REMOVING = _wordset("delete erase wipe remove")
 _WHERE = _wordset("where where's wheres")
@@ -1448,7 +1448,7 @@ def _restricted(tokens: list[Token], i: int) -> bool:
     return polarity(" ".join(t.text for t in tokens[first : last + 1])) < 0.5
 
 
-# A question that objects rather than asks: "why does it need my contacts?", "what happened
+# A question that objects rather than asks: "why does it want my location?", "what happened
 # to the search bar?", "where did my playlists go?"
 _DEMANDING = _wordset("need want require ask demand")
 
@@ -1476,7 +1476,7 @@ def _asks_why(tokens: list[Token], i: int) -> bool:
 
 
 # Something else said to be better: an older version or the same service elsewhere ("the old
-# layout was much better", "the web version is way better"). This app, worse.
+# layout was so much better", "the web version is way better"). This app, worse.
 _PRAISING_COMPARATIVES = _wordset("better nicer faster easier smoother cleaner simpler superior")
 _HOW_MUCH = _wordset("much way far lot a so even")
 _OTHER_VERSIONS = _wordset(
@@ -1486,13 +1486,13 @@ _OTHER_VERSIONS = _wordset(
 
 
 def _outdone(tokens: list[Token], i: int) -> bool:
-    """ "the old layout was much better", "the web version is better"; and the app as it
+    """ "the old layout was so much better", "the web version is better"; and the app as it
     was, told beside a wish to have it back ("switch it back, it looked so much nicer")."""
     if tokens[i].lower not in _PRAISING_COMPARATIVES:
         return False
     back = i - 1
     while back > 0 and (tokens[back].pos == "ADV" or tokens[back].lower in _HOW_MUCH):
-        back -= 1  # "was much better", "is a lot better", "looked so much nicer"
+        back -= 1  # "was so much better", "is a lot better", "looked so much nicer"
     if back < 0:
         return False
     first, _ = _segment(tokens, back)
@@ -1539,7 +1539,7 @@ def good_until(text: str, span: Span) -> bool:
 
 
 # "It works on my laptop but not on my tablet": the verb denied by ellipsis. (What works
-# elsewhere, "the other players work fine", says where, not what goes wrong.)
+# elsewhere, "other readers open it fine", says where, not what goes wrong.)
 _WORKING_VERBS = _wordset("work run load play sync open")
 
 
@@ -1962,7 +1962,7 @@ _EARNED = _wordset(
     "give rate be perfect great better nice awesome amazing excellent five 5 stars star"
 )
 _CONDITION_OPENERS = _wordset("if without except")
-# What the condition takes away from the present: "if it didn't crash", "without the ads",
+# What the condition takes away from the present: "if it didn't crash", "without the pop-ups",
 # "if there were fewer ads", "if it stopped logging me out", "if they fixed the sync".
 _TAKEN_FROM_NOW = _wordset("without fewer less stop stopped fix fixed")
 _STARS = _wordset("stars star 5 five")
@@ -1972,9 +1972,9 @@ _COUNTERFACTUAL_CUES = _WISHING | _WOULD | {"without"}
 
 def against_the_present(tokens: list[Token]) -> int | None:
     """Where a counterfactual names a drawback of the present ("I wish it didn't need a
-    connection", "I'd give it five stars without the ads", "would be perfect if it stopped
+    connection", "I'd give it five stars without the pop-ups", "would be perfect if it stopped
     logging me out"): the index of its negation or of the word that takes the thing away.
-    A wish for something new ("I wish it had a timer", "would be great if it synced") and
+    A wish for something new ("I wish it had a timer", "would be great if it exported to PDF") and
     the writer's own past ("I wish I hadn't waited") name none."""
     if not any(t.lower in _COUNTERFACTUAL_CUES for t in tokens):
         return None
@@ -1995,7 +1995,7 @@ def against_the_present(tokens: list[Token]) -> int | None:
         opener = next((j for j, t in enumerate(tokens) if t.lower == "without"), None)
         if opener is None or not any(t.lower in _STARS for t in tokens):
             return None
-        frame = opener - 1  # "without the ads, five stars"
+        frame = opener - 1  # "without the pop-ups, five stars"
     for j in range(frame + 1, len(tokens)):
         token = tokens[j]
         if token.text in _STATEMENT_ENDS:
