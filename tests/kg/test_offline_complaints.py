@@ -589,3 +589,45 @@ def test_praise_in_the_form_of_a_denial_or_a_drop_in_price_is_no_pain(text):
 )
 def test_relief_or_praise_in_a_complaints_words_is_no_pain(text):
     assert _pains(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Nothing but problems since the update.", "problems since the update"),
+        ("Useless since the last update.", "useless since the last update"),
+        ("I want my money back.", "money back"),
+        ("I paid for premium and still see ads.", "still see ads"),
+        ("I used to love this app.", "used to love this app"),
+        ("Whatever happened to the old design?", "happened to the old design"),
+        ("The server is always down.", "server is always down"),
+        ("Videos play without sound.", "without sound"),
+        ("No sound on videos.", "no sound on videos"),
+        ("My favorites list is empty after the update.", "list is empty"),
+        ("It doesn't remember my login.", "doesn't remember my login"),
+        ("They charge you without telling you.", "charge you without telling"),
+        ("Hidden fees everywhere.", "hidden fees"),
+        ("The trial auto renewed and charged me.", "renewed and charged"),
+        ("The ads are longer than the videos.", "ads are longer"),
+        ("The keyboard covers the text box.", "keyboard covers the text box"),
+    ],
+)
+def test_regressions_money_and_missing_output_are_pains(text, expected):
+    assert any(expected in pain.lower() for pain in _pains(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The update fixed everything.",
+        "I got my money back within a day.",
+        "Refund was quick and easy.",
+        "It works without asking for an account.",
+        "I used to keep my lists on paper.",
+        "I don't remember how I managed without it.",
+        "The menu slides down smoothly.",
+        "Calm down, it is only a game.",
+    ],
+)
+def test_a_fix_a_refund_received_or_the_writers_past_is_no_pain(text):
+    assert _pains(text) == []

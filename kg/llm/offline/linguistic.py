@@ -392,11 +392,9 @@ def _spared(tokens: list[Token], i: int) -> bool:
     spares, not what happens."""
     if i >= 2 and tokens[i - 1].lower == "of" and tokens[i - 2].lower == "instead":
         return True
-    before = [t for t in tokens[max(0, i - 4) : i]]
-    return any(
-        t.lower == "from" and any(_forms(b) & _SPARING for b in before[:j])
-        for j, t in enumerate(before)
-    )
+    before = tokens[max(0, i - 4) : i]
+    froms = [j for j, t in enumerate(before) if t.lower == "from"]
+    return bool(froms) and any(_forms(b) & _SPARING for b in before[: froms[-1]])
 
 
 # Verbs of sparing someone a trouble: "saved me from losing my notes", "keeps me from
@@ -498,6 +496,10 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
         return True
     if negated and token.lemma == "have" and _lacks(tokens, i):
         return True
+    if negated and token.lemma in _KNOWING and _right_after_negator(tokens, i):
+        subject = _subject_of(tokens, i)
+        if subject is not None and subject.lower in _THING_PRONOUNS | _WHOLE_PRODUCT:
+            return True  # "it doesn't remember my login": what the app should know
     if (
         negated
         and token.lemma == "make"
@@ -760,6 +762,7 @@ _DEGREE = _wordset(
 
 
 _THING_PRONOUNS = _wordset("it this that")
+_KNOWING = _wordset("remember understand know")
 _SERVICE_NOUNS = _wordset("game site service store library catalog catalogue player")
 
 
@@ -917,7 +920,17 @@ def _complains_of_use(tokens: list[Token], i: int) -> bool:
         past_problem = any(
             t.lemma in PROBLEM_LEMMAS or t.lower in NEGATORS for t in tokens[i + 2 : i + 6]
         )
-        return not past_problem and not (subject and subject[-1] in _PEOPLE_SUBJECTS)
+        if subject and subject[-1] in _PEOPLE_SUBJECTS:
+            # "I used to love this app": the writer's liking is past, a regression
+            liked = tokens[i + 2] if i + 2 < len(tokens) else None
+            thing = [t.lower for t in tokens[i + 3 : i + 5]]
+            return (
+                not past_problem
+                and liked is not None
+                and liked.lemma in LIKING_LEMMAS
+                and any(w in _LEFT_THINGS for w in thing)
+            )
+        return not past_problem
     return False
 
 
@@ -925,6 +938,7 @@ def _complains_of_use(tokens: list[Token], i: int) -> bool:
 # "the banner covers the buttons".
 _OFTEN = _wordset("every each constantly constant always everywhere nonstop non-stop")
 _INTRUDING = _wordset("pop interrupt cover block play")
+_STILL_MORE = _wordset("still longer louder bigger more")
 
 
 def _intrudes(tokens: list[Token], i: int) -> bool:
@@ -932,8 +946,8 @@ def _intrudes(tokens: list[Token], i: int) -> bool:
     ("you have to watch an ad to go on"). Not one said to be rare or easy to skip."""
     first, last = _segment(tokens, i)
     piece = tokens[first : last + 1]
-    if any(t.lower in _OFTEN for t in piece):
-        return True
+    if any(t.lower in _OFTEN | _STILL_MORE for t in piece):
+        return True  # "ads after every song", "still see ads", "ads longer than the videos"
     if any(_forms(t) & _INTRUDING for t in tokens[i + 1 : min(last + 1, i + 3)]):
         return True
     return any(
@@ -1093,17 +1107,26 @@ def _the_writer_is(tokens: list[Token], i: int) -> bool:
 # happens unasked.
 _UNBIDDEN = _wordset("close quit restart reboot reset reload refresh skip jump")
 _BODY = _wordset("eyes ears head")
+_OUTPUTS = _wordset("sound audio picture image video")
+_COSTS = _wordset("fees fee charges costs cost subscription subscriptions")
+_SCREEN_PARTS = _wordset(
+    "button buttons text box field menu content screen subtitles controls keyboard bar"
+)
+_CLAIMING = _wordset("want need demand deserve give ask request wait waiting")
 _DECLINING = _wordset("drop decline decrease degrade worsen")
 _MEASURES = _wordset(
     "quality resolution performance speed accuracy sound volume fps framerate calls call "
     "connection signal"
 )
 _SCREEN_COLOURS = _wordset("black blank white grey gray")
-_SET_PHRASE_ENDS = _wordset("hot warm off order greyed grayed locked place grab win")
+_SET_PHRASE_ENDS = _wordset(
+    "hot warm off order greyed grayed locked place grab win empty hidden back refund refunds"
+    " sound audio picture image video cover covers covered block blocks hide hides"
+)
 _HEATING = _wordset("gets get getting got becomes became runs running")
 _HOW = _wordset("really very so too super extremely")
 _HOW_FAR = _wordset("way totally completely always slightly bit little")
-_AGAIN_WORDS = _wordset("twice again double two three extra")
+_FAIR_PRICE = _wordset("nothing less only just fairly")
 _PROMPTING = _wordset("ask prompt beg")
 _MISBEHAVING = (
     _UNBIDDEN
@@ -1185,7 +1208,8 @@ def _verb_like(tokens: list[Token], i: int) -> bool:
 
 # Words that say the app did something no one asked for: "it restarts randomly", "it deleted
 # my chats for no reason", "it updates without warning".
-_UNPROMPTED = _wordset("randomly reason warning permission explanation notice")
+_WHOM_ASKED = _wordset("me us you anyone first")
+_UNPROMPTED = _wordset("randomly reason warning permission explanation notice telling asking")
 _OUT_OF = _wordset("force sync")
 
 
@@ -1199,6 +1223,11 @@ def _done_unprompted(tokens: list[Token], i: int) -> bool:
         and "without" not in before
     ):
         return False
+    if token.lower in ("telling", "asking"):
+        # "charges you without telling you"; not "works without asking for an account"
+        after = [t.lower for t in tokens[i + 1 : i + 2]]
+        if before[-1:] != ["without"] or (after and after[0] not in _WHOM_ASKED):
+            return False
     first, _ = _segment(tokens, i)
     if any(
         t.lower in _PERSON_SUBJECTS and tokens[j + 1].lemma in ("can", "could", "may")
@@ -1233,6 +1262,8 @@ def _misbehaves(tokens: list[Token], i: int) -> bool:
         return False
     if token.lower in _UNPROMPTED:
         return _done_unprompted(tokens, i)  # its own "without" is no negation
+    if token.lower in _OUTPUTS and i and tokens[i - 1].lower in ("no", "without"):
+        return True  # "no sound on videos", "videos play without sound": the output fails
     if _negated(tokens, i):
         return False
     after = tokens[i + 1] if i + 1 < len(tokens) else None
@@ -1247,6 +1278,20 @@ def _misbehaves(tokens: list[Token], i: int) -> bool:
         return True
     if token.lower in _FALLING and following[:1] and following[0] in _FALLEN_STATES:
         return not by_a_person
+    if token.lower == "empty" and i and tokens[i - 1].lemma == "be":
+        return not by_a_person  # "my favourites list is empty after the update"
+    if token.lower == "hidden" and following[:1] and following[0] in _COSTS:
+        return True  # "hidden fees"
+    if forms & {"cover", "block", "hide"} and _verb_like(tokens, i) and not by_a_person:
+        # "the keyboard covers the text box": a part of the screen hides another
+        return any(t.lower in _SCREEN_PARTS for t in tokens[i + 1 : i + 5])
+    if token.lower == "back" and i >= 2 and tokens[i - 1].lower == "money":
+        # "I want my money back", "give me my money back"
+        return any(_forms(t) & _CLAIMING for t in tokens[max(0, i - 5) : i - 1])
+    if token.lower in ("refund", "refunds") and any(
+        _forms(t) & _CLAIMING for t in tokens[max(0, i - 4) : i]
+    ):
+        return True  # "I want a refund", "still waiting for a refund"
     if token.lower in ("greyed", "grayed") and following[:1] == ["out"]:
         return True  # "the export button is greyed out"
     if token.lower == "locked" and following[:1] == ["behind"]:
@@ -1274,9 +1319,9 @@ def _misbehaves(tokens: list[Token], i: int) -> bool:
     if "forget" in forms and _verb_like(tokens, i):
         # "it forgets my settings"; "it forgets nothing" praises
         return subject is not None and not by_a_person and following[:1] != ["nothing"]
-    if "charge" in forms and following[:1] and following[0] in ("me", "us"):
-        # "charged me twice", "charged me again after I cancelled"
-        return any(w in _AGAIN_WORDS for w in following[1:3])
+    if "charge" in forms and following[:1] and following[0] in ("me", "us", "you"):
+        # "charged me twice", "auto renewed and charged me"; not "charged me nothing"
+        return not following[1:2] or following[1] not in _FAIR_PRICE
     if "stop" in forms and after is not None and after.lower.endswith("ing"):
         before = tokens[i - 1].lower if i else ""
         return (i == 0 or before in _PLEAS) and after.lower not in ("working",)
@@ -1433,7 +1478,11 @@ def _asks_why(tokens: list[Token], i: int) -> bool:
         # "why does it need …", "why do you want …": the app's demand is questioned
         subject = _subject_of(tokens, i)
         return subject is not None and subject.lower not in _WRITER_OBJECTS
-    if words[:3] == ["what", "happened", "to"] and token.lower == "happened":
+    if (
+        words[1:3] == ["happened", "to"]
+        and words[0] in ("what", "whatever")
+        and token.lower == "happened"
+    ):
         return True
     if words[0] == "where" and token.lower == "go" and "did" in words[:3]:
         return not any(w in _WRITER_OBJECTS for w in words[1:4])  # not "where did I go wrong"
@@ -1654,7 +1703,9 @@ def _question_opening(tokens: list[Token], first: int) -> int:
     words = [t.lower for t in tokens[first : first + 3]]
     if words[:2] == ["how", "come"]:
         return 2
-    if words[:2] == ["what", "happened"] or words[:1] in (["why"], ["where"], ["where's"]):
+    if words[1:2] == ["happened"] and words[0] in ("what", "whatever"):
+        return 2 if len(words) > 1 and tokens[first + 1].lemma == "be" else 1
+    if words[:1] in (["why"], ["where"], ["where's"]):
         return 2 if len(words) > 1 and tokens[first + 1].lemma == "be" else 1
     return 0
 
@@ -1805,6 +1856,8 @@ def _names_no_problem(tokens: list[Token], at: int) -> bool:
     (problem, issue, bug) says something is wrong, and nothing says what or where."""
     if tokens[at].lemma not in GENERIC_PROBLEMS and tokens[at].lower not in GENERIC_PROBLEMS:
         return False
+    if since_an_update(tokens):
+        return False  # "nothing but problems since the update": when it broke
     if _quoted_message_end(tokens, at) is not None:
         return False  # the error "Cannot open file": its message says which
     first, last = _segment(tokens, at)
@@ -1833,6 +1886,19 @@ _TIERS = _wordset("free paid pro premium lite basic trial")
 _BECOMING = _wordset("getting becoming became become gets got turning")
 
 
+_SINCE = _wordset("since after")
+_UPDATES = _wordset("update updates updating upgrade redesign")
+
+
+def since_an_update(tokens: list[Token]) -> bool:
+    """ "useless since the last update", "nothing but problems after the update": a state the
+    app fell into when it changed, a regression."""
+    return any(
+        t.lower in _SINCE and any(u.lower in _UPDATES for u in tokens[j + 1 : j + 5])
+        for j, t in enumerate(tokens)
+    )
+
+
 def _worsening(tokens: list[Token], at: int) -> bool:
     before = [t.lower for t in tokens[max(0, at - 4) : at]]
     after = [t.lower for t in tokens[at + 1 : at + 4]]
@@ -1848,8 +1914,8 @@ def _only_a_verdict(tokens: list[Token], at: int) -> bool:
     product as a whole, which rates it, and says no problem a team could act on."""
     if tokens[at].lemma not in VERDICT_LEMMAS and tokens[at].lower not in VERDICT_LEMMAS:
         return False
-    if _worsening(tokens, at):
-        return False  # "more and more useless by the day": it got worse, a regression
+    if _worsening(tokens, at) or since_an_update(tokens):
+        return False  # "more and more useless by the day", "useless since the update"
     first, last = _segment(tokens, at)
     if any(
         t.lower in ("version", "versions") and j and tokens[j - 1].lower in _RECENT | _TIERS
