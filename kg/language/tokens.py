@@ -46,7 +46,7 @@ class Token:
     pos: str  # NOUN PROPN VERB AUX ADJ ADV PRON DET ADP CONJ PART NUM PUNCT SYM INTJ X
     lemma: str
 
-    @cached_property
+    @cached_property  # read thousands of times per message by the rules
     def lower(self) -> str:
         # read many times per token by the rules: computed once
         return self.text.lower()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from django.db import IntegrityError, transaction
@@ -28,6 +28,15 @@ CLOCK_SKEW = dt.timedelta(minutes=10)
 # Lone surrogates (a broken "\ud83d" escape in JSON) cannot be stored or encoded; NUL cannot be
 # stored in PostgreSQL text.
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+# Imported messages (an import's records, a file's chunks) are integrated in their project's
+# order by whichever task holds the project's import turn, and that task works through every
+# unfinished imported message before its own (kg.pipeline.ingest). One task for each run of
+# IMPORT_TASK_STRIDE messages, queued for the last of the run, therefore reaches them all; a
+# task per message would mostly find its message done, at a worker's cost per task.
+IMPORTED_KINDS = frozenset({EpisodeKind.IMPORT, EpisodeKind.FILE_CHUNK})
+IMPORT_TASK_STRIDE = 32
 
 
 class EpisodeRejected(ValueError):
@@ -238,8 +247,7 @@ def record_new_episodes(
             if progress is not None:
                 progress(done)
         if enqueue:
-            for episode in episodes:
-                transaction.on_commit(functools.partial(_enqueue, episode.pk))
+            queue_ingest(episodes)
     return episodes, duplicates
 
 
@@ -302,6 +310,25 @@ def _insert_numbered(project: Project, items: list[EpisodeInput], hashes: list[s
         except IntegrityError:
             continue  # another writer took one of the numbers; number the chunk again
     raise EpisodeRejected("could not allocate episode numbers; try again")
+
+
+def queue_ingest(episodes: Sequence[Episode]) -> None:
+    """Queue the pipeline for episodes once the current transaction commits: a task for each
+    episode, except imported messages, which get one task per run of IMPORT_TASK_STRIDE of a
+    project's (for the last of the run: see IMPORT_TASK_STRIDE)."""
+    runs: dict[int, list[Episode]] = {}
+    for episode in sorted(episodes, key=lambda e: (e.project_id, e.number)):
+        if episode.kind not in IMPORTED_KINDS:
+            transaction.on_commit(functools.partial(_enqueue, episode.pk))
+            continue
+        run = runs.setdefault(episode.project_id, [])
+        run.append(episode)
+        if len(run) == IMPORT_TASK_STRIDE:
+            transaction.on_commit(functools.partial(_enqueue, run[-1].pk))
+            run.clear()
+    for run in runs.values():
+        if run:
+            transaction.on_commit(functools.partial(_enqueue, run[-1].pk))
 
 
 def _enqueue(episode_id: int) -> None:

@@ -9,8 +9,9 @@ nothing differs: each episode is integrated under the lock from its recorded pro
 retry and kg_rebuild make no model call.
 
 The batch is formed where the work is taken, so every way of queueing imported messages
-batches without knowing it: the per-episode tasks of a bulk import, `kg_ingest --sync`, and
-`kg.pipeline.ingest.ingest_recorded_episodes` (the entry point for readers of files). Only
+batches without knowing it: the tasks of a bulk import (one per run of messages),
+`kg_ingest --sync`, and `kg.pipeline.ingest.ingest_recorded_episodes` (the entry point for
+readers of files). Only
 the holder of the project's import turn proposes imported messages, in number order (see
 kg.pipeline.ingest), so the batches are those of a sequential run. A batch whose call fails,
 and a message the answer left out, fall back to the single extraction.
@@ -26,6 +27,7 @@ from collections.abc import Sequence
 from django.db import transaction
 
 from kg.graph import NodeRecord
+from kg.ledger.episodes import IMPORTED_KINDS
 from kg.llm import LLMOutputError, call_llm_repairing_json
 from kg.llm.engines import OfflineEngine, current_engine
 from kg.llm.prompts import batch_extraction
@@ -35,7 +37,7 @@ from kg.llm.prompts.batch_extraction import (
     BatchMessage,
 )
 from kg.llm.prompts.extraction_models import ExtractionResponse, KnownNode
-from kg.models import Episode, EpisodeKind, ExtractionRejection, LLMCall
+from kg.models import Episode, ExtractionRejection, LLMCall
 from kg.pipeline import candidates
 from kg.pipeline.extract import ExtractionOutcome, check_answer, known_subjects
 from kg.pipeline.proposal import (
@@ -48,11 +50,12 @@ from kg.pipeline.proposal import (
     recorded_proposals,
     unnamed_mentions,
 )
+from kg.pipeline.read_ahead import answers_read_ahead
 from kg.tenancy import product_name
 
 logger = logging.getLogger("groundwork.pipeline")
 
-BULK_KINDS = frozenset({EpisodeKind.IMPORT, EpisodeKind.FILE_CHUNK})
+BULK_KINDS = IMPORTED_KINDS
 BATCH_MESSAGES = 8  # messages per call: 0.125 calls per message when every batch is full
 BATCH_CHARS = 16_000  # text per call; a longer message is extracted on its own
 KNOWN_PER_MESSAGE = 6  # candidate nodes each message adds to the batch's known nodes
@@ -143,9 +146,10 @@ def propose_batch(episodes: Sequence[Episode]) -> dict[int, Proposal]:
     )
     calls: list[LLMCall] = []
     try:
-        answer = call_llm_repairing_json(
-            batch_extraction.OPERATION, request, calls=calls, project=project
-        ).value
+        with answers_read_ahead(episodes):
+            answer = call_llm_repairing_json(
+                batch_extraction.OPERATION, request, calls=calls, project=project
+            ).value
     except LLMOutputError as error:
         logger.warning("batch of %d messages not extracted (%s): one by one", len(episodes), error)
         return {}

@@ -7,6 +7,7 @@ nothing else (case, words and punctuation must match). Offsets point into the or
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
@@ -26,12 +27,20 @@ class Span:
     text: str  # the original words of the episode
 
 
-def _normalised_with_map(text: str) -> tuple[str, list[int]]:
+_WHITESPACE_RUN = re.compile(r"\s+")
+# What normalising changes besides quote marks: whitespace other than a single space.
+_ODD_WHITESPACE = re.compile(r"[^\S ]| {2,}")
+
+
+def _normalised_with_map(text: str) -> tuple[str, Sequence[int]]:
     """Collapse whitespace runs to one space and unify quote marks, keeping an index map."""
+    translated = text.translate(_QUOTE_MARKS)  # one character for one: offsets kept
+    if not _ODD_WHITESPACE.search(translated):  # most texts: nothing moves
+        return translated, range(len(translated))
     out: list[str] = []
     index: list[int] = []
     previous_space = False
-    for i, char in enumerate(text.translate(_QUOTE_MARKS)):
+    for i, char in enumerate(translated):
         if char.isspace():
             if previous_space:
                 continue
@@ -45,7 +54,7 @@ def _normalised_with_map(text: str) -> tuple[str, list[int]]:
 
 
 def normalise(text: str) -> str:
-    return _normalised_with_map(text)[0].strip()
+    return _WHITESPACE_RUN.sub(" ", text.translate(_QUOTE_MARKS)).strip()
 
 
 def locate_quote(quote: str, text: str) -> Span | None:

@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from kg.graph import EpisodeStub, store
 from kg.graph.records import graph_time
+from kg.ledger.episodes import IMPORT_TASK_STRIDE, queue_ingest
 from kg.models import (
     Episode,
     EpisodeIntegration,
@@ -42,9 +43,9 @@ from kg.pipeline.batch import BATCH_MESSAGES, BULK_KINDS, proposals_for
 from kg.pipeline.integrate import Decision, Hold, integrate, nodes_named
 from kg.pipeline.locks import WAIT_SECONDS, Lease, LockBusy, holding, named_lock
 from kg.pipeline.proposal import recorded_proposals
+from kg.pipeline.read_ahead import read_ahead
 from kg.pipeline.recovery import record_gave_up, worker_id
 from kg.pipeline.revision import graph_changed
-from kg.task_queue import queue_task
 
 logger = logging.getLogger("groundwork.pipeline")
 
@@ -81,7 +82,8 @@ def episode_ingest(episode_id: int, *, force: bool = False) -> IngestReport:
 # batch proposed against the graph as every earlier message left it — exactly what a
 # sequential `kg_ingest --sync` does. One worker at a time holds the project's import turn
 # and works through the unfinished messages before its own; the tasks of the later ones wait
-# for their turn, or find their message done. A turn is a lease: its holder's death frees it
+# for their turn (reading their run ahead meanwhile with the offline rules: kg.pipeline.
+# read_ahead), or find their message done. A turn is a lease: its holder's death frees it
 # within seconds. The model calls of an import are therefore made one batch at a time per
 # project (eight messages a call); projects still proceed in parallel.
 ORDER_POLL_SECONDS = 0.05
@@ -93,17 +95,39 @@ WINDOW = BATCH_MESSAGES
 
 def _ingest_in_order(episode: Episode) -> IngestReport:
     status = _status_of(episode)
+    read = False
     while True:
         if status == ProcessingStatus.DONE:
             return IngestReport(episode=episode.number, skipped=True)
         try:
             turn = Lease(f"import-order:{episode.project_id}").acquire(wait_seconds=0)
         except LockBusy:  # another worker is working through the import: wait for our turn
-            time.sleep(ORDER_POLL_SECONDS)
+            if not read:  # meanwhile, the messages of our run read ahead (offline engine)
+                read_ahead(_own_run(episode))
+                read = True
+            else:
+                time.sleep(ORDER_POLL_SECONDS)
             status = _status(episode)
             continue
         with holding(turn):
             return _ingest_through(episode, turn)
+
+
+def _own_run(episode: Episode) -> list[Episode]:
+    """The unfinished imported messages of the run `episode`'s task was queued for (it ends
+    the run: kg.ledger.episodes.queue_ingest), without a recorded proposal, in order."""
+    return list(
+        Episode.objects.filter(
+            project_id=episode.project_id,
+            kind__in=BULK_KINDS,
+            number__gt=episode.number - IMPORT_TASK_STRIDE,
+            number__lte=episode.number,
+            integration__isnull=True,
+        )
+        .exclude(processing__status=ProcessingStatus.DONE)
+        .select_related("project__organization")
+        .order_by("number")
+    )
 
 
 def _ingest_through(episode: Episode, turn: Lease) -> IngestReport:
@@ -405,12 +429,12 @@ def ingest_recorded_episodes(episodes: Sequence[Episode], *, sync: bool = False)
 
     With `sync`, in this process, one episode after another: a failure is recorded on its
     episode and the others go on. Otherwise queued for the workers once the current
-    transaction commits, one task per episode; each finds its batch's recorded proposal.
+    transaction commits (kg.ledger.episodes.queue_ingest: one task per run of imported
+    messages, each working through the run in order).
     Returns the episodes that failed (always empty when queued).
     """
     if not sync:
-        ids = [e.pk for e in episodes]
-        transaction.on_commit(lambda: _enqueue(ids))
+        queue_ingest(episodes)
         return []
     failed = []
     done: set[int] = set()
@@ -438,11 +462,6 @@ def _done_among(episode_ids: list[int]) -> set[int]:
             episode_id__in=episode_ids, status=ProcessingStatus.DONE
         ).values_list("episode_id", flat=True)
     )
-
-
-def _enqueue(episode_ids: list[int]) -> None:
-    for episode_id in episode_ids:
-        queue_task("kg.episode_ingest", [episode_id])
 
 
 # How often a writer waiting for its project's lease asks again. The lease is held for a few

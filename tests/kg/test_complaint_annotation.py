@@ -37,7 +37,15 @@ def test_annotation_covers_exactly_the_sample(split: str) -> None:
     assert set(ids) == set(sample)
 
 
-@pytest.mark.parametrize("split", ["dev", "test"])
+@needs_data
+def test_the_second_dev_sample_is_the_next_two_hundred_of_the_order() -> None:
+    following = complaint_sample(DATASETS, "dev", size=2 * SAMPLE_SIZE)[SAMPLE_SIZE:]
+    ids = [entry["id"] for entry in _entries("dev2")]
+    assert ids == following
+    assert not set(ids) & {entry["id"] for entry in _entries("dev")}
+
+
+@pytest.mark.parametrize("split", ["dev", "dev2", "test"])
 def test_every_entry_is_judged(split: str) -> None:
     for entry in _entries(split):
         assert isinstance(entry["complaint"], bool), entry["id"]

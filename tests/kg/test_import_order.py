@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from kg.ledger.episodes import EpisodeInput, record_episode
+from kg.ledger import episodes as ledger
+from kg.ledger.episodes import EpisodeInput, record_episode, record_new_episodes
 from kg.models import EpisodeIntegration, EpisodeKind, EpisodeProcessing, LLMCall, ProcessingStatus
 from kg.pipeline import ingest
 from kg.pipeline.ingest import episode_ingest
@@ -125,3 +126,33 @@ def test_a_turn_held_by_a_dead_worker_frees_itself(embedded_server):
     waited = time.monotonic() - started
     assert _status(episodes[0]) == ProcessingStatus.DONE
     assert waited >= 1.0  # it waited for the turn, and took it once the lease expired
+
+
+def test_an_import_queues_one_task_per_run_and_each_task_reaches_its_run(
+    embedded_server, monkeypatch, django_capture_on_commit_callbacks
+):
+    monkeypatch.setattr(ledger, "IMPORT_TASK_STRIDE", 3)
+    monkeypatch.setattr(ingest, "AHEAD_SECONDS", 0.0)  # each task stops at its own message
+    project = make_project("strided")
+    texts = [f"Clinic managers in town {i} lose a day a week to paper forms." for i in range(7)]
+    items = [EpisodeInput(content=t, kind=EpisodeKind.IMPORT) for t in texts]
+    with django_capture_on_commit_callbacks() as queued:
+        episodes, _ = record_new_episodes(project, items, enqueue=True)
+    # The third, sixth and seventh message: the last of each run of three.
+    assert [q.args for q in queued] == [(episodes[i].pk,) for i in (2, 5, 6)]
+    episode_ingest(episodes[5].pk)  # the second run's task, taken first
+    assert [_status(e) for e in episodes] == [ProcessingStatus.DONE] * 6 + [
+        ProcessingStatus.PENDING
+    ]
+    episode_ingest(episodes[6].pk)
+    assert _status(episodes[6]) == ProcessingStatus.DONE
+    order = _order(episodes)
+    assert order == sorted(order) and None not in order
+
+
+def test_a_chat_message_gets_its_own_task(db, django_capture_on_commit_callbacks):
+    project = make_project("chat-queue")
+    items = [EpisodeInput(content=f"Note {i} on pricing.") for i in range(3)]
+    with django_capture_on_commit_callbacks() as queued:
+        episodes, _ = record_new_episodes(project, items, enqueue=True)
+    assert [q.args for q in queued] == [(e.pk,) for e in episodes]

@@ -5,7 +5,7 @@ environment, check boxes, requests to the maintainers). Every report here is inv
 from __future__ import annotations
 
 from kg.llm.offline.extractor import extract_offline
-from kg.llm.offline.report_ru import mask_layout, sections
+from kg.llm.offline.report_ru import mask_layout, sections, steps
 from kg.llm.prompts.extraction_models import ExtractionRequest, ExtractionResponse
 
 
@@ -243,3 +243,316 @@ def test_a_line_of_blanked_markup_is_read_in_one_pass():
     text = f"Описание\n{blanks}can't open file '{blanks}x'\n\nОкружение\nWindows 11"
     kinds = [s.kind for s in sections(text)]
     assert kinds == ["told", "environment"]
+
+
+def test_english_template_headings_above_russian_text_are_the_same_sections() -> None:
+    text = (
+        "Пропадает вкладка вывода\n\n"
+        "Steps to Reproduce:\n"
+        "1. Преподаватели открывают панель вывода\n"
+        "2. Запускают задачу сборки\n\n"
+        "Expected behavior:\n"
+        "Панель не закрывается, пока задача не завершится.\n\n"
+        "**Actual result:** вкладка вывода пропадает через секунду.\n"
+        "OS: Windows 11 Pro\n"
+    )
+    kinds = [s.kind for s in sections(text)]
+    assert kinds == ["steps", "expected", "told", "environment"]
+    answer = _extract(text)
+    pains = [n.label for n in answer.nodes if n.type == "pain"]
+    assert any("пропадает" in p for p in pains), pains
+    assert not any("не закрывается" in p for p in pains)
+    assert not [n for n in answer.nodes if n.type == "segment"]
+    assert not any("Windows" in n.quote for n in answer.nodes)
+
+
+def test_log_lines_pasted_into_a_report_say_nothing() -> None:
+    text = (
+        "Не работает проверка орфографии\n\n"
+        "В окне вывода появляются строки:\n"
+        "[Error - 09:41:07] Spell client: request failed, server is not responding.\n"
+        "[warning] Cannot load dictionary for users in folder.\n"
+        "12:03:55.418 Server process exited with code 1\n"
+        "Подчёркивание ошибок в тексте не появляется."
+    )
+    masked = mask_layout(text)
+    assert "Spell client" not in masked and "exited" not in masked and "dictionary" not in masked
+    assert "В окне вывода появляются строки" in masked
+    answer = _extract(text)
+    assert all("request failed" not in n.quote and "exited" not in n.quote for n in answer.nodes)
+    assert not [n for n in answer.nodes if n.type == "segment"]
+    assert any("подчёркивание" in n.label.lower() for n in answer.nodes if n.type == "pain")
+
+
+def test_what_the_fault_leads_to_is_the_same_problem_not_another() -> None:
+    text = (
+        "Не загружается список задач\n\n"
+        "При открытии панели задач список остаётся пустым. "
+        "Из-за этого я не могу запустить сборку проекта. "
+        "В итоге каждый раз приходится вводить команды вручную. "
+        "Работать так невозможно."
+    )
+    pains = _labels(text, "pain")
+    assert len(pains) == 1 and "список" in pains[0], pains
+    # in one sentence after a comma, the clause that «поэтому» opens goes the same way
+    pains = _labels(
+        "Шрифт в панели вывода не меняется, поэтому приходится каждый раз менять масштаб окна.",
+        "pain",
+    )
+    assert len(pains) == 1 and "шрифт" in pains[0].lower(), pains
+    # told alone, the consequence is the only statement of the problem and stays
+    assert _labels("Из-за этого я не могу запустить сборку проекта.", "pain")
+    # a group's own burden is no consequence of the writer's
+    text = (
+        "Запись не работает\n\nКнопка записи не реагирует. "
+        "Администраторам приходится обзванивать клиентов вручную."
+    )
+    assert any("обзванивать" in p for p in _labels(text, "pain"))
+    # a machine-translated report says the same in English
+    text = (
+        "Не открывается терминал\n\n"
+        "The built-in terminal stays blank after start. Please help, I cannot work at all."
+    )
+    assert len(_labels(text, "pain")) == 1
+    # being unable to work with something named is a problem of its own
+    text = "Не открывается терминал\n\nТерминал пустой. Невозможно работать с файлами проекта."
+    assert any("файлами" in p for p in _labels(text, "pain"))
+
+
+def test_what_a_thing_should_do_is_no_job() -> None:
+    for text in (
+        "Не открывается справка\n\nПо кнопке F1 ничего не происходит. "
+        "Должен открываться раздел справки.",
+        "Неверный отступ\n\nПосле Enter курсор уходит в начало строки, а должен оставаться "
+        "на уровне отступа.",
+        "Меню не раскрывается\n\nПри наведении меню не раскрывается, хотя пункты меню "
+        "должны показывать подсказки.",
+    ):
+        assert _labels(text, "job") == [], text
+    # what people have to do stays their job
+    assert _labels("Бухгалтеры должны сверять счета каждый вечер.", "job")
+
+
+def test_a_tool_named_by_a_role_noun_is_no_segment() -> None:
+    text = (
+        "Не работают подсказки\n\n"
+        "Ассистент Codex не отвечает на запросы. Git-клиент не видит новые ветки. "
+        "Через проводник архив не распаковывается. Открываю установщик, а окно пустое."
+    )
+    assert _labels(text, "segment") == []
+    # a person in the same slots takes the genitive form and stays one
+    assert _labels("Через администратора приходится согласовывать каждую заявку.", "segment") == [
+        "администраторы"
+    ]
+
+
+def test_the_makers_thanked_asked_or_fixing_are_no_segment() -> None:
+    text = (
+        "Пропала подсветка скобок\n\n"
+        "После обновления скобки больше не подсвечиваются. "
+        "Передайте разработчикам, что это важно. Спасибо разработчикам за работу. "
+        "Когда разработчики это исправят? Вопрос к авторам темы оформления."
+    )
+    assert _labels(text, "segment") == []
+    # people of the writer's kind, or makers of something else, stay a group
+    assert _labels("Начинающие разработчики не понимают, как настроить отладку.", "segment") == [
+        "начинающие разработчики"
+    ]
+    assert _labels("Разработчики жалуются на долгую сборку проекта.", "segment") == ["разработчики"]
+
+
+def test_a_title_naming_by_a_noun_what_the_body_tells_by_a_verb_is_said_once() -> None:
+    text = (
+        "Не работает прокрутка в редакторе\n\n"
+        "После обновления страница не прокручивается колесом мыши."
+    )
+    pains = _labels(text, "pain")
+    assert len(pains) == 1 and "прокручивается" in pains[0], pains
+    # a title about another matter stays beside the body's problem
+    text = "Не работает прокрутка в редакторе\n\nПосле обновления пропали иконки файлов."
+    assert len(_labels(text, "pain")) == 2
+
+
+def test_a_problem_told_again_in_other_words_is_one_pain() -> None:
+    text = (
+        "Проблемы с окном настроек\n\n"
+        "Окно настроек зависает. Кроме того, окно настроек подвисает при поиске."
+    )
+    pains = _labels(text, "pain")
+    assert pains == ["окно настроек зависает"], pains
+    # another problem of the same window is a pain of its own
+    text = "Проблемы с окном настроек\n\nОкно настроек зависает. А ещё пропала кнопка сохранения."
+    assert len(_labels(text, "pain")) == 2
+
+
+def test_the_display_a_report_describes_is_no_metric() -> None:
+    text = (
+        "Размытые иконки\n\n"
+        "Монитор 24 дюйма, разрешение 1920x1080, масштаб 175%. Иконки на панели размыты."
+    )
+    assert _labels(text, "metric") == []
+    # a measure of the fault itself stays one
+    assert _labels("Папка на 3000 файлов открывается 4 минуты.", "metric")
+
+
+def test_a_tool_noun_naming_a_part_of_something_is_no_alternative() -> None:
+    text = (
+        "Не открывается ноутбук\n\n"
+        "При открытии блокнота Jupyter ядро не стартует. В таблице переменных пусто."
+    )
+    assert _labels(text, "alternative") == []
+    # the tool itself, used for the job, stays one
+    assert set(_labels("Мастера ведут запись в тетради и в таблице.", "alternative")) == {
+        "тетрадь",
+        "таблицы",
+    }
+
+
+def test_the_writers_role_with_a_particle_is_no_segment() -> None:
+    text = (
+        "Не открывается терминал\n\n"
+        "Я не программист, просто учусь. Я тоже всего лишь студент, а терминал не открывается."
+    )
+    assert _labels(text, "segment") == []
+
+
+def test_when_the_problem_began_is_no_second_pain() -> None:
+    text = (
+        "Не работает переход по ссылкам\n\n"
+        "Ctrl+клик по ссылке в терминале ничего не открывает. "
+        "Проблема появилась после обновления до версии 2.3."
+    )
+    pains = _labels(text, "pain")
+    assert pains and not any("появилась" in p for p in pains), pains
+    # an error message that appeared is the problem itself
+    pains = _labels("После обновления появилась ошибка при сохранении файла.", "pain")
+    assert pains and "ошибка" in pains[0]
+
+
+def test_a_plea_for_help_before_the_problem_keeps_the_problem() -> None:
+    text = (
+        "Вход в аккаунт\n\n"
+        "Помогите, пожалуйста, не могу войти в аккаунт из редактора, окно входа сразу гаснет."
+    )
+    assert any("не могу войти" in p for p in _labels(text, "pain"))
+    # a plea or a request with nothing told after it is no pain, nor is a plea that only asks
+    assert _labels("Помогите, пожалуйста, разобраться.", "pain") == []
+    assert _labels("Подскажите, пожалуйста, в чём может быть причина?", "pain") == []
+    assert _labels("Исправьте, пожалуйста, как можно скорее.", "pain") == []
+
+
+def test_a_request_with_a_courtesy_word_asks_for_a_feature() -> None:
+    text = "Цвет вкладок\n\nДобавьте, пожалуйста, возможность закреплять вкладки слева."
+    assert _labels(text, "feature") == ["возможность закреплять вкладки слева"]
+
+
+def test_what_should_be_after_so_that_is_no_pain() -> None:
+    text = (
+        "Кнопка печати\n\n"
+        "Кнопка печати не реагирует на нажатие. "
+        "Нужно, чтобы окно просмотра не закрывалось без подтверждения."
+    )
+    pains = _labels(text, "pain")
+    assert pains == ["кнопка печати не реагирует на нажатие"], pains
+
+
+def test_how_it_was_before_the_fault_is_no_pain() -> None:
+    text = (
+        "Кнопка печати\n\n"
+        "Кнопка печати не реагирует на нажатие. "
+        "В прошлой версии такого не было и окно просмотра не закрывалось. "
+        "Раньше превью не пропадало без подтверждения."
+    )
+    pains = _labels(text, "pain")
+    assert pains == ["кнопка печати не реагирует на нажатие"], pains
+    # the part told of now, after a comma, is the fault
+    pains = _labels("До обновления подсветка работала, после обновления пропала.", "pain")
+    assert any("пропала" in p for p in pains), pains
+
+
+def test_what_a_thing_does_by_itself_is_a_pain() -> None:
+    for sentence in (
+        "Панель терминала закрывается сама через минуту.",
+        "Шрифт редактора сам по себе сменился на моноширинный.",
+        "Тема оформления самопроизвольно переключается на светлую.",
+    ):
+        assert _labels(sentence, "pain"), sentence
+    # what the writer did himself is no fault
+    assert _labels("Я сам разобрался, спасибо.", "pain") == []
+
+
+def test_a_console_line_opened_by_a_programs_path_says_nothing() -> None:
+    text = (
+        "Скрипт не запускается\n\n"
+        "Нажимаю «Запустить», а скрипт не стартует. В терминале:\n"
+        "D:\\Tools\\runner\\run.exe: cannot open file 'D:/work/demo.py': access is denied\n"
+        "/usr/local/bin/runner: permission denied while reading config\n"
+    )
+    answer = _extract(text)
+    assert all("cannot open" not in n.quote and "permission" not in n.quote for n in answer.nodes)
+    assert any(n.type == "pain" for n in answer.nodes)
+
+
+def test_how_to_do_something_asked_at_the_start_is_the_writers_job() -> None:
+    text = (
+        "Как вернуть боковую панель?\n\n"
+        "Подскажите, как вернуть боковую панель слева? После обновления она справа."
+    )
+    assert _labels(text, "job") == ["вернуть боковую панель слева"]
+    # how to fix it asks for a fix; «не понимаю, как …» asks nothing
+    assert _labels("Как исправить эту ошибку?", "job") == []
+    assert _labels("Как сделать, чтобы вкладки не закрывались?", "job") == []
+    assert _labels("Не понимаю, как вернуть боковую панель.", "job") == []
+
+
+def test_an_error_said_only_to_show_before_what_it_is_is_one_pain() -> None:
+    text = (
+        "Ошибка сборки\n\n"
+        "При сборке проекта выскакивает ошибка. Можно ли это поправить? "
+        "Компилятор не находит заголовочный файл stdio.h."
+    )
+    pains = _labels(text, "pain")
+    assert len(pains) == 1 and "не находит" in pains[0], pains
+    # said alone in its paragraph, it is the report's statement of the problem
+    text = "Ошибка сборки\n\nПри сборке проекта выскакивает ошибка.\n\nСпасибо!"
+    assert any("выскакивает ошибка" in p for p in _labels(text, "pain"))
+
+
+def test_a_program_that_stopped_doing_anything_is_broken() -> None:
+    for sentence in (
+        "Отладчик перестал останавливаться на точках останова.",
+        "После обновления редактор перестал подсвечивать парные скобки.",
+    ):
+        assert _labels(sentence, "pain"), sentence
+    # people who stopped doing something chose to
+    assert _labels("Я перестал пользоваться этим расширением.", "pain") == []
+
+
+def test_the_setup_a_reproduction_step_tells_is_no_pain() -> None:
+    text = (
+        "Не запускается задача\n\n"
+        "Шаги воспроизведения:\n"
+        "1. Создать задачу, которая ссылается на несуществующий скрипт\n"
+        "2. Открыть папку, в которой нет файла package.json\n"
+        "3. Запустить задачу — панель вывода остаётся пустой\n"
+    )
+    pains = _labels(text, "pain")
+    assert not any("несуществующий" in p or "нет файла" in p for p in pains), pains
+    assert pains
+
+
+def test_a_list_of_things_to_do_is_steps_without_a_heading() -> None:
+    text = (
+        "Не запускается задача\n\n"
+        "1. Создать задачу, которая ссылается на несуществующий скрипт\n"
+        "2. Открыть папку, в которой нет файла package.json\n"
+        "3. Запустить задачу — панель вывода остаётся пустой\n"
+    )
+    assert [text[s:e].split("\n")[0] for s, e in steps(text)] == [
+        "1. Создать задачу, которая ссылается на несуществующий скрипт"
+    ]
+    assert not any("нет файла" in p or "несуществующий" in p for p in _labels(text, "pain"))
+    # a list of symptoms is no steps
+    text = "Сбои\n\n- не работает поиск по файлам\n- пропали иконки в боковой панели\n"
+    assert steps(text) == []
+    assert len(_labels(text, "pain")) == 2

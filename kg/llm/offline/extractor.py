@@ -19,9 +19,9 @@ from functools import cache
 from types import ModuleType
 
 from kg import language
-from kg.language import content_lemmas, lemma
-from kg.llm.offline import lexicon_en, lexicon_ru, linguistic, report_ru
-from kg.llm.offline.similarity import CONCEPTS, concepts
+from kg.language import content_lemmas, lemma, vectors
+from kg.llm.offline import ahead, lexicon_en, lexicon_ru, linguistic, report_ru
+from kg.llm.offline.similarity import CONCEPTS, concepts, same_thing
 from kg.llm.prompts.extraction_models import (
     CandidateNode,
     CandidateRelation,
@@ -153,10 +153,14 @@ def load_models() -> None:
     process; see kg.language.load_models)."""
     language.load_models()
     linguistic.polarity("fine")
+    vectors.available()  # the word vectors that tell a pain told again in other words
 
 
 def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     """Candidate nodes and relations for one message, by rules only."""
+    made_ahead = ahead.given_answer(request)  # by another process, for the same inputs
+    if made_ahead is not None:
+        return made_ahead
     text = request.text
     if not text.strip():
         return ExtractionResponse()
@@ -165,19 +169,28 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     pains: list[Finding] = []
     # the rules read quotes and apostrophes written as "&quot;" and no markup; quotes are
     # still cut from the original (answer.text) at the same offsets
-    text = linguistic.mask_markup(linguistic.read_entities(text))
+    raw = linguistic.read_entities(text)
+    text = linguistic.mask_markup(raw)
     # A Russian report's template: what was expected, the environment and the headings state
     # no problem; the reproduction steps name no group of people, and a workaround the writer
     # uses asks for no feature.
     layout_drops: list[tuple[str, Span]] = []
-    if request.language.lower().startswith("ru"):
-        layout_drops = [("segment", s) for s in report_ru.steps(text)]
+    steps: list[Span] = []
+    russian = request.language.lower().startswith("ru")
+    if russian:
+        steps = report_ru.steps(text)
+        layout_drops = [("segment", s) for s in steps]
         layout_drops += [("feature", s) for s in report_ru.workarounds(text)]
-        text = report_ru.mask_layout(text)
+        text = report_ru.mask_layout(text, raw)
     sentences = list(_sentences(text, request.language))
     findings = [_find_all(text, sentence, request.product.strip()) for sentence in sentences]
     findings = [
         [f for f in found if not any(f.type == t and s <= f.at < e for t, (s, e) in layout_drops)]
+        for found in findings
+    ]
+    # «2. Запустить задачу, которая не существует»: a step's setup, not what goes wrong
+    findings = [
+        [f for f in found if f.type != "pain" or not report_ru.in_a_step_to_do(text, steps, f.at)]
         for found in findings
     ]
     # "Problem with extensions" above the report that says what goes wrong: the specific
@@ -188,12 +201,37 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
         for f in found
     )
     said_again = _said_again(findings)
-    said_again |= _title_restated(text, sentences, findings, said_again)
-    for sentence, candidates in zip(sentences, findings, strict=True):
+    # «Из-за этого я не могу работать» after the fault: its consequence, when a fault is told
+    consequences = {
+        id(f)
+        for sentence, found in zip(sentences, findings, strict=True)
+        for f in found
+        if f.type == "pain"
+        and russian
+        and report_ru.tells_a_consequence(text, (sentence.start, sentence.end), f.quote, f.at)
+    }
+    if not any(f.type == "pain" and id(f) not in consequences for found in findings for f in found):
+        consequences = set()
+    # a consequence restates no title: the title stays the problem's statement
+    said_again |= _title_restated(text, sentences, findings, said_again | consequences)
+    for index, (sentence, candidates) in enumerate(zip(sentences, findings, strict=True)):
         found: list[Finding] = []
         for item in candidates:
             if item.type == "pain" and specific and linguistic.names_only_an_area(item.label):
                 continue
+            if (
+                item.type == "pain"
+                and sentence.lex is lexicon_ru
+                and report_ru.tells_an_unnamed_error(item.label)
+                and any(
+                    f.type == "pain"
+                    and f is not item
+                    and not report_ru.tells_an_unnamed_error(f.label)
+                    for other in _rest_of_paragraph(text, sentences, findings, index)
+                    for f in other
+                )
+            ):
+                continue  # «Выдаёт ошибку в коде.» before the sentence that tells which
             if (
                 item.type == "pain"
                 and linguistic.names_nothing(item.label)
@@ -224,10 +262,12 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
                 continue  # «сломалось после обновления», «это мешает» beside what broke
             if item.type == "pain" and linguistic.says_only_something_is_wrong(item.label):
                 continue
+            if id(item) in consequences:
+                continue
             if id(item) in said_again:
                 continue
             if item.type == "pain":
-                if _restated(text, sentence, item, pains):
+                if _restated(text, sentence, item, pains) or _told_again(item, pains):
                     continue
                 pains.append(item)
             found.append(item)
@@ -240,15 +280,54 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     return ExtractionResponse(nodes=answer.nodes, relations=answer.relations)
 
 
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+
+
+def _rest_of_paragraph(
+    text: str, sentences: list[Sentence], findings: list[list[Finding]], index: int
+) -> list[list[Finding]]:
+    """The findings of the sentence at index and of those after it in its paragraph."""
+    rest = [findings[index]]
+    for later in range(index + 1, len(sentences)):
+        if _PARAGRAPH_BREAK.search(text, sentences[later - 1].end, sentences[later].start):
+            break
+        rest.append(findings[later])
+    return rest
+
+
+def _told_again(pain: Finding, earlier: list[Finding]) -> bool:
+    """A Russian pain that tells a problem of the message again in other words («терминал
+    зависает» … «терминал подвисает при запуске»): the first telling stands. Sameness is the
+    resolution's (kg.llm.offline.similarity), which merges such mentions across messages."""
+    if not _CYRILLIC.search(pain.label):
+        return False
+    return any(
+        _CYRILLIC.search(other.label) and same_thing(pain.label, other.label, "pain")[0]
+        for other in earlier
+    )
+
+
+# A report's title and its body state its problem, or the goal it asks how to reach («Как
+# отключить подсказки?» above «Подскажите, как отключить всплывающие подсказки»), twice.
+_TOLD_TWICE_TYPES = frozenset({"pain", "job"})
+
+
 def _said_again(findings: list[list[Finding]]) -> set[int]:
     """Pains a message states twice (a report's title and its body: "No update button in the
     Help menu" … "no update button"): the wording whose words the other holds all of stands,
     the one with fewer words goes. Sharing some words ("doesn't work") is not enough."""
-    pains = [(f, content_lemmas(f.label)) for found in findings for f in found if f.type == "pain"]
+    pains = [
+        (f, content_lemmas(f.label))
+        for found in findings
+        for f in found
+        if f.type in _TOLD_TWICE_TYPES
+    ]
     dropped: set[int] = set()
     for index, (pain, words) in enumerate(pains):
         for other_index, (other, other_words) in enumerate(pains):
             if other_index == index or id(other) in dropped or len(words) < 2:
+                continue
+            if other.type != pain.type:
                 continue
             fewer = len(words) < len(other_words) or (
                 len(words) == len(other_words) and other_index < index
@@ -299,10 +378,29 @@ def _title_restated(
 
 
 def _same_matter(title: str, body: str) -> bool:
-    """A shared content word, or two languages (a report titled in one, told in another)."""
+    """A shared content word, or two languages (a report titled in one, told in another). A
+    Russian title often names by a noun what the body tells by a verb of the same root
+    («Не работает вставка» above «текст не вставляется»): a shared root counts too."""
     if bool(_CYRILLIC.search(title)) != bool(_CYRILLIC.search(body)):
         return True
-    return bool(content_lemmas(title) & content_lemmas(body))
+    said, told = content_lemmas(title), content_lemmas(body)
+    return bool(said & told) or any(_same_root(a, b) for a in said for b in told)
+
+
+_ROOT_MIN = 5  # letters: «встав-» in «вставка» and «вставляться»; «пере-» alone is a prefix
+_ROOT_SHARE = 0.6  # of the shorter word
+
+
+def _same_root(one: str, other: str) -> bool:
+    """Two Russian lemmas that begin with the same long stem («сохранение», «сохраняться»)."""
+    if not (_CYRILLIC.match(one) and _CYRILLIC.match(other)):
+        return False
+    shared = 0
+    for a, b in zip(one, other, strict=False):
+        if a != b:
+            break
+        shared += 1
+    return shared >= max(_ROOT_MIN, _ROOT_SHARE * min(len(one), len(other)))
 
 
 # ----------------------------------------------------------------------------- splitting
@@ -775,6 +873,12 @@ def _segments(text: str, sentence: Sentence) -> list[Finding]:
             consumed_until = end
         if linguistic.addressed(text, (sentence.start, sentence.end), start, end):
             continue  # "Dear developers, please fix …": the reader addressed, not a segment
+        if (
+            lex is lexicon_ru
+            and not modifiers
+            and report_ru.names_the_makers(text, (sentence.start, sentence.end), label)
+        ):
+            continue  # «Спасибо разработчикам», «разработчики исправят»: the makers
         full = " ".join([*modifiers, label])
         role = "oblique" if before in lex.OBLIQUE_BEFORE else ""
         found.append(
@@ -892,8 +996,11 @@ def _pains(
             continue  # «воспроизводится на двух компьютерах»: where, not what goes wrong
         if not english and report_ru.about_the_report(text[clause[0] : clause[1]]):
             continue  # «Прикладываю скриншот ошибки»: the report's own business
-        if not english and report_ru.in_the_subjunctive(text[clause[0] : clause[1]]):
-            continue  # «Правильно было бы не показывать это окно»: what should be
+        if not english and (
+            report_ru.in_the_subjunctive(text[clause[0] : clause[1]])
+            or report_ru.after_so_that(text, (sentence.start, sentence.end), clause)
+        ):
+            continue  # «Правильно было бы не показывать это окно», «…, чтобы оно не …»
         cue = _pain_in_clause(text, clause, lex)
         if cue is not None and not english:
             cue = report_ru.symptom_before_consequence(text, clause, cue)
@@ -913,6 +1020,8 @@ def _pains(
         span, manual = cue
         if any(g[0] <= span[0] < g[1] for g in goal_spans):
             continue
+        if not english and report_ru.tells_how_it_was_before(text, clause, span[0]):
+            continue  # «в прошлой версии окно не закрывалось»: before the fault
         # an English clause may run on past its problem without a comma ("it used to crash
         # but now it runs fine"): what is said after the problem's own words counts
         told = (clause[0], span[1]) if english else clause
@@ -1102,16 +1211,39 @@ def _jobs(text: str, sentence: Sentence) -> list[Finding]:
             if first_verb in lex.JOB_EXCLUDED_VERBS:
                 continue
             end = _clause_end(sentence, match.start("j"))
+            clause = next((c for c in sentence.clauses if c[0] <= match.start() < c[1]), None)
+            if (
+                lex is lexicon_ru
+                and clause is not None
+                and report_ru.tells_what_should_happen(text, clause, match.start())
+            ):
+                continue  # «терминал должен открываться»: how a thing ought to behave
             phrase = _phrase(text, match.start("j"), end, lex, lex.JOB_CUTTER, lex.JOB_MAX_WORDS)
             label = _label(text, phrase, sentence)
             if label:
                 quote = _cover(sentence, match.start(), phrase[1])
                 found.append(Finding("job", label, quote, match.start()))
+    if lex is lexicon_ru:
+        found += _how_to(text, sentence)
     for cue, clause in linguistic.purpose_spans(text, (sentence.start, sentence.end)):
         label = _label(text, clause, sentence)
         if label and not any(label in f.label or f.label in label for f in found):
             found.append(Finding("job", label, _cover(sentence, cue, clause[1]), clause[0]))
     return found
+
+
+def _how_to(text: str, sentence: Sentence) -> list[Finding]:
+    """«Как вернуть старую панель?» at a sentence's start: what the writer is trying to do."""
+    lex = sentence.lex
+    match = lex.HOW_TO_JOB.match(text, sentence.start, sentence.end)
+    if match is None or _WORD.match(match["j"])[0].lower() in lex.HOW_TO_EXCLUDED_VERBS:
+        return []
+    end = _clause_end(sentence, match.start("j"))
+    phrase = _phrase(text, match.start("j"), end, lex, lex.JOB_CUTTER, lex.JOB_MAX_WORDS)
+    label = _label(text, phrase, sentence)
+    if not label:
+        return []
+    return [Finding("job", label, _cover(sentence, match.start(), phrase[1]), match.start("j"))]
 
 
 def _triggers(text: str, sentence: Sentence) -> list[Finding]:
@@ -1147,6 +1279,12 @@ def _alternatives(text: str, sentence: Sentence) -> list[Finding]:
         for match in pattern.finditer(text, sentence.start, sentence.end):
             if any(s < match.end() and match.start() < e for s, e in taken):
                 continue  # "Google Таблицы" already covers "таблицы"
+            if (
+                lex is lexicon_ru
+                and label in lex.PART_NOUNS
+                and lex.names_a_part(text, match.end())
+            ):
+                continue  # «таблица переменных», «блокнот Jupyter»: a part of something named
             taken.append(match.span())
             name = label or " ".join(match.group().lower().split())
             name = re.sub(r"^(?:on|pen and)\s+", "", name)

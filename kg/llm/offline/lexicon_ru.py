@@ -337,6 +337,19 @@ PAIN_VERBAL = re.compile(
     r"(?![\w-])",
     _I,
 )
+# («сами» alone is left out: «закупаются сами» is people doing it themselves)
+_BY_ITSELF = (
+    r"(?:сам[ао]?(?:\s+по\s+себе)?|сами\s+по\s+себе|самопроизвольно|произвольно"
+    r"|ни\s+с\s+того\s+ни\s+с\s+сего)"
+)
+# «Я сам разобрался»: the writer did it, nothing went wrong
+_NOT_THE_WRITER = r"(?<!\bя\s)(?<!\bмы\s)(?<!\bты\s)(?<!\bвы\s)"
+# a finite verb of a thing's own change: reflexive («закрывается», «сбросились») or one of
+# vanishing («пропал», «исчезает»)
+_CHANGES = (
+    r"(?:[а-яё]+(?:ется|ётся|ится|ются|ятся|ался|алась|алось|ались|ился|илась|илось|ились"
+    r"|ялся|ялась|ялось|ялись)|(?:пропа|исчез|слете|слета)[а-яё]*)"
+)
 PAIN_PREDICATE = re.compile(
     r"(?<![\w-])(?:тормоз(?:ит|ят|ил|или)|подвиса(?:ет|ют)|зависа(?:ет|ют)|завис(?:ло|ла|ли)|"
     r"висн(?:ет|ут)|висит|глюч(?:ит|ат)|лага(?:ет|ют)|вылета(?:ет|ют)|"
@@ -344,7 +357,10 @@ PAIN_PREDICATE = re.compile(
     r"работа\w+|синхронизир\w+|обновля\w+|отвеча\w+)|"
     r"не\s+(?:работает|работают|грузится|загружается|открывается|сохраняет\w*|"
     r"синхронизир\w+)|(?:слишком|очень|дико|жутко)\s+(?:сложн\w+|дорог\w+|медленн\w+|"
-    r"запутанн\w+|неудобн\w+)|перестал[аои]?\s+работать)(?![\w-])",
+    r"запутанн\w+|неудобн\w+)|перестал[аои]?\s+работать"
+    # «окно закрывается само», «сам по себе пропал»: what a thing does by itself, unasked
+    rf"|{_NOT_THE_WRITER}{_BY_ITSELF}\s+{_CHANGES}|{_NOT_THE_WRITER}{_CHANGES}\s+{_BY_ITSELF})"
+    r"(?![\w-])",
     _I,
 )
 PAIN_NOUN = re.compile(
@@ -383,6 +399,18 @@ JOB_PATTERNS = (
         r"мечтают)\s+(?P<j>(?:[\w-]+\s+)?[\w-]+(?:ть|ться|ти|чь)(?![\w-]).*)",
         _I,
     ),
+)
+# «Как вернуть старую панель?», «Подскажите, как отключить подсказки»: a question that opens
+# on «как» and an infinitive asks how to do what the writer is trying to do. Mid-sentence («не
+# понимаю, как …») it is not asked.
+HOW_TO_JOB = re.compile(
+    r"(?:(?<![\w-])(?:подскажите|скажите|объясните|посоветуйте)\W+(?:пожалуйста\W+)?)?"
+    r"(?<![\w-]\s)(?<![\w-])как\s+(?:мне\s+|можно\s+)?"
+    r"(?P<j>[\w-]+(?:ть|ться|ти|чь)(?![\w-]).*)",
+    _I,
+)
+HOW_TO_EXCLUDED_VERBS = _words(
+    "исправить решить починить обойти устранить быть понять сделать воспроизвести"
 )
 JOB_EXCLUDED_BEFORE = re.compile(r"(?:нам|мы|мне|я|вам|вы|цель|задача|не)\s*$", _I)
 JOB_EXCLUDED_VERBS = _words(
@@ -443,6 +471,24 @@ ALTERNATIVES: tuple[tuple[re.Pattern[str], str, bool], ...] = (
     (re.compile(r"(?<![\w-])календар\w+", _I), "календарь", True),
     (re.compile(r"(?<![\w-])стикер\w+", _I), "стикеры", True),
 )
+# Common nouns for a tool that also name a part of something: with a genitive or a name after
+# them («таблица переменных», «блокнот Jupyter», «тетрадь с кодом» is not one) they say which
+# part, not a tool the writer uses instead.
+PART_NOUNS = frozenset({"таблицы", "блокнот", "тетрадь"})
+_NEXT_TOKEN = re.compile(r"[ \t]+([A-Za-zА-Яа-яЁё][\w-]*)")
+
+
+def names_a_part(text: str, end: int) -> bool:
+    """The tool noun ending at `end` has a genitive noun or a Latin name right after it."""
+    following = _NEXT_TOKEN.match(text, end)
+    if following is None:
+        return False
+    word = following.group(1)
+    if word[:1].isascii():
+        return True
+    return "gent" in cases(word) and "nomn" not in cases(word)  # «переменных»: a noun's too
+
+
 # Words kept in an alternative's quote: the preposition before it, what it comes in after it.
 ALTERNATIVE_LEADS = _words("в во на через по с со из")
 ALTERNATIVE_CONTAINERS = _words("группы группах группу группе чаты чатах чат чате канал каналы")
@@ -523,7 +569,11 @@ NOT_NAMES = _words(
 
 # ----------------------------------------------------------------------------- features
 FEATURE_PATTERNS = (
-    re.compile(r"(?<![\w-])(?:добавить|добавьте|добавили\s+бы)\s+(?P<f>.+)", _I),
+    # «Добавьте, пожалуйста, …»: the courtesy word between the verb and what is asked for
+    re.compile(
+        r"(?<![\w-])(?:добавить|добавьте|добавили\s+бы)(?:\s*,?\s*пожалуйста\s*,)?\s+(?P<f>.+)",
+        _I,
+    ),
     re.compile(
         r"(?<![\w-])(?:планируем|хотим|будем|собираемся|решили|нужно|надо|стоит|можно|"
         r"предлагаем|думаем|попробуем|начн[её]м|план\s*(?:—|:))\s+(?:[\w-]+\s+)?"
@@ -641,7 +691,9 @@ def segment_head(found: re.Match[str]) -> tuple[str, bool] | None:
     those few people or a tool, not a group of customers; the roles that attach to what
     they run («владельцы салона», «администраторы школы») are left to the segment's tail."""
     described = _segment_head(found)
-    if described is None or described[0] in ATTACHING_HEADS:
+    if described is None or _names_a_thing(found):
+        return None
+    if described[0] in ATTACHING_HEADS:
         return described
     following = _NEXT_WORD.match(found.string, found.end())
     if following is not None:
@@ -649,6 +701,41 @@ def segment_head(found: re.Match[str]) -> tuple[str, bool] | None:
         if {"NOUN", "inan", "sing"} <= tags and "gent" in cases(following.group(1)):
             return None
     return described
+
+
+# A singular role noun with a name in Latin letters names one thing or one firm, not a group:
+# «ассистент Copilot», «провайдер OpenAI», «Git-клиент».
+_LATIN_NAME_AFTER = re.compile(r"[ \t]+[A-Za-z][\w.+#-]*")
+_LATIN_PREFIX = re.compile(r"^[A-Za-z][\w.+#]*-$")
+# Prepositions that take the accusative: after them a masculine noun that looks nominative is
+# inanimate («через проводник», «в установщик»), where a person would take the genitive form
+# («через проводника»).
+_ACCUSATIVE_PREPOSITIONS = frozenset({"через", "сквозь", "про", "в", "во", "на", "за"})
+_PREVIOUS_WORD = re.compile(r"([А-Яа-яЁё-]+)[ \t]+$")
+
+
+def _names_a_thing(found: re.Match[str]) -> bool:
+    """The head, singular, is a thing or one named firm: a Latin name right after it or as its
+    prefix, or the accusative of an inanimate noun (nominative in form) after a preposition or
+    after a verb of the writer's («открываю проводник», «установите помощник»)."""
+    word = found["head"]
+    tags = grammemes(word)
+    if "sing" not in tags:
+        return False
+    if _LATIN_NAME_AFTER.match(found.string, found.end()) or _LATIN_PREFIX.match(
+        found["prefix"] or ""
+    ):
+        return True
+    if "masc" not in tags or "nomn" not in cases(word) or "gent" in cases(word):
+        return False
+    previous = _PREVIOUS_WORD.search(found.string, max(0, found.start() - 40), found.start())
+    if previous is None:
+        return False
+    before = previous.group(1)
+    if before.lower() in _ACCUSATIVE_PREPOSITIONS:
+        return True
+    verb = grammemes(before)
+    return bool(verb & {"VERB", "INFN"}) and bool(verb & {"1per", "2per", "impr", "INFN"})
 
 
 def _segment_head(found: re.Match[str]) -> tuple[str, bool] | None:
@@ -696,6 +783,7 @@ _LAST_WORD = re.compile(r"([А-Яа-яЁё-]+)\s*$")
 # The writer's own role: «Я разработчик», «Я начинающий программист», «Как программист, я …»,
 # «Работаю тестировщиком».
 _WRITER_ROLE_BEFORE = frozenset({"я", "как", "работаю", "являюсь", "работал", "работала"})
+_ROLE_PARTICLES = frozenset({"не", "же", "тоже", "также", "ведь", "лишь", "просто", "всего", "сам"})
 
 
 def names_one(head: str, before: str) -> bool:
@@ -709,12 +797,21 @@ def names_one(head: str, before: str) -> bool:
     if last is None:
         return False
     word = last.group(1)
-    if word.lower() in _WRITER_ROLE_BEFORE:
+    if _the_writers_role(before):
         return True
     if word.lower() in _LOCATIVE_PREPOSITIONS:
         return bool(grammemes(head) & {"loct", "loc2"})
     tags = grammemes(word)
     return "NOUN" in tags and "gent" in cases(head)
+
+
+def _the_writers_role(before: str) -> bool:
+    """The words before a role are the writer's («Я», «Как»), particles aside («Я не», «я тоже
+    просто»)."""
+    words = [w.lower() for w in re.findall(r"[А-Яа-яЁё-]+", before)]
+    while words and words[-1] in _ROLE_PARTICLES:
+        words.pop()
+    return bool(words) and words[-1] in _WRITER_ROLE_BEFORE
 
 
 def segment_tail(label: str, rest: str) -> re.Match[str] | None:

@@ -24,7 +24,8 @@ from functools import lru_cache
 
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
-from kg.language import Token, analyse, cases, grammemes, is_english_word, lemma
+from kg.language import Token, analyse, cases, grammemes, is_cyrillic, is_english_word, lemma
+from kg.language.lemmas import _morph
 
 Span = tuple[int, int]
 
@@ -536,6 +537,8 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
     if token.lemma in CEASE and after is not None and after.lower == "being":
         after = tokens[i + 2] if i + 2 < len(tokens) else None  # "stopped being shown"
         return after is not None and after.lemma in FUNCTION_LEMMAS
+    if token.lemma in CEASE and after is not None and _a_thing_ceased(tokens, i):
+        return True  # «отладчик перестал останавливаться на точках останова»
     if token.text.isascii() and negated:
         return False  # "can't stop playing it", "don't ever stop updating it": praise
     if token.lemma not in CEASE or after is None or not _forms(after) & FUNCTION_LEMMAS:
@@ -543,6 +546,38 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
     # "it stopped loading" is a failure; "couriers stop opening the app" is what people do.
     following = tokens[i + 2] if i + 2 < len(tokens) else None
     return following is None or following.pos not in ("DET", "NOUN", "PROPN", "PRON")
+
+
+_PEOPLE_PRONOUNS = _wordset("я мы ты вы они")
+
+
+def _a_thing_ceased(tokens: list[Token], i: int) -> bool:
+    """«Перестал» with any infinitive said of a thing: a Russian program that stopped doing
+    something is broken, whatever it stopped doing. Said of people («клиенты перестали
+    заходить», «я перестал пользоваться») it is what they do, and the function list decides."""
+    after = tokens[i + 1]
+    if not is_cyrillic(after.text) or "INFN" not in grammemes(after.text):
+        return False
+    subjects = [
+        t
+        for t in tokens[:i]
+        if t.pos in ("NOUN", "PROPN", "PRON")
+        and ("nomn" in cases(t.text) or not is_cyrillic(t.text))
+    ]
+    if not subjects:
+        return False  # «перестал открываться» with no subject: left to the function list
+    subject = subjects[-1]
+    return subject.lower not in _PEOPLE_PRONOUNS and _may_be_a_thing(subject.text)
+
+
+@lru_cache(maxsize=10_000)
+def _may_be_a_thing(word: str) -> bool:
+    """Some reading of the word is an inanimate noun («редактор» is a person or a program;
+    «пользователи» are only people). Words in other scripts are things."""
+    if not is_cyrillic(word):
+        return True
+    parses = [p for p in _morph().parse(word.lower()) if p.tag.POS == "NOUN"]
+    return not parses or any("inan" in p.tag for p in parses)
 
 
 # Operations a person performs on the app: with the writer as subject and no "can't", not
@@ -1769,10 +1804,12 @@ def holds_its_comma(text: str, span: Span) -> bool:
     return _DENIED_AFTER_COMMA.search(text, span[0], span[1]) is not None
 
 
-# Words for the parts of a computer a report lists as its environment.
+# Words for the parts of a computer a report lists as its environment, the display among them
+# («монитор 27 дюймов, масштаб 150%»).
 _MACHINE = re.compile(
     r"(?<![\w-])(?:RAM|ROM|CPU|GPU|SSD|HDD|ОЗУ|ПЗУ|memory|processor|cores?|процессор\w*|"
-    r"оперативн\w*|памят[ьи]|видеокарт\w*|ядер|ядра|диск\w*)(?![\w-])",
+    r"оперативн\w*|памят[ьи]|видеокарт\w*|ядер|ядра|диск\w*|монитор\w*|дюйм\w*|"
+    r"масштаб\w*|разрешени\w+\s+(?:экрана|монитора|дисплея|\d))(?![\w-])",
     re.IGNORECASE,
 )
 

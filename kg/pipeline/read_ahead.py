@@ -1,0 +1,89 @@
+"""Imported messages read ahead by the offline rules while their task waits for its turn.
+
+The imports of a project are integrated in order by the one task that holds the project's
+import turn (kg.pipeline.ingest); the task queued for a later run of messages waits meanwhile,
+and its worker process would sit idle. With the offline engine it reads its run's messages
+ahead instead: the rules' answer depends on the message alone (kg.llm.offline.ahead), so it is
+computed there, on the other core, and kept in Redis for a few minutes; the turn's holder finds
+it and goes straight on to resolving and writing. Nothing here is needed for correctness: an
+answer not found (expired, Redis away, never read ahead) is computed in place, the same.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+import redis
+from pydantic import ValidationError
+
+from kg.llm.engines import OfflineEngine, current_engine
+from kg.llm.offline import ahead
+from kg.llm.offline.extractor import extract_offline
+from kg.llm.prompts.extraction_models import ExtractionRequest, ExtractionResponse
+from kg.models import Episode
+from kg.pipeline.locks import lock_redis, namespaced_key
+from kg.tenancy import product_name
+
+logger = logging.getLogger("groundwork.pipeline")
+
+KEEP_SECONDS = 900  # long enough for the holder to reach a run read ahead, short for memory
+
+
+def _request(episode: Episode) -> ExtractionRequest:
+    project = episode.project
+    return ExtractionRequest(
+        text=episode.content, language=project.language, product=product_name(project)
+    )
+
+
+def _key(request: ExtractionRequest) -> str:
+    return namespaced_key(
+        "offline-answer:" + ahead.answer_key(request.text, request.language, request.product)
+    )
+
+
+def read_ahead(episodes: Sequence[Episode]) -> int:
+    """Compute and keep the offline answers of these messages not kept already; returns how
+    many were computed. Does nothing with a model configured (its answer depends on the
+    project's state) or with Redis away."""
+    if not episodes or not isinstance(current_engine(), OfflineEngine):
+        return 0
+    requests = [_request(e) for e in episodes]
+    keys = [_key(r) for r in requests]
+    try:
+        client = lock_redis()
+        kept = client.mget(keys)
+        made = 0
+        for request, key, answer in zip(requests, keys, kept, strict=True):
+            if answer is None:
+                client.set(key, extract_offline(request).model_dump_json(), ex=KEEP_SECONDS)
+                made += 1
+        return made
+    except redis.RedisError as exc:
+        logger.debug("messages not read ahead: %s", exc)
+        return 0
+
+
+@contextmanager
+def answers_read_ahead(episodes: Sequence[Episode]) -> Iterator[None]:
+    """Within the block the offline rules find the answers read ahead for these messages."""
+    found: dict[str, ExtractionResponse] = {}
+    if episodes and isinstance(current_engine(), OfflineEngine):
+        requests = [_request(e) for e in episodes]
+        try:
+            kept = lock_redis().mget([_key(r) for r in requests])
+        except redis.RedisError as exc:
+            logger.debug("answers read ahead not available: %s", exc)
+            kept = [None] * len(requests)
+        for request, answer in zip(requests, kept, strict=True):
+            if answer is None:
+                continue
+            key = ahead.answer_key(request.text, request.language, request.product)
+            try:
+                found[key] = ExtractionResponse.model_validate_json(answer)
+            except ValidationError:  # not an answer: computed in place
+                logger.warning("an answer read ahead did not parse; computed again")
+    with ahead.answers_given(found):
+        yield
