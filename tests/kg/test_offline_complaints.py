@@ -631,3 +631,29 @@ def test_regressions_money_and_missing_output_are_pains(text, expected):
 )
 def test_a_fix_a_refund_received_or_the_writers_past_is_no_pain(text):
     assert _pains(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("There are a few bugs.", "there are a few bugs"),
+        ("It has lots of issues.", "it has lots of issues"),
+        # a modal in a relative clause does not make the problem a supposition
+        ("Five stars, but there are a few bugs that could be fixed.", "a few bugs"),
+    ],
+)
+def test_problems_said_to_exist_are_pains(text, expected):
+    assert any(expected in pain.lower() for pain in _pains(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I see others are having the same problem.",
+        "Very few bugs for such a big app.",
+        "Some people have issues with it but not me.",
+        "It is the app that would make my life easier.",
+    ],
+)
+def test_problems_of_others_told_before_or_nearly_none_are_no_pain(text):
+    assert _pains(text) == []

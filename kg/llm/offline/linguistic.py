@@ -270,8 +270,23 @@ def is_hypothetical(reading: Reading) -> bool:
     if against_the_present(tokens) is not None:
         return False  # "I'd give it five stars if it didn't crash": it crashes
     return any(
-        t.lower in HYPOTHETICAL and not (i + 1 < len(tokens) and tokens[i + 1].lower in NEGATORS)
+        t.lower in HYPOTHETICAL
+        and not (i + 1 < len(tokens) and tokens[i + 1].lower in NEGATORS)
+        and not _in_a_relative_clause(tokens, i)
         for i, t in enumerate(tokens)
+    )
+
+
+_RELATIVE_OPENERS = _wordset("that which")
+
+
+def _in_a_relative_clause(tokens: list[Token], i: int) -> bool:
+    """ "there are a few bugs that could be fixed": the modal is the relative clause's, said
+    of a noun before it; the clause that names the noun is no supposition."""
+    return (
+        i >= 2
+        and tokens[i - 1].lower in _RELATIVE_OPENERS
+        and tokens[i - 2].pos in ("NOUN", "PROPN")
     )
 
 
@@ -1898,6 +1913,8 @@ def _names_no_problem(tokens: list[Token], at: int) -> bool:
     if _quoted_message_end(tokens, at) is not None:
         return False  # the error "Cannot open file": its message says which
     first, last = _segment(tokens, at)
+    if _problems_asserted(tokens, at, first, last):
+        return False  # "there are a few bugs", "so many issues": the app has problems
     ignored = GENERIC_NOUNS | GENERIC_VERBS | _VAGUE_WORDS | GENERIC_PROBLEMS | DEVICE_WORDS
     return not any(
         (t.pos in ("NOUN", "PROPN", "VERB") and t.lemma not in ignored and t.lower not in ignored)
@@ -1905,6 +1922,34 @@ def _names_no_problem(tokens: list[Token], at: int) -> bool:
         for i, t in enumerate(tokens[first : last + 1], first)
         if i != at
     )
+
+
+# How many problems there are, said without pointing back at one told before: "a few bugs",
+# "so many issues", "lots of problems". ("The problem", "this problem", "the same issue" point
+# at a problem told elsewhere.)
+_HOW_MANY = _wordset(
+    "a an some many few several lots lot alot plenty so too bunch couple multiple numerous "
+    "constant frequent endless full tons more"
+)
+# Words that make a problem someone else's, or one already known of.
+_OTHERS_OR_KNOWN = _wordset(
+    "other others people everyone anyone someone somebody same similar known widespread wide"
+)
+
+
+def _problems_asserted(tokens: list[Token], at: int, first: int, last: int) -> bool:
+    if not tokens[at].text.isascii():
+        return False
+    back = at - 1
+    while back >= first and tokens[back].pos == "ADJ" and tokens[back].lower not in _HOW_MANY:
+        back -= 1  # "a few annoying bugs"
+    if back < first or tokens[back].lower not in _HOW_MANY | {"of"}:
+        return False
+    if tokens[back].lower == "few" and not (back and tokens[back - 1].lower == "a"):
+        return False  # "very few bugs": nearly none
+    if tokens[back].lower == "of" and not (back > first and tokens[back - 1].lower in _HOW_MANY):
+        return False  # "lots of bugs", "full of bugs"; not "the source of the problem"
+    return not any(t.lower in _OTHERS_OR_KNOWN for t in tokens[first : last + 1])
 
 
 # Words that judge a whole thing rather than say what goes wrong with it.
