@@ -1157,6 +1157,7 @@ def _the_writer_is(tokens: list[Token], i: int) -> bool:
 # happens unasked.
 _UNBIDDEN = _wordset("close quit restart reboot reset reload refresh skip jump")
 _BODY = _wordset("eyes ears head")
+_MAY = _wordset("may might could would will")
 _OUTPUTS = _wordset("sound audio picture image video")
 _COSTS = _wordset("fees fee charges costs cost subscription subscriptions")
 _SCREEN_PARTS = _wordset(
@@ -1376,7 +1377,10 @@ def _misbehaves(tokens: list[Token], i: int) -> bool:
         before = tokens[i - 1].lower if i else ""
         return (i == 0 or before in _PLEAS) and after.lower not in ("working",)
     if "refuse" in forms and following[:1] == ["to"]:
-        return not by_a_person  # "it refuses to start" (not "I refuse to pay")
+        # "it refuses to start" (not "I refuse to pay", nor "couriers may refuse to install
+        # it", a risk)
+        modal = i and tokens[i - 1].lower in _MAY
+        return not by_a_person and not modal
     if "cut" in forms and following[:1] in (["out"], ["off"]) and _verb_like(tokens, i):
         return not by_a_person  # "the sound cuts out" (not "you can cut out the background")
     if "hurt" in forms and following[:2] in ([p, b] for p in ("my", "your", "our") for b in _BODY):
@@ -1416,6 +1420,7 @@ def _misbehaves(tokens: list[Token], i: int) -> bool:
 # away the offline mode". Past forms: "it removes backgrounds" offers a tool.
 _REMOVING = _wordset("delete erase wipe remove")
 _WHERE = _wordset("where where's wheres")
+_CHORE_VERBS = _wordset("mean require involve")
 _GONE_CUES = _wordset("longer anymore more gone took taken")
 _PASSIVE = _wordset("got get gets getting was were been is are be")
 _REMOVED_OBJECTS = _wordset("my our all the your his her their every")
@@ -1448,7 +1453,9 @@ def _taken_away(tokens: list[Token], i: int) -> bool:
     after = [t.lower for t in tokens[i + 1 : i + 4]]
     if token.lower == "longer" and i and tokens[i - 1].lower == "no":
         # "my device is no longer supported"; the writer only when they left the app ("I no
-        # longer use it")
+        # longer use it"); not a chore gone ("a count no longer means typing by hand")
+        if after and _word_forms(after[0], after[0]) & (NOT_FAILURE_VERBS | _CHORE_VERBS):
+            return False
         return not writer or bool(after) and after[0] in _STILL_USED
     if token.lower == "anymore" or (token.lower == "more" and i and tokens[i - 1].lower == "any"):
         negator = next(
