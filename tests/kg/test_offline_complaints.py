@@ -675,3 +675,34 @@ def test_a_problem_introduced_to_be_told_next_is_no_pain_of_its_own():
 )
 def test_a_risk_or_a_chore_a_plan_ends_is_no_pain(text):
     assert _pains(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("notifications stopped coming through", "notifications stopped coming"),
+        ("It stopped responding.", "stopped responding"),
+        ("its been glitching all week", "its been glitching all week"),
+        ("how is this still not fixed", "this still not fixed"),
+        ("every time i open it it asks me to update", "asks me to update"),
+        ("wont open at all after the latest update", "wont open at all"),
+        ("it makes my phone lag", "makes my phone lag"),
+        ("the sound cuts in and out", "sound cuts"),
+    ],
+)
+def test_reviews_typed_loosely_still_state_their_complaint(text, expected):
+    assert any(expected in pain.lower() for pain in _pains(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It stopped crashing.",
+        "It used to lag, but not anymore.",
+        "My kids stopped fighting over the remote.",
+        "I stopped going to the gym.",
+        "Couriers keep closing the app by accident.",
+    ],
+)
+def test_a_problem_that_ceased_or_what_people_stopped_or_keep_doing_is_no_pain(text):
+    assert _pains(text) == []

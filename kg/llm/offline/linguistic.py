@@ -26,6 +26,7 @@ from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
 from kg.language import Token, analyse, cases, grammemes, is_cyrillic, is_english_word, lemma
 from kg.language.lemmas import _morph
+from kg.llm.offline import lexicon_en
 
 Span = tuple[int, int]
 
@@ -344,10 +345,22 @@ def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
             continue
         if _disputed(tokens, i) or _minimized(tokens, i) or _what_should_be(tokens, i):
             continue
-        if token.lemma in PROBLEM_LEMMAS or token.lower in PROBLEM_LEMMAS:
+        if (
+            token.lemma in PROBLEM_LEMMAS
+            or token.lower in PROBLEM_LEMMAS
+            or (
+                token.text.isascii()
+                and token.lower.endswith("ing")
+                and _forms(token) & PROBLEM_LEMMAS
+            )
+        ):  # "it's been glitching": a lemmatizer may leave the -ing form
             if negated or _the_writer_is(tokens, i) or _said_over(tokens, i):
                 continue
             if _asks_about_the_writer(tokens, i) or _limited_otherwise(tokens, i):
+                continue
+            if [t.lower for t in tokens[max(0, i - 2) : i]] == ["used", "to"]:
+                continue  # "it used to lag": a problem of the past
+            if _ceased(tokens, i):
                 continue
             if _of_the_writers_device(tokens, i):
                 continue
@@ -516,6 +529,8 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
         subject = _subject_of(tokens, i)
         if subject is not None and subject.lower in _THING_PRONOUNS | _WHOLE_PRODUCT:
             return True  # "it doesn't remember my login": what the app should know
+    if negated and token.lower in _FIXED and any(t.lower in _STILL_YET for t in tokens):
+        return True  # "how is this still not fixed", "not resolved yet": the fault stays
     if (
         negated
         and token.lemma == "make"
@@ -556,6 +571,8 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
         return True  # «отладчик перестал останавливаться на точках останова»
     if token.text.isascii() and negated:
         return False  # "can't stop playing it", "don't ever stop updating it": praise
+    if token.lemma in CEASE and after is not None and _a_part_ceased(tokens, i):
+        return True
     if token.lemma not in CEASE or after is None or not _forms(after) & FUNCTION_LEMMAS:
         return False
     # "it stopped loading" is a failure; "couriers stop opening the app" is what people do.
@@ -564,6 +581,36 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
 
 
 _PEOPLE_PRONOUNS = _wordset("я мы ты вы они")
+
+
+def _a_part_ceased(tokens: list[Token], i: int) -> bool:
+    """ "notifications stopped coming through", "it stopped responding": an English thing
+    named before "stopped" and an -ing form after it, whatever the verb (not a problem that
+    stopped, "it stopped crashing", nor people: "I stopped going to the gym")."""
+    after = tokens[i + 1]
+    if not after.text.isascii() or not after.lower.endswith("ing"):
+        return False
+    if _forms(after) & PROBLEM_LEMMAS or after.lower in PROBLEM_LEMMAS:
+        return False
+    subject = _subject_of(tokens, i)
+    if subject is None or subject.lower in _WRITER_OBJECTS | {"they"} or _a_person(subject):
+        return False
+    return subject.pos == "PRON" or subject.lower.endswith("s") or subject.pos == "PROPN"
+
+
+def _ceased(tokens: list[Token], i: int) -> bool:
+    """ "it stopped crashing": the problem ceased."""
+    return bool(i) and tokens[i - 1].text.isascii() and bool(_forms(tokens[i - 1]) & CEASE)
+
+
+def _a_person(token: Token) -> bool:
+    """A pronoun or a noun for people ("I", "my kids", "couriers"), not a part of the app."""
+    if token.lower in _PERSON_SUBJECTS:
+        return True
+    if token.lower in lexicon_en.PEOPLE_NOUNS or token.lemma in lexicon_en.PEOPLE_NOUNS:
+        return True
+    plural = token.lower.endswith("s") and token.pos == "NOUN"
+    return plural and lexicon_en.SEGMENT_HEAD.fullmatch(token.lower) is not None
 
 
 def _a_thing_ceased(tokens: list[Token], i: int) -> bool:
@@ -813,6 +860,8 @@ _DEGREE = _wordset(
 
 _THING_PRONOUNS = _wordset("it this that")
 _KNOWING = _wordset("remember understand know")
+_FIXED = _wordset("fixed resolved solved addressed")
+_STILL_YET = _wordset("still yet")
 _SERVICE_NOUNS = _wordset("game site service store library catalog catalogue player")
 
 
@@ -1037,12 +1086,13 @@ def _recurs(tokens: list[Token], i: int) -> bool:
         return False
     if tokens[i - 1].lower not in _KEEP | _AGAIN_AND_AGAIN:
         return False
-    subject = [t.lower for t in tokens[: i - 1] if t.pos in ("PRON", "NOUN", "PROPN")]
+    subject = [t for t in tokens[: i - 1] if t.pos in ("PRON", "NOUN", "PROPN")]
     after = tokens[i + 1] if i + 1 < len(tokens) else None
     # "I keep getting logged out": done to the writer, again and again
     done_to = token.lower == "getting" and after is not None and after.lower.endswith("ed")
-    if subject and subject[-1] in _PEOPLE_SUBJECTS and not done_to:
-        return False
+    people = subject and (subject[-1].lower in _PEOPLE_SUBJECTS or _a_person(subject[-1]))
+    if people and not done_to:
+        return False  # "I keep using it", "couriers keep closing the app by accident"
     return polarity(" ".join(t.text for t in tokens[i - 1 :])) < 0.3
 
 
@@ -1320,7 +1370,7 @@ def _misbehaves(tokens: list[Token], i: int) -> bool:
     after = tokens[i + 1] if i + 1 < len(tokens) else None
     following = [t.lower for t in tokens[i + 1 : i + 4]]
     subject = _subject_of(tokens, i)
-    by_a_person = subject is not None and subject.lower in _PERSON_SUBJECTS
+    by_a_person = subject is not None and _a_person(subject)
     if token.lower == "force" and after is not None and after.lemma in ("close", "closing", "quit"):
         return True  # "keeps force closing": the system ends the app
     if "shut" in _forms(token) and following[:1] in (["down"], ["off"]):
@@ -1381,14 +1431,14 @@ def _misbehaves(tokens: list[Token], i: int) -> bool:
         # it", a risk)
         modal = i and tokens[i - 1].lower in _MAY
         return not by_a_person and not modal
-    if "cut" in forms and following[:1] in (["out"], ["off"]) and _verb_like(tokens, i):
+    if "cut" in forms and following[:1] in (["out"], ["off"], ["in"]) and _verb_like(tokens, i):
         return not by_a_person  # "the sound cuts out" (not "you can cut out the background")
     if "hurt" in forms and following[:2] in ([p, b] for p in ("my", "your", "our") for b in _BODY):
         return not by_a_person  # "the white screen hurts my eyes"
     if forms & _PROMPTING and following[:1] and following[0] in ("me", "us", "you", "for"):
         # "it asks me to rate it every single day": prompts that never stop
         first, last = _segment(tokens, i)
-        return not by_a_person and any(t.lower in _OFTEN for t in tokens[i : last + 1])
+        return not by_a_person and any(t.lower in _OFTEN for t in tokens[first : last + 1])
     if token.lower == "go" and i >= 2 and tokens[i - 1].lower == "to":
         # "the ads need to go", "this layout has to go": a part the writer wants gone
         ending = not following or following[0] in _STATEMENT_ENDS | {",", "!"}
@@ -1747,6 +1797,12 @@ def without_courtesy(text: str, span: Span) -> Span:
     asked = _question_opening(tokens, first)
     if asked and first + asked < len(tokens) - 1:
         first += asked
+    elif (
+        0 < first < len(tokens) - 1
+        and tokens[first - 1].lower in ("how", "why")
+        and tokens[first].lemma == "be"
+    ):
+        first += 1  # "how is | this still not fixed": the question's verb
     return (span[0] + tokens[first].start, span[1]) if tokens else span
 
 
@@ -1762,6 +1818,8 @@ def _question_opening(tokens: list[Token], first: int) -> int:
         return 2
     if words[1:2] == ["happened"] and words[0] in ("what", "whatever"):
         return 2 if len(words) > 1 and tokens[first + 1].lemma == "be" else 1
+    if words[:1] == ["how"] and len(words) > 1 and tokens[first + 1].lemma in ("be", "do"):
+        return 2  # "how is | this still not fixed"
     if words[:1] in (["why"], ["where"], ["where's"]):
         return 2 if len(words) > 1 and tokens[first + 1].lemma == "be" else 1
     return 0
@@ -2240,7 +2298,11 @@ def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
             return "a supposition"
         if any(
             (t.lemma in PROBLEM_LEMMAS or t.lower in PROBLEM_LEMMAS)
-            and (_of_the_writers_device(reading.tokens, i) or _said_over(reading.tokens, i))
+            and (
+                _of_the_writers_device(reading.tokens, i)
+                or _said_over(reading.tokens, i)
+                or _ceased(reading.tokens, i)
+            )
             for i, t in enumerate(reading.tokens)
         ):
             return "another thing's problem, or one said to be over"
@@ -4084,8 +4146,9 @@ def fragment_reason(label: str) -> str:
     )  # "the button does nothing"
     # "fix this": a demonstrative right after its verb is the verb's object, a pronoun
     pointed = tokens[-1].lower in _DEMONSTRATIVES and len(tokens) > 1 and tokens[-2].pos == "VERB"
-    # "longer than before": "before" stands for a time, an adverb
+    # "longer than before": "before" stands for a time, an adverb; "at all" is one too
     compared = tokens[-1].lower == "before" and len(tokens) > 1 and tokens[-2].lower in _AS_THAN
+    compared = compared or [t.lower for t in tokens[-2:]] == ["at", "all"]
     if (
         tokens[-1].pos in ("DET", "ADP", "CONJ")
         and not _phrasal_verb_end(tokens)
