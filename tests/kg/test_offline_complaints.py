@@ -706,3 +706,24 @@ def test_reviews_typed_loosely_still_state_their_complaint(text, expected):
 )
 def test_a_problem_that_ceased_or_what_people_stopped_or_keep_doing_is_no_pain(text):
     assert _pains(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Please fix the sync and I would pay for premium.", "fix the sync"),
+        ("Setting it up is very time consuming.", "time consuming"),
+        ("Fix already.", "fix already"),
+        ("Hope it's fixed soon.", "fixed soon"),
+    ],
+)
+def test_a_fix_hoped_for_a_chore_of_time_and_a_plea_before_an_offer_are_pains(text, expected):
+    assert any(expected in pain.lower() for pain in _pains(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I hope it never changes.", "If it had a timer and I would use it more."],
+)
+def test_a_hope_for_no_change_or_a_supposition_is_no_pain(text):
+    assert _pains(text) == []

@@ -274,7 +274,20 @@ def is_hypothetical(reading: Reading) -> bool:
         t.lower in HYPOTHETICAL
         and not (i + 1 < len(tokens) and tokens[i + 1].lower in NEGATORS)
         and not _in_a_relative_clause(tokens, i)
+        and not _opens_its_own_clause(tokens, i)
         for i, t in enumerate(tokens)
+    )
+
+
+def _opens_its_own_clause(tokens: list[Token], i: int) -> bool:
+    """ "please fix the spell check and I would pay for premium": the modal is said of a new
+    subject after a conjunction, a clause of its own; what comes before it is no
+    supposition."""
+    return (
+        i >= 3
+        and tokens[i - 1].lower in _SUBJECT_PRONOUNS
+        and tokens[i - 2].lower in ("and", "but", "so")
+        and not any(t.lower in _CONDITIONS for t in tokens[: i - 2])
     )
 
 
@@ -1009,6 +1022,8 @@ def _complains_of_use(tokens: list[Token], i: int) -> bool:
         return thing is not None and (thing.lower in _LEFT_THINGS or thing.lemma in _LEFT_THINGS)
     if _requests_a_fix(tokens, i):
         return True
+    if token.lower in ("fix", "fixed") and _hoped_for(tokens, i):
+        return True  # "hope it's fixed soon": a fix wished for presupposes the fault
     if _recurs(tokens, i):
         return True
     accustomed = i > 0 and tokens[i - 1].lemma in ("get", "be", "become")  # "getting used to it"
@@ -1220,7 +1235,7 @@ _MEASURES = _wordset(
     "connection signal"
 )
 _SCREEN_COLOURS = _wordset("black blank white grey gray")
-_SET_PHRASE_ENDS = _wordset(
+_SET_PHRASE_ENDS = {"consuming"} | _wordset(
     "hot warm off order greyed grayed locked place grab win empty hidden back refund refunds"
     " sound audio picture image video cover covers covered block blocks hide hides"
 )
@@ -1409,6 +1424,8 @@ def _misbehaves(tokens: list[Token], i: int) -> bool:
         return True  # "a cash grab"
     if token.lower == "win" and [t.lower for t in tokens[max(0, i - 2) : i]] == ["pay", "to"]:
         return True  # "pay to win"
+    if token.lower == "consuming" and i and tokens[i - 1].lower == "time":
+        return True  # "very time consuming"
     if token.lower in _SCREEN_COLOURS and following[:1] == ["screen"]:
         return True  # "I get a black screen"
     if token.lower in ("hot", "warm") and i and tokens[i - 1].lower in _HEATING | _HOW:
@@ -1752,13 +1769,21 @@ def _asks_for_a_fix(tokens: list[Token], at: int) -> bool:
 
 def _fix_done(tokens: list[Token], j: int) -> bool:
     """ "they fixed the login bug", "it was fixed": a fix that happened (a lemmatizer may not
-    read "fixed" as "fix"). "It should be fixed" asks for one."""
-    return tokens[j].lower == "fixed" and not (j and tokens[j - 1].lower == "be")
+    read "fixed" as "fix"). "It should be fixed" and "hope it's fixed soon" ask for one."""
+    if tokens[j].lower != "fixed" or (j and tokens[j - 1].lower == "be"):
+        return False
+    return not _hoped_for(tokens, j)
+
+
+def _hoped_for(tokens: list[Token], j: int) -> bool:
+    return any(t.lower in _HOPING for t in tokens[max(0, j - 5) : j])
 
 
 _PLEAS = _wordset("please pls plz kindly")
 _OUGHT = _wordset("should must")
 _URGING = _wordset("just so now")
+_AT_ONCE = _wordset("already asap soon please pls plz")
+_HOPING = _wordset("hope hoping hopefully wish")
 _FIXING = _wordset("fix resolve solve")
 
 
@@ -1767,9 +1792,11 @@ def _requests_a_fix(tokens: list[Token], i: int) -> bool:
     something, which presupposes it is broken ("please fix the sync", "please fix it")."""
     if tokens[i].lower not in _FIXING:
         return False
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    if after is not None and after.lower in _AT_ONCE:
+        return True  # "fix already", "fix it asap"
     if i == 0 or tokens[i - 1].lower in _URGING:
         # "Fix the sync already", "just fix it": an imperative with its object
-        after = tokens[i + 1] if i + 1 < len(tokens) else None
         return after is not None and after.pos in ("DET", "PRON", "NOUN", "PROPN")
     before = tokens[i - 1].lower
     if before in _PLEAS | _OUGHT:
