@@ -727,3 +727,17 @@ def test_a_fix_hoped_for_a_chore_of_time_and_a_plea_before_an_offer_are_pains(te
 )
 def test_a_hope_for_no_change_or_a_supposition_is_no_pain(text):
     assert _pains(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "pain"),
+    [
+        # a denied "stop" asserts what follows it
+        ("It doesn't stop crashing.", True),
+        ("It won't stop buffering.", True),
+        ("Don't ever stop updating it.", False),
+        ("It stopped crashing.", False),
+    ],
+)
+def test_a_negation_of_stop_scopes_over_the_stop_not_the_verb_after_it(text, pain):
+    assert bool(_pains(text)) is pain

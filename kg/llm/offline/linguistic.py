@@ -239,6 +239,8 @@ def _negated(tokens: list[Token], index: int) -> bool:
             return False
         if token.lower in _SUBJECT_PRONOUNS:
             return False  # "couldn't be happier I downloaded it": a new clause, its own subject
+        if token.text.isascii() and token.lemma in CEASE:
+            return False  # "it doesn't stop crashing": the negation is the stop's, it crashes on
     return False
 
 
@@ -612,8 +614,9 @@ def _a_part_ceased(tokens: list[Token], i: int) -> bool:
 
 
 def _ceased(tokens: list[Token], i: int) -> bool:
-    """ "it stopped crashing": the problem ceased."""
-    return bool(i) and tokens[i - 1].text.isascii() and bool(_forms(tokens[i - 1]) & CEASE)
+    """ "it stopped crashing": the problem ceased ("it won't stop crashing": it goes on)."""
+    ceasing = bool(i) and tokens[i - 1].text.isascii() and bool(_forms(tokens[i - 1]) & CEASE)
+    return ceasing and not _negated(tokens, i - 1)
 
 
 def _a_person(token: Token) -> bool:
