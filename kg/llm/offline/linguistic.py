@@ -349,6 +349,27 @@ def _quoted(tokens: list[Token]) -> list[bool]:
 _EXCEPTION_NAME = re.compile(r"[A-Z]\w*(?:Error|Exception)")
 
 
+def _review_cue(tokens: list[Token], i: int) -> bool:
+    """The English constructions reviews complain in without a problem word, tried only on a
+    word one of them can turn on (most words are none)."""
+    token = tokens[i]
+    if not token.text.isascii():
+        return False
+    named = token.lower in _REVIEW_WORDS or token.lemma in _REVIEW_WORDS
+    if not named and not _forms(token) & _REVIEW_FORMS:
+        return False
+    return (
+        _misbehaves(tokens, i)
+        or _taken_away(tokens, i)
+        or _restricted(tokens, i)
+        or _asks_why(tokens, i)
+        or _outdone(tokens, i)
+        or _leaves(tokens, i)
+        or _fails_here(tokens, i)
+        or _good_until(tokens, i)
+    )
+
+
 def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
     generic = unable = verdict = None
     for i in indexes:
@@ -389,16 +410,7 @@ def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
         elif _states_a_failure(tokens, i, negated):
             return i
         elif unable is None and (
-            _after_inability(tokens, i)
-            or _complains_of_use(tokens, i)
-            or _misbehaves(tokens, i)
-            or _taken_away(tokens, i)
-            or _restricted(tokens, i)
-            or _asks_why(tokens, i)
-            or _outdone(tokens, i)
-            or _leaves(tokens, i)
-            or _fails_here(tokens, i)
-            or _good_until(tokens, i)
+            _after_inability(tokens, i) or _complains_of_use(tokens, i) or _review_cue(tokens, i)
         ):
             unable = i  # a word a tagger missed as a verb: a failure named outright goes first
     if unable is not None:
@@ -4246,3 +4258,21 @@ def names_only_an_area(label: str) -> bool:
         or (t.lemma in PROBLEM_LEMMAS and t.lemma not in GENERIC_PROBLEMS and t.pos != "NOUN")
         for t in tokens
     )
+
+
+# The words the review constructions above turn on, as written and by their base forms: a
+# word in neither starts none of them.
+_REVIEW_WORDS = (
+    _FALLING
+    | _RESOURCES
+    | _UNPROMPTED
+    | _OUT_OF
+    | _SCREEN_COLOURS
+    | _SET_PHRASE_ENDS
+    | _GONE_CUES
+    | _PRAISING_COMPARATIVES
+    | _GIVING_UP
+    | _MOVING
+    | _wordset("only happened go not until get got bother")
+)
+_REVIEW_FORMS = _MISBEHAVING | _REMOVING | _DEMANDING
