@@ -589,3 +589,155 @@ def test_praise_in_the_form_of_a_denial_or_a_drop_in_price_is_no_pain(text):
 )
 def test_relief_or_praise_in_a_complaints_words_is_no_pain(text):
     assert _pains(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Nothing but problems since the update.", "problems since the update"),
+        ("Useless since the last update.", "useless since the last update"),
+        ("I want my money back.", "money back"),
+        ("I paid for premium and still see ads.", "still see ads"),
+        ("I used to love this app.", "used to love this app"),
+        ("Whatever happened to the old design?", "happened to the old design"),
+        ("The server is always down.", "server is always down"),
+        ("Videos play without sound.", "without sound"),
+        ("No sound on videos.", "no sound on videos"),
+        ("My favorites list is empty after the update.", "list is empty"),
+        ("It doesn't remember my login.", "doesn't remember my login"),
+        ("They charge you without telling you.", "charge you without telling"),
+        ("Hidden fees everywhere.", "hidden fees"),
+        ("The trial auto renewed and charged me.", "renewed and charged"),
+        ("The ads are longer than the videos.", "ads are longer"),
+        ("The keyboard covers the text box.", "keyboard covers the text box"),
+    ],
+)
+def test_regressions_money_and_missing_output_are_pains(text, expected):
+    assert any(expected in pain.lower() for pain in _pains(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The update fixed everything.",
+        "I got my money back within a day.",
+        "Refund was quick and easy.",
+        "It works without asking for an account.",
+        "I used to keep my lists on paper.",
+        "I don't remember how I managed without it.",
+        "The menu slides down smoothly.",
+        "Calm down, it is only a game.",
+    ],
+)
+def test_a_fix_a_refund_received_or_the_writers_past_is_no_pain(text):
+    assert _pains(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("There are a few bugs.", "there are a few bugs"),
+        ("It has lots of issues.", "it has lots of issues"),
+        # a modal in a relative clause does not make the problem a supposition
+        ("Five stars, but there are a few bugs that could be fixed.", "a few bugs"),
+    ],
+)
+def test_problems_said_to_exist_are_pains(text, expected):
+    assert any(expected in pain.lower() for pain in _pains(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I see others are having the same problem.",
+        "Very few bugs for such a big app.",
+        "Some people have issues with it but not me.",
+        "It is the app that would make my life easier.",
+    ],
+)
+def test_problems_of_others_told_before_or_nearly_none_are_no_pain(text):
+    assert _pains(text) == []
+
+
+def test_a_problem_introduced_to_be_told_next_is_no_pain_of_its_own():
+    # "a problem", "an error" open a report that goes on to say which; the number of them
+    # is what says the app has problems ("a few bugs")
+    assert _pains("I have a problem on my laptop.") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a risk, and a chore a plan will end, are not what the app does wrong now
+        "Couriers with cheap phones may refuse to install it.",
+        "We plan to add scanning, so a stock count no longer means typing every item.",
+    ],
+)
+def test_a_risk_or_a_chore_a_plan_ends_is_no_pain(text):
+    assert _pains(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("notifications stopped coming through", "notifications stopped coming"),
+        ("It stopped responding.", "stopped responding"),
+        ("its been glitching all week", "its been glitching all week"),
+        ("how is this still not fixed", "this still not fixed"),
+        ("every time i open it it asks me to update", "asks me to update"),
+        ("wont open at all after the latest update", "wont open at all"),
+        ("it makes my phone lag", "makes my phone lag"),
+        ("the sound cuts in and out", "sound cuts"),
+    ],
+)
+def test_reviews_typed_loosely_still_state_their_complaint(text, expected):
+    assert any(expected in pain.lower() for pain in _pains(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It stopped crashing.",
+        "It used to lag, but not anymore.",
+        "My kids stopped fighting over the remote.",
+        "I stopped going to the gym.",
+        "Couriers keep closing the app by accident.",
+    ],
+)
+def test_a_problem_that_ceased_or_what_people_stopped_or_keep_doing_is_no_pain(text):
+    assert _pains(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Please fix the sync and I would pay for premium.", "fix the sync"),
+        ("Setting it up is very time consuming.", "time consuming"),
+        ("Fix already.", "fix already"),
+        ("Hope it's fixed soon.", "fixed soon"),
+    ],
+)
+def test_a_fix_hoped_for_a_chore_of_time_and_a_plea_before_an_offer_are_pains(text, expected):
+    assert any(expected in pain.lower() for pain in _pains(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I hope it never changes.", "If it had a timer and I would use it more."],
+)
+def test_a_hope_for_no_change_or_a_supposition_is_no_pain(text):
+    assert _pains(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "pain"),
+    [
+        # a denied "stop" asserts what follows it
+        ("It doesn't stop crashing.", True),
+        ("It won't stop buffering.", True),
+        ("Don't ever stop updating it.", False),
+        ("It stopped crashing.", False),
+    ],
+)
+def test_a_negation_of_stop_scopes_over_the_stop_not_the_verb_after_it(text, pain):
+    assert bool(_pains(text)) is pain

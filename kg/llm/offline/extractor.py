@@ -1039,7 +1039,8 @@ def _pains(
         ):
             continue
         phrase, label = _pain_label(text, span, clause, sentence)
-        if label and linguistic.fragment_reason(label):
+        lone = english and len(label.split()) == 1  # "it makes my phone lag": a word alone
+        if label and (linguistic.fragment_reason(label) or lone):
             # the pattern's words cut the clause mid-phrase ("… doesn't work at all"): the
             # grammar's reading of the same clause may still make a whole statement
             grammar = linguistic.pain_span(text, clause)
@@ -1090,8 +1091,9 @@ def _past_a_lone_word(
 
 _BE = frozenset(("is", "are", "was", "were", "'s"))
 # Predicates a pain may open on besides "be": "it has lots of pop-ups", "it used to sync".
-_PREDICATE_OPENERS = _BE | frozenset(("has", "have", "had", "used", "keeps", "kept"))
-_PRONOUN_SUBJECTS = frozenset(("it", "this", "that", "they", "he", "she", "there"))
+_PREDICATE_OPENERS = _BE | frozenset(("has", "have", "had", "used", "keeps", "kept", "been"))
+# "its" before "been" is "it's" typed without its apostrophe ("its been glitching all week")
+_PRONOUN_SUBJECTS = frozenset(("it", "this", "that", "they", "he", "she", "there", "its"))
 
 
 def _with_pronoun_subject(text: str, phrase: Span, floor: int) -> Span:

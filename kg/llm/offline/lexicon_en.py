@@ -384,7 +384,8 @@ PAIN_PREDICATE = re.compile(
     r"|lags|lagging|freezes|freezing|crashes|crashing|hangs|hanging|stalls|glitches"
     r"|times?\s+out|keeps?\s+(?:crashing|freezing|failing|dropping)"
     r"|(?:does\s+not|doesn't|did\s+not|didn't|won't|will\s+not)\s+(?:work|load|sync|open|save)"
-    r"|stops?\s+working|loads?\s+slowly|(?:is|goes)\s+down"
+    r"|stops?\s+working|loads?\s+slowly|(?:is|goes|are|was|were)\s+(?:always\s+|often\s+|constantly\s+"
+    r"|frequently\s+)?down(?!\s+(?:to|from|the|a|my|your|with|for|in|on|at|and|or|there|here))"
     r"|(?:takes?|took)\s+(?:forever|ages|too\s+long|hours|all\s+day|an\s+eternity"
     r"|(?:much\s+|a\s+lot\s+|way\s+)?longer\s+than))\b",
     _I,

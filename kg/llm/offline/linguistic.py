@@ -26,6 +26,7 @@ from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
 from kg.language import Token, analyse, cases, grammemes, is_cyrillic, is_english_word, lemma
 from kg.language.lemmas import _morph
+from kg.llm.offline import lexicon_en
 
 Span = tuple[int, int]
 
@@ -238,6 +239,8 @@ def _negated(tokens: list[Token], index: int) -> bool:
             return False
         if token.lower in _SUBJECT_PRONOUNS:
             return False  # "couldn't be happier I downloaded it": a new clause, its own subject
+        if token.text.isascii() and token.lemma in CEASE:
+            return False  # "it doesn't stop crashing": the negation is the stop's, it crashes on
     return False
 
 
@@ -270,8 +273,36 @@ def is_hypothetical(reading: Reading) -> bool:
     if against_the_present(tokens) is not None:
         return False  # "I'd give it five stars if it didn't crash": it crashes
     return any(
-        t.lower in HYPOTHETICAL and not (i + 1 < len(tokens) and tokens[i + 1].lower in NEGATORS)
+        t.lower in HYPOTHETICAL
+        and not (i + 1 < len(tokens) and tokens[i + 1].lower in NEGATORS)
+        and not _in_a_relative_clause(tokens, i)
+        and not _opens_its_own_clause(tokens, i)
         for i, t in enumerate(tokens)
+    )
+
+
+def _opens_its_own_clause(tokens: list[Token], i: int) -> bool:
+    """ "please fix the spell check and I would pay for premium": the modal is said of a new
+    subject after a conjunction, a clause of its own; what comes before it is no
+    supposition."""
+    return (
+        i >= 3
+        and tokens[i - 1].lower in _SUBJECT_PRONOUNS
+        and tokens[i - 2].lower in ("and", "but", "so")
+        and not any(t.lower in _CONDITIONS for t in tokens[: i - 2])
+    )
+
+
+_RELATIVE_OPENERS = _wordset("that which")
+
+
+def _in_a_relative_clause(tokens: list[Token], i: int) -> bool:
+    """ "there are a few bugs that could be fixed": the modal is the relative clause's, said
+    of a noun before it; the clause that names the noun is no supposition."""
+    return (
+        i >= 2
+        and tokens[i - 1].lower in _RELATIVE_OPENERS
+        and tokens[i - 2].pos in ("NOUN", "PROPN")
     )
 
 
@@ -318,6 +349,27 @@ def _quoted(tokens: list[Token]) -> list[bool]:
 _EXCEPTION_NAME = re.compile(r"[A-Z]\w*(?:Error|Exception)")
 
 
+def _review_cue(tokens: list[Token], i: int) -> bool:
+    """The English constructions reviews complain in without a problem word, tried only on a
+    word one of them can turn on (most words are none)."""
+    token = tokens[i]
+    if not token.text.isascii():
+        return False
+    named = token.lower in _REVIEW_WORDS or token.lemma in _REVIEW_WORDS
+    if not named and not _forms(token) & _REVIEW_FORMS:
+        return False
+    return (
+        _misbehaves(tokens, i)
+        or _taken_away(tokens, i)
+        or _restricted(tokens, i)
+        or _asks_why(tokens, i)
+        or _outdone(tokens, i)
+        or _leaves(tokens, i)
+        or _fails_here(tokens, i)
+        or _good_until(tokens, i)
+    )
+
+
 def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
     generic = unable = verdict = None
     for i in indexes:
@@ -329,10 +381,22 @@ def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
             continue
         if _disputed(tokens, i) or _minimized(tokens, i) or _what_should_be(tokens, i):
             continue
-        if token.lemma in PROBLEM_LEMMAS or token.lower in PROBLEM_LEMMAS:
+        if (
+            token.lemma in PROBLEM_LEMMAS
+            or token.lower in PROBLEM_LEMMAS
+            or (
+                token.text.isascii()
+                and token.lower.endswith("ing")
+                and _forms(token) & PROBLEM_LEMMAS
+            )
+        ):  # "it's been glitching": a lemmatizer may leave the -ing form
             if negated or _the_writer_is(tokens, i) or _said_over(tokens, i):
                 continue
             if _asks_about_the_writer(tokens, i) or _limited_otherwise(tokens, i):
+                continue
+            if [t.lower for t in tokens[max(0, i - 2) : i]] == ["used", "to"]:
+                continue  # "it used to lag": a problem of the past
+            if _ceased(tokens, i):
                 continue
             if _of_the_writers_device(tokens, i):
                 continue
@@ -346,16 +410,7 @@ def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
         elif _states_a_failure(tokens, i, negated):
             return i
         elif unable is None and (
-            _after_inability(tokens, i)
-            or _complains_of_use(tokens, i)
-            or _misbehaves(tokens, i)
-            or _taken_away(tokens, i)
-            or _restricted(tokens, i)
-            or _asks_why(tokens, i)
-            or _outdone(tokens, i)
-            or _leaves(tokens, i)
-            or _fails_here(tokens, i)
-            or _good_until(tokens, i)
+            _after_inability(tokens, i) or _complains_of_use(tokens, i) or _review_cue(tokens, i)
         ):
             unable = i  # a word a tagger missed as a verb: a failure named outright goes first
     if unable is not None:
@@ -393,11 +448,9 @@ def _spared(tokens: list[Token], i: int) -> bool:
     spares, not what happens."""
     if i >= 2 and tokens[i - 1].lower == "of" and tokens[i - 2].lower == "instead":
         return True
-    before = [t for t in tokens[max(0, i - 4) : i]]
-    return any(
-        t.lower == "from" and any(_forms(b) & _SPARING for b in before[:j])
-        for j, t in enumerate(before)
-    )
+    before = tokens[max(0, i - 4) : i]
+    froms = [j for j, t in enumerate(before) if t.lower == "from"]
+    return bool(froms) and any(_forms(b) & _SPARING for b in before[: froms[-1]])
 
 
 # Verbs of sparing someone a trouble: "saved me from losing my notes", "keeps me from
@@ -499,6 +552,12 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
         return True
     if negated and token.lemma == "have" and _lacks(tokens, i):
         return True
+    if negated and token.lemma in _KNOWING and _right_after_negator(tokens, i):
+        subject = _subject_of(tokens, i)
+        if subject is not None and subject.lower in _THING_PRONOUNS | _WHOLE_PRODUCT:
+            return True  # "it doesn't remember my login": what the app should know
+    if negated and token.lower in _FIXED and any(t.lower in _STILL_YET for t in tokens):
+        return True  # "how is this still not fixed", "not resolved yet": the fault stays
     if (
         negated
         and token.lemma == "make"
@@ -539,6 +598,8 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
         return True  # «отладчик перестал останавливаться на точках останова»
     if token.text.isascii() and negated:
         return False  # "can't stop playing it", "don't ever stop updating it": praise
+    if token.lemma in CEASE and after is not None and _a_part_ceased(tokens, i):
+        return True
     if token.lemma not in CEASE or after is None or not _forms(after) & FUNCTION_LEMMAS:
         return False
     # "it stopped loading" is a failure; "couriers stop opening the app" is what people do.
@@ -547,6 +608,37 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
 
 
 _PEOPLE_PRONOUNS = _wordset("я мы ты вы они")
+
+
+def _a_part_ceased(tokens: list[Token], i: int) -> bool:
+    """ "notifications stopped coming through", "it stopped responding": an English thing
+    named before "stopped" and an -ing form after it, whatever the verb (not a problem that
+    stopped, "it stopped crashing", nor people: "I stopped going to the gym")."""
+    after = tokens[i + 1]
+    if not after.text.isascii() or not after.lower.endswith("ing"):
+        return False
+    if _forms(after) & PROBLEM_LEMMAS or after.lower in PROBLEM_LEMMAS:
+        return False
+    subject = _subject_of(tokens, i)
+    if subject is None or subject.lower in _WRITER_OBJECTS | {"they"} or _a_person(subject):
+        return False
+    return subject.pos == "PRON" or subject.lower.endswith("s") or subject.pos == "PROPN"
+
+
+def _ceased(tokens: list[Token], i: int) -> bool:
+    """ "it stopped crashing": the problem ceased ("it won't stop crashing": it goes on)."""
+    ceasing = bool(i) and tokens[i - 1].text.isascii() and bool(_forms(tokens[i - 1]) & CEASE)
+    return ceasing and not _negated(tokens, i - 1)
+
+
+def _a_person(token: Token) -> bool:
+    """A pronoun or a noun for people ("I", "my kids", "couriers"), not a part of the app."""
+    if token.lower in _PERSON_SUBJECTS:
+        return True
+    if token.lower in lexicon_en.PEOPLE_NOUNS or token.lemma in lexicon_en.PEOPLE_NOUNS:
+        return True
+    plural = token.lower.endswith("s") and token.pos == "NOUN"
+    return plural and lexicon_en.SEGMENT_HEAD.fullmatch(token.lower) is not None
 
 
 def _a_thing_ceased(tokens: list[Token], i: int) -> bool:
@@ -795,6 +887,9 @@ _DEGREE = _wordset(
 
 
 _THING_PRONOUNS = _wordset("it this that")
+_KNOWING = _wordset("remember understand know")
+_FIXED = _wordset("fixed resolved solved addressed")
+_STILL_YET = _wordset("still yet")
 _SERVICE_NOUNS = _wordset("game site service store library catalog catalogue player")
 
 
@@ -942,6 +1037,8 @@ def _complains_of_use(tokens: list[Token], i: int) -> bool:
         return thing is not None and (thing.lower in _LEFT_THINGS or thing.lemma in _LEFT_THINGS)
     if _requests_a_fix(tokens, i):
         return True
+    if token.lower in ("fix", "fixed") and _hoped_for(tokens, i):
+        return True  # "hope it's fixed soon": a fix wished for presupposes the fault
     if _recurs(tokens, i):
         return True
     accustomed = i > 0 and tokens[i - 1].lemma in ("get", "be", "become")  # "getting used to it"
@@ -952,7 +1049,17 @@ def _complains_of_use(tokens: list[Token], i: int) -> bool:
         past_problem = any(
             t.lemma in PROBLEM_LEMMAS or t.lower in NEGATORS for t in tokens[i + 2 : i + 6]
         )
-        return not past_problem and not (subject and subject[-1] in _PEOPLE_SUBJECTS)
+        if subject and subject[-1] in _PEOPLE_SUBJECTS:
+            # "I used to love this app": the writer's liking is past, a regression
+            liked = tokens[i + 2] if i + 2 < len(tokens) else None
+            thing = [t.lower for t in tokens[i + 3 : i + 5]]
+            return (
+                not past_problem
+                and liked is not None
+                and liked.lemma in LIKING_LEMMAS
+                and any(w in _LEFT_THINGS for w in thing)
+            )
+        return not past_problem
     return False
 
 
@@ -960,6 +1067,7 @@ def _complains_of_use(tokens: list[Token], i: int) -> bool:
 # "the banner covers the buttons".
 _OFTEN = _wordset("every each constantly constant always everywhere nonstop non-stop")
 _INTRUDING = _wordset("pop interrupt cover block play")
+_STILL_MORE = _wordset("still longer louder bigger more")
 
 
 def _intrudes(tokens: list[Token], i: int) -> bool:
@@ -967,8 +1075,8 @@ def _intrudes(tokens: list[Token], i: int) -> bool:
     ("you have to watch an ad to go on"). Not one said to be rare or easy to skip."""
     first, last = _segment(tokens, i)
     piece = tokens[first : last + 1]
-    if any(t.lower in _OFTEN for t in piece):
-        return True
+    if any(t.lower in _OFTEN | _STILL_MORE for t in piece):
+        return True  # "ads after every song", "still see ads", "ads longer than the videos"
     if any(_forms(t) & _INTRUDING for t in tokens[i + 1 : min(last + 1, i + 3)]):
         return True
     return any(
@@ -1008,12 +1116,13 @@ def _recurs(tokens: list[Token], i: int) -> bool:
         return False
     if tokens[i - 1].lower not in _KEEP | _AGAIN_AND_AGAIN:
         return False
-    subject = [t.lower for t in tokens[: i - 1] if t.pos in ("PRON", "NOUN", "PROPN")]
+    subject = [t for t in tokens[: i - 1] if t.pos in ("PRON", "NOUN", "PROPN")]
     after = tokens[i + 1] if i + 1 < len(tokens) else None
     # "I keep getting logged out": done to the writer, again and again
     done_to = token.lower == "getting" and after is not None and after.lower.endswith("ed")
-    if subject and subject[-1] in _PEOPLE_SUBJECTS and not done_to:
-        return False
+    people = subject and (subject[-1].lower in _PEOPLE_SUBJECTS or _a_person(subject[-1]))
+    if people and not done_to:
+        return False  # "I keep using it", "couriers keep closing the app by accident"
     return polarity(" ".join(t.text for t in tokens[i - 1 :])) < 0.3
 
 
@@ -1128,17 +1237,27 @@ def _the_writer_is(tokens: list[Token], i: int) -> bool:
 # happens unasked.
 _UNBIDDEN = _wordset("close quit restart reboot reset reload refresh skip jump")
 _BODY = _wordset("eyes ears head")
+_MAY = _wordset("may might could would will")
+_OUTPUTS = _wordset("sound audio picture image video")
+_COSTS = _wordset("fees fee charges costs cost subscription subscriptions")
+_SCREEN_PARTS = _wordset(
+    "button buttons text box field menu content screen subtitles controls keyboard bar"
+)
+_CLAIMING = _wordset("want need demand deserve give ask request wait waiting")
 _DECLINING = _wordset("drop decline decrease degrade worsen")
 _MEASURES = _wordset(
     "quality resolution performance speed accuracy sound volume fps framerate calls call "
     "connection signal"
 )
 _SCREEN_COLOURS = _wordset("black blank white grey gray")
-_SET_PHRASE_ENDS = _wordset("hot warm off order greyed grayed locked place grab win")
+_SET_PHRASE_ENDS = {"consuming"} | _wordset(
+    "hot warm off order greyed grayed locked place grab win empty hidden back refund refunds"
+    " sound audio picture image video cover covers covered block blocks hide hides"
+)
 _HEATING = _wordset("gets get getting got becomes became runs running")
 _HOW = _wordset("really very so too super extremely")
 _HOW_FAR = _wordset("way totally completely always slightly bit little")
-_AGAIN_WORDS = _wordset("twice again double two three extra")
+_FAIR_PRICE = _wordset("nothing less only just fairly")
 _PROMPTING = _wordset("ask prompt beg")
 _MISBEHAVING = (
     _UNBIDDEN
@@ -1220,7 +1339,8 @@ def _verb_like(tokens: list[Token], i: int) -> bool:
 
 # Words that say the app did something no one asked for: "it restarts randomly", "it deleted
 # my chats for no reason", "it updates without warning".
-_UNPROMPTED = _wordset("randomly reason warning permission explanation notice")
+_WHOM_ASKED = _wordset("me us you anyone first")
+_UNPROMPTED = _wordset("randomly reason warning permission explanation notice telling asking")
 _OUT_OF = _wordset("force sync")
 
 
@@ -1234,6 +1354,11 @@ def _done_unprompted(tokens: list[Token], i: int) -> bool:
         and "without" not in before
     ):
         return False
+    if token.lower in ("telling", "asking"):
+        # "charges you without telling you"; not "works without asking for an account"
+        after = [t.lower for t in tokens[i + 1 : i + 2]]
+        if before[-1:] != ["without"] or (after and after[0] not in _WHOM_ASKED):
+            return False
     first, _ = _segment(tokens, i)
     if any(
         t.lower in _PERSON_SUBJECTS and tokens[j + 1].lemma in ("can", "could", "may")
@@ -1268,12 +1393,14 @@ def _misbehaves(tokens: list[Token], i: int) -> bool:
         return False
     if token.lower in _UNPROMPTED:
         return _done_unprompted(tokens, i)  # its own "without" is no negation
+    if token.lower in _OUTPUTS and i and tokens[i - 1].lower in ("no", "without"):
+        return True  # "no sound on videos", "videos play without sound": the output fails
     if _negated(tokens, i):
         return False
     after = tokens[i + 1] if i + 1 < len(tokens) else None
     following = [t.lower for t in tokens[i + 1 : i + 4]]
     subject = _subject_of(tokens, i)
-    by_a_person = subject is not None and subject.lower in _PERSON_SUBJECTS
+    by_a_person = subject is not None and _a_person(subject)
     if token.lower == "force" and after is not None and after.lemma in ("close", "closing", "quit"):
         return True  # "keeps force closing": the system ends the app
     if "shut" in _forms(token) and following[:1] in (["down"], ["off"]):
@@ -1282,6 +1409,20 @@ def _misbehaves(tokens: list[Token], i: int) -> bool:
         return True
     if token.lower in _FALLING and following[:1] and following[0] in _FALLEN_STATES:
         return not by_a_person
+    if token.lower == "empty" and i and tokens[i - 1].lemma == "be":
+        return not by_a_person  # "my favourites list is empty after the update"
+    if token.lower == "hidden" and following[:1] and following[0] in _COSTS:
+        return True  # "hidden fees"
+    if forms & {"cover", "block", "hide"} and _verb_like(tokens, i) and not by_a_person:
+        # "the keyboard covers the text box": a part of the screen hides another
+        return any(t.lower in _SCREEN_PARTS for t in tokens[i + 1 : i + 5])
+    if token.lower == "back" and i >= 2 and tokens[i - 1].lower == "money":
+        # "I want my money back", "give me my money back"
+        return any(_forms(t) & _CLAIMING for t in tokens[max(0, i - 5) : i - 1])
+    if token.lower in ("refund", "refunds") and any(
+        _forms(t) & _CLAIMING for t in tokens[max(0, i - 4) : i]
+    ):
+        return True  # "I want a refund", "still waiting for a refund"
     if token.lower in ("greyed", "grayed") and following[:1] == ["out"]:
         return True  # "the export button is greyed out"
     if token.lower == "locked" and following[:1] == ["behind"]:
@@ -1298,6 +1439,8 @@ def _misbehaves(tokens: list[Token], i: int) -> bool:
         return True  # "a cash grab"
     if token.lower == "win" and [t.lower for t in tokens[max(0, i - 2) : i]] == ["pay", "to"]:
         return True  # "pay to win"
+    if token.lower == "consuming" and i and tokens[i - 1].lower == "time":
+        return True  # "very time consuming"
     if token.lower in _SCREEN_COLOURS and following[:1] == ["screen"]:
         return True  # "I get a black screen"
     if token.lower in ("hot", "warm") and i and tokens[i - 1].lower in _HEATING | _HOW:
@@ -1309,22 +1452,25 @@ def _misbehaves(tokens: list[Token], i: int) -> bool:
     if "forget" in forms and _verb_like(tokens, i):
         # "it forgets my settings"; "it forgets nothing" praises
         return subject is not None and not by_a_person and following[:1] != ["nothing"]
-    if "charge" in forms and following[:1] and following[0] in ("me", "us"):
-        # "charged me twice", "charged me again after I cancelled"
-        return any(w in _AGAIN_WORDS for w in following[1:3])
+    if "charge" in forms and following[:1] and following[0] in ("me", "us", "you"):
+        # "charged me twice", "auto renewed and charged me"; not "charged me nothing"
+        return not following[1:2] or following[1] not in _FAIR_PRICE
     if "stop" in forms and after is not None and after.lower.endswith("ing"):
         before = tokens[i - 1].lower if i else ""
         return (i == 0 or before in _PLEAS) and after.lower not in ("working",)
     if "refuse" in forms and following[:1] == ["to"]:
-        return not by_a_person  # "it refuses to start" (not "I refuse to pay")
-    if "cut" in forms and following[:1] in (["out"], ["off"]) and _verb_like(tokens, i):
+        # "it refuses to start" (not "I refuse to pay", nor "couriers may refuse to install
+        # it", a risk)
+        modal = i and tokens[i - 1].lower in _MAY
+        return not by_a_person and not modal
+    if "cut" in forms and following[:1] in (["out"], ["off"], ["in"]) and _verb_like(tokens, i):
         return not by_a_person  # "the sound cuts out" (not "you can cut out the background")
     if "hurt" in forms and following[:2] in ([p, b] for p in ("my", "your", "our") for b in _BODY):
         return not by_a_person  # "the bright theme strains my eyes"
     if forms & _PROMPTING and following[:1] and following[0] in ("me", "us", "you", "for"):
         # "it asks me to rate it every single day": prompts that never stop
         first, last = _segment(tokens, i)
-        return not by_a_person and any(t.lower in _OFTEN for t in tokens[i : last + 1])
+        return not by_a_person and any(t.lower in _OFTEN for t in tokens[first : last + 1])
     if token.lower == "go" and i >= 2 and tokens[i - 1].lower == "to":
         # "the ads need to go", "this layout has to go": a part the writer wants gone
         ending = not following or following[0] in _STATEMENT_ENDS | {",", "!"}
@@ -1356,6 +1502,7 @@ def _misbehaves(tokens: list[Token], i: int) -> bool:
 # away the offline mode". Past forms: "it removes backgrounds" offers a tool.
 _REMOVING = _wordset("delete erase wipe remove")
 _WHERE = _wordset("where where's wheres")
+_CHORE_VERBS = _wordset("mean require involve")
 _GONE_CUES = _wordset("longer anymore more gone took taken")
 _PASSIVE = _wordset("got get gets getting was were been is are be")
 _REMOVED_OBJECTS = _wordset("my our all the your his her their every")
@@ -1388,7 +1535,9 @@ def _taken_away(tokens: list[Token], i: int) -> bool:
     after = [t.lower for t in tokens[i + 1 : i + 4]]
     if token.lower == "longer" and i and tokens[i - 1].lower == "no":
         # "my device is no longer supported"; the writer only when they left the app ("I no
-        # longer use it")
+        # longer use it"); not a chore gone ("a count no longer means typing by hand")
+        if after and _word_forms(after[0], after[0]) & (NOT_FAILURE_VERBS | _CHORE_VERBS):
+            return False
         return not writer or bool(after) and after[0] in _STILL_USED
     if token.lower == "anymore" or (token.lower == "more" and i and tokens[i - 1].lower == "any"):
         negator = next(
@@ -1468,7 +1617,11 @@ def _asks_why(tokens: list[Token], i: int) -> bool:
         # "why does it need …", "why do you want …": the app's demand is questioned
         subject = _subject_of(tokens, i)
         return subject is not None and subject.lower not in _WRITER_OBJECTS
-    if words[:3] == ["what", "happened", "to"] and token.lower == "happened":
+    if (
+        words[1:3] == ["happened", "to"]
+        and words[0] in ("what", "whatever")
+        and token.lower == "happened"
+    ):
         return True
     if words[0] == "where" and token.lower == "go" and "did" in words[:3]:
         return not any(w in _WRITER_OBJECTS for w in words[1:4])  # not "where did I go wrong"
@@ -1631,13 +1784,21 @@ def _asks_for_a_fix(tokens: list[Token], at: int) -> bool:
 
 def _fix_done(tokens: list[Token], j: int) -> bool:
     """ "they fixed the login bug", "it was fixed": a fix that happened (a lemmatizer may not
-    read "fixed" as "fix"). "It should be fixed" asks for one."""
-    return tokens[j].lower == "fixed" and not (j and tokens[j - 1].lower == "be")
+    read "fixed" as "fix"). "It should be fixed" and "hope it's fixed soon" ask for one."""
+    if tokens[j].lower != "fixed" or (j and tokens[j - 1].lower == "be"):
+        return False
+    return not _hoped_for(tokens, j)
+
+
+def _hoped_for(tokens: list[Token], j: int) -> bool:
+    return any(t.lower in _HOPING for t in tokens[max(0, j - 5) : j])
 
 
 _PLEAS = _wordset("please pls plz kindly")
 _OUGHT = _wordset("should must")
 _URGING = _wordset("just so now")
+_AT_ONCE = _wordset("already asap soon please pls plz")
+_HOPING = _wordset("hope hoping hopefully wish")
 _FIXING = _wordset("fix resolve solve")
 
 
@@ -1646,9 +1807,11 @@ def _requests_a_fix(tokens: list[Token], i: int) -> bool:
     something, which presupposes it is broken ("please fix the sync", "please fix it")."""
     if tokens[i].lower not in _FIXING:
         return False
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    if after is not None and after.lower in _AT_ONCE:
+        return True  # "fix already", "fix it asap"
     if i == 0 or tokens[i - 1].lower in _URGING:
         # "Fix the sync already", "just fix it": an imperative with its object
-        after = tokens[i + 1] if i + 1 < len(tokens) else None
         return after is not None and after.pos in ("DET", "PRON", "NOUN", "PROPN")
     before = tokens[i - 1].lower
     if before in _PLEAS | _OUGHT:
@@ -1676,6 +1839,12 @@ def without_courtesy(text: str, span: Span) -> Span:
     asked = _question_opening(tokens, first)
     if asked and first + asked < len(tokens) - 1:
         first += asked
+    elif (
+        0 < first < len(tokens) - 1
+        and tokens[first - 1].lower in ("how", "why")
+        and tokens[first].lemma == "be"
+    ):
+        first += 1  # "how is | this still not fixed": the question's verb
     return (span[0] + tokens[first].start, span[1]) if tokens else span
 
 
@@ -1689,7 +1858,11 @@ def _question_opening(tokens: list[Token], first: int) -> int:
     words = [t.lower for t in tokens[first : first + 3]]
     if words[:2] == ["how", "come"]:
         return 2
-    if words[:2] == ["what", "happened"] or words[:1] in (["why"], ["where"], ["where's"]):
+    if words[1:2] == ["happened"] and words[0] in ("what", "whatever"):
+        return 2 if len(words) > 1 and tokens[first + 1].lemma == "be" else 1
+    if words[:1] == ["how"] and len(words) > 1 and tokens[first + 1].lemma in ("be", "do"):
+        return 2  # "how is | this still not fixed"
+    if words[:1] in (["why"], ["where"], ["where's"]):
         return 2 if len(words) > 1 and tokens[first + 1].lemma == "be" else 1
     return 0
 
@@ -1842,9 +2015,13 @@ def _names_no_problem(tokens: list[Token], at: int) -> bool:
     (problem, issue, bug) says something is wrong, and nothing says what or where."""
     if tokens[at].lemma not in GENERIC_PROBLEMS and tokens[at].lower not in GENERIC_PROBLEMS:
         return False
+    if since_an_update(tokens):
+        return False  # "nothing but problems since the update": when it broke
     if _quoted_message_end(tokens, at) is not None:
         return False  # the error "Cannot open file": its message says which
     first, last = _segment(tokens, at)
+    if _problems_asserted(tokens, at, first, last):
+        return False  # "there are a few bugs", "so many issues": the app has problems
     ignored = GENERIC_NOUNS | GENERIC_VERBS | _VAGUE_WORDS | GENERIC_PROBLEMS | DEVICE_WORDS
     return not any(
         (t.pos in ("NOUN", "PROPN", "VERB") and t.lemma not in ignored and t.lower not in ignored)
@@ -1852,6 +2029,34 @@ def _names_no_problem(tokens: list[Token], at: int) -> bool:
         for i, t in enumerate(tokens[first : last + 1], first)
         if i != at
     )
+
+
+# How many problems there are, said without pointing back at one told before: "a few bugs",
+# "so many issues", "lots of problems". ("The problem", "this problem", "the same issue" point
+# at a problem told elsewhere; "a problem", "an error" introduce one the text goes on to tell.)
+_HOW_MANY = _wordset(
+    "some many few several lots lot alot plenty so too bunch couple multiple numerous "
+    "constant frequent endless full tons more"
+)
+# Words that make a problem someone else's, or one already known of.
+_OTHERS_OR_KNOWN = _wordset(
+    "other others people everyone anyone someone somebody same similar known widespread wide"
+)
+
+
+def _problems_asserted(tokens: list[Token], at: int, first: int, last: int) -> bool:
+    if not tokens[at].text.isascii():
+        return False
+    back = at - 1
+    while back >= first and tokens[back].pos == "ADJ" and tokens[back].lower not in _HOW_MANY:
+        back -= 1  # "a few annoying bugs"
+    if back < first or tokens[back].lower not in _HOW_MANY | {"of"}:
+        return False
+    if tokens[back].lower == "few" and not (back and tokens[back - 1].lower == "a"):
+        return False  # "very few bugs": nearly none
+    if tokens[back].lower == "of" and not (back > first and tokens[back - 1].lower in _HOW_MANY):
+        return False  # "lots of bugs", "full of bugs"; not "the source of the problem"
+    return not any(t.lower in _OTHERS_OR_KNOWN for t in tokens[first : last + 1])
 
 
 # Words that judge a whole thing rather than say what goes wrong with it.
@@ -1870,6 +2075,19 @@ _TIERS = _wordset("free paid pro premium lite basic trial")
 _BECOMING = _wordset("getting becoming became become gets got turning")
 
 
+_SINCE = _wordset("since after")
+_UPDATES = _wordset("update updates updating upgrade redesign")
+
+
+def since_an_update(tokens: list[Token]) -> bool:
+    """ "useless since the last update", "nothing but problems after the update": a state the
+    app fell into when it changed, a regression."""
+    return any(
+        t.lower in _SINCE and any(u.lower in _UPDATES for u in tokens[j + 1 : j + 5])
+        for j, t in enumerate(tokens)
+    )
+
+
 def _worsening(tokens: list[Token], at: int) -> bool:
     before = [t.lower for t in tokens[max(0, at - 4) : at]]
     after = [t.lower for t in tokens[at + 1 : at + 4]]
@@ -1885,8 +2103,8 @@ def _only_a_verdict(tokens: list[Token], at: int) -> bool:
     product as a whole, which rates it, and says no problem a team could act on."""
     if tokens[at].lemma not in VERDICT_LEMMAS and tokens[at].lower not in VERDICT_LEMMAS:
         return False
-    if _worsening(tokens, at):
-        return False  # "more and more useless by the day": it got worse, a regression
+    if _worsening(tokens, at) or since_an_update(tokens):
+        return False  # "more and more useless by the day", "useless since the update"
     first, last = _segment(tokens, at)
     if any(
         t.lower in ("version", "versions") and j and tokens[j - 1].lower in _RECENT | _TIERS
@@ -2122,7 +2340,11 @@ def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
             return "a supposition"
         if any(
             (t.lemma in PROBLEM_LEMMAS or t.lower in PROBLEM_LEMMAS)
-            and (_of_the_writers_device(reading.tokens, i) or _said_over(reading.tokens, i))
+            and (
+                _of_the_writers_device(reading.tokens, i)
+                or _said_over(reading.tokens, i)
+                or _ceased(reading.tokens, i)
+            )
             for i, t in enumerate(reading.tokens)
         ):
             return "another thing's problem, or one said to be over"
@@ -3966,8 +4188,9 @@ def fragment_reason(label: str) -> str:
     )  # "the button does nothing"
     # "fix this": a demonstrative right after its verb is the verb's object, a pronoun
     pointed = tokens[-1].lower in _DEMONSTRATIVES and len(tokens) > 1 and tokens[-2].pos == "VERB"
-    # "longer than before": "before" stands for a time, an adverb
+    # "longer than before": "before" stands for a time, an adverb; "at all" is one too
     compared = tokens[-1].lower == "before" and len(tokens) > 1 and tokens[-2].lower in _AS_THAN
+    compared = compared or [t.lower for t in tokens[-2:]] == ["at", "all"]
     if (
         tokens[-1].pos in ("DET", "ADP", "CONJ")
         and not _phrasal_verb_end(tokens)
@@ -4035,3 +4258,21 @@ def names_only_an_area(label: str) -> bool:
         or (t.lemma in PROBLEM_LEMMAS and t.lemma not in GENERIC_PROBLEMS and t.pos != "NOUN")
         for t in tokens
     )
+
+
+# The words the review constructions above turn on, as written and by their base forms: a
+# word in neither starts none of them.
+_REVIEW_WORDS = (
+    _FALLING
+    | _RESOURCES
+    | _UNPROMPTED
+    | _OUT_OF
+    | _SCREEN_COLOURS
+    | _SET_PHRASE_ENDS
+    | _GONE_CUES
+    | _PRAISING_COMPARATIVES
+    | _GIVING_UP
+    | _MOVING
+    | _wordset("only happened go not until get got bother")
+)
+_REVIEW_FORMS = _MISBEHAVING | _REMOVING | _DEMANDING
