@@ -9,7 +9,10 @@ from django.db import models
 class IndexedNode(models.Model):
     """What resolution needs of a graph node, without its evidence."""
 
-    project = models.ForeignKey("kg.Project", on_delete=models.CASCADE, related_name="+")
+    # No index of its own: the unique constraint and the index below open on the project.
+    project = models.ForeignKey(
+        "kg.Project", on_delete=models.CASCADE, related_name="+", db_index=False
+    )
     uid = models.CharField(max_length=64)
     node_type = models.CharField(max_length=20)
     number = models.PositiveIntegerField()
@@ -36,7 +39,11 @@ class IndexedNode(models.Model):
 class IndexPosting(models.Model):
     """One block key of one node: its key, meaning key, a content lemma or its subject."""
 
-    project = models.ForeignKey("kg.Project", on_delete=models.CASCADE, related_name="+")
+    # No index of its own: each of the indexes below opens on the project, and every posting
+    # filed would update a fourth index no lookup needs.
+    project = models.ForeignKey(
+        "kg.Project", on_delete=models.CASCADE, related_name="+", db_index=False
+    )
     node_type = models.CharField(max_length=20)
     block = models.CharField(max_length=200)
     node_uid = models.CharField(max_length=64)
