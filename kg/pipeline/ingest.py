@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from itertools import takewhile
 
 from django.db import connection, transaction
-from django.db.models import Case, F, Value, When
+from django.db.models import Case, F, QuerySet, Value, When
 from django.utils import timezone
 
 from kg.graph import EpisodeStub, store
@@ -117,13 +117,18 @@ def _own_run(episode: Episode) -> list[Episode]:
     """The unfinished imported messages of the run `episode`'s task was queued for (it ends
     the run: kg.ledger.episodes.queue_ingest), without a recorded proposal, in order."""
     return list(
-        Episode.objects.filter(
-            project_id=episode.project_id,
-            kind__in=BULK_KINDS,
+        _imports_not_done(episode.project_id).filter(
             number__gt=episode.number - IMPORT_TASK_STRIDE,
             number__lte=episode.number,
             integration__isnull=True,
         )
+    )
+
+
+def _imports_not_done(project_id: int) -> QuerySet[Episode]:
+    """The project's imported messages not done, in order, each with its project."""
+    return (
+        Episode.objects.filter(project_id=project_id, kind__in=BULK_KINDS)
         .exclude(processing__status=ProcessingStatus.DONE)
         .select_related("project__organization")
         .order_by("number")
@@ -174,11 +179,10 @@ def _unfinished_imports(project_id: int, after: int, limit: int) -> list[Episode
     """The first `limit` imported messages numbered above `after` neither done nor failed for
     good (FAILED with no retry due), in order."""
     return list(
-        Episode.objects.filter(project_id=project_id, kind__in=BULK_KINDS, number__gt=after)
-        .exclude(processing__status=ProcessingStatus.DONE)
+        _imports_not_done(project_id)
+        .filter(number__gt=after)
         .exclude(processing__status=ProcessingStatus.FAILED, processing__retry_at__isnull=True)
-        .select_related("project__organization", "processing")
-        .order_by("number")[:limit]
+        .select_related("processing")[:limit]
     )
 
 

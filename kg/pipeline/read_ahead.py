@@ -38,10 +38,12 @@ def _request(episode: Episode) -> ExtractionRequest:
     )
 
 
-def _key(request: ExtractionRequest) -> str:
-    return namespaced_key(
-        "offline-answer:" + ahead.answer_key(request.text, request.language, request.product)
-    )
+def _answer_key(request: ExtractionRequest) -> str:
+    return ahead.answer_key(request.text, request.language, request.product)
+
+
+def _kept_at(answer_key: str) -> str:
+    return namespaced_key("offline-answer:" + answer_key)
 
 
 def read_ahead(episodes: Sequence[Episode]) -> int:
@@ -51,7 +53,7 @@ def read_ahead(episodes: Sequence[Episode]) -> int:
     if not episodes or not isinstance(current_engine(), OfflineEngine):
         return 0
     requests = [_request(e) for e in episodes]
-    keys = [_key(r) for r in requests]
+    keys = [_kept_at(_answer_key(r)) for r in requests]
     try:
         client = lock_redis()
         kept = client.mget(keys)
@@ -71,16 +73,15 @@ def answers_read_ahead(episodes: Sequence[Episode]) -> Iterator[None]:
     """Within the block the offline rules find the answers read ahead for these messages."""
     found: dict[str, ExtractionResponse] = {}
     if episodes and isinstance(current_engine(), OfflineEngine):
-        requests = [_request(e) for e in episodes]
+        keys = [_answer_key(_request(e)) for e in episodes]
         try:
-            kept = lock_redis().mget([_key(r) for r in requests])
+            kept = lock_redis().mget([_kept_at(key) for key in keys])
         except redis.RedisError as exc:
             logger.debug("answers read ahead not available: %s", exc)
-            kept = [None] * len(requests)
-        for request, answer in zip(requests, kept, strict=True):
+            kept = [None] * len(keys)
+        for key, answer in zip(keys, kept, strict=True):
             if answer is None:
                 continue
-            key = ahead.answer_key(request.text, request.language, request.product)
             try:
                 found[key] = ExtractionResponse.model_validate_json(answer)
             except ValidationError:  # not an answer: computed in place
