@@ -133,13 +133,16 @@ def propose_batch(episodes: Sequence[Episode]) -> dict[int, Proposal]:
     project = episodes[0].project
     if any(e.project_id != project.pk for e in episodes):
         raise ValueError("a batch holds the episodes of one project")
-    known = _known_nodes(project, episodes)
+    # The offline rules read each message alone (kg.llm.offline.ahead): no node or subject
+    # of the project is shown to them, and none is looked up for them.
+    offline = isinstance(current_engine(), OfflineEngine)
+    known = [] if offline else _known_nodes(project, episodes)
     first = min(episodes, key=lambda e: e.valid_at)
     request = BatchExtractionRequest(
         messages=[BatchMessage(id=i, text=e.content) for i, e in enumerate(episodes, start=1)],
         language=project.language,
         product=product_name(project),
-        known_subjects=known_subjects(first),
+        known_subjects=[] if offline else known_subjects(first),
         known_nodes=[
             KnownNode(number=n.number, type=n.type, label=n.label, aliases=n.aliases) for n in known
         ],
@@ -157,7 +160,6 @@ def propose_batch(episodes: Sequence[Episode]) -> dict[int, Proposal]:
     for item in answer.items:
         items.setdefault(item.message, item)
     offered = {n.number: n.type for n in known}
-    confirm_with_model = isinstance(current_engine(), OfflineEngine)
     answered: list[tuple[Episode, ExtractionOutcome, list]] = []
     for number, episode in enumerate(episodes, start=1):
         item = items.get(number)
@@ -178,7 +180,7 @@ def propose_batch(episodes: Sequence[Episode]) -> dict[int, Proposal]:
             episode,
             outcome,
             known,
-            confirm_with_model=confirm_with_model,
+            confirm_with_model=offline,
             found=found[start : start + len(mentions)],
         )
         start += len(mentions)

@@ -131,10 +131,10 @@ def offered_nodes(episode: Episode) -> list[NodeRecord]:
     and the closest namesakes of what a rule reading finds in it ("tutors in Leeds" for a
     message about tutors in York). Shown, the model says in the same call which one is meant;
     a confirmation is left for nodes that appear while the call runs."""
+    if isinstance(current_engine(), OfflineEngine):
+        return []  # the rules read the message alone and resolve after: nothing to show
     project = episode.project
     known = candidates.nodes_for_text(project, episode.content)
-    if isinstance(current_engine(), OfflineEngine):
-        return known  # the rules resolve on their own; nothing is shown to a model
     request = ExtractionRequest(text=episode.content, language=project.language, product="")
     mentions = [(n.type, n.label) for n in extract_offline(request).nodes if n.type != "product"]
     seen = {n.uid for n in known}
