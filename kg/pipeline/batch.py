@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from django.db import transaction
 
 from kg.graph import NodeRecord
-from kg.ledger.episodes import IMPORTED_KINDS
+from kg.ledger.episodes import IMPORT_TASK_STRIDE, IMPORTED_KINDS
 from kg.llm import LLMOutputError, call_llm_repairing_json
 from kg.llm.engines import OfflineEngine, current_engine
 from kg.llm.prompts import batch_extraction
@@ -57,8 +57,16 @@ logger = logging.getLogger("groundwork.pipeline")
 
 BULK_KINDS = IMPORTED_KINDS
 BATCH_MESSAGES = 8  # messages per call: 0.125 calls per message when every batch is full
+# The offline rules read each message alone, so a batch is only the unit of bookkeeping (its
+# records, its hold of the lease): a whole task's run of imported messages at once.
+OFFLINE_BATCH_MESSAGES = IMPORT_TASK_STRIDE
 BATCH_CHARS = 16_000  # text per call; a longer message is extracted on its own
 KNOWN_PER_MESSAGE = 6  # candidate nodes each message adds to the batch's known nodes
+
+
+def messages_per_batch() -> int:
+    """A model's answer carries eight messages well; the offline rules, a task's whole run."""
+    return OFFLINE_BATCH_MESSAGES if isinstance(current_engine(), OfflineEngine) else BATCH_MESSAGES
 
 
 def batchable(episode: Episode) -> bool:
@@ -103,7 +111,7 @@ def _companions(episode: Episode) -> list[Episode]:
             integration__isnull=True,
         )
         .select_related("project__organization")
-        .order_by("number")[: BATCH_MESSAGES - 1]
+        .order_by("number")[: messages_per_batch() - 1]
     )
     chosen: list[Episode] = []
     chars = len(episode.content)

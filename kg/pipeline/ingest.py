@@ -39,7 +39,7 @@ from kg.models import (
     ResolutionDecision,
 )
 from kg.pipeline import retry_policy, taught
-from kg.pipeline.batch import BATCH_MESSAGES, BULK_KINDS, proposals_for
+from kg.pipeline.batch import BULK_KINDS, messages_per_batch, proposals_for
 from kg.pipeline.integrate import Decision, Hold, integrate, nodes_named
 from kg.pipeline.locks import WAIT_SECONDS, Lease, LockBusy, holding, named_lock
 from kg.pipeline.proposal import recorded_proposals
@@ -88,9 +88,6 @@ def episode_ingest(episode_id: int, *, force: bool = False) -> IngestReport:
 # project (eight messages a call); projects still proceed in parallel.
 ORDER_POLL_SECONDS = 0.05
 AHEAD_SECONDS = 20.0  # how long a turn's holder goes on past its own message
-# Messages the holder takes up together: marked running, their graph stubs written and their
-# recorded proposals read in one round trip each, and the project's revision moved once.
-WINDOW = BATCH_MESSAGES
 
 
 def _ingest_in_order(episode: Episode) -> IngestReport:
@@ -151,9 +148,12 @@ def _ingest_through(episode: Episode, turn: Lease) -> IngestReport:
         turn.check()
         if report is not None and time.monotonic() > ahead_until:
             return report
-        window = _unfinished_imports(episode.project_id, after, WINDOW)
+        # A batch's messages are taken up together: marked running, their graph stubs written
+        # and their recorded proposals read in one round trip each, the revision moved once.
+        size = messages_per_batch()
+        window = _unfinished_imports(episode.project_id, after, size)
         if report is None:
-            window = _up_to(episode, window)
+            window = _up_to(episode, window, size)
         if not window:
             return report  # type: ignore[return-value]  (set before the turn goes ahead)
         outcome = _ingest_episodes(window)
@@ -186,11 +186,11 @@ def _unfinished_imports(project_id: int, after: int, limit: int) -> list[Episode
     )
 
 
-def _up_to(episode: Episode, window: list[Episode]) -> list[Episode]:
+def _up_to(episode: Episode, window: list[Episode], size: int) -> list[Episode]:
     """The window cut after `episode`, which is in it at its place once the window reaches it
     (whatever its state: its own task runs it)."""
     before = [e for e in window if e.number < episode.number]
-    if len(before) == len(window) and len(window) == WINDOW:
+    if len(before) == len(window) and len(window) == size:
         return before  # its place is further on
     own = next((e for e in window if e.pk == episode.pk), None)
     if own is None:  # finished meanwhile, or failed for good: its state read afresh

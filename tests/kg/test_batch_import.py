@@ -9,6 +9,7 @@ from kg.graph import store
 from kg.ledger.episodes import EpisodeInput, record_episode
 from kg.models import EpisodeIntegration, EpisodeKind, ExtractionRejection, LLMCall
 from kg.operations.rebuild import rebuild_project_graph
+from kg.pipeline import batch
 from kg.pipeline.batch import BATCH_MESSAGES, propose_batch
 from kg.pipeline.ingest import ingest_recorded_episodes
 from kg.reading.export import export_project
@@ -137,7 +138,9 @@ def test_chat_messages_are_never_batched(graph, openai_mode):
     assert openai_mode.calls == 2
 
 
-def test_offline_bulk_import_batches_too_and_each_quote_is_from_its_own_message(graph):
+def test_offline_bulk_import_batches_too_and_each_quote_is_from_its_own_message(graph, monkeypatch):
+    # Batches of eight, so that eleven messages make two (offline a batch is a task's run).
+    monkeypatch.setattr(batch, "OFFLINE_BATCH_MESSAGES", 8)
     project = make_project("bulk-offline", name="Courier app")
     texts = [f"Couriers in {t} hate paper maps and lose an hour every shift." for t in TOWNS] + [
         "Dispatchers in Leeds use a shared spreadsheet for the rota."
