@@ -88,20 +88,24 @@ def episode_ingest(episode_id: int, *, force: bool = False) -> IngestReport:
 # project (eight messages a call); projects still proceed in parallel.
 ORDER_POLL_SECONDS = 0.05
 AHEAD_SECONDS = 20.0  # how long a turn's holder goes on past its own message
+# Runs a waiting task reads ahead: its own, then the ones after it, which the holder reaches
+# while going on past its own message (their tasks may not have a worker process yet).
+READ_AHEAD_RUNS = 4
 
 
 def _ingest_in_order(episode: Episode) -> IngestReport:
     status = _status_of(episode)
-    read = False
+    runs_read = 0
     while True:
         if status == ProcessingStatus.DONE:
             return IngestReport(episode=episode.number, skipped=True)
         try:
             turn = Lease(f"import-order:{episode.project_id}").acquire(wait_seconds=0)
         except LockBusy:  # another worker is working through the import: wait for our turn
-            if not read:  # meanwhile, the messages of our run read ahead (offline engine)
-                read_ahead(_own_run(episode))
-                read = True
+            if runs_read < READ_AHEAD_RUNS:  # meanwhile, runs read ahead (offline engine)
+                last = episode.number + runs_read * IMPORT_TASK_STRIDE
+                read_ahead(_run_ending_at(episode.project_id, last))
+                runs_read += 1
             else:
                 time.sleep(ORDER_POLL_SECONDS)
             status = _status(episode)
@@ -110,14 +114,13 @@ def _ingest_in_order(episode: Episode) -> IngestReport:
             return _ingest_through(episode, turn)
 
 
-def _own_run(episode: Episode) -> list[Episode]:
-    """The unfinished imported messages of the run `episode`'s task was queued for (it ends
-    the run: kg.ledger.episodes.queue_ingest), without a recorded proposal, in order."""
+def _run_ending_at(project_id: int, last: int) -> list[Episode]:
+    """The unfinished imported messages of the run of IMPORT_TASK_STRIDE ending at number
+    `last` (a task's run ends at its message: kg.ledger.episodes.queue_ingest), without a
+    recorded proposal, in order."""
     return list(
-        _imports_not_done(episode.project_id).filter(
-            number__gt=episode.number - IMPORT_TASK_STRIDE,
-            number__lte=episode.number,
-            integration__isnull=True,
+        _imports_not_done(project_id).filter(
+            number__gt=last - IMPORT_TASK_STRIDE, number__lte=last, integration__isnull=True
         )
     )
 
