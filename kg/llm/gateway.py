@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Generic
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from pydantic import BaseModel, ValidationError
 
 from kg.llm.engines import (
@@ -182,24 +182,24 @@ def call_llm(
     messages = operation.build_messages(request) + list(extra_messages or [])
     digest = prompt_hash(operation.name, messages)
 
-    call = LLMCall.objects.filter(model=engine.model, prompt_hash=digest).first()
-    cached = call is not None
-    if call is None:
-        if isinstance(engine, OfflineEngine):
-            started = time.monotonic()
-            answer = operation.offline_answer(request)
-            raw = RawCompletion(
-                text=answer.model_dump_json(),
-                latency_ms=int((time.monotonic() - started) * 1000),
-            )
-        else:
+    if isinstance(engine, OfflineEngine):
+        # The rules' answer is the same every time: computed first, then recorded unless it
+        # was already, in one statement (no lookup before, no transaction of its own).
+        started = time.monotonic()
+        answer = operation.offline_answer(request)
+        raw = RawCompletion(
+            text=answer.model_dump_json(), latency_ms=int((time.monotonic() - started) * 1000)
+        )
+        call, cached = _record_once(operation, engine, digest, messages, raw, project, episode)
+    else:
+        call = LLMCall.objects.filter(model=engine.model, prompt_hash=digest).first()
+        cached = call is not None
+        if call is None:
             schema = response_schema(operation)
             raw = engine.complete(
-                messages,
-                json_schema=schema,
-                max_tokens=answer_token_cap(schema.schema, messages),
+                messages, json_schema=schema, max_tokens=answer_token_cap(schema.schema, messages)
             )
-        call = _record(operation, engine, digest, messages, raw, project, episode)
+            call = _record(operation, engine, digest, messages, raw, project, episode)
 
     if not call.parsed_ok:
         raise LLMOutputError(call.error, call)
@@ -271,6 +271,55 @@ def call_llm_repairing_json(
             raise
     made.append(result.call)
     return result
+
+
+def _record_once(
+    operation: LLMOperation,
+    engine: OfflineEngine,
+    digest: str,
+    messages: Messages,
+    raw: RawCompletion,
+    project: Project | None,
+    episode: Episode | None,
+) -> tuple[LLMCall, bool]:
+    """The call recorded unless its prompt was already, in one statement that a parallel
+    worker's record of the same prompt cannot fail: (the row, whether it was recorded before).
+    """
+    error = answer_problem(operation, raw)
+    call = LLMCall(
+        operation=operation.name,
+        engine=engine.name,
+        model=engine.model,
+        prompt_hash=digest,
+        prompt=messages,
+        raw_output=raw.text,
+        parsed_ok=not error,
+        error=error,
+        prompt_tokens=raw.prompt_tokens,
+        completion_tokens=raw.completion_tokens,
+        latency_ms=raw.latency_ms,
+        project=project,
+        episode=episode,
+    )
+    fields = [f for f in LLMCall._meta.concrete_fields if not f.primary_key]
+    values = [f.get_db_prep_save(f.pre_save(call, add=True), connection) for f in fields]
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {quote(LLMCall._meta.db_table)} "  # noqa: S608 (names from the model)
+            f"({', '.join(quote(f.column) for f in fields)}) "
+            f"VALUES ({', '.join(['%s'] * len(fields))}) "
+            f"ON CONFLICT ({quote('model')}, {quote('prompt_hash')}) DO NOTHING "
+            f"RETURNING {quote(LLMCall._meta.pk.column)}",
+            values,
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return LLMCall.objects.get(model=engine.model, prompt_hash=digest), True
+    call.pk = row[0]
+    call._state.adding = False
+    call._state.db = connection.alias
+    return call, False
 
 
 def _record(

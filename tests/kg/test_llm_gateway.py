@@ -225,6 +225,22 @@ def test_offline_engine_answers_without_http_and_is_recorded(settings, llm_serve
     assert llm_server.calls == 0
 
 
+def test_a_recorded_offline_answer_is_replayed_even_where_the_rules_now_answer_otherwise(
+    settings,
+):
+    settings.LLM_ENGINE = "offline"
+    first = _call()
+    recorded = ExtractionResponse(nodes=[], relations=[])
+    assert first.value != recorded  # the rules find something in the message
+    LLMCall.objects.filter(pk=first.call.pk).update(raw_output=recorded.model_dump_json())
+
+    again = _call()
+
+    assert again.cached is True
+    assert again.value == recorded
+    assert LLMCall.objects.count() == 1
+
+
 # --- how the answer's shape is sent -----------------------------------------------------------
 
 
