@@ -244,7 +244,7 @@ def _ingest_episodes(episodes: Sequence[Episode], *, force: bool = False) -> _Ou
     project's revision moves once at the end. Each is then proposed where it has no recorded
     proposal (at its turn: against the graph as the episodes before it left it, with the rest
     of its batch), and the episodes proposed are integrated one after the other in one hold of
-    the project lease, each with its outcome recorded before the next. The nodes they name are
+    the project lease, their outcomes recorded together after it. The nodes they name are
     read once for the hold, and what each episode writes is carried to the next
     (kg.pipeline.integrate.Hold); the writes themselves stay one episode's at a time.
     """
@@ -261,7 +261,7 @@ def _ingest_episodes(episodes: Sequence[Episode], *, force: bool = False) -> _Ou
     project_id = todo[0].project_id
     changed = False
     current = todo[0]
-    written: tuple[Episode, Sequence[Decision]] | None = None  # its outcome not recorded yet
+    written: list[tuple[Episode, Sequence[Decision]]] = []  # outcomes not recorded yet
     try:
         proposals = recorded_proposals(todo)
         # Recorded before the first call to any other server: an outage leaves a trace.
@@ -282,7 +282,7 @@ def _ingest_episodes(episodes: Sequence[Episode], *, force: bool = False) -> _Ou
                 proposals.update(made)
                 _mark_stage([e.pk for e in todo[place:] if e.pk in made], "resolve")
             # The episodes proposed from here on are integrated in one hold of the lease, one
-            # after the other, each with its outcome recorded before the next begins.
+            # after the other; their outcomes are recorded together once it is given back.
             run = list(takewhile(lambda e: e.pk in proposals, todo[place:]))
             with _project_lease(project_id) as lease:
                 held_from = time.perf_counter()
@@ -296,19 +296,17 @@ def _ingest_episodes(episodes: Sequence[Episode], *, force: bool = False) -> _Ou
                     proposal = proposals[episode.pk]
                     # The place is taken (committed) just before the first graph write: a
                     # worker killed after writing leaves the place its writes were made at,
-                    # and its retry keeps it. The outcome of the episode before is recorded
-                    # in the same commit: its writes are made, and no later episode writes
-                    # before it is recorded.
+                    # and its retry keeps it (integrating again what it wrote changes nothing).
                     done = integrate(
                         episode,
                         proposal,
                         lease.check,
-                        before_writes=lambda e=episode, w=written: _record_then_take_place(w, e),
+                        before_writes=lambda e=episode: _take_place_in_order(e),
                         corrections=corrections,
                         hold=hold,
                     )
                     changed = True
-                    written = (episode, done.decisions)
+                    written.append((episode, done.decisions))
                     outcome.reports[episode.pk] = IngestReport(
                         episode=episode.number,
                         created=done.created,
@@ -325,15 +323,13 @@ def _ingest_episodes(episodes: Sequence[Episode], *, force: bool = False) -> _Ou
                     len(run),
                     (time.perf_counter() - held_from) * 1000,
                 )
-            # The last outcome is recorded after the lease is given back: its writes are made
-            # and its place taken, and no later episode depends on the record.
-            if written is not None:
-                _record_done(*written)
-                written = None
+            # The outcomes are recorded after the lease is given back, in one commit: the
+            # writes are made and the places taken, and no later episode depends on the record.
+            _record_done(written)
+            written = []
             place += len(run)
     except Exception as exc:
-        if written is not None:  # its writes are made: done, whatever befell the next one
-            _record_done(*written)
+        _record_done(written)  # their writes are made: done, whatever befell the next one
         outcome.failed, outcome.error = current, exc
         outcome.reached = max(outcome.reached, current.number)
         _record_failed(current, f"{type(exc).__name__}: {exc}")
@@ -376,38 +372,31 @@ def _mark_stage(episode_ids: list[int], stage: str) -> None:
     )
 
 
-def _record_done(episode: Episode, decisions: Sequence[Decision]) -> None:
-    """The episode's outcome in one commit: DONE, with its decisions. Once only: an outcome
+def _record_done(outcomes: Sequence[tuple[Episode, Sequence[Decision]]]) -> None:
+    """The episodes' outcomes in one commit: DONE, with their decisions. Once only: an outcome
     recorded already (in a commit that failed after it) is not logged twice. Part of the
     commit it is called in (no savepoint of its own): a failure there fails that commit."""
+    if not outcomes:
+        return
     with transaction.atomic(savepoint=False):
-        if _finish(episode):
-            _log_decisions(episode, decisions)
+        finished = _finish([episode.pk for episode, _ in outcomes])
+        _log_decisions([(e, decisions) for e, decisions in outcomes if e.pk in finished])
 
 
-def _finish(episode: Episode) -> bool:
-    """DONE, in one statement; False when it was DONE already. Raw SQL: it runs once per
-    episode on the import's hot path, where composing the ORM's statement costs more than
-    running it."""
+def _finish(episode_ids: list[int]) -> set[int]:
+    """DONE, in one statement; returns the episodes that were not DONE already. Raw SQL: it
+    runs on the import's hot path, where composing the ORM's statement costs more than running
+    it."""
     table = connection.ops.quote_name(EpisodeProcessing._meta.db_table)
     now = connection.ops.adapt_datetimefield_value(timezone.now())
+    ids = ", ".join(["%s"] * len(episode_ids))
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {table} SET status = %s, stage = '', error = '', updated_at = %s "  # noqa: S608
-            "WHERE episode_id = %s AND status <> %s",
-            [ProcessingStatus.DONE.value, now, episode.pk, ProcessingStatus.DONE.value],
+            f"WHERE episode_id IN ({ids}) AND status <> %s RETURNING episode_id",
+            [ProcessingStatus.DONE.value, now, *episode_ids, ProcessingStatus.DONE.value],
         )
-        return cursor.rowcount > 0
-
-
-def _record_then_take_place(
-    written: tuple[Episode, Sequence[Decision]] | None, episode: Episode
-) -> Callable[[], None]:
-    """In the commit that precedes an episode's graph writes: the outcome of the episode
-    written before it (one commit fewer per episode), then its place in the order."""
-    if written is not None:
-        _record_done(*written)
-    return _take_place_in_order(episode)
+        return {row[0] for row in cursor.fetchall()}
 
 
 def _record_failed(episode: Episode, error: str) -> None:
@@ -534,38 +523,36 @@ _DECISION_COLUMNS = (
 )
 
 
-def _log_decisions(episode: Episode, decisions: Sequence[Decision]) -> None:
+def _log_decisions(outcomes: Sequence[tuple[Episode, Sequence[Decision]]]) -> None:
     # Append-only: a reprocessing records its own decisions; the earlier ones stay as they were.
-    # One raw multi-row INSERT (the ORM's bulk_create builds a model instance per row).
-    if not decisions:
+    # Raw multi-row INSERTs (the ORM's bulk_create builds a model instance per row).
+    rows = [(episode, d) for episode, decisions in outcomes for d in decisions]
+    if not rows:
         return
     table = connection.ops.quote_name(ResolutionDecision._meta.db_table)
     columns = ", ".join(connection.ops.quote_name(c) for c in _DECISION_COLUMNS)
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     row = "(" + ", ".join(["%s"] * len(_DECISION_COLUMNS)) + ")"
-    for start in range(0, len(decisions), DECISIONS_PER_STATEMENT):
-        chunk = decisions[start : start + DECISIONS_PER_STATEMENT]
+    for start in range(0, len(rows), DECISIONS_PER_STATEMENT):
+        chunk = rows[start : start + DECISIONS_PER_STATEMENT]
         with connection.cursor() as cursor:
             cursor.execute(
                 f"INSERT INTO {table} ({columns}) VALUES "  # noqa: S608
                 + ", ".join([row] * len(chunk)),
-                _decision_params(episode, chunk, now),
+                [value for episode, d in chunk for value in _decision_row(episode, d, now)],
             )
 
 
-def _decision_params(episode: Episode, decisions: Sequence[Decision], now) -> list:
-    params: list = []
-    for d in decisions:
-        params += [
-            episode.project_id,
-            episode.pk,
-            d.node_type,
-            d.label[:500],
-            d.method,
-            d.score,
-            d.compared[:500],
-            d.node.uid,
-            d.node.number,
-            now,
-        ]
-    return params
+def _decision_row(episode: Episode, d: Decision, now) -> list:
+    return [
+        episode.project_id,
+        episode.pk,
+        d.node_type,
+        d.label[:500],
+        d.method,
+        d.score,
+        d.compared[:500],
+        d.node.uid,
+        d.node.number,
+        now,
+    ]
