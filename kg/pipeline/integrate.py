@@ -309,12 +309,11 @@ def _integrate(
 
     give_back: Callable[[], None] = lambda: None  # noqa: E731
     try:
-        # One commit from the numbers to the index: the numbers given to the new nodes, the
-        # place in the order and the index entries are recorded together, or not at all. It
-        # precedes the graph writes; the place is given back when the first write fails, as
-        # nothing of the episode is in the graph then. The index before the graph: an episode
-        # integrated after a crash mid-write finds the nodes the graph already has, never makes
-        # twins of them (a node indexed but not written is loaded as missing, so proposed anew).
+        # One commit for the numbers given to the new nodes and the index entries (none at all
+        # when the episode only adds evidence to nodes filed as they are). The index before the
+        # graph: an episode integrated after a crash mid-write finds the nodes the graph
+        # already has, never makes twins of them (a node indexed but not written is loaded as
+        # missing, so proposed anew).
         with transaction.atomic():
             numbers = allocate_numbers(episode, [n.uid for n in created_here])
             for node in created_here:
@@ -324,8 +323,10 @@ def _integrate(
             partners, involved = _relate_and_weigh(state, episode, proposal, local, result)
             check_lease()  # the fencing check: nothing is written by a holder that lost the lock
             touched = [state.nodes[u] for u in sorted(state.touched)]
-            give_back = before_writes()
             candidates.index_nodes(project, touched, hold.filed if hold else None)
+        # The place in the order, just before the graph writes (one statement of its own); it
+        # is given back when the first write fails, as nothing of the episode is in the graph.
+        give_back = before_writes()
         written = store.append_node_changes(scope, touched, state.new_evidence)
     except Exception:
         give_back()
