@@ -85,7 +85,7 @@ def episode_ingest(episode_id: int, *, force: bool = False) -> IngestReport:
 # for their turn (reading their run ahead meanwhile with the offline rules: kg.pipeline.
 # read_ahead), or find their message done. A turn is a lease: its holder's death frees it
 # within seconds. The model calls of an import are therefore made one batch at a time per
-# project (eight messages a call); projects still proceed in parallel.
+# project (eight messages a call; offline, a task's run of 32); projects still proceed in parallel.
 ORDER_POLL_SECONDS = 0.05
 AHEAD_SECONDS = 20.0  # how long a turn's holder goes on past its own message
 # Runs a waiting task reads ahead: its own, then the ones after it, which the holder reaches

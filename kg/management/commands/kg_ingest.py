@@ -30,7 +30,8 @@ from kg.models import EpisodeProcessing, Organization, Project
 from kg.pipeline.ingest import ingest_recorded_episodes
 from kg.tenancy import ProjectNotFound, find_project, get_or_create_project
 
-# Episodes handed to the pipeline at a time with --sync: several batches of eight messages.
+# Episodes handed to the pipeline at a time with --sync: whole batches (of eight messages for a
+# model, of 32 offline).
 PIPELINE_SLICE = 64
 
 
