@@ -11,6 +11,7 @@ Never merged, whatever the scores: metrics or goals with different numbers, oppo
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -45,9 +46,12 @@ def _canonical_number(number: str) -> str:
     return (whole.lstrip("0") or "0") + dot + rest
 
 
+@functools.lru_cache(maxsize=8192)  # every candidate's label is read again for each mention
 def codes_of(text: str) -> frozenset[str]:
     """The codes a label names, in one spelling: "v. 10.0" and "10" are one version,
     "DSC-W170" and "dscw170" one model, "4GB" is the number 4 (its unit is a word)."""
+    if not any(ch.isdigit() for ch in text):  # most labels: no code at all
+        return frozenset()
     found = set()
     for token in _CODE_TOKEN.findall(_THOUSANDS.sub("", text.lower())):
         token = token.strip(".'’/+:-")
