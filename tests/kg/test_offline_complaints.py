@@ -104,7 +104,7 @@ def test_the_same_words_without_a_complaint_are_no_pain(text):
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("Please fix the crash on startup.", "fix the crash on startup"),
+        ("Please fix the freeze on the login screen.", "fix the freeze on the login screen"),
         ("They need to fix the clunky tablet layout.", "need to fix the clunky tablet layout"),
         ("You should fix the sync with my watch.", "fix the sync with my watch"),
     ],
@@ -158,7 +158,7 @@ def test_having_done_something_many_times_is_no_pain():
     ("text", "expected"),
     [
         # what the app does unasked, or how it puts the user out
-        ("The app closes every time I open the camera.", "app closes every time"),
+        ("The app quits every time I open the gallery.", "app quits every time"),
         ("The timer resets itself when I lock the phone.", "timer resets itself"),
         ("Keeps force closing on my tablet.", "force closing"),
         ("It logs me out every few minutes.", "logs me out"),
@@ -167,7 +167,7 @@ def test_having_done_something_many_times_is_no_pain():
         ("The search returns nothing even for exact titles.", "search returns nothing"),
         ("Doesn't even launch.", "doesn't even launch"),
         # what it uses up
-        ("It kills my battery in two hours.", "kills my battery"),
+        ("It drains my battery by lunchtime.", "drains my battery"),
         ("It eats up all my storage.", "eats up all my storage"),
     ],
 )
@@ -193,8 +193,8 @@ def test_what_a_person_does_or_what_the_app_spares_is_no_pain(text):
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("After the update all my saved notes were gone.", "notes were gone"),
-        ("It deleted my playlists without asking.", "deleted my playlists"),
+        ("After the update all my saved recipes were gone.", "recipes were gone"),
+        ("It deleted my bookmarks without asking.", "deleted my bookmarks"),
         ("All my settings got wiped.", "settings got wiped"),
         ("They took away the offline mode.", "took away the offline mode"),
         ("My device is no longer supported.", "no longer supported"),
@@ -233,7 +233,7 @@ def test_a_problem_gone_or_the_writer_leaving_something_else_is_no_pain(text):
         # a function limited or missing
         ("It only works on wifi.", "works on wifi"),
         ("It only shows the last ten messages.", "shows the last ten messages"),
-        ("You can only save three filters, which is useless.", "only save three filters"),
+        ("You can only upload two photos, which is useless.", "only upload two photos"),
         ("It doesn't have a dark mode.", "doesn't have a dark mode"),
         ("It lacks basic editing tools.", "lacks basic editing tools"),
         # ads that come often or are forced on the user, and chores it imposes
@@ -280,10 +280,10 @@ def test_an_imperative_to_fix_is_a_pain(text, expected):
     ("text", "expected"),
     [
         # the question's opening is not part of the label
-        ("Why does it crash every time I open it?", "does it crash every time"),
+        ("Why does it freeze every time I scroll?", "does it freeze every time"),
         ("Why is it so slow?", "it so slow"),
         ("Why can't I attach a file?", "can't I attach a file"),
-        ("Why does it need my contacts?", "does it need my contacts"),
+        ("Why does it need my microphone?", "does it need my microphone"),
         ("What happened to the search bar?", "happened to the search bar"),
         ("Where did the history tab go?!", "did the history tab go"),
     ],
@@ -296,7 +296,7 @@ def test_a_question_that_objects_is_a_pain(text, expected):
 @pytest.mark.parametrize(
     "text",
     [
-        "How do I change the language?",
+        "How do I change the font size?",
         "Where is the settings page?",
         "Why did I wait so long to get this?",
     ],
@@ -309,10 +309,10 @@ def test_a_question_that_asks_or_praises_is_no_pain(text):
     ("text", "expected"),
     [
         ("I wish it didn't need a connection.", "didn't need a connection"),
-        ("I'd give it five stars without the ads.", "without the ads"),
+        ("I'd give it five stars without the pop-ups.", "without the pop-ups"),
         ("I would give it five stars if it didn't crash so much.", "didn't crash so much"),
         ("It would be perfect if it stopped logging me out.", "stopped logging"),
-        ("Love it, only wish the ads weren't so loud.", "wish the ads"),
+        ("Great app, only wish the banners weren't so big.", "wish the banners"),
     ],
 )
 def test_a_counterfactual_against_the_present_is_a_pain(text, expected):
@@ -322,8 +322,8 @@ def test_a_counterfactual_against_the_present_is_a_pain(text, expected):
 @pytest.mark.parametrize(
     "text",
     [
-        "I wish it had more stickers.",
-        "Would be great if it synced with my laptop.",
+        "I wish it had more fonts.",
+        "Would be great if it worked with my smartwatch.",
         "I would give it five stars if it had a dark mode.",
         "I wish I hadn't waited so long to get it.",
         "I wish I had found it sooner.",
@@ -445,7 +445,7 @@ def test_a_reason_known_or_better_than_others_is_no_pain(text):
     [
         ("The app refuses to start after the update.", "refuses to start"),
         ("The sound cuts out during calls.", "sound cuts out"),
-        ("The white screen hurts my eyes.", "hurts my eyes"),
+        ("The bright theme hurts my head.", "hurts my head"),
         ("It asks me to rate it every single day.", "asks me to rate it every single day"),
         ("It keeps nagging me to upgrade.", "nagging me to upgrade"),
         ("It took me an hour to find the settings.", "took me an hour to find"),
@@ -470,8 +470,8 @@ def test_a_refusal_a_nag_an_effort_or_a_failure_by_ellipsis_is_a_pain(text, expe
         "This doesn't happen often.",
         "Crashes don't happen with this app.",
         # a problem of the writer's own equipment
-        "My internet is slow at home.",
-        "My phone's speaker is broken, so I use headphones.",
+        "My wifi is patchy in the garden.",
+        "My tablet's screen is cracked, so I use a stylus.",
     ],
 )
 def test_a_person_refusing_a_reminder_a_quick_setup_or_the_writers_device_is_no_pain(text):
@@ -506,7 +506,7 @@ def test_the_writers_device_blamed_on_the_app_is_a_pain():
         ("Everything costs extra.", "costs extra"),
         ("The subscription price doubled.", "price doubled"),
         ("It worked perfectly until the update.", "worked perfectly until the update"),
-        ("Please add a dark mode, the white screen hurts my eyes.", "hurts my eyes"),
+        ("Please add a night theme, the glare gives me headaches.", "gives me headaches"),
     ],
 )
 def test_faults_of_devices_prices_and_changes_told_by_construction_are_pains(text, expected):
