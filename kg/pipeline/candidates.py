@@ -214,10 +214,8 @@ def _lookup(
 
 
 def _records(rows) -> list[NodeRecord]:
-    # Built without validation: the rows are the index's own, filed from validated records,
-    # and a lookup returns dozens of them for every mention.
     return [
-        NodeRecord.model_construct(
+        NodeRecord(
             uid=uid,
             number=number,
             type=kind,
