@@ -1434,6 +1434,8 @@ def _features(
             ]
             if not any(cue <= c < clause[1] for cue, clause in purposes)
             and not any(s <= c < e for s, e in planned_spans)  # a goal's or risk's own words
+            # "the app lags on weak signal": how a thing behaves, no function anyone uses
+            and not linguistic.behaviour_of_a_thing(text, whole, p[0])
         ]
     if lex.LANG == "en" and sentence.in_message_language:
         # "lets you tag and archive invoices": each verb with the object they share

@@ -3071,6 +3071,8 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
             continue
         if _past_form(token):
             continue  # "I decorated my cover", "is designed": a story or a state, not a use
+        if _forms(token) & PROBLEM_LEMMAS:
+            continue  # "lags on slow networks", "lose my data": a fault or mishap, no use
         if token.lower.endswith("ing") and i and reading.tokens[i - 1].lemma == "be":
             continue  # "I was carrying my laptop": what someone was doing, not a use
         start = reading.tokens[i].start + reading.offset
@@ -3090,6 +3092,91 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
             phrase = (start, min(phrase[1], reading.span(last, last)[1]))
         found.append((start, phrase))
     return found
+
+
+# Verbs that name what a product does for its user even with no object after them ("it syncs
+# with my laptop", "won't connect to the network", "videos play in the background"): said of
+# the app they are its functions. Any other verb said of a thing with no object tells how
+# that thing behaves ("lags on slow networks", "drops out in tunnels", "stays on the screen").
+_PRODUCT_FUNCTIONS = _wordset(
+    """install uninstall reinstall update upgrade open reopen load reload launch relaunch
+    restart refresh login logout signin buffer sync connect upload download play show display
+    stream save send notify alert share post print search scroll close import export record
+    backup"""
+)
+# Words after a verb that a tagger may read as a noun but that say how, not what: "run right".
+_MANNER_WORDS = _wordset("right fine ok okay alright")
+_THING_PRONOUNS_SUBJECT = _wordset("it this that")
+# Verbs after which "to" always opens an infinitive, whatever the next word is tagged.
+_CATENATIVE = _ASPECT_VERBS | _wordset("try fail refuse manage need want have")
+_RELATIVE_SUBJECTS = _wordset("that which")
+
+
+def _subject_index(tokens: list[Token], i: int) -> int | None:
+    """The subject of the verb at i when it stands right before it, past auxiliaries,
+    adverbs, negation and verbs of aspect ("it doesn't seem to run", "the app keeps
+    hanging"); past a relative pronoun, the noun it stands for ("photos that are starting to
+    pile up"). None for a verb with no subject of its own: an infinitive, a gerund, a command."""
+    j = i - 1
+    while j >= 0:
+        token = tokens[j]
+        if token.pos in ("ADV", "AUX") or token.lower in NEGATORS or token.lemma in _ASPECT_VERBS:
+            j -= 1
+        elif token.lower == "to" and j and tokens[j - 1].lemma in _ASPECT_VERBS:
+            j -= 1  # "seems to", "keeps trying to": the subject is the aspect verb's
+        elif token.lower in _RELATIVE_SUBJECTS and j and tokens[j - 1].pos in ("NOUN", "PROPN"):
+            return j - 1
+        elif token.pos in ("NOUN", "PROPN", "PRON"):
+            return j
+        else:
+            return None
+    return None
+
+
+def _takes_no_object(tokens: list[Token], i: int) -> bool:
+    """Nothing the verb at i acts on follows it: a preposition, a particle, an adverb, a
+    predicative adjective or the clause's end ("lags on weak internet", "runs smooth")."""
+    j = i + 1
+    if j >= len(tokens) or tokens[j].pos in ("ADP", "ADV", "PART", "PUNCT", "CONJ"):
+        return True
+    if tokens[j].lower in _MANNER_WORDS:
+        return True
+    if tokens[j].pos == "ADJ":
+        after = tokens[j + 1] if j + 1 < len(tokens) else None
+        return after is None or after.pos not in ("NOUN", "PROPN", "ADJ")
+    return False
+
+
+def behaviour_of_a_thing(text: str, sentence: Span, at: int) -> bool:
+    """The verb that starts at `at` is said of a thing (the app, a part, a service: anything
+    but a person) and acts on nothing: how that thing behaves ("the app lags on slow
+    networks", "the banner stays on the screen", "it doesn't seem to run right"), not a
+    function anyone uses. A verb that names one of the product's functions stays ("it syncs
+    with my laptop")."""
+    reading = read(text, sentence)
+    tokens = reading.tokens
+    i = next((k for k, t in enumerate(tokens) if t.start + reading.offset == at), None)
+    return i is not None and _behaves(tokens, i)
+
+
+def _behaves(tokens: list[Token], i: int) -> bool:
+    if tokens[i].pos != "VERB":
+        return False
+    while (
+        i + 2 < len(tokens)
+        and tokens[i + 1].lower == "to"
+        and (tokens[i + 2].pos == "VERB" or tokens[i].lemma in _CATENATIVE)
+    ):
+        i += 2  # "continues to give me errors": the verb after "to" says what is done
+    if _forms(tokens[i]) & _PRODUCT_FUNCTIONS or not _takes_no_object(tokens, i):
+        return False
+    subject = _subject_index(tokens, i)
+    if subject is None:
+        return False
+    token = tokens[subject]
+    if token.pos == "PRON":
+        return token.lower in _THING_PRONOUNS_SUBJECT
+    return not _a_person(token)
 
 
 _POSSESSIVES = _wordset("my your our their his her its")
@@ -3571,6 +3658,8 @@ def _with_its_verb(text: str, reading: Reading, first: int, span: Span, end: int
             continue
         if token.lemma in GENERIC_VERBS or _past_form(token) or not token.text.isalpha():
             return span
+        if _behaves(tokens, back):
+            return span  # "the banner lingers on the screen": where it behaves so, no use of it
         start = token.start + reading.offset
         phrase = _object_phrase(text, (start, end), True)
         if phrase is not None and phrase[0] == start and phrase[1] >= span[1]:
@@ -3876,6 +3965,11 @@ def _takes_a_clause(tokens: list[Token], verb: Token, first: int, end: int) -> b
     uses."""
     if verb.lemma not in _REPORTING:
         return False
+    at = tokens.index(verb)
+    if at + 2 < len(tokens) and tokens[at + 1].lower == "that":
+        # "complain that uploading takes ages", "note that some people …": "that" opens the
+        # clause told; only a noun right after it ("see that post") makes it a determiner
+        return tokens[at + 2].pos not in ("NOUN", "ADJ")
     nominal = [
         k for k in range(first, min(end, len(tokens))) if tokens[k].pos in ("NOUN", "PROPN", "PRON")
     ]

@@ -1,0 +1,80 @@
+"""English features in the offline engine: a feature is a function of the product, named by a
+noun phrase ("a dark theme") or by what its user does with it ("export reports"). How a thing
+behaves, a fault, or what is said about it is none.
+
+Examples are invented for these tests; none is taken from the evaluation data.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kg.llm.offline import linguistic
+from kg.llm.offline.extractor import extract_offline
+from kg.llm.prompts.extraction_models import ExtractionRequest
+
+
+def _features(text: str) -> set[str]:
+    answer = extract_offline(ExtractionRequest(text=text, language="en", product=""))
+    return {n.label for n in answer.nodes if n.type == "feature"}
+
+
+@pytest.mark.parametrize(
+    ("text", "behaviour"),
+    [
+        ("The sidebar lingers on the screen after I close it.", "lingers"),
+        ("The banner floats over the text on small screens.", "floats"),
+    ],
+)
+def test_how_a_thing_behaves_is_no_feature(text, behaviour):
+    assert not any(behaviour in f for f in _features(text)), _features(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "feature"),
+    [
+        # a function of the product said of it with no object is still one
+        ("It syncs with my laptop every night.", "syncs"),
+        # a person doing something with a preposition's object is a use
+        ("I browse through the catalogue every evening.", "browse through the catalogue"),
+        # said of a thing with an object, the verb acts on something
+        ("It continues to show me old invoices.", "continues to show"),
+    ],
+)
+def test_functions_and_uses_stay_features(text, feature):
+    assert feature in _features(text)
+
+
+def test_the_subject_of_a_verb_is_found_past_aspect_and_relatives():
+    text = "Drafts that are starting to accumulate in the outbox"
+    at = text.index("accumulate")
+    assert linguistic.behaviour_of_a_thing(text, (0, len(text)), at)
+    text = "I keep going back to the archive"
+    assert not linguistic.behaviour_of_a_thing(text, (0, len(text)), text.index("going"))
+
+
+@pytest.mark.parametrize(
+    ("text", "fault"),
+    [
+        ("Somehow I keep losing my drafts in this editor.", "losing"),
+        ("Twice a week I lose my bookmarks in this reader.", "lose"),
+    ],
+)
+def test_a_fault_or_mishap_told_by_its_verb_is_no_feature(text, fault):
+    assert not any(fault in f for f in _features(text)), _features(text)
+
+
+def test_the_part_a_fault_is_said_of_stays_a_feature():
+    assert "layout editor" in _features("The new version ruins the whole layout editor.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Testers complain that exporting charts from a report takes ages.",
+        "Reviewers mention that some photos from a trip look washed out.",
+    ],
+)
+def test_a_verb_of_saying_before_that_tells_a_clause_not_a_use(text):
+    features = _features(text)
+    assert not any(f.startswith(("complain", "mention")) for f in features), features
