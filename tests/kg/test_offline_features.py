@@ -78,3 +78,22 @@ def test_the_part_a_fault_is_said_of_stays_a_feature():
 def test_a_verb_of_saying_before_that_tells_a_clause_not_a_use(text):
     features = _features(text)
     assert not any(f.startswith(("complain", "mention")) for f in features), features
+
+
+@pytest.mark.parametrize(
+    ("text", "tool"),
+    [
+        ("We keep the rota on paper lists.", "paper"),
+        ("Tutors send homework through Telegram channels.", "channels"),
+    ],
+)
+def test_what_another_tool_holds_is_a_workaround_not_a_feature(text, tool):
+    assert not any(tool in f for f in _features(text)), _features(text)
+
+
+def test_a_paper_one_writes_is_no_tool():
+    assert "outlining a paper" in _features("I love it for outlining a paper before class.")
+
+
+def test_a_tool_the_product_works_with_is_part_of_its_feature():
+    assert "syncs with Google Sheets" in _features("It even syncs with Google Sheets.")

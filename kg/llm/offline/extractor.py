@@ -637,7 +637,7 @@ def _find_all(text: str, sentence: Sentence, product: str) -> list[Finding]:
         *_triggers(text, sentence),
         *alternatives,
         *competitors,
-        *_features(text, sentence, competitors, planned_spans),
+        *_features(text, sentence, competitors, planned_spans, alternatives),
         *_metrics(text, sentence, planned_spans),
         *goals,
         *risks,
@@ -1291,7 +1291,20 @@ def _alternatives(text: str, sentence: Sentence) -> list[Finding]:
             name = label or " ".join(match.group().lower().split())
             name = re.sub(r"^(?:on|pen and)\s+", "", name)
             quote = _alternative_quote(text, sentence, match.span(), lex)
-            found.append(Finding("alternative", name, quote, match.start(), named=match.span()))
+            # a tool by its own name, or paper as a medium (not "a paper" one writes)
+            tool = not needs_cue and (name[:1].isupper() or _paper_as_a_medium(text, match))
+            lead = text[max(sentence.start, match.start() - 6) : match.start()].split()[-1:]
+            tool = tool and not (lead and lead[0].lower() in _INTEGRATION_LEADS)
+            found.append(
+                Finding(
+                    "alternative",
+                    name,
+                    quote,
+                    match.start(),
+                    named=match.span(),
+                    origin="tool" if tool else "",
+                )
+            )
     for cue, span in linguistic.workaround_spans(text, (sentence.start, sentence.end)):
         if any(s < span[1] and span[0] < e for s, e in taken):
             continue
@@ -1299,6 +1312,22 @@ def _alternatives(text: str, sentence: Sentence) -> list[Finding]:
         label = _label(text, span, sentence)
         found.append(Finding("alternative", label, (cue, span[1]), span[0], named=span))
     return found
+
+
+_ONE_THING = frozenset(("a", "an", "the", "this", "that", "my", "your", "his", "her", "our"))
+# "export to Excel", "syncs with Sheets", "import from Excel": the product works with the
+# other tool, a function of its own.
+_INTEGRATION_LEADS = frozenset(("to", "into", "with", "from"))
+
+
+def _paper_as_a_medium(text: str, match: re.Match[str]) -> bool:
+    """ "on paper", "paper forms": paper that work is done on, not "a paper" someone writes.
+    A common noun a product may have a part of its own for ("notebooks") is no tool."""
+    words = match.group().lower().split()
+    if "paper" not in words:
+        return False
+    before = text[max(0, match.start() - 5) : match.start()].lower().split()
+    return len(words) > 1 or not (before and before[-1] in _ONE_THING)
 
 
 def _alternative_quote(text: str, sentence: Sentence, span: Span, lex: ModuleType) -> Span:
@@ -1377,7 +1406,11 @@ def _is_competitor_name(name: str, product: str, lex: ModuleType) -> bool:
 
 
 def _features(
-    text: str, sentence: Sentence, competitors: list[Finding], planned_spans: list[Span]
+    text: str,
+    sentence: Sentence,
+    competitors: list[Finding],
+    planned_spans: list[Span],
+    alternatives: list[Finding],
 ) -> list[Finding]:
     lex = sentence.lex
     found: list[Finding] = []
@@ -1508,6 +1541,14 @@ def _features(
     # A device the app runs on is where it is used, not a feature of it; nor is what the app
     # spares its user ("without printing the forms").
     spared = linguistic.spared_spans(text, whole) if lex.LANG == "en" else []
+    # Another tool named in the words, or what it comes in ("paper forms", "a messenger's
+    # group chats"), makes them a workaround, told already as the alternative.
+    tools = [a.quote for a in alternatives if a.origin == "tool"]
+    found = [
+        f
+        for f in found
+        if f.origin == "planned" or not any(s < f.at + len(f.label) and f.at < e for s, e in tools)
+    ]
     return [
         f
         for f in found
