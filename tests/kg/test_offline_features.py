@@ -97,3 +97,20 @@ def test_a_paper_one_writes_is_no_tool():
 
 def test_a_tool_the_product_works_with_is_part_of_its_feature():
     assert "syncs with Google Sheets" in _features("It even syncs with Google Sheets.")
+
+
+@pytest.mark.parametrize(
+    ("text", "job"),
+    [
+        ("Store clerks need to reprint price labels in one batch.", "reprint price labels"),
+        ("Warehouse pickers want to scan pallets in one list.", "scan pallets"),
+    ],
+)
+def test_what_a_group_needs_to_do_is_its_job_not_a_feature(text, job):
+    answer = extract_offline(ExtractionRequest(text=text, language="en", product=""))
+    assert any(n.type == "job" and n.label.startswith(job) for n in answer.nodes)
+    assert not _features(text)
+
+
+def test_what_a_writer_wants_to_do_with_the_product_is_still_a_feature():
+    assert "see my playlists" in _features("I just want to see my playlists in order.")

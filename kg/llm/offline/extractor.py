@@ -627,17 +627,27 @@ def _find_all(text: str, sentence: Sentence, product: str) -> list[Finding]:
     planned_spans = goal_spans + [r.quote for r in risks]
     alternatives = _alternatives(text, sentence)
     competitors = _competitors(text, sentence, product, alternatives)
+    jobs = _jobs(text, sentence)
+    segments = _segments(text, sentence)
+    # What a group of customers named before it needs or tries to do is its job ("dispatchers
+    # need to re-plan routes"): its words name no feature as well.
+    groups_jobs = [j.quote for j in jobs if any(g.at < j.at for g in segments)]
+    features = [
+        f
+        for f in _features(text, sentence, competitors, planned_spans, alternatives)
+        if not any(s <= f.at < e for s, e in groups_jobs)
+    ]
     found = [
         *_markets(text, sentence, product),
         *_insights(text, sentence),
         *_findings(text, sentence),
-        *_segments(text, sentence),
+        *segments,
         *_pains(text, sentence, goal_spans, alternatives, competitors),
-        *_jobs(text, sentence),
+        *jobs,
         *_triggers(text, sentence),
         *alternatives,
         *competitors,
-        *_features(text, sentence, competitors, planned_spans, alternatives),
+        *features,
         *_metrics(text, sentence, planned_spans),
         *goals,
         *risks,
