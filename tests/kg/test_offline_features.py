@@ -114,3 +114,12 @@ def test_what_a_group_needs_to_do_is_its_job_not_a_feature(text, job):
 
 def test_what_a_writer_wants_to_do_with_the_product_is_still_a_feature():
     assert "see my playlists" in _features("I just want to see my playlists in order.")
+
+
+def test_a_part_name_after_a_subject_with_an_infinitive_after_it_is_a_verb():
+    assert _features("We plan to add a sleep timer to the player.") == {"sleep timer"}
+
+
+def test_a_feature_a_rival_offers_is_its_whole_noun_phrase_once():
+    text = "Competitors like Tasklio already offer shared packing lists."
+    assert _features(text) == {"shared packing lists"}

@@ -1513,9 +1513,10 @@ def _features(
         phrase = _phrase(text, start, end, lex, lex.FEATURE_CUTTER, lex.FEATURE_MAX_WORDS)
         label = _label(text, phrase, sentence)
         if label and not any(f.label == label or label in f.label for f in found):
-            # "компиляторы" of a request whose pattern reads on to "… для всех языков": the
-            # whole noun phrase is the one feature
-            found = [f for f in found if not (f.at == phrase[0] and label.startswith(f.label))]
+            # "компиляторы" of a request whose pattern reads on to "… для всех языков", "reorder
+            # points" of "offers automatic reorder points": the whole noun phrase is the one
+            # feature
+            found = [f for f in found if not (phrase[0] <= f.at < phrase[1] and f.label in label)]
             quote = _cover(sentence, cue_start, phrase[1])
             found.append(Finding("feature", label, quote, phrase[0], origin=origin))
     # The parts a sentence names come last: a plan or a request that names one says more.

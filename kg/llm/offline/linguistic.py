@@ -3563,8 +3563,9 @@ def _before_adverbs(tokens: list[Token], i: int) -> int:
 
 def _part_name_as_verb(tokens: list[Token], i: int) -> bool:
     """A part's name that is a verb here: right before a possessive, which no noun is ("then
-    post your review", "share my list"). Its own rule keeps a verb after "to" or a modal,
-    with what follows ("it shares to any folder")."""
+    post your review", "share my list"), or after a subject with an infinitive after it ("we
+    plan to add"). Its own rule keeps a verb after "to" or a modal, with what follows ("it
+    shares to any folder")."""
     before = tokens[i - 1] if i else None
     after = tokens[i + 1] if i + 1 < len(tokens) else None
     if before is not None and (
@@ -3572,7 +3573,13 @@ def _part_name_as_verb(tokens: list[Token], i: int) -> bool:
     ):
         return False
     if before is not None and _verb_slot(before):
-        return False
+        # "we plan to add …": a verb in its slot that an infinitive follows
+        return (
+            after is not None
+            and after.lower == "to"
+            and i + 2 < len(tokens)
+            and tokens[i + 2].pos == "VERB"
+        )
     return after is not None and after.lower in _POSSESSIVES
 
 
