@@ -123,3 +123,21 @@ def test_a_part_name_after_a_subject_with_an_infinitive_after_it_is_a_verb():
 def test_a_feature_a_rival_offers_is_its_whole_noun_phrase_once():
     text = "Competitors like Tasklio already offer shared packing lists."
     assert _features(text) == {"shared packing lists"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Cashiers hate copying receipts by hand at closing time.",
+        "Librarians dread stamping returned books by hand every evening.",
+    ],
+)
+def test_work_done_by_hand_is_the_chore_not_a_feature(text):
+    assert not _features(text)
+
+
+def test_how_a_function_is_used_otherwise_keeps_it():
+    assert "exporting playlists" in _features("I love exporting playlists with one tap.")
+    text = "Cashiers copy receipts by hand"
+    assert linguistic.done_by_hand(text, (0, len(text)), (8, 21))
+    assert not linguistic.done_by_hand(text, (0, 14), (8, 13))

@@ -1553,12 +1553,20 @@ def _features(
     # spares its user ("without printing the forms").
     spared = linguistic.spared_spans(text, whole) if lex.LANG == "en" else []
     # Another tool named in the words, or what it comes in ("paper forms", "a messenger's
-    # group chats"), makes them a workaround, told already as the alternative.
+    # group chats"), makes them a workaround, told already as the alternative; so does work
+    # said to be done by hand.
     tools = [a.quote for a in alternatives if a.origin == "tool"]
     found = [
         f
         for f in found
-        if f.origin == "planned" or not any(s < f.at + len(f.label) and f.at < e for s, e in tools)
+        if f.origin == "planned"
+        or not (
+            any(s < f.at + len(f.label) and f.at < e for s, e in tools)
+            # "counting stock by hand": the manual way it is done now
+            or linguistic.done_by_hand(
+                text, (f.at, _clause_end(sentence, f.at)), (f.at, f.at + len(f.label))
+            )
+        )
     ]
     return [
         f

@@ -3179,6 +3179,21 @@ def _behaves(tokens: list[Token], i: int) -> bool:
     return not _a_person(token)
 
 
+# Work done by hand: the manual way a task is done now, a chore or a workaround, not a function
+# of any product ("re-typing the orders by hand", "counts the cash manually").
+_BY_HAND = re.compile(r"\b(?:by\s+hand|manually|by\s+eye|with\s+pen\s+and\s+paper)\b", re.I)
+_BY_HAND_REACH = 5  # words between the activity's words and how it is done
+
+
+def done_by_hand(text: str, clause: Span, span: Span) -> bool:
+    """The activity whose words are span is said, later in its clause, to be done by hand."""
+    found = _BY_HAND.search(text, span[0], clause[1])
+    if found is None:
+        return False
+    between = text[span[1] : found.start()]
+    return found.start() < span[1] or len(between.split()) <= _BY_HAND_REACH
+
+
 _POSSESSIVES = _wordset("my your our their his her its")
 # Verbs of causing: what they bring about is an effect, not something anyone does with the
 # product, when it is a feeling, a judgement or a problem ("creates doubt", "causes
