@@ -141,3 +141,19 @@ def test_how_a_function_is_used_otherwise_keeps_it():
     text = "Cashiers copy receipts by hand"
     assert linguistic.done_by_hand(text, (0, len(text)), (8, 21))
     assert not linguistic.done_by_hand(text, (0, 14), (8, 13))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The publisher raises its fees every spring.",
+        "Sorting the inbox eats my whole morning.",
+        "I love that it saves me an hour every week.",
+    ],
+)
+def test_what_something_costs_is_no_feature(text):
+    assert not _features(text)
+
+
+def test_prices_a_user_works_with_are_still_a_use():
+    assert "compare prices" in _features("I compare prices across shops in seconds.")

@@ -3083,6 +3083,8 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
             continue  # "wasting time", "read the reviews": nothing of the product is named
         if _brings_about_a_state(reading, i, phrase):
             continue  # "creates doubt", "leads to confusion": an effect, not a use
+        if _an_amount(token, _within(reading, *phrase)[1:]):
+            continue  # "raises its prices", "eats my whole evening": what it costs, no use
         if not evaluative:
             if i and reading.tokens[i - 1].pos == "ADP":
                 continue  # "the option of muting chats": the gerund completes the noun before
@@ -3213,6 +3215,28 @@ def _brings_about_a_state(reading: Reading, verb: int, phrase: Span) -> bool:
         or polarity(word.text) != 0
         or polarity(word.lemma) != 0
     )
+
+
+# What a price is raised or cut by, and what time, money or room is spent, eaten or saved by:
+# a verb of either with such an object tells what something costs, not a use of the product
+# ("the vendor raised its fees", "it eats my whole weekend", "saves me an hour").
+_CHANGING_AMOUNTS = _wordset("raise lower increase reduce cut hike double halve bring")
+_PRICES = _wordset("price prices fee fees cost costs rate rates charge charges")
+_SPENDING = _CONSUMING | _wordset("consume take cost save spend")
+_SPENT = _PRICES | _wordset(
+    """money room space evening evenings morning mornings afternoon afternoons night nights
+    weekend weekends hour hours minute minutes second seconds week weeks month months"""
+)
+
+
+def _an_amount(verb: Token, after: list[Token]) -> bool:
+    word = _object_head(after)
+    if word is None:
+        return False
+    forms = _forms(verb)
+    if forms & _CHANGING_AMOUNTS:
+        return word.lower in _PRICES or word.lemma in _PRICES
+    return bool(forms & _SPENDING) and (word.lower in _SPENT or word.lemma in _SPENT)
 
 
 def _object_head(tokens: list[Token]) -> Token | None:
@@ -3953,6 +3977,8 @@ def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
         return None  # "use the Netflix app", "get on Facebook": the product, not a capability
     if english and verb is not None and _only_features_in_general(chosen, verb, heads):
         return None  # "performs its functions", "offers many options": which is not said
+    if english and verb is not None and _an_amount(verb, tokens[tokens.index(verb) + 1 : j]):
+        return None  # "saves me an hour", "raised the fees": what it costs, no use
     return reading.span(first, last)
 
 
