@@ -157,3 +157,18 @@ def test_what_something_costs_is_no_feature(text):
 
 def test_prices_a_user_works_with_are_still_a_use():
     assert "compare prices" in _features("I compare prices across shops in seconds.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Our aim is to double weekly uploads this year.",
+        "From the poll: 30% of playlists are shared once.",
+    ],
+)
+def test_what_a_goal_aims_at_or_a_share_counts_is_no_feature(text):
+    assert not _features(text)
+
+
+def test_a_time_a_function_takes_keeps_the_function():
+    assert "playlist" in _features("It takes a minute to load the playlist.")

@@ -45,6 +45,7 @@ _DIGITS = re.compile(r"\d+")
 _BULLET = re.compile(r"(?:[-•*–—]|\d{1,2}[.)]|\d{1,2}\s+[-–—])\s+")
 _SENTENCE_OPENERS = ("", ":", ";", "(", '"', "«", "—", "–")
 _NAMED_CONCEPTS = frozenset(CONCEPTS)
+_SHARE = re.compile(r"%|\bper\s?cent\b|\bpercent\b|процент", re.IGNORECASE)
 _COUNT_BEFORE = re.compile(r"\d\s*\+\s*$|\d\s*[–—-]\s*\d+\s*$")
 
 
@@ -632,10 +633,18 @@ def _find_all(text: str, sentence: Sentence, product: str) -> list[Finding]:
     # What a group of customers named before it needs or tries to do is its job ("dispatchers
     # need to re-plan routes"): its words name no feature as well.
     groups_jobs = [j.quote for j in jobs if any(g.at < j.at for g in segments)]
+    metrics = _metrics(text, sentence, planned_spans)
+    # A goal's or a risk's words, and the things a share is counted of, name what is aimed
+    # at or counted ("cut failed deliveries", "40% of orders are late"), not a function of
+    # the product. A time measured may be a function's own ("takes a minute to load").
+    counted = planned_spans + [
+        (m.at, m.at + len(m.label)) for m in metrics if _SHARE.search(m.value)
+    ]
     features = [
         f
         for f in _features(text, sentence, competitors, planned_spans, alternatives)
         if not any(s <= f.at < e for s, e in groups_jobs)
+        and (f.origin == "planned" or not any(s <= f.at < e for s, e in counted))
     ]
     found = [
         *_markets(text, sentence, product),
@@ -648,7 +657,7 @@ def _find_all(text: str, sentence: Sentence, product: str) -> list[Finding]:
         *alternatives,
         *competitors,
         *features,
-        *_metrics(text, sentence, planned_spans),
+        *metrics,
         *goals,
         *risks,
     ]
