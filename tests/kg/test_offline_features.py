@@ -172,3 +172,8 @@ def test_what_a_goal_aims_at_or_a_share_counts_is_no_feature(text):
 
 def test_a_time_a_function_takes_keeps_the_function():
     assert "playlist" in _features("It takes a minute to load the playlist.")
+
+
+def test_what_someone_has_to_do_is_the_chore_a_fault_forces_not_a_feature():
+    assert not _features("Each evening the driver has to call the warehouse.")
+    assert "email the whole team" in _features("I love that I can email the whole team.")

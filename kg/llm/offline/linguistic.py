@@ -3073,6 +3073,8 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
             continue  # "I decorated my cover", "is designed": a story or a state, not a use
         if _forms(token) & PROBLEM_LEMMAS:
             continue  # "lags on slow networks", "lose my data": a fault or mishap, no use
+        if _obliged(reading.tokens, i):
+            continue  # "has to phone the office": what a fault forces on someone, no use
         if token.lower.endswith("ing") and i and reading.tokens[i - 1].lemma == "be":
             continue  # "I was carrying my laptop": what someone was doing, not a use
         start = reading.tokens[i].start + reading.offset
@@ -3215,6 +3217,23 @@ def _brings_about_a_state(reading: Reading, verb: int, phrase: Span) -> bool:
         or polarity(word.text) != 0
         or polarity(word.lemma) != 0
     )
+
+
+_HAVE = _wordset("have has had")
+
+
+def _obliged(tokens: list[Token], i: int) -> bool:
+    """The verb at i is what someone has to or must do ("has to phone the office", "must
+    re-enter it"), past adverbs ("will almost always have to")."""
+    j = i - 1
+    if j >= 0 and tokens[j].lower == "to":
+        j -= 1
+        while j >= 0 and tokens[j].pos == "ADV":
+            j -= 1
+        return j >= 0 and tokens[j].lower in _HAVE
+    while j >= 0 and tokens[j].pos == "ADV":
+        j -= 1
+    return j >= 0 and tokens[j].lower == "must"
 
 
 # What a price is raised or cut by, and what time, money or room is spent, eaten or saved by:
