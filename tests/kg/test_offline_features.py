@@ -177,3 +177,17 @@ def test_a_time_a_function_takes_keeps_the_function():
 def test_what_someone_has_to_do_is_the_chore_a_fault_forces_not_a_feature():
     assert not _features("Each evening the driver has to call the warehouse.")
     assert "email the whole team" in _features("I love that I can email the whole team.")
+
+
+@pytest.mark.parametrize(
+    ("text", "feature"),
+    [
+        ("We will build a shared calendar that reminds parents of each lesson.", "shared calendar"),
+        (
+            "Competitors like Tasklio offer a packing planner that suggests items for each trip.",
+            "packing planner",
+        ),
+    ],
+)
+def test_a_planned_or_offered_feature_is_its_noun_phrase_and_its_clause_describes_it(text, feature):
+    assert _features(text) == {feature}

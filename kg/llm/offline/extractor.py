@@ -1517,10 +1517,22 @@ def _features(
         offered = lex.FEATURE_OFFERED.match(text[name_end : sentence.end])
         if offered is not None:
             candidates.append((competitor.at, name_end + offered.start("f"), "offered"))
+    described: list[Span] = []  # the rest of the clause of a planned or offered feature
     for cue_start, start, origin in candidates:
         end = _clause_end(sentence, start)
         phrase = _phrase(text, start, end, lex, lex.FEATURE_CUTTER, lex.FEATURE_MAX_WORDS)
         label = _label(text, phrase, sentence)
+        if label:
+            described.append((phrase[1], end))
+            # "build an offline queue" read as a use from the plan's own words gives way to
+            # what is planned
+            found = [
+                f
+                for f in found
+                if not (
+                    f.origin == "mentioned" and cue_start <= f.at < phrase[0] and label in f.label
+                )
+            ]
         if label and not any(f.label == label or label in f.label for f in found):
             # "компиляторы" of a request whose pattern reads on to "… для всех языков", "reorder
             # points" of "offers automatic reorder points": the whole noun phrase is the one
@@ -1558,6 +1570,11 @@ def _features(
                 ]
                 quote = _cover(sentence, span[0], span[1])
                 found.append(Finding("feature", label, quote, span[0], origin="mentioned"))
+    # What the rest of its clause says a planned or offered feature does ("a queue that
+    # uploads photos") describes that feature, no feature of its own.
+    found = [
+        f for f in found if f.origin != "mentioned" or not any(s <= f.at < e for s, e in described)
+    ]
     # A device the app runs on is where it is used, not a feature of it; nor is what the app
     # spares its user ("without printing the forms").
     spared = linguistic.spared_spans(text, whole) if lex.LANG == "en" else []
