@@ -191,3 +191,14 @@ def test_what_someone_has_to_do_is_the_chore_a_fault_forces_not_a_feature():
 )
 def test_a_planned_or_offered_feature_is_its_noun_phrase_and_its_clause_describes_it(text, feature):
     assert _features(text) == {feature}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A tidy app for fishermen who sail alone.",
+        "A simple app for independent plumbers who travel a lot.",
+    ],
+)
+def test_the_people_an_app_is_for_are_its_segment_not_a_use(text):
+    assert not _features(text)

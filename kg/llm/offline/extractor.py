@@ -1609,12 +1609,21 @@ def _holds_word(found: Finding, span: Span) -> bool:
     return found.at <= span[0] and span[1] <= found.at + len(found.label) + 2
 
 
+_RELATIVE_PRONOUNS = frozenset(
+    ("who", "whom", "whose", "that", "which", "кто", "который", "которые")
+)
+
+
 def _names_people(phrase: str, lex: ModuleType) -> bool:
-    """ "my husband", "requesters": a person or a group of people, not a part of the product."""
-    head = phrase.split()[-1].lower()
+    """ "my husband", "requesters", "nurses who work nights": a person or a group of people
+    (the head before a relative clause), not a part of the product."""
+    words = phrase.split()
+    cut = next((k for k, w in enumerate(words) if k and w.lower() in _RELATIVE_PRONOUNS), None)
+    head = words[(cut or len(words)) - 1].lower()
     if head in lex.PEOPLE_NOUNS or lemma(head) in lex.PEOPLE_NOUNS:
         return True
-    return head.endswith("s") and lex.SEGMENT_HEAD.fullmatch(head) is not None
+    plural = head.endswith(("s", "men", "people"))  # "tutors", "handymen", "salespeople"
+    return plural and lex.SEGMENT_HEAD.fullmatch(head) is not None
 
 
 def _people_reporting(phrase: str, lex: ModuleType) -> bool:
