@@ -202,3 +202,8 @@ def test_a_planned_or_offered_feature_is_its_noun_phrase_and_its_clause_describe
 )
 def test_the_people_an_app_is_for_are_its_segment_not_a_use(text):
     assert not _features(text)
+
+
+def test_selling_to_people_names_a_market_and_selling_things_stays_a_use():
+    assert not _features("We sell to small dental clinics across the region.")
+    assert "sell vintage clothes" in _features("Great place to sell vintage clothes.")

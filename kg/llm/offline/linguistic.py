@@ -3087,6 +3087,8 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
             continue  # "creates doubt", "leads to confusion": an effect, not a use
         if _an_amount(token, _within(reading, *phrase)[1:]):
             continue  # "raises its prices", "eats my whole evening": what it costs, no use
+        if _forms(token) & _SELLING and _names_buyers(_within(reading, *phrase)[1:]):
+            continue  # "we sell to small clinics": whom a business serves, no use
         if not evaluative:
             if i and reading.tokens[i - 1].pos == "ADP":
                 continue  # "the option of muting chats": the gerund completes the noun before
@@ -3217,6 +3219,19 @@ def _brings_about_a_state(reading: Reading, verb: int, phrase: Span) -> bool:
         or polarity(word.text) != 0
         or polarity(word.lemma) != 0
     )
+
+
+# Selling to people or firms names whom a business serves, its market, not a function.
+_SELLING = _wordset("sell resell")
+
+
+def _names_buyers(tokens: list[Token]) -> bool:
+    head = _object_head(tokens)
+    if head is None:
+        return False
+    if head.lemma in lexicon_en.ORG_HEADS or head.lower in lexicon_en.ORG_HEADS:
+        return True
+    return _a_person(head)
 
 
 _HAVE = _wordset("have has had")
