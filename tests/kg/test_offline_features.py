@@ -207,3 +207,8 @@ def test_the_people_an_app_is_for_are_its_segment_not_a_use(text):
 def test_selling_to_people_names_a_market_and_selling_things_stays_a_use():
     assert not _features("We sell to small dental clinics across the region.")
     assert "sell vintage clothes" in _features("Great place to sell vintage clothes.")
+
+
+def test_a_phrase_of_time_is_no_object_of_a_use():
+    assert not _features("I love that I can watch them in the morning.")
+    assert "send them to any printer" in _features("You can send them to any printer.")

@@ -3952,6 +3952,8 @@ def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
             break  # a new clause, or how/where/when it is done: not the capability's name
         if nouns and token.pos == "ADP" and token.lower not in _OBJECT_LINKS:
             break  # "watch movies | on Netflix": where or with what, past the object itself
+        if j > start and token.pos == "ADP" and _time_follows(tokens, j):
+            break  # "send them | in the evening": when, never what is used
         j += 1
     if j <= start:
         return None
@@ -4014,6 +4016,22 @@ def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
     if english and verb is not None and _an_amount(verb, tokens[tokens.index(verb) + 1 : j]):
         return None  # "saves me an hour", "raised the fees": what it costs, no use
     return reading.span(first, last)
+
+
+_TIMES_OF_DAY = _wordset(
+    """morning mornings evening evenings night nights afternoon afternoons weekend weekends
+    day days week weeks month months year years hour hours minute minutes"""
+)
+
+
+def _time_follows(tokens: list[Token], j: int) -> bool:
+    """The preposition at j opens a phrase of time ("in the evening", "at night")."""
+    k = j + 1
+    while k < len(tokens) and (
+        tokens[k].pos in ("DET", "ADJ", "NUM") or tokens[k].lower in _POSSESSIVES
+    ):
+        k += 1
+    return k < len(tokens) and tokens[k].lower in _TIMES_OF_DAY
 
 
 # Where only a verb can come next: after the infinitive's "to" or a modal.
