@@ -149,7 +149,7 @@ GENERIC_NOUNS = _wordset(
     """app apps application program software tool version update thing things stuff lot way time
     times star stars review reviews phone device tablet one everything anything something
     nothing people guy guys day days year years problem problems issue issues bug bugs job
-    fun kind sort bit part alot"""
+    fun kind sort bit part alot difference"""
 )
 _PHRASE_STOPS = _wordset(
     "because since when while than though although but so every everytime whenever until "
@@ -3139,6 +3139,15 @@ def _subject_index(tokens: list[Token], i: int) -> int | None:
     return None
 
 
+def _after_an_auxiliary(tokens: list[Token], i: int) -> bool:
+    """Only a verb comes here, whatever a tagger says: after "doesn't", "won't", "can", past
+    adverbs ("it doesn't really count")."""
+    j = i - 1
+    while j >= 0 and tokens[j].pos == "ADV" and tokens[j].lower not in NEGATORS:
+        j -= 1
+    return j >= 0 and (tokens[j].pos == "AUX" or tokens[j].lower in ("n't", "n’t", "not"))
+
+
 def _takes_no_object(tokens: list[Token], i: int) -> bool:
     """Nothing the verb at i acts on follows it: a preposition, a particle, an adverb, a
     predicative adjective or the clause's end ("lags on weak internet", "runs smooth")."""
@@ -3166,7 +3175,7 @@ def behaviour_of_a_thing(text: str, sentence: Span, at: int) -> bool:
 
 
 def _behaves(tokens: list[Token], i: int) -> bool:
-    if tokens[i].pos != "VERB":
+    if tokens[i].pos != "VERB" and not _after_an_auxiliary(tokens, i):
         return False
     while (
         i + 2 < len(tokens)
