@@ -215,3 +215,8 @@ def test_selling_to_people_names_a_market_and_selling_things_stays_a_use():
 def test_a_phrase_of_time_is_no_object_of_a_use():
     assert not _features("I love that I can watch them in the morning.")
     assert "send them to any printer" in _features("You can send them to any printer.")
+
+
+def test_the_connection_a_device_has_is_where_the_app_runs_not_a_feature():
+    assert _features("Lately I can have perfect reception and it still won't sync.") == {"sync"}
+    assert "connect to the network" in _features("It will not connect to the network at all.")

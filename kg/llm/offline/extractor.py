@@ -1575,8 +1575,8 @@ def _features(
     found = [
         f for f in found if f.origin != "mentioned" or not any(s <= f.at < e for s, e in described)
     ]
-    # A device the app runs on is where it is used, not a feature of it; nor is what the app
-    # spares its user ("without printing the forms").
+    # A device the app runs on, or its connection, is where it is used, not a feature of it;
+    # nor is what the app spares its user ("without printing the forms").
     spared = linguistic.spared_spans(text, whole) if lex.LANG == "en" else []
     # Another tool named in the words, or what it comes in ("paper forms", "a messenger's
     # group chats"), makes them a workaround, told already as the alternative; so does work
@@ -1598,6 +1598,7 @@ def _features(
         f
         for f in found
         if not linguistic.names_a_device(f.label)
+        and not (lex.LANG == "en" and linguistic.names_a_connection(f.label))
         and not linguistic.names_no_feature(f.label)
         and not linguistic.not_a_feature_name(f.label)
         and (f.origin == "planned" or not any(s <= f.at < e for s, e in spared))

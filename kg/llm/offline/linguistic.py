@@ -3586,6 +3586,20 @@ def names_a_device(phrase: str) -> bool:
     return words[-1] in DEVICE_WORDS or words[0] in _DEVICE_NAMES
 
 
+# The connection a device has: where the app runs, like the device, never a feature of it.
+_DEVICE_CONNECTIONS = _wordset("connection connectivity wifi signal reception network internet")
+
+
+def names_a_connection(phrase: str) -> bool:
+    """ "a good WiFi connection", "weak signal": a noun phrase headed by the device's
+    connection ("connect to the network", a verb's phrase, is a function)."""
+    words = phrase.split()
+    if not words:
+        return False
+    first = _tokens(words[0])[0]
+    return first.pos != "VERB" and words[-1].lower() in _DEVICE_CONNECTIONS
+
+
 # Someone telling their own experience of the product: "I", "my". ("We" and "you" are as
 # often a research team writing up its findings.)
 _SPEAKERS = _wordset("i my me")
