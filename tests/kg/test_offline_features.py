@@ -76,11 +76,13 @@ def test_the_part_a_fault_is_said_of_stays_a_feature():
     [
         "Testers complain that exporting charts from a report takes ages.",
         "Reviewers mention that some photos from a trip look washed out.",
+        # a part's name ("note", "report") used as the verb of saying
+        "Reading the forum I note that several members dislike the sidebar.",
     ],
 )
 def test_a_verb_of_saying_before_that_tells_a_clause_not_a_use(text):
     features = _features(text)
-    assert not any(f.startswith(("complain", "mention")) for f in features), features
+    assert not any(f.startswith(("complain", "mention", "note")) for f in features), features
 
 
 @pytest.mark.parametrize(

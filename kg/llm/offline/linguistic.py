@@ -3622,6 +3622,8 @@ def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Sp
             continue  # "in order to": a connective, not the part
         if _part_name_as_verb(tokens, i):
             continue
+        if token.lemma in _REPORTING and i + 1 < len(tokens) and tokens[i + 1].lower == "that":
+            continue  # "I note that …", "staff report that …": a verb of saying, no part
         phrase = _noun_phrase_before(tokens, i)
         if phrase is None:
             continue
