@@ -222,3 +222,9 @@ def test_a_phrase_of_time_is_no_object_of_a_use():
 def test_the_connection_a_device_has_is_where_the_app_runs_not_a_feature():
     assert _features("Lately I can have perfect reception and it still won't sync.") == {"sync"}
     assert "connect to the network" in _features("It will not connect to the network at all.")
+
+
+def test_a_word_in_the_s_form_after_a_determiner_is_the_object_not_a_new_verb():
+    assert _features("Now I can watch my favorite shows on the train.") == {
+        "watch my favorite shows"
+    }

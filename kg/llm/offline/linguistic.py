@@ -19,7 +19,7 @@ from __future__ import annotations
 import bisect
 import html
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
@@ -3063,6 +3063,7 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
     with a plain noun object counts ("follow people", "listen to music"), cut after the noun."""
     evaluative = abs(polarity(text[sentence[0] : sentence[1]])) >= 0.3
     reading = read(text, sentence)
+    reading = Reading(_nouns_after_determiners(reading.tokens), reading.offset)
     if is_hypothetical(reading):
         return []  # "if the digest ever failed": nothing anyone did
     found = []
@@ -3933,7 +3934,7 @@ _INFINITIVE = re.compile(r"\bto\s+$", re.IGNORECASE)
 def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
     """The verb phrase or noun phrase a cue introduces, up to the clause's end."""
     reading = read(text, span)
-    tokens = reading.tokens
+    tokens = _nouns_after_determiners(reading.tokens) if english else reading.tokens
     i = 0
     # skip what sits between the cue and the thing: "to", "it had", "that it", "the"
     while i < len(tokens) and (
@@ -4057,6 +4058,19 @@ def _time_follows(tokens: list[Token], j: int) -> bool:
     ):
         k += 1
     return k < len(tokens) and tokens[k].lower in _TIMES_OF_DAY
+
+
+def _nouns_after_determiners(tokens: list[Token]) -> list[Token]:
+    """A word in the -s form after a determiner, a possessive or an adjective is a noun,
+    whatever a tagger says ("watch my favorite shows", "some posts"): no verb follows them."""
+    fixed = list(tokens)
+    for k in range(1, len(fixed)):
+        token, before = fixed[k], fixed[k - 1]
+        if token.pos != "VERB" or not token.lower.endswith("s") or token.lower.endswith("ss"):
+            continue
+        if before.pos in ("DET", "ADJ") or before.lower in _POSSESSIVES:
+            fixed[k] = replace(token, pos="NOUN")
+    return fixed
 
 
 # Where only a verb can come next: after the infinitive's "to" or a modal.
