@@ -228,3 +228,14 @@ def test_a_word_in_the_s_form_after_a_determiner_is_the_object_not_a_new_verb():
     assert _features("Now I can watch my favorite shows on the train.") == {
         "watch my favorite shows"
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "feature"),
+    [
+        ("A dependable budgeting tool for students.", "budgeting"),
+        ("Honestly the backup feature is a lifesaver.", "backup feature"),
+    ],
+)
+def test_a_compound_with_a_word_for_the_means_or_for_features_names_the_use(text, feature):
+    assert feature in _features(text)

@@ -2855,14 +2855,18 @@ def use_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
     found: list[tuple[int, Span]] = []
     for cue, i in _use_cues(reading):
         found += [(cue, span) for span in _uses_after(text, reading, i, sentence[1])]
-    for i, token in enumerate(tokens[1:-1], 1):
+    for i, token in enumerate(tokens[:-1]):
+        # "a route planning app", "a reliable shopping tool": the -ing form before a word for
+        # the means names the use, with the noun it is done to when one comes first
         if (
-            token.pos == "VERB"
+            token.pos in ("VERB", "NOUN")
             and token.lower.endswith("ing")
-            and tokens[i - 1].pos == "NOUN"
-            and tokens[i + 1].lemma in _MEANS
+            and token.text.isalpha()
+            and tokens[i + 1].lemma in _MEANS - {"way"}
+            and tokens[i + 1].pos == "NOUN"
         ):
-            found.append((tokens[i - 1].start + reading.offset, reading.span(i - 1, i)))
+            first = i - 1 if i and tokens[i - 1].pos == "NOUN" else i
+            found.append((tokens[first].start + reading.offset, reading.span(first, i)))
     return found
 
 
@@ -3618,6 +3622,10 @@ def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Sp
         if token.pos != "NOUN" or token.lemma not in parts:
             continue
         if i + 1 < len(tokens) and tokens[i + 1].pos == "NOUN":
+            if tokens[i + 1].lemma in _FEATURE_HEADS and _no_noun_after(tokens, i + 1):
+                # "the sync feature": a word for features names the part before it
+                first, _ = _noun_phrase_before(tokens, i) or (i, i)
+                found.append(reading.span(first, i + 1))
             continue  # a modifier: the phrase's head comes later ("video quality")
         if _in_complex_preposition(tokens, i):
             continue  # "in order to": a connective, not the part
@@ -3650,6 +3658,13 @@ def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Sp
             span = _with_its_verb(text, reading, phrase[0], span, sentence[1])
         found.append(span)
     return found
+
+
+_FEATURE_HEADS = _wordset("feature features function functions functionality capability")
+
+
+def _no_noun_after(tokens: list[Token], i: int) -> bool:
+    return i + 1 >= len(tokens) or tokens[i + 1].pos != "NOUN"
 
 
 def _before_adverbs(tokens: list[Token], i: int) -> int:
