@@ -239,3 +239,20 @@ def test_a_word_in_the_s_form_after_a_determiner_is_the_object_not_a_new_verb():
 )
 def test_a_compound_with_a_word_for_the_means_or_for_features_names_the_use(text, feature):
     assert feature in _features(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "activity"),
+    [
+        ("A fair price for streaming!", "streaming"),
+        ("It has really improved my budgeting.", "budgeting"),
+    ],
+)
+def test_an_ing_form_used_as_a_noun_names_an_activity(text, activity):
+    assert _features(text) == {activity}
+
+
+def test_an_ing_form_after_some_or_with_its_particle_names_no_activity_of_its_own():
+    assert not _features("It took some adjusting at first.")
+    text = "Perfect for working out at the gym."
+    assert not linguistic.activity_spans(text, (0, len(text)))

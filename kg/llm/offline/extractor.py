@@ -1483,6 +1483,7 @@ def _features(
                     if not _names_people(text[p[0] : p[1]], lex)  # "great for teachers"
                 ],
                 *linguistic.verb_phrase_spans(text, whole),
+                *linguistic.activity_spans(text, whole),
             ]
             if not any(cue <= c < clause[1] for cue, clause in purposes)
             and not any(s <= c < e for s, e in planned_spans)  # a goal's or risk's own words
@@ -1548,7 +1549,7 @@ def _features(
         found = [
             f
             for f in found
-            if not (f.origin == "mentioned" and " " not in f.label and f.at == part[0])
+            if not (f.origin == "mentioned" and " " not in f.label and part[0] <= f.at < part[1])
             or f.label not in label
         ]
         if label and not any(label in f.label or f.label in label for f in found):

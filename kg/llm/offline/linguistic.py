@@ -2870,6 +2870,40 @@ def use_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
     return found
 
 
+# Words in -ing that name no activity.
+_NOT_ACTIVITIES = _wordset(
+    """thing things nothing something anything everything morning mornings evening evenings
+    during king ring spring string bring sing wing ceiling building"""
+)
+# Before an -ing form these make it a noun for an activity: "great price for streaming", "the
+# convenience of bidding", "my searching", "no streaming" ("some getting used to" is none).
+_ACTIVITY_LEADS = _wordset("for of my your our their his her no")
+# "for working out", "no giving up": an -ing form with its particle is a phrasal verb's.
+_VERB_PARTICLES = _wordset("out up off down away back")
+
+
+def activity_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
+    """(start, phrase) for each -ing form used as a noun for an activity with no object of
+    its own ("a fair price for streaming", "easy to keep up with my bidding")."""
+    reading = read(text, sentence)
+    tokens = reading.tokens
+    found = []
+    for i, token in enumerate(tokens[1:], 1):
+        if not (token.lower.endswith("ing") and token.text.isalpha()):
+            continue
+        if token.pos not in ("NOUN", "VERB") or token.lower in _NOT_ACTIVITIES:
+            continue
+        if tokens[i - 1].lower not in _ACTIVITY_LEADS:
+            continue
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        if after is not None and after.pos in ("NOUN", "PROPN", "PRON", "DET", "ADJ", "NUM"):
+            continue  # an object or the noun it qualifies follows: other rules read those
+        if after is not None and after.lower in _VERB_PARTICLES:
+            continue
+        found.append((token.start + reading.offset, reading.span(i, i)))
+    return found
+
+
 def _use_cues(reading: Reading) -> list[tuple[int, int]]:
     """(cue start, index of the first word after it) for "great for", "an app for", "easy to"."""
     tokens = reading.tokens
