@@ -256,3 +256,19 @@ def test_an_ing_form_after_some_or_with_its_particle_names_no_activity_of_its_ow
     assert not _features("It took some adjusting at first.")
     text = "Perfect for working out at the gym."
     assert not linguistic.activity_spans(text, (0, len(text)))
+
+
+@pytest.mark.parametrize(
+    ("text", "use"),
+    [
+        ("My kids can pick what they want to hear.", "pick what they want to hear"),
+        ("Hard to find what I am looking for in the menus.", "find what I am looking"),
+        ("It keeps my receipts sorted by month.", "keeps my receipts sorted"),
+    ],
+)
+def test_a_clause_or_a_state_completes_a_use(text, use):
+    assert use in _features(text)
+
+
+def test_the_product_kept_up_to_date_by_its_makers_is_no_use():
+    assert not any(f.startswith("keep") for f in _features("They keep it organized for us."))

@@ -632,7 +632,7 @@ def _find_all(text: str, sentence: Sentence, product: str) -> list[Finding]:
     segments = _segments(text, sentence)
     # What a group of customers named before it needs or tries to do is its job ("dispatchers
     # need to re-plan routes"): its words name no feature as well.
-    groups_jobs = [j.quote for j in jobs if any(g.at < j.at for g in segments)]
+    groups_jobs = [(j.at, j.quote[1]) for j in jobs if any(g.at < j.at for g in segments)]
     metrics = _metrics(text, sentence, planned_spans)
     # A goal's or a risk's words, and the things a share is counted of, name what is aimed
     # at or counted ("cut failed deliveries", "40% of orders are late"), not a function of
@@ -1484,6 +1484,8 @@ def _features(
                 ],
                 *linguistic.verb_phrase_spans(text, whole),
                 *linguistic.activity_spans(text, whole),
+                *linguistic.wh_object_uses(text, whole),
+                *linguistic.kept_in_state_uses(text, whole),
             ]
             if not any(cue <= c < clause[1] for cue, clause in purposes)
             and not any(s <= c < e for s, e in planned_spans)  # a goal's or risk's own words

@@ -2904,6 +2904,66 @@ def activity_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
     return found
 
 
+# Verbs of getting at content whose object may be a clause: "find what you need", "choose
+# what to watch", "watch whatever they like".
+_CHOOSING_CONTENT = _wordset("find choose pick watch play listen search browse")
+_WH_OBJECTS = _wordset("what whatever which whichever")
+_WH_CLAUSE_WORDS = 5
+
+
+def wh_object_uses(text: str, sentence: Span) -> list[tuple[int, Span]]:
+    """(start, phrase) for a verb of getting at content with a clause for its object ("easy
+    to find what you need"): the clause says what is found, so the whole is the use."""
+    reading = read(text, sentence)
+    tokens = reading.tokens
+    found = []
+    for i, token in enumerate(tokens[:-2]):
+        if token.lemma not in _CHOOSING_CONTENT and token.lower not in _CHOOSING_CONTENT:
+            continue
+        j = i + 1
+        if tokens[j].lower in ("to", "for", "through") and token.lemma in ("listen", "search"):
+            j += 1
+        if tokens[j].lower not in _WH_OBJECTS:
+            continue
+        last = j
+        while (
+            last + 1 < len(tokens)
+            and last - j < _WH_CLAUSE_WORDS
+            and tokens[last + 1].pos not in ("PUNCT", "CONJ")
+            and tokens[last + 1].lower not in _PHRASE_STOPS
+        ):
+            last += 1
+        while last > j and tokens[last].pos == "ADP":
+            last -= 1  # "what I am looking for": the clause's own stranded preposition
+        if last > j:
+            found.append((token.start + reading.offset, reading.span(i, last)))
+    return found
+
+
+# "keep my notes organized", "keeps me organized": keeping something in a state the product
+# brings about names what it does.
+_KEPT_STATES = _wordset("organized organised synced synchronized sorted tidy")
+
+
+def kept_in_state_uses(text: str, sentence: Span) -> list[tuple[int, Span]]:
+    """(start, phrase) for "keep" with what is kept and the state it is kept in."""
+    reading = read(text, sentence)
+    tokens = reading.tokens
+    found = []
+    for i, token in enumerate(tokens):
+        if token.lemma != "keep" and token.lower not in ("keep", "keeps", "kept", "keeping"):
+            continue
+        for k in range(i + 1, min(len(tokens), i + 5)):
+            if tokens[k].lower in _KEPT_STATES:
+                if any(t.lower in ("it", "this") for t in tokens[i + 1 : k]):
+                    break  # "they keep it updated": the product itself, kept by its makers
+                found.append((token.start + reading.offset, reading.span(i, k)))
+                break
+            if tokens[k].pos in ("PUNCT", "CONJ", "VERB"):
+                break
+    return found
+
+
 def _use_cues(reading: Reading) -> list[tuple[int, int]]:
     """(cue start, index of the first word after it) for "great for", "an app for", "easy to"."""
     tokens = reading.tokens
