@@ -272,3 +272,7 @@ def test_a_clause_or_a_state_completes_a_use(text, use):
 
 def test_the_product_kept_up_to_date_by_its_makers_is_no_use():
     assert not any(f.startswith("keep") for f in _features("They keep it organized for us."))
+
+
+def test_a_part_tagged_an_adjective_that_heads_its_phrase_is_a_part():
+    assert {"picture", "audio"} <= _features("Sadly the picture and audio are out of sync.")

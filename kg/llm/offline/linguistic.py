@@ -3713,7 +3713,7 @@ def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Sp
     tokens = reading.tokens
     found = []
     for i, token in enumerate(tokens):
-        if token.pos != "NOUN" or token.lemma not in parts:
+        if token.lemma not in parts or not (token.pos == "NOUN" or _adjective_heading(tokens, i)):
             continue
         if i + 1 < len(tokens) and tokens[i + 1].pos == "NOUN":
             if tokens[i + 1].lemma in _FEATURE_HEADS and _no_noun_after(tokens, i + 1):
@@ -3727,7 +3727,7 @@ def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Sp
             continue
         if token.lemma in _REPORTING and i + 1 < len(tokens) and tokens[i + 1].lower == "that":
             continue  # "I note that …", "staff report that …": a verb of saying, no part
-        phrase = _noun_phrase_before(tokens, i)
+        phrase = (i, i) if token.pos == "ADJ" else _noun_phrase_before(tokens, i)
         if phrase is None:
             continue
         span = reading.span(*phrase)
@@ -3752,6 +3752,18 @@ def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Sp
             span = _with_its_verb(text, reading, phrase[0], span, sentence[1])
         found.append(span)
     return found
+
+
+def _adjective_heading(tokens: list[Token], i: int) -> bool:
+    """A word tagged an adjective that heads its phrase is a noun: after a determiner or "and",
+    and before a verb, a preposition or the clause's end ("the video and audio are choppy")."""
+    if tokens[i].pos != "ADJ" or not i:
+        return False
+    before = tokens[i - 1]
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    if not (before.pos in ("DET", "CONJ") or before.lower in _POSSESSIVES):
+        return False
+    return after is None or after.pos in ("AUX", "VERB", "ADP", "PUNCT", "CONJ")
 
 
 _FEATURE_HEADS = _wordset("feature features function functions functionality capability")
