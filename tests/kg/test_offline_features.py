@@ -26,7 +26,7 @@ def _features(text: str) -> set[str]:
         ("The banner floats over the text on small screens.", "floats"),
         # after "doesn't" a word is a verb, whatever a tagger reads
         ("Sadly it doesn't really count as a backup.", "count"),
-        ("I cleared the cache but this doesn't make any difference.", "difference"),
+        ("We rebooted twice but it doesn't make any difference.", "difference"),
     ],
 )
 def test_how_a_thing_behaves_is_no_feature(text, behaviour):
@@ -39,7 +39,7 @@ def test_how_a_thing_behaves_is_no_feature(text, behaviour):
         # a function of the product said of it with no object is still one
         ("It syncs with my laptop every night.", "syncs"),
         # a person doing something with a preposition's object is a use
-        ("I browse through the catalogue every evening.", "browse through the catalogue"),
+        ("I browse through the archive on Sundays.", "browse through the archive"),
         # said of a thing with an object, the verb acts on something
         ("It continues to show me old invoices.", "continues to show"),
     ],
@@ -49,8 +49,8 @@ def test_functions_and_uses_stay_features(text, feature):
 
 
 def test_the_subject_of_a_verb_is_found_past_aspect_and_relatives():
-    text = "Drafts that are starting to accumulate in the outbox"
-    at = text.index("accumulate")
+    text = "Drafts that are beginning to gather in the outbox"
+    at = text.index("gather")
     assert linguistic.behaviour_of_a_thing(text, (0, len(text)), at)
     text = "I keep going back to the archive"
     assert not linguistic.behaviour_of_a_thing(text, (0, len(text)), text.index("going"))
@@ -74,10 +74,10 @@ def test_the_part_a_fault_is_said_of_stays_a_feature():
 @pytest.mark.parametrize(
     "text",
     [
-        "Testers complain that exporting charts from a report takes ages.",
-        "Reviewers mention that some photos from a trip look washed out.",
+        "Our testers complain that printing labels from the order page freezes.",
+        "Reviewers mention that some thumbnails from a trip look washed out.",
         # a part's name ("note", "report") used as the verb of saying
-        "Reading the forum I note that several members dislike the sidebar.",
+        "Personally I note that two colleagues avoid the sidebar.",
     ],
 )
 def test_a_verb_of_saying_before_that_tells_a_clause_not_a_use(text):
@@ -88,8 +88,8 @@ def test_a_verb_of_saying_before_that_tells_a_clause_not_a_use(text):
 @pytest.mark.parametrize(
     ("text", "tool"),
     [
-        ("We keep the rota on paper lists.", "paper"),
-        ("Tutors send homework through Telegram channels.", "channels"),
+        ("The rota still lives on paper lists.", "paper"),
+        ("Coaches send training plans through Telegram channels.", "channels"),
     ],
 )
 def test_what_another_tool_holds_is_a_workaround_not_a_feature(text, tool):
@@ -97,7 +97,7 @@ def test_what_another_tool_holds_is_a_workaround_not_a_feature(text, tool):
 
 
 def test_a_paper_one_writes_is_no_tool():
-    assert "outlining a paper" in _features("I love it for outlining a paper before class.")
+    assert "drafting a paper" in _features("It is handy for drafting a paper on the train.")
 
 
 def test_a_tool_the_product_works_with_is_part_of_its_feature():
@@ -107,8 +107,8 @@ def test_a_tool_the_product_works_with_is_part_of_its_feature():
 @pytest.mark.parametrize(
     ("text", "job"),
     [
-        ("Store clerks need to reprint price labels in one batch.", "reprint price labels"),
-        ("Warehouse pickers want to scan pallets in one list.", "scan pallets"),
+        ("Store clerks need to reprint price labels before opening.", "reprint price labels"),
+        ("Night nurses need to swap shifts before the weekend.", "swap shifts"),
     ],
 )
 def test_what_a_group_needs_to_do_is_its_job_not_a_feature(text, job):
@@ -118,22 +118,22 @@ def test_what_a_group_needs_to_do_is_its_job_not_a_feature(text, job):
 
 
 def test_what_a_writer_wants_to_do_with_the_product_is_still_a_feature():
-    assert "see my playlists" in _features("I just want to see my playlists in order.")
+    assert "browse my albums" in _features("I simply want to browse my albums by year.")
 
 
 def test_a_part_name_after_a_subject_with_an_infinitive_after_it_is_a_verb():
-    assert _features("We plan to add a sleep timer to the player.") == {"sleep timer"}
+    assert _features("They plan to add a bedtime timer to the player.") == {"bedtime timer"}
 
 
 def test_a_feature_a_rival_offers_is_its_whole_noun_phrase_once():
-    text = "Competitors like Tasklio already offer shared packing lists."
+    text = "Rivals such as Tasklio already offer shared packing lists."
     assert _features(text) == {"shared packing lists"}
 
 
 @pytest.mark.parametrize(
     "text",
     [
-        "Cashiers hate copying receipts by hand at closing time.",
+        "Our volunteers hate copying the sign-up sheets by hand.",
         "Librarians dread stamping returned books by hand every evening.",
     ],
 )
@@ -151,9 +151,9 @@ def test_how_a_function_is_used_otherwise_keeps_it():
 @pytest.mark.parametrize(
     "text",
     [
-        "The publisher raises its fees every spring.",
-        "Sorting the inbox eats my whole morning.",
-        "I love that it saves me an hour every week.",
+        "Every spring the landlord raises the fees.",
+        "Sorting the inbox eats a whole morning.",
+        "I love that it saves me a morning every week.",
     ],
 )
 def test_what_something_costs_is_no_feature(text):
@@ -176,20 +176,20 @@ def test_what_a_goal_aims_at_or_a_share_counts_is_no_feature(text):
 
 
 def test_a_time_a_function_takes_keeps_the_function():
-    assert "playlist" in _features("It takes a minute to load the playlist.")
+    assert "playlist" in _features("It takes a minute to open the playlist.")
 
 
 def test_what_someone_has_to_do_is_the_chore_a_fault_forces_not_a_feature():
-    assert not _features("Each evening the driver has to call the warehouse.")
+    assert not _features("Each Friday the nurse has to call the pharmacy.")
     assert "email the whole team" in _features("I love that I can email the whole team.")
 
 
 @pytest.mark.parametrize(
     ("text", "feature"),
     [
-        ("We will build a shared calendar that reminds parents of each lesson.", "shared calendar"),
+        ("We will build a pantry list that suggests recipes.", "pantry list"),
         (
-            "Competitors like Tasklio offer a packing planner that suggests items for each trip.",
+            "Rivals such as Tasklio offer a packing planner that suggests items for each trip.",
             "packing planner",
         ),
     ],
@@ -201,8 +201,8 @@ def test_a_planned_or_offered_feature_is_its_noun_phrase_and_its_clause_describe
 @pytest.mark.parametrize(
     "text",
     [
-        "A tidy app for fishermen who sail alone.",
-        "A simple app for independent plumbers who travel a lot.",
+        "A tidy app for fishermen who rarely sail far.",
+        "A handy app for freelance plumbers who travel a lot.",
     ],
 )
 def test_the_people_an_app_is_for_are_its_segment_not_a_use(text):
@@ -210,7 +210,7 @@ def test_the_people_an_app_is_for_are_its_segment_not_a_use(text):
 
 
 def test_selling_to_people_names_a_market_and_selling_things_stays_a_use():
-    assert not _features("We sell to small dental clinics across the region.")
+    assert not _features("The studio sells to small dental clinics across the region.")
     assert "sell vintage clothes" in _features("Great place to sell vintage clothes.")
 
 
@@ -221,19 +221,17 @@ def test_a_phrase_of_time_is_no_object_of_a_use():
 
 def test_the_connection_a_device_has_is_where_the_app_runs_not_a_feature():
     assert _features("Lately I can have perfect reception and it still won't sync.") == {"sync"}
-    assert "connect to the network" in _features("It will not connect to the network at all.")
+    assert "connect to a hotspot" in _features("It will not connect to a hotspot at all.")
 
 
 def test_a_word_in_the_s_form_after_a_determiner_is_the_object_not_a_new_verb():
-    assert _features("Now I can watch my favorite shows on the train.") == {
-        "watch my favorite shows"
-    }
+    assert _features("I can stream the newest shows at home.") == {"stream the newest shows"}
 
 
 @pytest.mark.parametrize(
     ("text", "feature"),
     [
-        ("A dependable budgeting tool for students.", "budgeting"),
+        ("A clever budgeting tool for students.", "budgeting"),
         ("Honestly the backup feature is a lifesaver.", "backup feature"),
     ],
 )
@@ -244,8 +242,8 @@ def test_a_compound_with_a_word_for_the_means_or_for_features_names_the_use(text
 @pytest.mark.parametrize(
     ("text", "activity"),
     [
-        ("A fair price for streaming!", "streaming"),
-        ("It has really improved my budgeting.", "budgeting"),
+        ("A small fee for journaling, but worth it.", "journaling"),
+        ("My budgeting got so much better with it.", "budgeting"),
     ],
 )
 def test_an_ing_form_used_as_a_noun_names_an_activity(text, activity):
@@ -254,15 +252,15 @@ def test_an_ing_form_used_as_a_noun_names_an_activity(text, activity):
 
 def test_an_ing_form_after_some_or_with_its_particle_names_no_activity_of_its_own():
     assert not _features("It took some adjusting at first.")
-    text = "Perfect for working out at the gym."
+    text = "Perfect for warming up at the gym."
     assert not linguistic.activity_spans(text, (0, len(text)))
 
 
 @pytest.mark.parametrize(
     ("text", "use"),
     [
-        ("My kids can pick what they want to hear.", "pick what they want to hear"),
-        ("Hard to find what I am looking for in the menus.", "find what I am looking"),
+        ("Guests can pick what they want to hear.", "pick what they want to hear"),
+        ("It is tricky to find what I am searching for in there.", "find what I am searching"),
         ("It keeps my receipts sorted by month.", "keeps my receipts sorted"),
     ],
 )
@@ -271,7 +269,7 @@ def test_a_clause_or_a_state_completes_a_use(text, use):
 
 
 def test_the_product_kept_up_to_date_by_its_makers_is_no_use():
-    assert not any(f.startswith("keep") for f in _features("They keep it organized for us."))
+    assert not any(f.startswith("keep") for f in _features("The makers keep it organized for us."))
 
 
 def test_a_part_tagged_an_adjective_that_heads_its_phrase_is_a_part():

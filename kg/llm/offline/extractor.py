@@ -630,13 +630,14 @@ def _find_all(text: str, sentence: Sentence, product: str) -> list[Finding]:
     competitors = _competitors(text, sentence, product, alternatives)
     jobs = _jobs(text, sentence)
     segments = _segments(text, sentence)
-    # What a group of customers named before it needs or tries to do is its job ("dispatchers
-    # need to re-plan routes"): its words name no feature as well.
+    # What a group of customers named before it needs or tries to do is its job ("night nurses
+    # need to swap shifts"): its words name no feature as well.
     groups_jobs = [(j.at, j.quote[1]) for j in jobs if any(g.at < j.at for g in segments)]
     metrics = _metrics(text, sentence, planned_spans)
     # A goal's or a risk's words, and the things a share is counted of, name what is aimed
-    # at or counted ("cut failed deliveries", "40% of orders are late"), not a function of
-    # the product. A time measured may be a function's own ("takes a minute to load").
+    # at or counted ("halve missed bookings", "a third of invoices are paid late"), not a
+    # function of the product. A time measured may be a function's own ("needs a minute to
+    # open").
     counted = planned_spans + [
         (m.at, m.at + len(m.label)) for m in metrics if _SHARE.search(m.value)
     ]
@@ -1489,7 +1490,7 @@ def _features(
             ]
             if not any(cue <= c < clause[1] for cue, clause in purposes)
             and not any(s <= c < e for s, e in planned_spans)  # a goal's or risk's own words
-            # "the app lags on weak signal": how a thing behaves, no function anyone uses
+            # "the player stutters on old phones": how a thing behaves, no function anyone uses
             and not linguistic.behaviour_of_a_thing(text, whole, p[0])
         ]
     if lex.LANG == "en" and sentence.in_message_language:
@@ -1527,7 +1528,7 @@ def _features(
         label = _label(text, phrase, sentence)
         if label:
             described.append((phrase[1], end))
-            # "build an offline queue" read as a use from the plan's own words gives way to
+            # "build a bedtime timer" read as a use from the plan's own words gives way to
             # what is planned
             found = [
                 f
@@ -1573,8 +1574,8 @@ def _features(
                 ]
                 quote = _cover(sentence, span[0], span[1])
                 found.append(Finding("feature", label, quote, span[0], origin="mentioned"))
-    # What the rest of its clause says a planned or offered feature does ("a queue that
-    # uploads photos") describes that feature, no feature of its own.
+    # What the rest of its clause says a planned or offered feature does ("a planner that
+    # suggests recipes") describes that feature, no feature of its own.
     found = [
         f for f in found if f.origin != "mentioned" or not any(s <= f.at < e for s, e in described)
     ]
@@ -1591,7 +1592,7 @@ def _features(
         if f.origin == "planned"
         or not (
             any(s < f.at + len(f.label) and f.at < e for s, e in tools)
-            # "counting stock by hand": the manual way it is done now
+            # "copying receipts by hand": the manual way it is done now
             or linguistic.done_by_hand(
                 text, (f.at, _clause_end(sentence, f.at)), (f.at, f.at + len(f.label))
             )
@@ -1626,7 +1627,7 @@ def _names_people(phrase: str, lex: ModuleType) -> bool:
     head = words[(cut or len(words)) - 1].lower()
     if head in lex.PEOPLE_NOUNS or lemma(head) in lex.PEOPLE_NOUNS:
         return True
-    plural = head.endswith(("s", "men", "people"))  # "tutors", "handymen", "salespeople"
+    plural = head.endswith(("s", "men", "people"))  # "nurses", "firemen", "salespeople"
     return plural and lex.SEGMENT_HEAD.fullmatch(head) is not None
 
 

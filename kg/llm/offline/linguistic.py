@@ -2856,7 +2856,7 @@ def use_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
     for cue, i in _use_cues(reading):
         found += [(cue, span) for span in _uses_after(text, reading, i, sentence[1])]
     for i, token in enumerate(tokens[:-1]):
-        # "a route planning app", "a reliable shopping tool": the -ing form before a word for
+        # "a meal planning app", "a handy packing tool": the -ing form before a word for
         # the means names the use, with the noun it is done to when one comes first
         if (
             token.pos in ("VERB", "NOUN")
@@ -2875,16 +2875,16 @@ _NOT_ACTIVITIES = _wordset(
     """thing things nothing something anything everything morning mornings evening evenings
     during king ring spring string bring sing wing ceiling building"""
 )
-# Before an -ing form these make it a noun for an activity: "great price for streaming", "the
-# convenience of bidding", "my searching", "no streaming" ("some getting used to" is none).
+# Before an -ing form these make it a noun for an activity: "ideal for journaling", "the
+# convenience of messaging", "my budgeting", "no scrolling" ("some getting used to" is none).
 _ACTIVITY_LEADS = _wordset("for of my your our their his her no")
-# "for working out", "no giving up": an -ing form with its particle is a phrasal verb's.
+# "for warming up", "no giving up": an -ing form with its particle is a phrasal verb's.
 _VERB_PARTICLES = _wordset("out up off down away back")
 
 
 def activity_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
     """(start, phrase) for each -ing form used as a noun for an activity with no object of
-    its own ("a fair price for streaming", "easy to keep up with my bidding")."""
+    its own ("a small fee for messaging", "it improved my budgeting")."""
     reading = read(text, sentence)
     tokens = reading.tokens
     found = []
@@ -2904,16 +2904,16 @@ def activity_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
     return found
 
 
-# Verbs of getting at content whose object may be a clause: "find what you need", "choose
-# what to watch", "watch whatever they like".
+# Verbs of getting at content whose object may be a clause: "find what you are after",
+# "choose what to hear", "play whatever they like".
 _CHOOSING_CONTENT = _wordset("find choose pick watch play listen search browse")
 _WH_OBJECTS = _wordset("what whatever which whichever")
 _WH_CLAUSE_WORDS = 5
 
 
 def wh_object_uses(text: str, sentence: Span) -> list[tuple[int, Span]]:
-    """(start, phrase) for a verb of getting at content with a clause for its object ("easy
-    to find what you need"): the clause says what is found, so the whole is the use."""
+    """(start, phrase) for a verb of getting at content with a clause for its object ("quick
+    to find what you are after"): the clause says what is found, so the whole is the use."""
     reading = read(text, sentence)
     tokens = reading.tokens
     found = []
@@ -2934,13 +2934,13 @@ def wh_object_uses(text: str, sentence: Span) -> list[tuple[int, Span]]:
         ):
             last += 1
         while last > j and tokens[last].pos == "ADP":
-            last -= 1  # "what I am looking for": the clause's own stranded preposition
+            last -= 1  # "what I am searching for": the clause's own stranded preposition
         if last > j:
             found.append((token.start + reading.offset, reading.span(i, last)))
     return found
 
 
-# "keep my notes organized", "keeps me organized": keeping something in a state the product
+# "keep my recipes sorted", "keeps my inbox tidy": keeping something in a state the product
 # brings about names what it does.
 _KEPT_STATES = _wordset("organized organised synced synchronized sorted tidy")
 
@@ -2956,7 +2956,7 @@ def kept_in_state_uses(text: str, sentence: Span) -> list[tuple[int, Span]]:
         for k in range(i + 1, min(len(tokens), i + 5)):
             if tokens[k].lower in _KEPT_STATES:
                 if any(t.lower in ("it", "this") for t in tokens[i + 1 : k]):
-                    break  # "they keep it updated": the product itself, kept by its makers
+                    break  # "the makers keep it tidy": the product itself, kept by its makers
                 found.append((token.start + reading.offset, reading.span(i, k)))
                 break
             if tokens[k].pos in ("PUNCT", "CONJ", "VERB"):
@@ -3171,7 +3171,7 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
         if _past_form(token):
             continue  # "I decorated my cover", "is designed": a story or a state, not a use
         if _forms(token) & PROBLEM_LEMMAS:
-            continue  # "lags on slow networks", "lose my data": a fault or mishap, no use
+            continue  # "stutters on old phones", "lose my data": a fault or mishap, no use
         if _obliged(reading.tokens, i):
             continue  # "has to phone the office": what a fault forces on someone, no use
         if token.lower.endswith("ing") and i and reading.tokens[i - 1].lemma == "be":
@@ -3185,9 +3185,9 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
         if _brings_about_a_state(reading, i, phrase):
             continue  # "creates doubt", "leads to confusion": an effect, not a use
         if _an_amount(token, _within(reading, *phrase)[1:]):
-            continue  # "raises its prices", "eats my whole evening": what it costs, no use
+            continue  # "hiked its fees", "takes my lunch break": what it costs, no use
         if _forms(token) & _SELLING and _names_buyers(_within(reading, *phrase)[1:]):
-            continue  # "we sell to small clinics": whom a business serves, no use
+            continue  # "the studio sells to small clinics": whom a business serves, no use
         if not evaluative:
             if i and reading.tokens[i - 1].pos == "ADP":
                 continue  # "the option of muting chats": the gerund completes the noun before
@@ -3200,16 +3200,16 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
 
 
 # Verbs that name what a product does for its user even with no object after them ("it syncs
-# with my laptop", "won't connect to the network", "videos play in the background"): said of
+# with my laptop", "won't connect to a hotspot", "videos play in the background"): said of
 # the app they are its functions. Any other verb said of a thing with no object tells how
-# that thing behaves ("lags on slow networks", "drops out in tunnels", "stays on the screen").
+# that thing behaves ("stutters on old phones", "flickers in dark mode", "hovers over the text").
 _PRODUCT_FUNCTIONS = _wordset(
     """install uninstall reinstall update upgrade open reopen load reload launch relaunch
     restart refresh login logout signin buffer sync connect upload download play show display
     stream save send notify alert share post print search scroll close import export record
     backup"""
 )
-# Words after a verb that a tagger may read as a noun but that say how, not what: "run right".
+# Words after a verb that a tagger may read as a noun but that say how, not what: "behave right".
 _MANNER_WORDS = _wordset("right fine ok okay alright")
 _THING_PRONOUNS_SUBJECT = _wordset("it this that")
 # Verbs after which "to" always opens an infinitive, whatever the next word is tagged.
@@ -3220,14 +3220,14 @@ _RELATIVE_SUBJECTS = _wordset("that which")
 def _subject_index(tokens: list[Token], i: int) -> int | None:
     """The subject of the verb at i when it stands right before it, past auxiliaries,
     adverbs, negation and verbs of aspect ("it doesn't seem to run", "the app keeps
-    hanging"); past a relative pronoun, the noun it stands for ("photos that are starting to
-    pile up"). None for a verb with no subject of its own: an infinitive, a gerund, a command."""
+    hanging"); past a relative pronoun, the noun it stands for ("drafts that are beginning to
+    gather"). None for a verb with no subject of its own: an infinitive, a gerund, a command."""
     j = i - 1
     while j >= 0:
         token = tokens[j]
-        if token.pos in ("ADV", "AUX") or token.lower in NEGATORS or token.lemma in _ASPECT_VERBS:
+        if token.pos in ("ADV", "AUX") or token.lower in NEGATORS or _forms(token) & _ASPECT_VERBS:
             j -= 1
-        elif token.lower == "to" and j and tokens[j - 1].lemma in _ASPECT_VERBS:
+        elif token.lower == "to" and j and _forms(tokens[j - 1]) & _ASPECT_VERBS:
             j -= 1  # "seems to", "keeps trying to": the subject is the aspect verb's
         elif token.lower in _RELATIVE_SUBJECTS and j and tokens[j - 1].pos in ("NOUN", "PROPN"):
             return j - 1
@@ -3240,7 +3240,7 @@ def _subject_index(tokens: list[Token], i: int) -> int | None:
 
 def _after_an_auxiliary(tokens: list[Token], i: int) -> bool:
     """Only a verb comes here, whatever a tagger says: after "doesn't", "won't", "can", past
-    adverbs ("it doesn't really count")."""
+    adverbs ("it doesn't really qualify")."""
     j = i - 1
     while j >= 0 and tokens[j].pos == "ADV" and tokens[j].lower not in NEGATORS:
         j -= 1
@@ -3249,7 +3249,7 @@ def _after_an_auxiliary(tokens: list[Token], i: int) -> bool:
 
 def _takes_no_object(tokens: list[Token], i: int) -> bool:
     """Nothing the verb at i acts on follows it: a preposition, a particle, an adverb, a
-    predicative adjective or the clause's end ("lags on weak internet", "runs smooth")."""
+    predicative adjective or the clause's end ("stutters on old phones", "runs smooth")."""
     j = i + 1
     if j >= len(tokens) or tokens[j].pos in ("ADP", "ADV", "PART", "PUNCT", "CONJ"):
         return True
@@ -3263,8 +3263,8 @@ def _takes_no_object(tokens: list[Token], i: int) -> bool:
 
 def behaviour_of_a_thing(text: str, sentence: Span, at: int) -> bool:
     """The verb that starts at `at` is said of a thing (the app, a part, a service: anything
-    but a person) and acts on nothing: how that thing behaves ("the app lags on slow
-    networks", "the banner stays on the screen", "it doesn't seem to run right"), not a
+    but a person) and acts on nothing: how that thing behaves ("the player stutters on old
+    phones", "the banner hovers over the text", "it doesn't seem to behave right"), not a
     function anyone uses. A verb that names one of the product's functions stays ("it syncs
     with my laptop")."""
     reading = read(text, sentence)
@@ -3281,7 +3281,7 @@ def _behaves(tokens: list[Token], i: int) -> bool:
         and tokens[i + 1].lower == "to"
         and (tokens[i + 2].pos == "VERB" or tokens[i].lemma in _CATENATIVE)
     ):
-        i += 2  # "continues to give me errors": the verb after "to" says what is done
+        i += 2  # "continues to show me old invoices": the verb after "to" says what is done
     if _forms(tokens[i]) & _PRODUCT_FUNCTIONS or not _takes_no_object(tokens, i):
         return False
     subject = _subject_index(tokens, i)
@@ -3294,7 +3294,7 @@ def _behaves(tokens: list[Token], i: int) -> bool:
 
 
 # Work done by hand: the manual way a task is done now, a chore or a workaround, not a function
-# of any product ("re-typing the orders by hand", "counts the cash manually").
+# of any product ("re-typing the guest list by hand", "counts the cash manually").
 _BY_HAND = re.compile(r"\b(?:by\s+hand|manually|by\s+eye|with\s+pen\s+and\s+paper)\b", re.I)
 _BY_HAND_REACH = 5  # words between the activity's words and how it is done
 
@@ -3361,7 +3361,7 @@ def _obliged(tokens: list[Token], i: int) -> bool:
 
 # What a price is raised or cut by, and what time, money or room is spent, eaten or saved by:
 # a verb of either with such an object tells what something costs, not a use of the product
-# ("the vendor raised its fees", "it eats my whole weekend", "saves me an hour").
+# ("the vendor hiked its fees", "it costs me a weekend", "saves me a morning").
 _CHANGING_AMOUNTS = _wordset("raise lower increase reduce cut hike double halve bring")
 _PRICES = _wordset("price prices fee fees cost costs rate rates charge charges")
 _SPENDING = _CONSUMING | _wordset("consume take cost save spend")
@@ -3690,8 +3690,8 @@ _DEVICE_CONNECTIONS = _wordset("connection connectivity wifi signal reception ne
 
 
 def names_a_connection(phrase: str) -> bool:
-    """ "a good WiFi connection", "weak signal": a noun phrase headed by the device's
-    connection ("connect to the network", a verb's phrase, is a function)."""
+    """ "a good WiFi connection", "poor reception": a noun phrase headed by the device's
+    connection ("connect to a hotspot", a verb's phrase, is a function)."""
     words = phrase.split()
     if not words:
         return False
@@ -3717,7 +3717,7 @@ def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Sp
             continue
         if i + 1 < len(tokens) and tokens[i + 1].pos == "NOUN":
             if tokens[i + 1].lemma in _FEATURE_HEADS and _no_noun_after(tokens, i + 1):
-                # "the sync feature": a word for features names the part before it
+                # "the backup feature": a word for features names the part before it
                 first, _ = _noun_phrase_before(tokens, i) or (i, i)
                 found.append(reading.span(first, i + 1))
             continue  # a modifier: the phrase's head comes later ("video quality")
@@ -3756,7 +3756,7 @@ def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Sp
 
 def _adjective_heading(tokens: list[Token], i: int) -> bool:
     """A word tagged an adjective that heads its phrase is a noun: after a determiner or "and",
-    and before a verb, a preposition or the clause's end ("the video and audio are choppy")."""
+    and before a verb, a preposition or the clause's end ("the picture and sound drift apart")."""
     if tokens[i].pos != "ADJ" or not i:
         return False
     before = tokens[i - 1]
@@ -3784,7 +3784,7 @@ def _before_adverbs(tokens: list[Token], i: int) -> int:
 def _part_name_as_verb(tokens: list[Token], i: int) -> bool:
     """A part's name that is a verb here: right before a possessive, which no noun is ("then
     post your review", "share my list"), or after a subject with an infinitive after it ("we
-    plan to add"). Its own rule keeps a verb after "to" or a modal, with what follows ("it
+    plan to ship"). Its own rule keeps a verb after "to" or a modal, with what follows ("it
     shares to any folder")."""
     before = tokens[i - 1] if i else None
     after = tokens[i + 1] if i + 1 < len(tokens) else None
@@ -3793,7 +3793,7 @@ def _part_name_as_verb(tokens: list[Token], i: int) -> bool:
     ):
         return False
     if before is not None and _verb_slot(before):
-        # "we plan to add …": a verb in its slot that an infinitive follows
+        # "they plan to ship …": a verb in its slot that an infinitive follows
         return (
             after is not None
             and after.lower == "to"
@@ -4100,7 +4100,7 @@ def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
         if nouns and token.pos == "ADP" and token.lower not in _OBJECT_LINKS:
             break  # "watch movies | on Netflix": where or with what, past the object itself
         if j > start and token.pos == "ADP" and _time_follows(tokens, j):
-            break  # "send them | in the evening": when, never what is used
+            break  # "print them | at night": when, never what is used
         j += 1
     if j <= start:
         return None
@@ -4161,7 +4161,7 @@ def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
     if english and verb is not None and _only_features_in_general(chosen, verb, heads):
         return None  # "performs its functions", "offers many options": which is not said
     if english and verb is not None and _an_amount(verb, tokens[tokens.index(verb) + 1 : j]):
-        return None  # "saves me an hour", "raised the fees": what it costs, no use
+        return None  # "saves me a morning", "hiked the fees": what it costs, no use
     return reading.span(first, last)
 
 
@@ -4172,7 +4172,7 @@ _TIMES_OF_DAY = _wordset(
 
 
 def _time_follows(tokens: list[Token], j: int) -> bool:
-    """The preposition at j opens a phrase of time ("in the evening", "at night")."""
+    """The preposition at j opens a phrase of time ("at night", "on Sunday mornings")."""
     k = j + 1
     while k < len(tokens) and (
         tokens[k].pos in ("DET", "ADJ", "NUM") or tokens[k].lower in _POSSESSIVES
@@ -4183,7 +4183,7 @@ def _time_follows(tokens: list[Token], j: int) -> bool:
 
 def _nouns_after_determiners(tokens: list[Token]) -> list[Token]:
     """A word in the -s form after a determiner, a possessive or an adjective is a noun,
-    whatever a tagger says ("watch my favorite shows", "some posts"): no verb follows them."""
+    whatever a tagger says ("follow my favourite podcasts", "some posts"): no verb follows them."""
     fixed = list(tokens)
     for k in range(1, len(fixed)):
         token, before = fixed[k], fixed[k - 1]
@@ -4227,9 +4227,10 @@ def _takes_a_clause(tokens: list[Token], verb: Token, first: int, end: int) -> b
         return False
     at = tokens.index(verb)
     if at + 2 < len(tokens) and tokens[at + 1].lower == "that":
-        # "complain that uploading takes ages", "note that some people …": "that" opens the
+        # "complain that printing stalls", "note that two colleagues …": "that" opens the
         # clause told; only a noun right after it ("see that post") makes it a determiner
-        return tokens[at + 2].pos not in ("NOUN", "ADJ")
+        after = tokens[at + 2]
+        return after.pos not in ("NOUN", "ADJ") or after.lower.endswith("ing")
     nominal = [
         k for k in range(first, min(end, len(tokens))) if tokens[k].pos in ("NOUN", "PROPN", "PRON")
     ]
