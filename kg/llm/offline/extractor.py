@@ -45,6 +45,7 @@ _DIGITS = re.compile(r"\d+")
 _BULLET = re.compile(r"(?:[-•*–—]|\d{1,2}[.)]|\d{1,2}\s+[-–—])\s+")
 _SENTENCE_OPENERS = ("", ":", ";", "(", '"', "«", "—", "–")
 _NAMED_CONCEPTS = frozenset(CONCEPTS)
+_SHARE = re.compile(r"%|\bper\s?cent\b|\bpercent\b|процент", re.IGNORECASE)
 _COUNT_BEFORE = re.compile(r"\d\s*\+\s*$|\d\s*[–—-]\s*\d+\s*$")
 
 
@@ -627,18 +628,37 @@ def _find_all(text: str, sentence: Sentence, product: str) -> list[Finding]:
     planned_spans = goal_spans + [r.quote for r in risks]
     alternatives = _alternatives(text, sentence)
     competitors = _competitors(text, sentence, product, alternatives)
+    jobs = _jobs(text, sentence)
+    segments = _segments(text, sentence)
+    # What a group of customers named before it needs or tries to do is its job ("night nurses
+    # need to swap shifts"): its words name no feature as well.
+    groups_jobs = [(j.at, j.quote[1]) for j in jobs if any(g.at < j.at for g in segments)]
+    metrics = _metrics(text, sentence, planned_spans)
+    # A goal's or a risk's words, and the things a share is counted of, name what is aimed
+    # at or counted ("halve missed bookings", "a third of invoices are paid late"), not a
+    # function of the product. A time measured may be a function's own ("needs a minute to
+    # open").
+    counted = planned_spans + [
+        (m.at, m.at + len(m.label)) for m in metrics if _SHARE.search(m.value)
+    ]
+    features = [
+        f
+        for f in _features(text, sentence, competitors, planned_spans, alternatives)
+        if not any(s <= f.at < e for s, e in groups_jobs)
+        and (f.origin == "planned" or not any(s <= f.at < e for s, e in counted))
+    ]
     found = [
         *_markets(text, sentence, product),
         *_insights(text, sentence),
         *_findings(text, sentence),
-        *_segments(text, sentence),
+        *segments,
         *_pains(text, sentence, goal_spans, alternatives, competitors),
-        *_jobs(text, sentence),
+        *jobs,
         *_triggers(text, sentence),
         *alternatives,
         *competitors,
-        *_features(text, sentence, competitors, planned_spans),
-        *_metrics(text, sentence, planned_spans),
+        *features,
+        *metrics,
         *goals,
         *risks,
     ]
@@ -1291,7 +1311,20 @@ def _alternatives(text: str, sentence: Sentence) -> list[Finding]:
             name = label or " ".join(match.group().lower().split())
             name = re.sub(r"^(?:on|pen and)\s+", "", name)
             quote = _alternative_quote(text, sentence, match.span(), lex)
-            found.append(Finding("alternative", name, quote, match.start(), named=match.span()))
+            # a tool by its own name, or paper as a medium (not "a paper" one writes)
+            tool = not needs_cue and (name[:1].isupper() or _paper_as_a_medium(text, match))
+            lead = text[max(sentence.start, match.start() - 6) : match.start()].split()[-1:]
+            tool = tool and not (lead and lead[0].lower() in _INTEGRATION_LEADS)
+            found.append(
+                Finding(
+                    "alternative",
+                    name,
+                    quote,
+                    match.start(),
+                    named=match.span(),
+                    origin="tool" if tool else "",
+                )
+            )
     for cue, span in linguistic.workaround_spans(text, (sentence.start, sentence.end)):
         if any(s < span[1] and span[0] < e for s, e in taken):
             continue
@@ -1299,6 +1332,22 @@ def _alternatives(text: str, sentence: Sentence) -> list[Finding]:
         label = _label(text, span, sentence)
         found.append(Finding("alternative", label, (cue, span[1]), span[0], named=span))
     return found
+
+
+_ONE_THING = frozenset(("a", "an", "the", "this", "that", "my", "your", "his", "her", "our"))
+# "export to Excel", "syncs with Sheets", "import from Excel": the product works with the
+# other tool, a function of its own.
+_INTEGRATION_LEADS = frozenset(("to", "into", "with", "from"))
+
+
+def _paper_as_a_medium(text: str, match: re.Match[str]) -> bool:
+    """ "on paper", "paper forms": paper that work is done on, not "a paper" someone writes.
+    A common noun a product may have a part of its own for ("notebooks") is no tool."""
+    words = match.group().lower().split()
+    if "paper" not in words:
+        return False
+    before = text[max(0, match.start() - 5) : match.start()].lower().split()
+    return len(words) > 1 or not (before and before[-1] in _ONE_THING)
 
 
 def _alternative_quote(text: str, sentence: Sentence, span: Span, lex: ModuleType) -> Span:
@@ -1377,7 +1426,11 @@ def _is_competitor_name(name: str, product: str, lex: ModuleType) -> bool:
 
 
 def _features(
-    text: str, sentence: Sentence, competitors: list[Finding], planned_spans: list[Span]
+    text: str,
+    sentence: Sentence,
+    competitors: list[Finding],
+    planned_spans: list[Span],
+    alternatives: list[Finding],
 ) -> list[Finding]:
     lex = sentence.lex
     found: list[Finding] = []
@@ -1431,9 +1484,14 @@ def _features(
                     if not _names_people(text[p[0] : p[1]], lex)  # "great for teachers"
                 ],
                 *linguistic.verb_phrase_spans(text, whole),
+                *linguistic.activity_spans(text, whole),
+                *linguistic.wh_object_uses(text, whole),
+                *linguistic.kept_in_state_uses(text, whole),
             ]
             if not any(cue <= c < clause[1] for cue, clause in purposes)
             and not any(s <= c < e for s, e in planned_spans)  # a goal's or risk's own words
+            # "the player stutters on old phones": how a thing behaves, no function anyone uses
+            and not linguistic.behaviour_of_a_thing(text, whole, p[0])
         ]
     if lex.LANG == "en" and sentence.in_message_language:
         # "lets you tag and archive invoices": each verb with the object they share
@@ -1463,14 +1521,27 @@ def _features(
         offered = lex.FEATURE_OFFERED.match(text[name_end : sentence.end])
         if offered is not None:
             candidates.append((competitor.at, name_end + offered.start("f"), "offered"))
+    described: list[Span] = []  # the rest of the clause of a planned or offered feature
     for cue_start, start, origin in candidates:
         end = _clause_end(sentence, start)
         phrase = _phrase(text, start, end, lex, lex.FEATURE_CUTTER, lex.FEATURE_MAX_WORDS)
         label = _label(text, phrase, sentence)
+        if label:
+            described.append((phrase[1], end))
+            # "build a bedtime timer" read as a use from the plan's own words gives way to
+            # what is planned
+            found = [
+                f
+                for f in found
+                if not (
+                    f.origin == "mentioned" and cue_start <= f.at < phrase[0] and label in f.label
+                )
+            ]
         if label and not any(f.label == label or label in f.label for f in found):
-            # "компиляторы" of a request whose pattern reads on to "… для всех языков": the
-            # whole noun phrase is the one feature
-            found = [f for f in found if not (f.at == phrase[0] and label.startswith(f.label))]
+            # "компиляторы" of a request whose pattern reads on to "… для всех языков", "reorder
+            # points" of "offers automatic reorder points": the whole noun phrase is the one
+            # feature
+            found = [f for f in found if not (phrase[0] <= f.at < phrase[1] and f.label in label)]
             quote = _cover(sentence, cue_start, phrase[1])
             found.append(Finding("feature", label, quote, phrase[0], origin=origin))
     # The parts a sentence names come last: a plan or a request that names one says more.
@@ -1481,7 +1552,7 @@ def _features(
         found = [
             f
             for f in found
-            if not (f.origin == "mentioned" and " " not in f.label and f.at == part[0])
+            if not (f.origin == "mentioned" and " " not in f.label and part[0] <= f.at < part[1])
             or f.label not in label
         ]
         if label and not any(label in f.label or f.label in label for f in found):
@@ -1503,13 +1574,35 @@ def _features(
                 ]
                 quote = _cover(sentence, span[0], span[1])
                 found.append(Finding("feature", label, quote, span[0], origin="mentioned"))
-    # A device the app runs on is where it is used, not a feature of it; nor is what the app
-    # spares its user ("without printing the forms").
+    # What the rest of its clause says a planned or offered feature does ("a planner that
+    # suggests recipes") describes that feature, no feature of its own.
+    found = [
+        f for f in found if f.origin != "mentioned" or not any(s <= f.at < e for s, e in described)
+    ]
+    # A device the app runs on, or its connection, is where it is used, not a feature of it;
+    # nor is what the app spares its user ("without printing the forms").
     spared = linguistic.spared_spans(text, whole) if lex.LANG == "en" else []
+    # Another tool named in the words, or what it comes in ("paper forms", "a messenger's
+    # group chats"), makes them a workaround, told already as the alternative; so does work
+    # said to be done by hand.
+    tools = [a.quote for a in alternatives if a.origin == "tool"]
+    found = [
+        f
+        for f in found
+        if f.origin == "planned"
+        or not (
+            any(s < f.at + len(f.label) and f.at < e for s, e in tools)
+            # "copying receipts by hand": the manual way it is done now
+            or linguistic.done_by_hand(
+                text, (f.at, _clause_end(sentence, f.at)), (f.at, f.at + len(f.label))
+            )
+        )
+    ]
     return [
         f
         for f in found
         if not linguistic.names_a_device(f.label)
+        and not (lex.LANG == "en" and linguistic.names_a_connection(f.label))
         and not linguistic.names_no_feature(f.label)
         and not linguistic.not_a_feature_name(f.label)
         and (f.origin == "planned" or not any(s <= f.at < e for s, e in spared))
@@ -1521,12 +1614,21 @@ def _holds_word(found: Finding, span: Span) -> bool:
     return found.at <= span[0] and span[1] <= found.at + len(found.label) + 2
 
 
+_RELATIVE_PRONOUNS = frozenset(
+    ("who", "whom", "whose", "that", "which", "кто", "который", "которые")
+)
+
+
 def _names_people(phrase: str, lex: ModuleType) -> bool:
-    """ "my husband", "requesters": a person or a group of people, not a part of the product."""
-    head = phrase.split()[-1].lower()
+    """ "my husband", "requesters", "nurses who work nights": a person or a group of people
+    (the head before a relative clause), not a part of the product."""
+    words = phrase.split()
+    cut = next((k for k, w in enumerate(words) if k and w.lower() in _RELATIVE_PRONOUNS), None)
+    head = words[(cut or len(words)) - 1].lower()
     if head in lex.PEOPLE_NOUNS or lemma(head) in lex.PEOPLE_NOUNS:
         return True
-    return head.endswith("s") and lex.SEGMENT_HEAD.fullmatch(head) is not None
+    plural = head.endswith(("s", "men", "people"))  # "nurses", "firemen", "salespeople"
+    return plural and lex.SEGMENT_HEAD.fullmatch(head) is not None
 
 
 def _people_reporting(phrase: str, lex: ModuleType) -> bool:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import bisect
 import html
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
@@ -149,7 +149,7 @@ GENERIC_NOUNS = _wordset(
     """app apps application program software tool version update thing things stuff lot way time
     times star stars review reviews phone device tablet one everything anything something
     nothing people guy guys day days year years problem problems issue issues bug bugs job
-    fun kind sort bit part alot"""
+    fun kind sort bit part alot difference"""
 )
 _PHRASE_STOPS = _wordset(
     "because since when while than though although but so every everytime whenever until "
@@ -2855,14 +2855,112 @@ def use_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
     found: list[tuple[int, Span]] = []
     for cue, i in _use_cues(reading):
         found += [(cue, span) for span in _uses_after(text, reading, i, sentence[1])]
-    for i, token in enumerate(tokens[1:-1], 1):
+    for i, token in enumerate(tokens[:-1]):
+        # "a meal planning app", "a handy packing tool": the -ing form before a word for
+        # the means names the use, with the noun it is done to when one comes first
         if (
-            token.pos == "VERB"
+            token.pos in ("VERB", "NOUN")
             and token.lower.endswith("ing")
-            and tokens[i - 1].pos == "NOUN"
-            and tokens[i + 1].lemma in _MEANS
+            and token.text.isalpha()
+            and tokens[i + 1].lemma in _MEANS - {"way"}
+            and tokens[i + 1].pos == "NOUN"
         ):
-            found.append((tokens[i - 1].start + reading.offset, reading.span(i - 1, i)))
+            first = i - 1 if i and tokens[i - 1].pos == "NOUN" else i
+            found.append((tokens[first].start + reading.offset, reading.span(first, i)))
+    return found
+
+
+# Words in -ing that name no activity.
+_NOT_ACTIVITIES = _wordset(
+    """thing things nothing something anything everything morning mornings evening evenings
+    during king ring spring string bring sing wing ceiling building"""
+)
+# Before an -ing form these make it a noun for an activity: "ideal for journaling", "the
+# convenience of messaging", "my budgeting", "no scrolling" ("some getting used to" is none).
+_ACTIVITY_LEADS = _wordset("for of my your our their his her no")
+# "for warming up", "no giving up": an -ing form with its particle is a phrasal verb's.
+_VERB_PARTICLES = _wordset("out up off down away back")
+
+
+def activity_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
+    """(start, phrase) for each -ing form used as a noun for an activity with no object of
+    its own ("a small fee for messaging", "it improved my budgeting")."""
+    reading = read(text, sentence)
+    tokens = reading.tokens
+    found = []
+    for i, token in enumerate(tokens[1:], 1):
+        if not (token.lower.endswith("ing") and token.text.isalpha()):
+            continue
+        if token.pos not in ("NOUN", "VERB") or token.lower in _NOT_ACTIVITIES:
+            continue
+        if tokens[i - 1].lower not in _ACTIVITY_LEADS:
+            continue
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        if after is not None and after.pos in ("NOUN", "PROPN", "PRON", "DET", "ADJ", "NUM"):
+            continue  # an object or the noun it qualifies follows: other rules read those
+        if after is not None and after.lower in _VERB_PARTICLES:
+            continue
+        found.append((token.start + reading.offset, reading.span(i, i)))
+    return found
+
+
+# Verbs of getting at content whose object may be a clause: "find what you are after",
+# "choose what to hear", "play whatever they like".
+_CHOOSING_CONTENT = _wordset("find choose pick watch play listen search browse")
+_WH_OBJECTS = _wordset("what whatever which whichever")
+_WH_CLAUSE_WORDS = 5
+
+
+def wh_object_uses(text: str, sentence: Span) -> list[tuple[int, Span]]:
+    """(start, phrase) for a verb of getting at content with a clause for its object ("quick
+    to find what you are after"): the clause says what is found, so the whole is the use."""
+    reading = read(text, sentence)
+    tokens = reading.tokens
+    found = []
+    for i, token in enumerate(tokens[:-2]):
+        if token.lemma not in _CHOOSING_CONTENT and token.lower not in _CHOOSING_CONTENT:
+            continue
+        j = i + 1
+        if tokens[j].lower in ("to", "for", "through") and token.lemma in ("listen", "search"):
+            j += 1
+        if tokens[j].lower not in _WH_OBJECTS:
+            continue
+        last = j
+        while (
+            last + 1 < len(tokens)
+            and last - j < _WH_CLAUSE_WORDS
+            and tokens[last + 1].pos not in ("PUNCT", "CONJ")
+            and tokens[last + 1].lower not in _PHRASE_STOPS
+        ):
+            last += 1
+        while last > j and tokens[last].pos == "ADP":
+            last -= 1  # "what I am searching for": the clause's own stranded preposition
+        if last > j:
+            found.append((token.start + reading.offset, reading.span(i, last)))
+    return found
+
+
+# "keep my recipes sorted", "keeps my inbox tidy": keeping something in a state the product
+# brings about names what it does.
+_KEPT_STATES = _wordset("organized organised synced synchronized sorted tidy")
+
+
+def kept_in_state_uses(text: str, sentence: Span) -> list[tuple[int, Span]]:
+    """(start, phrase) for "keep" with what is kept and the state it is kept in."""
+    reading = read(text, sentence)
+    tokens = reading.tokens
+    found = []
+    for i, token in enumerate(tokens):
+        if token.lemma != "keep" and token.lower not in ("keep", "keeps", "kept", "keeping"):
+            continue
+        for k in range(i + 1, min(len(tokens), i + 5)):
+            if tokens[k].lower in _KEPT_STATES:
+                if any(t.lower in ("it", "this") for t in tokens[i + 1 : k]):
+                    break  # "the makers keep it tidy": the product itself, kept by its makers
+                found.append((token.start + reading.offset, reading.span(i, k)))
+                break
+            if tokens[k].pos in ("PUNCT", "CONJ", "VERB"):
+                break
     return found
 
 
@@ -3063,6 +3161,7 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
     with a plain noun object counts ("follow people", "listen to music"), cut after the noun."""
     evaluative = abs(polarity(text[sentence[0] : sentence[1]])) >= 0.3
     reading = read(text, sentence)
+    reading = Reading(_nouns_after_determiners(reading.tokens), reading.offset)
     if is_hypothetical(reading):
         return []  # "if the digest ever failed": nothing anyone did
     found = []
@@ -3071,6 +3170,10 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
             continue
         if _past_form(token):
             continue  # "I decorated my cover", "is designed": a story or a state, not a use
+        if _forms(token) & PROBLEM_LEMMAS:
+            continue  # "stutters on old phones", "lose my data": a fault or mishap, no use
+        if _obliged(reading.tokens, i):
+            continue  # "has to phone the office": what a fault forces on someone, no use
         if token.lower.endswith("ing") and i and reading.tokens[i - 1].lemma == "be":
             continue  # "I was carrying my laptop": what someone was doing, not a use
         start = reading.tokens[i].start + reading.offset
@@ -3081,6 +3184,10 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
             continue  # "wasting time", "read the reviews": nothing of the product is named
         if _brings_about_a_state(reading, i, phrase):
             continue  # "creates doubt", "leads to confusion": an effect, not a use
+        if _an_amount(token, _within(reading, *phrase)[1:]):
+            continue  # "hiked its fees", "takes my lunch break": what it costs, no use
+        if _forms(token) & _SELLING and _names_buyers(_within(reading, *phrase)[1:]):
+            continue  # "the studio sells to small clinics": whom a business serves, no use
         if not evaluative:
             if i and reading.tokens[i - 1].pos == "ADP":
                 continue  # "the option of muting chats": the gerund completes the noun before
@@ -3090,6 +3197,115 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
             phrase = (start, min(phrase[1], reading.span(last, last)[1]))
         found.append((start, phrase))
     return found
+
+
+# Verbs that name what a product does for its user even with no object after them ("it syncs
+# with my laptop", "won't connect to a hotspot", "videos play in the background"): said of
+# the app they are its functions. Any other verb said of a thing with no object tells how
+# that thing behaves ("stutters on old phones", "flickers in dark mode", "hovers over the text").
+_PRODUCT_FUNCTIONS = _wordset(
+    """install uninstall reinstall update upgrade open reopen load reload launch relaunch
+    restart refresh login logout signin buffer sync connect upload download play show display
+    stream save send notify alert share post print search scroll close import export record
+    backup"""
+)
+# Words after a verb that a tagger may read as a noun but that say how, not what: "behave right".
+_MANNER_WORDS = _wordset("right fine ok okay alright")
+_THING_PRONOUNS_SUBJECT = _wordset("it this that")
+# Verbs after which "to" always opens an infinitive, whatever the next word is tagged.
+_CATENATIVE = _ASPECT_VERBS | _wordset("try fail refuse manage need want have")
+_RELATIVE_SUBJECTS = _wordset("that which")
+
+
+def _subject_index(tokens: list[Token], i: int) -> int | None:
+    """The subject of the verb at i when it stands right before it, past auxiliaries,
+    adverbs, negation and verbs of aspect ("it doesn't seem to run", "the app keeps
+    hanging"); past a relative pronoun, the noun it stands for ("drafts that are beginning to
+    gather"). None for a verb with no subject of its own: an infinitive, a gerund, a command."""
+    j = i - 1
+    while j >= 0:
+        token = tokens[j]
+        if token.pos in ("ADV", "AUX") or token.lower in NEGATORS or _forms(token) & _ASPECT_VERBS:
+            j -= 1
+        elif token.lower == "to" and j and _forms(tokens[j - 1]) & _ASPECT_VERBS:
+            j -= 1  # "seems to", "keeps trying to": the subject is the aspect verb's
+        elif token.lower in _RELATIVE_SUBJECTS and j and tokens[j - 1].pos in ("NOUN", "PROPN"):
+            return j - 1
+        elif token.pos in ("NOUN", "PROPN", "PRON"):
+            return j
+        else:
+            return None
+    return None
+
+
+def _after_an_auxiliary(tokens: list[Token], i: int) -> bool:
+    """Only a verb comes here, whatever a tagger says: after "doesn't", "won't", "can", past
+    adverbs ("it doesn't really qualify")."""
+    j = i - 1
+    while j >= 0 and tokens[j].pos == "ADV" and tokens[j].lower not in NEGATORS:
+        j -= 1
+    return j >= 0 and (tokens[j].pos == "AUX" or tokens[j].lower in ("n't", "n’t", "not"))
+
+
+def _takes_no_object(tokens: list[Token], i: int) -> bool:
+    """Nothing the verb at i acts on follows it: a preposition, a particle, an adverb, a
+    predicative adjective or the clause's end ("stutters on old phones", "runs smooth")."""
+    j = i + 1
+    if j >= len(tokens) or tokens[j].pos in ("ADP", "ADV", "PART", "PUNCT", "CONJ"):
+        return True
+    if tokens[j].lower in _MANNER_WORDS:
+        return True
+    if tokens[j].pos == "ADJ":
+        after = tokens[j + 1] if j + 1 < len(tokens) else None
+        return after is None or after.pos not in ("NOUN", "PROPN", "ADJ")
+    return False
+
+
+def behaviour_of_a_thing(text: str, sentence: Span, at: int) -> bool:
+    """The verb that starts at `at` is said of a thing (the app, a part, a service: anything
+    but a person) and acts on nothing: how that thing behaves ("the player stutters on old
+    phones", "the banner hovers over the text", "it doesn't seem to behave right"), not a
+    function anyone uses. A verb that names one of the product's functions stays ("it syncs
+    with my laptop")."""
+    reading = read(text, sentence)
+    tokens = reading.tokens
+    i = next((k for k, t in enumerate(tokens) if t.start + reading.offset == at), None)
+    return i is not None and _behaves(tokens, i)
+
+
+def _behaves(tokens: list[Token], i: int) -> bool:
+    if tokens[i].pos != "VERB" and not _after_an_auxiliary(tokens, i):
+        return False
+    while (
+        i + 2 < len(tokens)
+        and tokens[i + 1].lower == "to"
+        and (tokens[i + 2].pos == "VERB" or tokens[i].lemma in _CATENATIVE)
+    ):
+        i += 2  # "continues to show me old invoices": the verb after "to" says what is done
+    if _forms(tokens[i]) & _PRODUCT_FUNCTIONS or not _takes_no_object(tokens, i):
+        return False
+    subject = _subject_index(tokens, i)
+    if subject is None:
+        return False
+    token = tokens[subject]
+    if token.pos == "PRON":
+        return token.lower in _THING_PRONOUNS_SUBJECT
+    return not _a_person(token)
+
+
+# Work done by hand: the manual way a task is done now, a chore or a workaround, not a function
+# of any product ("re-typing the guest list by hand", "counts the cash manually").
+_BY_HAND = re.compile(r"\b(?:by\s+hand|manually|by\s+eye|with\s+pen\s+and\s+paper)\b", re.I)
+_BY_HAND_REACH = 5  # words between the activity's words and how it is done
+
+
+def done_by_hand(text: str, clause: Span, span: Span) -> bool:
+    """The activity whose words are span is said, later in its clause, to be done by hand."""
+    found = _BY_HAND.search(text, span[0], clause[1])
+    if found is None:
+        return False
+    between = text[span[1] : found.start()]
+    return found.start() < span[1] or len(between.split()) <= _BY_HAND_REACH
 
 
 _POSSESSIVES = _wordset("my your our their his her its")
@@ -3111,6 +3327,58 @@ def _brings_about_a_state(reading: Reading, verb: int, phrase: Span) -> bool:
         or polarity(word.text) != 0
         or polarity(word.lemma) != 0
     )
+
+
+# Selling to people or firms names whom a business serves, its market, not a function.
+_SELLING = _wordset("sell resell")
+
+
+def _names_buyers(tokens: list[Token]) -> bool:
+    head = _object_head(tokens)
+    if head is None:
+        return False
+    if head.lemma in lexicon_en.ORG_HEADS or head.lower in lexicon_en.ORG_HEADS:
+        return True
+    return _a_person(head)
+
+
+_HAVE = _wordset("have has had")
+
+
+def _obliged(tokens: list[Token], i: int) -> bool:
+    """The verb at i is what someone has to or must do ("has to phone the office", "must
+    re-enter it"), past adverbs ("will almost always have to")."""
+    j = i - 1
+    if j >= 0 and tokens[j].lower == "to":
+        j -= 1
+        while j >= 0 and tokens[j].pos == "ADV":
+            j -= 1
+        return j >= 0 and tokens[j].lower in _HAVE
+    while j >= 0 and tokens[j].pos == "ADV":
+        j -= 1
+    return j >= 0 and tokens[j].lower == "must"
+
+
+# What a price is raised or cut by, and what time, money or room is spent, eaten or saved by:
+# a verb of either with such an object tells what something costs, not a use of the product
+# ("the vendor hiked its fees", "it costs me a weekend", "saves me a morning").
+_CHANGING_AMOUNTS = _wordset("raise lower increase reduce cut hike double halve bring")
+_PRICES = _wordset("price prices fee fees cost costs rate rates charge charges")
+_SPENDING = _CONSUMING | _wordset("consume take cost save spend")
+_SPENT = _PRICES | _wordset(
+    """money room space evening evenings morning mornings afternoon afternoons night nights
+    weekend weekends hour hours minute minutes second seconds week weeks month months"""
+)
+
+
+def _an_amount(verb: Token, after: list[Token]) -> bool:
+    word = _object_head(after)
+    if word is None:
+        return False
+    forms = _forms(verb)
+    if forms & _CHANGING_AMOUNTS:
+        return word.lower in _PRICES or word.lemma in _PRICES
+    return bool(forms & _SPENDING) and (word.lower in _SPENT or word.lemma in _SPENT)
 
 
 def _object_head(tokens: list[Token]) -> Token | None:
@@ -3417,6 +3685,20 @@ def names_a_device(phrase: str) -> bool:
     return words[-1] in DEVICE_WORDS or words[0] in _DEVICE_NAMES
 
 
+# The connection a device has: where the app runs, like the device, never a feature of it.
+_DEVICE_CONNECTIONS = _wordset("connection connectivity wifi signal reception network internet")
+
+
+def names_a_connection(phrase: str) -> bool:
+    """ "a good WiFi connection", "poor reception": a noun phrase headed by the device's
+    connection ("connect to a hotspot", a verb's phrase, is a function)."""
+    words = phrase.split()
+    if not words:
+        return False
+    first = _tokens(words[0])[0]
+    return first.pos != "VERB" and words[-1].lower() in _DEVICE_CONNECTIONS
+
+
 # Someone telling their own experience of the product: "I", "my". ("We" and "you" are as
 # often a research team writing up its findings.)
 _SPEAKERS = _wordset("i my me")
@@ -3431,15 +3713,21 @@ def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Sp
     tokens = reading.tokens
     found = []
     for i, token in enumerate(tokens):
-        if token.pos != "NOUN" or token.lemma not in parts:
+        if token.lemma not in parts or not (token.pos == "NOUN" or _adjective_heading(tokens, i)):
             continue
         if i + 1 < len(tokens) and tokens[i + 1].pos == "NOUN":
+            if tokens[i + 1].lemma in _FEATURE_HEADS and _no_noun_after(tokens, i + 1):
+                # "the backup feature": a word for features names the part before it
+                first, _ = _noun_phrase_before(tokens, i) or (i, i)
+                found.append(reading.span(first, i + 1))
             continue  # a modifier: the phrase's head comes later ("video quality")
         if _in_complex_preposition(tokens, i):
             continue  # "in order to": a connective, not the part
         if _part_name_as_verb(tokens, i):
             continue
-        phrase = _noun_phrase_before(tokens, i)
+        if token.lemma in _REPORTING and i + 1 < len(tokens) and tokens[i + 1].lower == "that":
+            continue  # "I note that …", "staff report that …": a verb of saying, no part
+        phrase = (i, i) if token.pos == "ADJ" else _noun_phrase_before(tokens, i)
         if phrase is None:
             continue
         span = reading.span(*phrase)
@@ -3466,6 +3754,25 @@ def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Sp
     return found
 
 
+def _adjective_heading(tokens: list[Token], i: int) -> bool:
+    """A word tagged an adjective that heads its phrase is a noun: after a determiner or "and",
+    and before a verb, a preposition or the clause's end ("the picture and sound drift apart")."""
+    if tokens[i].pos != "ADJ" or not i:
+        return False
+    before = tokens[i - 1]
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    if not (before.pos in ("DET", "CONJ") or before.lower in _POSSESSIVES):
+        return False
+    return after is None or after.pos in ("AUX", "VERB", "ADP", "PUNCT", "CONJ")
+
+
+_FEATURE_HEADS = _wordset("feature features function functions functionality capability")
+
+
+def _no_noun_after(tokens: list[Token], i: int) -> bool:
+    return i + 1 >= len(tokens) or tokens[i + 1].pos != "NOUN"
+
+
 def _before_adverbs(tokens: list[Token], i: int) -> int:
     """The word before i past any adverbs ("it only shows" → "it")."""
     back = i - 1
@@ -3476,8 +3783,9 @@ def _before_adverbs(tokens: list[Token], i: int) -> int:
 
 def _part_name_as_verb(tokens: list[Token], i: int) -> bool:
     """A part's name that is a verb here: right before a possessive, which no noun is ("then
-    post your review", "share my list"). Its own rule keeps a verb after "to" or a modal,
-    with what follows ("it shares to any folder")."""
+    post your review", "share my list"), or after a subject with an infinitive after it ("we
+    plan to ship"). Its own rule keeps a verb after "to" or a modal, with what follows ("it
+    shares to any folder")."""
     before = tokens[i - 1] if i else None
     after = tokens[i + 1] if i + 1 < len(tokens) else None
     if before is not None and (
@@ -3485,7 +3793,13 @@ def _part_name_as_verb(tokens: list[Token], i: int) -> bool:
     ):
         return False
     if before is not None and _verb_slot(before):
-        return False
+        # "they plan to ship …": a verb in its slot that an infinitive follows
+        return (
+            after is not None
+            and after.lower == "to"
+            and i + 2 < len(tokens)
+            and tokens[i + 2].pos == "VERB"
+        )
     return after is not None and after.lower in _POSSESSIVES
 
 
@@ -3571,6 +3885,8 @@ def _with_its_verb(text: str, reading: Reading, first: int, span: Span, end: int
             continue
         if token.lemma in GENERIC_VERBS or _past_form(token) or not token.text.isalpha():
             return span
+        if _behaves(tokens, back):
+            return span  # "the banner lingers on the screen": where it behaves so, no use of it
         start = token.start + reading.offset
         phrase = _object_phrase(text, (start, end), True)
         if phrase is not None and phrase[0] == start and phrase[1] >= span[1]:
@@ -3739,7 +4055,7 @@ _INFINITIVE = re.compile(r"\bto\s+$", re.IGNORECASE)
 def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
     """The verb phrase or noun phrase a cue introduces, up to the clause's end."""
     reading = read(text, span)
-    tokens = reading.tokens
+    tokens = _nouns_after_determiners(reading.tokens) if english else reading.tokens
     i = 0
     # skip what sits between the cue and the thing: "to", "it had", "that it", "the"
     while i < len(tokens) and (
@@ -3783,6 +4099,8 @@ def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
             break  # a new clause, or how/where/when it is done: not the capability's name
         if nouns and token.pos == "ADP" and token.lower not in _OBJECT_LINKS:
             break  # "watch movies | on Netflix": where or with what, past the object itself
+        if j > start and token.pos == "ADP" and _time_follows(tokens, j):
+            break  # "print them | at night": when, never what is used
         j += 1
     if j <= start:
         return None
@@ -3842,7 +4160,38 @@ def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
         return None  # "use the Netflix app", "get on Facebook": the product, not a capability
     if english and verb is not None and _only_features_in_general(chosen, verb, heads):
         return None  # "performs its functions", "offers many options": which is not said
+    if english and verb is not None and _an_amount(verb, tokens[tokens.index(verb) + 1 : j]):
+        return None  # "saves me a morning", "hiked the fees": what it costs, no use
     return reading.span(first, last)
+
+
+_TIMES_OF_DAY = _wordset(
+    """morning mornings evening evenings night nights afternoon afternoons weekend weekends
+    day days week weeks month months year years hour hours minute minutes"""
+)
+
+
+def _time_follows(tokens: list[Token], j: int) -> bool:
+    """The preposition at j opens a phrase of time ("at night", "on Sunday mornings")."""
+    k = j + 1
+    while k < len(tokens) and (
+        tokens[k].pos in ("DET", "ADJ", "NUM") or tokens[k].lower in _POSSESSIVES
+    ):
+        k += 1
+    return k < len(tokens) and tokens[k].lower in _TIMES_OF_DAY
+
+
+def _nouns_after_determiners(tokens: list[Token]) -> list[Token]:
+    """A word in the -s form after a determiner, a possessive or an adjective is a noun,
+    whatever a tagger says ("follow my favourite podcasts", "some posts"): no verb follows them."""
+    fixed = list(tokens)
+    for k in range(1, len(fixed)):
+        token, before = fixed[k], fixed[k - 1]
+        if token.pos != "VERB" or not token.lower.endswith("s") or token.lower.endswith("ss"):
+            continue
+        if before.pos in ("DET", "ADJ") or before.lower in _POSSESSIVES:
+            fixed[k] = replace(token, pos="NOUN")
+    return fixed
 
 
 # Where only a verb can come next: after the infinitive's "to" or a modal.
@@ -3876,6 +4225,12 @@ def _takes_a_clause(tokens: list[Token], verb: Token, first: int, end: int) -> b
     uses."""
     if verb.lemma not in _REPORTING:
         return False
+    at = tokens.index(verb)
+    if at + 2 < len(tokens) and tokens[at + 1].lower == "that":
+        # "complain that printing stalls", "note that two colleagues …": "that" opens the
+        # clause told; only a noun right after it ("see that post") makes it a determiner
+        after = tokens[at + 2]
+        return after.pos not in ("NOUN", "ADJ") or after.lower.endswith("ing")
     nominal = [
         k for k in range(first, min(end, len(tokens))) if tokens[k].pos in ("NOUN", "PROPN", "PRON")
     ]
