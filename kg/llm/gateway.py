@@ -190,7 +190,9 @@ def call_llm(
         raw = RawCompletion(
             text=answer.model_dump_json(), latency_ms=int((time.monotonic() - started) * 1000)
         )
-        call, cached = _record_once(operation, engine, digest, messages, raw, project, episode)
+        call, cached = _record_once(
+            _new_call(operation, engine, digest, messages, raw, project, episode)
+        )
     else:
         call = LLMCall.objects.filter(model=engine.model, prompt_hash=digest).first()
         cached = call is not None
@@ -199,7 +201,7 @@ def call_llm(
             raw = engine.complete(
                 messages, json_schema=schema, max_tokens=answer_token_cap(schema.schema, messages)
             )
-            call = _record(operation, engine, digest, messages, raw, project, episode)
+            call = _record(_new_call(operation, engine, digest, messages, raw, project, episode))
 
     if not call.parsed_ok:
         raise LLMOutputError(call.error, call)
@@ -273,20 +275,18 @@ def call_llm_repairing_json(
     return result
 
 
-def _record_once(
+def _new_call(
     operation: LLMOperation,
-    engine: OfflineEngine,
+    engine: OpenAIEngine | OfflineEngine,
     digest: str,
     messages: Messages,
     raw: RawCompletion,
     project: Project | None,
     episode: Episode | None,
-) -> tuple[LLMCall, bool]:
-    """The call recorded unless its prompt was already, in one statement that a parallel
-    worker's record of the same prompt cannot fail: (the row, whether it was recorded before).
-    """
+) -> LLMCall:
+    """The record of a call, not saved yet."""
     error = answer_problem(operation, raw)
-    call = LLMCall(
+    return LLMCall(
         operation=operation.name,
         engine=engine.name,
         model=engine.model,
@@ -301,6 +301,12 @@ def _record_once(
         project=project,
         episode=episode,
     )
+
+
+def _record_once(call: LLMCall) -> tuple[LLMCall, bool]:
+    """The call recorded unless its prompt was already, in one statement that a parallel
+    worker's record of the same prompt cannot fail: (the row, whether it was recorded before).
+    """
     fields = [f for f in LLMCall._meta.concrete_fields if not f.primary_key]
     values = [f.get_db_prep_save(f.pre_save(call, add=True), connection) for f in fields]
     quote = connection.ops.quote_name
@@ -315,39 +321,17 @@ def _record_once(
         )
         row = cursor.fetchone()
     if row is None:
-        return LLMCall.objects.get(model=engine.model, prompt_hash=digest), True
+        return LLMCall.objects.get(model=call.model, prompt_hash=call.prompt_hash), True
     call.pk = row[0]
     call._state.adding = False
     call._state.db = connection.alias
     return call, False
 
 
-def _record(
-    operation: LLMOperation,
-    engine: OpenAIEngine | OfflineEngine,
-    digest: str,
-    messages: Messages,
-    raw: RawCompletion,
-    project: Project | None,
-    episode: Episode | None,
-) -> LLMCall:
-    error = answer_problem(operation, raw)
+def _record(call: LLMCall) -> LLMCall:
     try:
         with transaction.atomic():
-            return LLMCall.objects.create(
-                operation=operation.name,
-                engine=engine.name,
-                model=engine.model,
-                prompt_hash=digest,
-                prompt=messages,
-                raw_output=raw.text,
-                parsed_ok=not error,
-                error=error,
-                prompt_tokens=raw.prompt_tokens,
-                completion_tokens=raw.completion_tokens,
-                latency_ms=raw.latency_ms,
-                project=project,
-                episode=episode,
-            )
+            call.save(force_insert=True)
+            return call
     except IntegrityError:  # a parallel worker recorded the same prompt first: use theirs
-        return LLMCall.objects.get(model=engine.model, prompt_hash=digest)
+        return LLMCall.objects.get(model=call.model, prompt_hash=call.prompt_hash)
