@@ -216,9 +216,14 @@ def _record_and_wait(
     raise TimeoutError(f"chunk of {len(texts)} not done in {timeout:.0f}s")
 
 
-def offline_ingest_through_worker(total: int, edge: int = 100, chunk: int = 1000) -> dict:
-    """The first `edge` episodes, the bulk in chunks, the last `edge`: seconds per episode at
-    the start against at the end of a project of `total` episodes."""
+def offline_ingest_through_worker(
+    total: int, edge: int = 100, chunk: int = 1000, repeats: int = 3
+) -> dict:
+    """Seconds per episode at the start of a project against at the end of one of `total`
+    episodes. A window of `edge` episodes lasts a few seconds, so each end is the median of
+    `repeats` windows: the first `edge` of `repeats` new projects, and the last `repeats`
+    windows of `edge` before `total`."""
+    import statistics
     import tempfile
 
     from kg.graph import store
@@ -229,33 +234,44 @@ def offline_ingest_through_worker(total: int, edge: int = 100, chunk: int = 1000
     project = Project.objects.create(organization=org, slug="worker", name="", language="en")
     log = Path(tempfile.mkdtemp(prefix="groundwork-bench-worker-")) / "worker.log"
     worker = _worker_process(log)
+    ends = repeats * edge
     try:
         _record_and_wait(  # warm-up: the worker's start, imports and first connections
             Project.objects.create(organization=org, slug="warm", name="", language="en"),
             varied_messages(20, seed=3),
             0,
         )
-        first = _record_and_wait(project, texts[:edge], 0)
+        starts = [_record_and_wait(project, texts[:edge], 0)]
+        for n in range(1, repeats):  # an organization each: no promotion between projects
+            other = Organization.objects.create(slug=f"bench-worker-{n}", name="bench")
+            new = Project.objects.create(organization=other, slug=f"start-{n}", name="")
+            starts.append(_record_and_wait(new, texts[:edge], 0))
         done, middle = edge, 0.0
-        while done < total - edge:
-            size = min(chunk, total - edge - done)
+        while done < total - ends:
+            size = min(chunk, total - ends - done)
             middle += _record_and_wait(project, texts[done : done + size], done)
             done += size
-            print(f"  {done} episodes, {done / (first + middle):.1f}/s", flush=True)
-        last = _record_and_wait(project, texts[done:total], done) if total > edge else 0.0
+            print(f"  {done} episodes, {done / (starts[0] + middle):.1f}/s", flush=True)
+        last = []
+        while done < total:
+            size = min(edge, total - done)
+            last.append(_record_and_wait(project, texts[done : done + size], done) / size)
+            done += size
     finally:
         _stop(worker)
-    elapsed = first + middle + last
-    at_start = first / edge * 1000
-    at_end = last / max(1, total - done) * 1000 if total > edge else at_start
+    elapsed = starts[0] + middle + sum(t * edge for t in last)
+    at_start = statistics.median(starts) / edge * 1000
+    at_end = statistics.median(last) * 1000
     calls = LLMCall.objects.filter(project=project)
     return {
         "episodes": total,
         "seconds": round(elapsed, 1),
         "episodes_per_second": round(total / elapsed, 1),
-        "ms_per_episode_first_100": round(at_start, 1),
-        f"ms_per_episode_last_100_of_{total}": round(at_end, 1),
+        f"ms_per_episode_first_{edge}": round(at_start, 1),
+        f"ms_per_episode_last_{edge}_of_{total}": round(at_end, 1),
         "end_over_start": round(at_end / at_start, 2),
+        f"first_{edge}_windows_ms": [round(t / edge * 1000, 1) for t in starts],
+        f"last_{edge}_windows_ms": [round(t * 1000, 1) for t in last],
         "batch_extraction_calls": calls.filter(operation="batch_extraction").count(),
         "nodes": len(store.list_nodes(project.graph_scope)),
     }
