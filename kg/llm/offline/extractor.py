@@ -1538,8 +1538,8 @@ def _features(
                 )
             ]
         if label and not any(f.label == label or label in f.label for f in found):
-            # "компиляторы" of a request whose pattern reads on to "… для всех языков", "reorder
-            # points" of "offers automatic reorder points": the whole noun phrase is the one
+            # "компиляторы" of a request whose pattern reads on to "… для всех языков", "sleep
+            # reports" of "offers weekly sleep reports": the whole noun phrase is the one
             # feature
             found = [f for f in found if not (phrase[0] <= f.at < phrase[1] and f.label in label)]
             quote = _cover(sentence, cue_start, phrase[1])
