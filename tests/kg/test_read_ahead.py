@@ -8,7 +8,7 @@ import pytest
 from kg.ledger.episodes import EpisodeInput, record_episode
 from kg.llm.offline import ahead, extractor
 from kg.models import EpisodeKind, LLMCall
-from kg.pipeline import read_ahead
+from kg.pipeline import ingest, read_ahead
 from kg.pipeline.ingest import episode_ingest
 from kg.pipeline.locks import lock_redis, namespaced_key
 from kg.reading.export import export_project
@@ -118,3 +118,21 @@ def test_nothing_is_read_ahead_for_a_model(embedded_server, settings, computed):
     settings.OPENAI_BASE_URL = "http://127.0.0.1:9/v1"
     assert read_ahead.read_ahead(_imported(make_project("model"))) == 0
     assert computed == []
+
+
+def test_the_waiting_task_reads_ahead_the_runs_after_its_own_too(
+    embedded_server, computed, monkeypatch
+):
+    _forget_answers()
+    monkeypatch.setattr(ingest, "IMPORT_TASK_STRIDE", 1)  # each message a run of its own
+    monkeypatch.setattr(ingest, "AHEAD_SECONDS", 0.0)  # the turn ends at its own message
+    project = make_project("runs-ahead")
+    episodes = _imported(project)
+    lock_redis().set(namespaced_key(f"lock:import-order:{project.pk}"), "another", px=1500)
+    episode_ingest(episodes[0].pk)
+
+    assert computed == MESSAGES  # the later runs too, while waiting; none of them ingested
+    kept = list(lock_redis().scan_iter(namespaced_key("offline-answer:*")))
+    assert len(kept) == len(MESSAGES)
+    assert episode_ingest(episodes[1].pk).skipped is False
+    assert computed == MESSAGES  # its answer was kept: not computed again
