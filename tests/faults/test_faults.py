@@ -23,6 +23,7 @@ from django.core.management import call_command
 
 from kg.models import Project
 from kg.pipeline.locks import LEASE_SECONDS, installation_namespace
+from kg.tenancy import get_or_create_project
 from tests.faults import harness
 
 OUTAGE_SECONDS = int(os.environ.get("FAULTS_OUTAGE_SECONDS", "60"))
@@ -237,8 +238,11 @@ def test_lock_holder_killed_mid_import(installation, import_file):
     with SIGKILL: the project's episodes move again within one lease."""
     path, items = import_file
     installation.start_worker()
-    project = _ingest(path, "lock-holder")
-    harness.wait_until(lambda: harness.statuses(project).get("done", 0) >= len(items) // 4, 600)
+    # The lease is taken before the import starts: an import the workers finish in seconds
+    # could otherwise be done before the holder process has even started.
+    project = get_or_create_project("acme", "lock-holder", "en")
+    project.name = harness.PRODUCT  # as `kg_ingest --create --name` would have named it
+    project.save(update_fields=["name"])
     script = (
         "import django, sys, time; django.setup()\n"
         "from kg.pipeline.locks import project_lock\n"
@@ -254,7 +258,8 @@ def test_lock_holder_killed_mid_import(installation, import_file):
     )
     try:
         assert holder.stdout.readline().strip() == b"held"
-        time.sleep(3)  # episodes in flight finish their extraction and wait for the lease
+        _ingest(path, "lock-holder")
+        time.sleep(3)  # the episodes are extracted and wait for the lease
         stalled_at = harness.statuses(project).get("done", 0)
         time.sleep(5)
         stalled = harness.statuses(project).get("done", 0) - stalled_at
