@@ -27,6 +27,16 @@ class GraphUnavailable(RuntimeError):
     """The graph server could not be reached."""
 
 
+class GraphConflict(RuntimeError):
+    """A write met a uniqueness constraint. Every write here MERGEs on the unique key, so the
+    key was being created by another write at the same moment (MERGE guarantees a pattern
+    exists, not that two concurrent MERGEs create it once): written again, it matches."""
+
+
+# How each server words a uniqueness violation.
+_CONFLICT_MARKERS = ("unique constraint violation", "already exists with label")
+
+
 class GraphClient(Protocol):
     uri: str
 
@@ -66,7 +76,7 @@ class BoltGraphClient:
         self._driver.close()
 
     def run(self, statement: str, **params: Any) -> list[dict[str, Any]]:
-        from neo4j.exceptions import ServiceUnavailable
+        from neo4j.exceptions import Neo4jError, ServiceUnavailable
 
         try:
             with self._driver.session(database=self.database) as session:
@@ -74,6 +84,10 @@ class BoltGraphClient:
                 return session.run(query, params).data()
         except (ServiceUnavailable, OSError) as exc:
             raise GraphUnavailable(f"graph server at {self.uri} is unavailable: {exc}") from exc
+        except Neo4jError as exc:
+            if _is_conflict(exc):
+                raise GraphConflict(str(exc)) from exc
+            raise
 
     def run_schema(self, statement: str) -> bool:
         """Run a schema statement; an "already exists" answer counts as success."""
@@ -160,6 +174,10 @@ class FalkorGraphClient:
             result = self._graph.query(statement, params or None)
         except self._redis_errors as exc:
             raise GraphUnavailable(f"graph server at {self.uri} is unavailable: {exc}") from exc
+        except self._response_error as exc:
+            if _is_conflict(exc):
+                raise GraphConflict(str(exc)) from exc
+            raise
         names = [column[1] for column in result.header]
         return [
             dict(zip(names, (_plain(v) for v in row), strict=True)) for row in result.result_set
@@ -221,6 +239,11 @@ def _plain(value: Any) -> Any:
     if isinstance(value, list):
         return [_plain(v) for v in value]
     return value
+
+
+def _is_conflict(exc: Exception) -> bool:
+    """Whether a server's error is a uniqueness violation (a GraphConflict)."""
+    return any(marker in str(exc).lower() for marker in _CONFLICT_MARKERS)
 
 
 def make_client(

@@ -1,7 +1,7 @@
 """Which failures are worth a retry, and when to retry.
 
 A transient failure is an outage of a server the pipeline talks to (SQL, graph, Redis, the
-model's API) or a lock it could not hold; it says nothing about the episode, so the task runs
+model's API), a lock it could not hold, or a graph write that met a concurrent one; it says nothing about the episode, so the task runs
 again later. The libraries' own error classes are listed: redis's and openai's connection errors
 do not inherit the built-in ConnectionError. Retries are spaced to outlast a restart (seconds at
 first, then minutes), with jitter, so one outage does not use up every task's retries at once.
@@ -15,11 +15,12 @@ import openai
 import redis
 from django.db import InterfaceError, OperationalError
 
-from kg.graph import GraphUnavailable
+from kg.graph import GraphConflict, GraphUnavailable
 from kg.pipeline.locks import LeaseLost, LockBusy, LockReleaseFailed
 
 TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (
     GraphUnavailable,
+    GraphConflict,  # a key created by a concurrent write: written again, it matches
     redis.exceptions.ConnectionError,  # BusyLoadingError (a restarting Redis) is one of these
     redis.exceptions.TimeoutError,
     OperationalError,

@@ -240,3 +240,22 @@ def test_evidence_appended_past_the_latest_part_is_moved_on_and_read_in_order(c,
     store.write_node_changes(A, [node], [], c)
     [read] = store.nodes_by_uids(A, ["f1"], client=c)
     assert read.evidence == node.evidence
+
+
+def test_a_write_that_meets_the_uniqueness_constraint_is_a_conflict_worth_retrying(c):
+    from kg.graph import GraphConflict
+    from kg.pipeline import retry_policy
+
+    if not store.ensure_indexes(c)["Entity.uid"]:  # FalkorDB's Bolt takes no constraint
+        pytest.skip("no uniqueness constraint through this adapter")
+    store.write_nodes(A, [_node("n1", 1, "Slow sync")], client=c)
+    # What a concurrent MERGE of the same key amounts to: a second node with the uid.
+    with pytest.raises(GraphConflict) as raised:
+        c.run("CREATE (:Entity {uid: $uid, project: $project})", uid="n1", project="alpha")
+    assert retry_policy.is_transient(raised.value)
+    assert store.count_nodes(A, client=c) == 1
+    # Any other error the server answers stays what it is: not retried.
+    with pytest.raises(Exception) as other:
+        c.run("MATCH (n:Entity) RETURN n.uid +")
+    assert not isinstance(other.value, GraphConflict)
+    assert not retry_policy.is_transient(other.value)
