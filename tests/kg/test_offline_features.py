@@ -348,3 +348,20 @@ def test_without_judgement_reads_labels():
     assert linguistic.without_judgement("wrecks my evenings", parts) == ""
     assert linguistic.without_judgement("map issues", parts) == "map"
     assert linguistic.without_judgement("free map", parts) == "free map"  # a kind of map
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("The slides in my deck show up out of order.", "order"),
+        ("I want the comments in order of rating.", "order"),
+        ("Long story short, the exporter is back.", "story"),
+    ],
+)
+def test_a_part_name_inside_a_set_phrase_is_no_part(text, word):
+    assert not any(word in f.split() for f in _features(text)), _features(text)
+
+
+def test_a_part_name_outside_a_set_phrase_is_still_the_part():
+    assert "order" in _features("My last order never showed up in the app.")
+    assert "story" in _features("I posted a story and nobody could see it.")

@@ -3827,9 +3827,27 @@ _COMPLEX_PREPOSITIONS = frozenset(
 
 
 def _in_complex_preposition(tokens: list[Token], i: int) -> bool:
+    if _in_set_phrase(tokens, i):
+        return True
     if i == 0 or i + 1 >= len(tokens):
         return False
     return (tokens[i - 1].lower, tokens[i].lower, tokens[i + 1].lower) in _COMPLEX_PREPOSITIONS
+
+
+# Set phrases whose noun names no part: "in order" and "out of order" tell a sequence or that
+# something is broken, "long story short" opens a summary.
+_SET_PHRASES = tuple(
+    tuple(words.split()) for words in ("in order", "out of order", "long story short")
+)
+
+
+def _in_set_phrase(tokens: list[Token], i: int) -> bool:
+    words = [t.lower for t in tokens]
+    for phrase in _SET_PHRASES:
+        for at in range(max(0, i - len(phrase) + 1), i + 1):
+            if tuple(words[at : at + len(phrase)]) == phrase:
+                return True
+    return False
 
 
 # Words after which a word is a verb, whatever a tagger says: a subject pronoun, a modal, the
