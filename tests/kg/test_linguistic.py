@@ -251,9 +251,10 @@ def test_what_is_joined_to_a_use_is_one_more_with_the_words_they_share():
         "keep up with neighbours",
         "keep up with colleagues",
     }
+    # each is named without the quality they share ("the convenience of")
     assert _features("I love the convenience of cooking and baking with it.") == {
-        "convenience of cooking",
-        "convenience of baking",
+        "cooking",
+        "baking",
     }
     # a new clause after "and" is not a second use
     assert _features("I love the app and the price is fair.") == set()
@@ -1349,7 +1350,7 @@ def test_a_part_name_before_a_possessive_is_a_verb_not_the_part():
         ("Great game, but do you even read the reviews?", None),
         # a place in the product, a problem with a function, the whole of what is kept
         ("Love it, I save my things to the cloud folder.", "save my things to the cloud folder"),
-        ("Awful sync, I keep getting syncing errors.", "syncing errors"),
+        ("Awful sync, I keep getting syncing errors.", "syncing"),  # the fault named apart
         ("Great, I save everything there.", "save everything"),
     ],
 )

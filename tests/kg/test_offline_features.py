@@ -274,3 +274,94 @@ def test_the_product_kept_up_to_date_by_its_makers_is_no_use():
 
 def test_a_part_tagged_an_adjective_that_heads_its_phrase_is_a_part():
     assert {"picture", "audio"} <= _features("Sadly the picture and audio are out of sync.")
+
+
+@pytest.mark.parametrize(
+    ("text", "feature", "complaint"),
+    [
+        # a judging adjective is the complaint, not the name of the part
+        ("I really hate the sluggish payment screen.", "payment screen", "sluggish"),
+        ("What a gorgeous calendar widget.", "calendar widget", "gorgeous"),
+        # a failure verb is the complaint; what it harmed, a part of the product, is the feature
+        ("Since Monday it keeps losing my playlists.", "playlists", "losing"),
+        ("It forgets my notification settings after a reboot.", "notification settings", "forgets"),
+        # a fault named after what has it
+        ("Constant upload errors since the spring release.", "upload", "errors"),
+    ],
+)
+def test_a_feature_is_named_without_the_words_of_a_complaint(text, feature, complaint):
+    features = _features(text)
+    assert feature in features, features
+    assert not any(complaint in f.split() for f in features), features
+
+
+@pytest.mark.parametrize(
+    ("text", "harmed"),
+    [
+        # what a failure harmed that is no part of the product names no feature
+        ("The game kills the battery within an hour.", "battery"),
+        ("The editor corrupts the spreadsheets I open.", "spreadsheets"),
+        ("The alarms frighten the dog at night.", "dog"),
+    ],
+)
+def test_a_failure_that_harms_no_part_of_the_product_names_no_feature(text, harmed):
+    assert not any(harmed in f for f in _features(text)), _features(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "feature"),
+    [
+        # a quality said of a use: the use is the feature
+        ("I love the simplicity of scanning receipts.", "scanning receipts"),
+        # how long a function takes is said of that function
+        ("Now it needs forty seconds to sync.", "sync"),
+    ],
+)
+def test_a_quality_or_a_time_said_of_a_function_leaves_the_function(text, feature):
+    assert feature in _features(text), _features(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sound quality aside, the quality is superb.",
+        "A decent tool for the money.",
+        "I admire the ease of use.",
+    ],
+)
+def test_a_quality_or_worth_standing_alone_names_no_feature(text):
+    features = _features(text)
+    assert not features & {"quality", "money", "ease of use", "use"}, features
+
+
+def test_a_fault_after_a_verb_that_handles_it_is_the_verbs_object():
+    # "report bugs" is a function, not a fault of a part named "report"
+    assert "report crashes" in _features("You can report crashes from the help page.")
+
+
+def test_without_judgement_reads_labels():
+    parts = frozenset({"map", "playlist"})
+    assert linguistic.without_judgement("clunky map", parts) == "map"
+    # deleting is a function, not a failure
+    assert linguistic.without_judgement("deleting my playlists", parts) == "deleting my playlists"
+    assert linguistic.without_judgement("keeps wrecking my playlists", parts) == "playlists"
+    assert linguistic.without_judgement("wrecks my evenings", parts) == ""
+    assert linguistic.without_judgement("map issues", parts) == "map"
+    assert linguistic.without_judgement("free map", parts) == "free map"  # a kind of map
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("The slides in my deck show up out of order.", "order"),
+        ("I want the comments in order of rating.", "order"),
+        ("Long story short, the exporter is back.", "story"),
+    ],
+)
+def test_a_part_name_inside_a_set_phrase_is_no_part(text, word):
+    assert not any(word in f.split() for f in _features(text)), _features(text)
+
+
+def test_a_part_name_outside_a_set_phrase_is_still_the_part():
+    assert "order" in _features("My last order never showed up in the app.")
+    assert "story" in _features("I posted a story and nobody could see it.")

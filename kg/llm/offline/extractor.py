@@ -14,7 +14,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from types import ModuleType
 
@@ -1598,6 +1598,8 @@ def _features(
             )
         )
     ]
+    if lex.LANG == "en":
+        found = _without_judgement(found, lex)
     return [
         f
         for f in found
@@ -1607,6 +1609,22 @@ def _features(
         and not linguistic.not_a_feature_name(f.label)
         and (f.origin == "planned" or not any(s <= f.at < e for s, e in spared))
     ]
+
+
+def _without_judgement(found: list[Finding], lex: ModuleType) -> list[Finding]:
+    """Each feature named without the words that judge it or tell what went wrong with it
+    ("slow checkout" is the checkout, "keeps losing my orders" the orders); one that names
+    nothing else is none, and two that come to the same name are one."""
+    kept: list[Finding] = []
+    for f in found:
+        label = linguistic.without_judgement(f.label, lex.SOFTWARE_PARTS)
+        if not label or any(k.label.casefold() == label.casefold() for k in kept):
+            continue
+        if label != f.label:
+            shift = f.label.find(label)
+            f = replace(f, label=label, at=f.at + max(shift, 0))
+        kept.append(f)
+    return kept
 
 
 def _holds_word(found: Finding, span: Span) -> bool:

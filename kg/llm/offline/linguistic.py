@@ -3827,9 +3827,27 @@ _COMPLEX_PREPOSITIONS = frozenset(
 
 
 def _in_complex_preposition(tokens: list[Token], i: int) -> bool:
+    if _in_set_phrase(tokens, i):
+        return True
     if i == 0 or i + 1 >= len(tokens):
         return False
     return (tokens[i - 1].lower, tokens[i].lower, tokens[i + 1].lower) in _COMPLEX_PREPOSITIONS
+
+
+# Set phrases whose noun names no part: "in order" and "out of order" tell a sequence or that
+# something is broken, "long story short" opens a summary.
+_SET_PHRASES = tuple(
+    tuple(words.split()) for words in ("in order", "out of order", "long story short")
+)
+
+
+def _in_set_phrase(tokens: list[Token], i: int) -> bool:
+    words = [t.lower for t in tokens]
+    for phrase in _SET_PHRASES:
+        for at in range(max(0, i - len(phrase) + 1), i + 1):
+            if tuple(words[at : at + len(phrase)]) == phrase:
+                return True
+    return False
 
 
 # Words after which a word is a verb, whatever a tagger says: a subject pronoun, a modal, the
@@ -4046,6 +4064,145 @@ def names_no_feature(label: str) -> bool:
         t.lemma in _FEATURE_WORDS or t.lower in _FEATURE_WORDS or t.lemma in _APP_NOUNS
         for t in nouns
     )
+
+
+# ----------------------------------------------------------------------------- a complaint's words
+# A feature is a noun phrase naming a part or function of a product, or a use of it. Words that
+# only judge it, or say what went wrong with it, belong to the complaint (or praise) about it,
+# not to its name: "slow checkout" names the checkout, "keeps losing my orders" names the
+# orders, "syncing problems" names the syncing.
+
+# Adjectives that only judge: praise and blame, no kind of thing ("quick settings" and "free
+# trial" name kinds of settings and trials, so "quick", "fast" and "free" are not here).
+_JUDGING = _wordset(
+    """slow buggy glitchy laggy choppy terrible awful horrible horrid dreadful lousy poor bad
+    worse worst useless annoying frustrating confusing clunky clumsy cumbersome tedious awkward
+    unintuitive inconvenient ugly hideous pointless worthless mediocre boring dull lame messy
+    unreliable unstable unresponsive unusable broken faulty defective flawed sluggish bloated
+    cluttered intrusive invasive spammy irritating stupid ridiculous pathetic crappy
+    good great nice awesome excellent amazing wonderful fantastic terrific superb brilliant
+    perfect lovely beautiful gorgeous cool neat decent best"""
+)
+# Words that grade the adjective after them ("very slow", "really nice").
+_GRADING = _wordset("very really so too super quite pretty extremely incredibly totally")
+# Verbs that say the product did harm, besides those of PROBLEM_LEMMAS: "forgets my settings",
+# "kills the battery", "messes up my playlists", "wrecks the layout".
+_HARMING = _wordset(
+    "forget kill mess wreck screw ruin destroy corrupt scare frighten upset bore distract"
+)
+# Nouns that name a fault of what is named before them ("login issues", "sync errors").
+_FAULT_NOUNS = _wordset("problem issue bug glitch error crash failure")
+# Verbs a tagger may read as nouns that take a fault for object: "report bugs", "log errors" are
+# functions.
+_HANDLING_FAULTS = _wordset("report fix find solve resolve file submit log track flag catch handle")
+# Nouns of a quality or an amount, followed by what has it ("ease of uploading", "the
+# convenience of shopping", "a lot of value"): the feature, if any, is after "of".
+_QUALITY_OF = _wordset(
+    "ease convenience simplicity quality speed lack absence lot lots plenty tons variety "
+    "number bunch"
+)
+# Nouns of a quality or of worth that, standing alone, say how good a thing is, not which
+# thing ("the quality is excellent", "good value").
+_BARE_QUALITIES = _wordset("quality value ease convenience simplicity experience use usage money")
+# Spans of time before "to" and a verb ("takes ages to load", "30 seconds to open"): how long
+# a function takes is a complaint about that function.
+_DURATIONS = _wordset("second minute hour day week age forever time while")
+_LEADING_WORDS = _wordset("a an the my your our his her their its this that these those")
+
+
+def without_judgement(label: str, parts: frozenset[str]) -> str:
+    """The label without the words of a complaint or of praise about the feature it names, or
+    "" when nothing that names a feature is left: "slow checkout" → "checkout", "keeps losing
+    my orders" → "orders", "kills the battery" → "", "syncing problems" → "syncing", "ease of
+    uploading photos" → "uploading photos", "takes ages to load" → "load", "quality" → ""."""
+    tokens = analyse(label)
+    if not tokens or any(is_cyrillic(t.text) for t in tokens):
+        return label
+    first, last = 0, len(tokens)
+    # a failure verb at the head: what it harmed is the feature when it is a part of the product
+    i = first
+    while i < last and (tokens[i].pos == "ADV" or _forms(tokens[i]) & _ASPECT_VERBS):
+        i += 1
+    if (
+        i + 1 < last  # a lone "buffering" is what is rated, as "loading" is
+        # a tagger may read "wrecks" of "wrecks my evenings" as a noun
+        and (tokens[i].pos == "VERB" or tokens[i + 1].pos in ("DET", "PRON"))
+        and _forms(tokens[i]) & (PROBLEM_LEMMAS | _HARMING)
+    ):
+        j = i + 1
+        while j < last and (tokens[j].pos in ("ADP", "PART", "DET", "PRON", "ADV")):
+            j += 1  # "messes up my playlists", "losing all my notes"
+        head = _object_end(tokens, j, last)
+        if head is None or not _a_part_word(tokens[head - 1], parts):
+            return ""
+        first, last = j, head
+    # a span of time before "to": the verb after it
+    if last - first > 2 and _forms(tokens[first]) & _DURATIONS and tokens[first + 1].lower == "to":
+        first += 2
+    elif (
+        last - first > 3
+        and tokens[first].pos == "NUM"
+        and _forms(tokens[first + 1]) & _DURATIONS
+        and tokens[first + 2].lower == "to"
+    ):
+        first += 3
+    # a quality or an amount of what follows "of"
+    k = first
+    while k < last and (tokens[k].lower in _LEADING_WORDS or tokens[k].pos == "ADJ"):
+        k += 1  # "a wide variety of"
+    if k + 2 < last and _forms(tokens[k]) & _QUALITY_OF and tokens[k + 1].lower == "of":
+        first = k + 2
+    # judging adjectives before the noun they judge
+    k = first
+    while k < last and tokens[k].lower in _LEADING_WORDS:
+        k += 1
+    m = k
+    while m < last - 1 and (
+        # a tagger may read "buggy" as a noun
+        (tokens[m].pos != "VERB" and tokens[m].lower in _JUDGING)
+        or (tokens[m].lower in _GRADING and tokens[m].pos in ("ADV", "ADJ"))
+        or (m > k and tokens[m].lower in ("and", ",") and tokens[m + 1].lower in _JUDGING)
+    ):
+        m += 1
+    if (
+        m > k
+        and tokens[m].pos not in FUNCTION_POS
+        and any(t.pos in ("NOUN", "PROPN") or t.lower.endswith("ing") for t in tokens[m:last])
+    ):
+        first = m  # "terrible spell check": a tagger may read "spell" as a verb
+    # a fault named after what has it
+    if (
+        last - first >= 2
+        and _forms(tokens[last - 1]) & _FAULT_NOUNS
+        and (tokens[last - 2].pos in ("NOUN", "PROPN") or tokens[last - 2].lower.endswith("ing"))
+        and not _forms(tokens[last - 2]) & _HANDLING_FAULTS
+    ):
+        last -= 1  # "login issues", "syncing problems"; not "does not fix the problem"
+    while first < last - 1 and tokens[first].lower in _LEADING_WORDS:
+        first += 1  # "the lack of a search bar" names "search bar"
+    if (first, last) == (0, len(tokens)):
+        kept = label
+    else:
+        kept = label[tokens[first].start : tokens[last - 1].end].strip()
+    words = [t for t in tokens[first:last] if t.lower not in _LEADING_WORDS]
+    if len(words) == 1 and _forms(words[0]) & _BARE_QUALITIES:
+        return ""
+    return kept
+
+
+def _object_end(tokens: list[Token], j: int, last: int) -> int | None:
+    """The end of the noun phrase that starts at j (adjectives, then nouns), None if none."""
+    k = j
+    while k < last and tokens[k].pos in ("ADJ", "NUM"):
+        k += 1
+    end = k
+    while end < last and tokens[end].pos in ("NOUN", "PROPN"):
+        end += 1
+    return end if end > k else None
+
+
+def _a_part_word(token: Token, parts: frozenset[str]) -> bool:
+    return bool(_forms(token) & parts) or token.lower in parts
 
 
 # The infinitive's "to" just before a word: the word is a verb ("easy to naviagte").
