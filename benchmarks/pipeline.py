@@ -2,6 +2,8 @@
 and the resolution ladder's own cost over a list of 1k / 10k / 100k candidates, as it was before
 the candidate index. The pipeline never hands the ladder such a list: the index gives it a few
 dozen (`benchmarks.write_path`'s resolution section measures the lookup at 100k nodes).
+Also promotion to the organization over two projects of N nodes each: its seconds should grow
+with N, not with N squared (each node is compared with the few its blocks name).
 Run: python -m benchmarks.pipeline
 """
 
@@ -92,12 +94,66 @@ def episodes_per_second(repeat: int = 3) -> dict:
     }
 
 
+def promotion_seconds(sizes: tuple[int, ...] = (300, 1_500), seed: int = 5) -> dict:
+    """Promotion of an organization of two projects with `size` pains each (labels that share
+    words, as real pains do): seconds of the first run and of an unchanged second run."""
+    from benchmarks.write_path import PLACES, PROBLEMS, ROLES, THINGS
+    from kg.graph import NodeRecord, store
+    from kg.graph.records import EpisodeStub
+    from kg.models import Organization, Project
+    from kg.pipeline.resolve import node_key
+    from orgmemory.services import promote_for_org
+
+    rng = random.Random(seed)
+    out = {}
+    for size in sizes:
+        org = Organization.objects.create(slug=f"promotion-{size}", name="bench")
+        for slug in ("one", "two"):
+            project = Project.objects.create(organization=org, slug=f"{slug}-{size}", name="")
+            scope = project.graph_scope
+            store.upsert_episode_stub(
+                scope, EpisodeStub(uid=f"{scope.project}-e", number=1, valid_at="2026-01-01")
+            )
+            nodes = []
+            for number in range(1, size + 1):
+                label = (
+                    f"{rng.choice(THINGS)} {rng.choice(PROBLEMS)} "
+                    f"for {rng.choice(ROLES)} in {rng.choice(PLACES)}"
+                )
+                nodes.append(
+                    NodeRecord(
+                        uid=f"{scope.project}-{number}",
+                        number=number,
+                        type="pain",
+                        label=label,
+                        key=node_key(label),
+                        confidence=65,
+                        valid_at="2026-01-01T00:00:00Z",
+                    )
+                )
+            for start in range(0, size, 500):
+                store.write_nodes(scope, nodes[start : start + 500])
+        started = time.perf_counter()
+        report = promote_for_org(org)
+        first = time.perf_counter() - started
+        started = time.perf_counter()
+        promote_for_org(org)
+        out[str(size)] = {
+            "first_run_seconds": round(first, 2),
+            "unchanged_run_seconds": round(time.perf_counter() - started, 2),
+            "insights": len(report.created),
+            "confirmations": report.confirmations,
+        }
+    return out
+
+
 def main() -> None:
     bench_environment()
     figures = {
         "machine": f"{platform.machine()} {platform.python_version()}",
         "ladder_ms_over_a_candidate_list_of": resolve_times(),
         "chat_messages_in_process": episodes_per_second(),
+        "promotion_two_projects_of_n_pains": promotion_seconds(),
     }
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "pipeline.json").write_text(json.dumps(figures, indent=2) + "\n")

@@ -5,7 +5,8 @@
 - `worker`: offline ingest of varied imported messages through a real Celery worker process
   (2 pool processes, the machine's 2 cores), the embedded broker and graph: episodes per
   second, and the cost per episode of the first 100 episodes against the last 100 of a project
-  of INGEST_EPISODES (default 10,000);
+  of INGEST_EPISODES (default 10,000); then kg_rebuild of that project: its model calls (0
+  expected) and whether its export equals the original;
 - `openai`: the openai engine against the scripted server answering after 1 s, a real worker
   with four pool processes on one project: model calls per chat episode, per imported message,
   and how long the project lock is held per episode (p50/p95, from the worker's log).
@@ -267,6 +268,7 @@ def offline_ingest_through_worker(
     at_start = statistics.median(starts) / edge * 1000
     at_end = statistics.median(last) * 1000
     calls = LLMCall.objects.filter(project=project)
+    rebuild = _rebuild_compared(project)
     return {
         "episodes": total,
         "seconds": round(elapsed, 1),
@@ -278,6 +280,28 @@ def offline_ingest_through_worker(
         f"last_{edge}_windows_ms": [round(t * 1000, 1) for t in last],
         "batch_extraction_calls": calls.filter(operation="batch_extraction").count(),
         "nodes": len(store.list_nodes(project.graph_scope)),
+        f"kg_rebuild_of_the_{total}": rebuild,
+    }
+
+
+def _rebuild_compared(project) -> dict:
+    """kg_rebuild of the project the worker built: its seconds, the model calls it made (the
+    engine's calls are recorded like a model's) and whether its export equals the original."""
+    from kg.models import LLMCall
+    from kg.operations.rebuild import rebuild_project_graph
+    from kg.reading.export import export_project
+
+    before, calls = export_project(project), LLMCall.objects.count()
+    started = time.perf_counter()
+    rebuild_project_graph(project)
+    seconds = time.perf_counter() - started
+    after = export_project(project)
+    return {
+        "seconds": round(seconds, 1),
+        "new_model_calls": LLMCall.objects.count() - calls,
+        "export_equal": after == before,
+        "nodes": len(after["nodes"]),
+        "edges": len(after["edges"]),
     }
 
 

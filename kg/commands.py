@@ -34,6 +34,7 @@ from kg.ledger.sources.background import (
 from kg.ledger.sources.base import UnreadableFile
 from kg.models import Episode
 from kg.pipeline import ingest
+from kg.pipeline.candidates import NodeBlocks
 from kg.pipeline.ingest import episode_ingest
 from kg.pipeline.locks import lock_redis, named_lock, namespaced_key
 from kg.pipeline.resolve import Mention, node_key, resolve_candidate
@@ -73,6 +74,7 @@ def discard_project_graph(scope: GraphScope) -> None:
 
 __all__ = [
     "BACKGROUND_BYTES",
+    "NodeBlocks",
     "FORMAT_CHOICES",
     "MAX_MESSAGES",
     "MAX_MESSAGE_CHARS",

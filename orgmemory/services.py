@@ -33,6 +33,7 @@ from pydantic import BaseModel, Field, computed_field
 from kg import read_models
 from kg.commands import (
     Mention,
+    NodeBlocks,
     lock_redis,
     named_lock,
     namespaced_key,
@@ -197,13 +198,17 @@ def _cluster(
         clusters.append(_Cluster(insight, seeded))
     # Identity, not uid: uids are unique per project only.
     owner: dict[int, _Cluster] = {id(m.node): c for c in clusters for m in c.members}
+    # Each node is compared with the few placed nodes it could be (the pipeline's blocking),
+    # not with every one: the cost grows with the nodes, not with their square.
+    placed = NodeBlocks()
+    for cluster in clusters:
+        for m in cluster.members:
+            placed.add(m.node, m.project.pk)
 
     for member in sorted(unplaced.values(), key=lambda m: (m.project.slug, m.node.number)):
         # Nodes of the member's own project are left out: its pipeline already decided they are
         # different things, and promotion must not overrule that.
-        candidates = [
-            m.node for c in clusters for m in c.members if m.project.pk != member.project.pk
-        ]
+        candidates = placed.candidates(member.node, other_than=member.project.pk)
         match = _resolve(member, candidates, confirm_for(member.project))
         if match is None:
             cluster = _Cluster(None, [member])
@@ -212,6 +217,7 @@ def _cluster(
             cluster = owner[id(match)]
             cluster.members.append(member)
         owner[id(member.node)] = cluster
+        placed.add(member.node, member.project.pk)
     return clusters
 
 

@@ -78,6 +78,42 @@ def blocks_of_node(node: NodeRecord) -> set[str]:
     return blocks
 
 
+class NodeBlocks:
+    """The same blocking over nodes held in memory, for work that compares the nodes of several
+    projects (promotion to the organization): which of the nodes added so far a node could be,
+    ranked as the SQL lookup ranks them (summed block weights; per block the newest
+    POSTINGS_PER_BLOCK), so each comparison list stays short however many nodes there are.
+    Deterministic: ties go to the node added first."""
+
+    def __init__(self, limit: int = MAX_CANDIDATES, per_block: int = POSTINGS_PER_BLOCK) -> None:
+        self.limit, self.per_block = limit, per_block
+        self._nodes: list[tuple[NodeRecord, object]] = []
+        self._postings: dict[str, list[int]] = {}
+
+    def add(self, node: NodeRecord, owner: object) -> None:
+        """File a node, with whom it belongs to (a project: `candidates` can leave its own out)."""
+        place = len(self._nodes)
+        self._nodes.append((node, owner))
+        for block in blocks_of_node(node):
+            self._postings.setdefault(block, []).append(place)
+
+    def candidates(self, node: NodeRecord, other_than: object = None) -> list[NodeRecord]:
+        """The best filed nodes sharing a block with `node`, none of owner `other_than`."""
+        score: dict[int, int] = {}
+        for block in sorted(blocks_of_node(node)):
+            weight = EXACT_WEIGHT if block[:2] in EXACT_KINDS else 1
+            taken = 0
+            for place in reversed(self._postings.get(block, ())):
+                if taken == self.per_block:
+                    break
+                if self._nodes[place][1] == other_than:
+                    continue
+                score[place] = score.get(place, 0) + weight
+                taken += 1
+        best = sorted(score, key=lambda place: (-score[place], place))[: self.limit]
+        return [self._nodes[place][0] for place in best]
+
+
 def _ranking_sql(
     project_id: int, blocks: list[str], node_type: str | None, limit: int, per_block: int
 ) -> tuple[str, list]:

@@ -1,10 +1,11 @@
 """Which failures are worth a retry, and when to retry.
 
 A transient failure is an outage of a server the pipeline talks to (SQL, graph, Redis, the
-model's API), a lock it could not hold, or a graph write that met a concurrent one; it says nothing about the episode, so the task runs
-again later. The libraries' own error classes are listed: redis's and openai's connection errors
-do not inherit the built-in ConnectionError. Retries are spaced to outlast a restart (seconds at
-first, then minutes), with jitter, so one outage does not use up every task's retries at once.
+model's API), a lock it could not hold, or a graph write that met a concurrent one; it says
+nothing about the episode, so the task runs again later. The libraries' own error classes are
+listed: redis's and openai's connection errors do not inherit the built-in ConnectionError.
+Retries are spaced to outlast a restart (seconds at first, then minutes), with jitter, so one
+outage does not use up every task's retries at once.
 """
 
 from __future__ import annotations

@@ -203,3 +203,21 @@ def test_a_failed_index_write_after_the_graph_write_reuses_no_number(graph, monk
     assert len(numbers) == len(set(numbers))
     assert {n.uid: n.number for n in nodes if n.uid in given_to_second} == given_to_second
     assert dict(EpisodeIntegration.objects.get(episode=second).numbers) == given_to_second
+
+
+def test_blocks_in_memory_rank_as_the_index_and_leave_the_owner_out():
+    blocks = candidates.NodeBlocks(limit=3, per_block=50)
+    # Many nodes that share only a common lemma ("app"), then the ones that matter.
+    for n in range(1, 41):
+        blocks.add(node_record(n, f"App number {'abcdefghijklmnopqrstuvwxyz'[n % 26]} row"), "b")
+    blocks.add(node_record(50, "Sync is slow"), "a")  # the asking node's own project
+    blocks.add(node_record(51, "Slow sync", aliases=["syncing is slow"]), "b")
+    blocks.add(node_record(52, "Pricing is confusing"), "b")
+
+    found = blocks.candidates(node_record(99, "Sync is slow on the app"), other_than="a")
+
+    assert [n.number for n in found][0] == 51  # two shared lemmas outweigh one
+    assert 50 not in [n.number for n in found]  # its own project's node is left out
+    assert len(found) == 3  # the list is cut, however many nodes share "app"
+    assert 52 not in [n.number for n in found]  # shares nothing: never compared
+    assert blocks.candidates(node_record(98, "Onboarding emails"), other_than="a") == []
