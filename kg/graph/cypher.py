@@ -97,8 +97,11 @@ def _last_written(var: str) -> str:
 
 
 # Nodes upserted, each with the mentions a change added, in one round trip (a node without new
-# mentions is still upserted: its row ends at the UNWIND, after the SET). `episode_uids` lists
-# the episodes of the evidence (whole, or the new ones added).
+# mentions is still upserted: its row ends at the UNWIND, after the SET). `episodes` counts the
+# distinct episodes of the evidence: set from the list written whole (`row.episodes`), else
+# one more for each MENTIONED_IN link to an episode the node had no link to, so an append
+# costs the same however many episodes came before. (Graphs written before the count kept
+# the episodes' uids in a list, `episode_uids`: its size starts the count, and it is dropped.)
 NODES_UPSERT_WITH_MENTIONS = f"""
 UNWIND $rows AS row
 MERGE (n:Entity {{uid: row.uid}})
@@ -106,13 +109,14 @@ WITH n, row, {_evidence_before("n")}
 {_evidence_moved("n")}
 SET n += row.props, n.project = $project, n.org = $org, n.version = row.version,
     n.evidence_last = {_last_written("n")},
-    n.episode_uids = CASE WHEN row.whole IS NOT NULL THEN row.episode_uids
-      ELSE coalesce(n.episode_uids, []) +
-           [u IN row.episode_uids WHERE NOT u IN coalesce(n.episode_uids, [])] END
+    n.episodes = CASE WHEN row.whole IS NOT NULL THEN row.episodes
+      ELSE coalesce(n.episodes, size(coalesce(n.episode_uids, [])), 0) END,
+    n.episode_uids = null
 WITH n, row
 UNWIND row.mentions AS mention
 MATCH (e:Episode {{uid: mention.episode, project: $project}})
 MERGE (n)-[m:MENTIONED_IN]->(e)
+ON CREATE SET n.episodes = n.episodes + CASE WHEN row.whole IS NULL THEN 1 ELSE 0 END
 SET m.quote = mention.quote, m.start = mention.start, m.end = mention.end
 RETURN count(m) AS linked
 """
@@ -257,7 +261,8 @@ WHERE n.type = $type
   AND ($moment IS NULL OR n.valid_at <= $moment)
   AND (n.invalid_at IS NULL OR ($moment IS NOT NULL AND n.invalid_at > $moment))
 RETURN properties(n) AS props
-ORDER BY n.confidence DESC, size(coalesce(n.episode_uids, [])) DESC, n.valid_at DESC, n.number
+ORDER BY n.confidence DESC, coalesce(n.episodes, size(coalesce(n.episode_uids, []))) DESC,
+         n.valid_at DESC, n.number
 LIMIT $limit
 """
 

@@ -101,7 +101,7 @@ class NodeRecord(BaseModel):
         props = self.model_dump(exclude={"evidence"})
         if evidence:
             props["evidence"] = evidence_json(self.evidence)
-            props["episode_uids"] = self.episode_uids
+            props["episodes"] = len(self.episode_uids)
         return props
 
     @classmethod

@@ -160,10 +160,10 @@ def _write_nodes(
         if n.uid in appending:
             tail = n.evidence[len(n.evidence) - added[n.uid] :]
             row |= _evidence_rows(None, tail)
-            row["episode_uids"] = sorted({e.episode_uid for e in tail})
+            row["episodes"] = None  # counted by the links the new mentions make
         else:
             row |= _evidence_rows(evidence_json(n.evidence), None)
-            row["episode_uids"] = n.episode_uids
+            row["episodes"] = len(n.episode_uids)
         rows.append(row)
     _client(client).run(
         cypher.NODES_UPSERT_WITH_MENTIONS,

@@ -38,29 +38,32 @@ _items = 0
 _lock = threading.Lock()
 
 
-def kept(scope_project: str, uid: str, version: str | None) -> KeptEvidence | None:
-    """A private copy of the record's evidence as of `version`, if kept."""
+def take(scope_project: str, uid: str, version: str | None) -> KeptEvidence | None:
+    """The record's evidence as of `version`, if kept, handed over: it leaves the cache (no
+    copy, whose cost would grow with the evidence) and comes back by `keep` with the version
+    it is written with, or as it was when nothing was written. An episode that fails midway
+    gives nothing back: a later one reads the record again."""
     if not version:
         return None
     with _lock:
-        found = _kept.get((scope_project, uid))
-        if found is None or found[0] != version:
+        found = _kept.pop((scope_project, uid), None)
+        if found is None:
             return None
-        _kept.move_to_end((scope_project, uid))
-        entry = found[1]
-        return KeptEvidence(list(entry.evidence), entry.sources.copy())
+        global _items
+        _items -= len(found[1].evidence)
+        return found[1] if found[0] == version else None
 
 
 def keep(scope_project: str, uid: str, version: str, evidence: KeptEvidence) -> None:
-    """Keep a record's evidence as written or read with `version` (a private copy is kept)."""
+    """Keep a record's evidence as written or read with `version`, handed over: the caller
+    changes it no more."""
     global _items
-    entry = KeptEvidence(list(evidence.evidence), evidence.sources)
     with _lock:
         old = _kept.pop((scope_project, uid), None)
         if old is not None:
             _items -= len(old[1].evidence)
-        _kept[(scope_project, uid)] = (version, entry)
-        _items += len(entry.evidence)
+        _kept[(scope_project, uid)] = (version, evidence)
+        _items += len(evidence.evidence)
         while _items > MAX_ITEMS and _kept:
             _, (_, dropped) = _kept.popitem(last=False)
             _items -= len(dropped.evidence)

@@ -74,6 +74,9 @@ class _Touched:
     # that need it, with the count of its independent sources, by uid.
     versions: dict[str, str | None] = field(default_factory=dict)
     sources: dict[str, SourceCount] = field(default_factory=dict)
+    # The records given their evidence (from this process's copy, or read), with its version:
+    # what the episode does not write goes back to the copy as it was.
+    given: dict[str, str | None] = field(default_factory=dict)
     hold: Hold | None = None
 
 
@@ -195,13 +198,15 @@ def _give_evidence(state: _Touched, scope, uids, records: dict, read) -> None:
     for uid in sorted(set(uids)):
         if uid in state.sources or uid not in records:
             continue
-        found = evidence_cache.kept(scope.project, uid, state.versions.get(uid))
+        found = evidence_cache.take(scope.project, uid, state.versions.get(uid))
         if found is None:
             unread.append(records[uid])
         else:
             records[uid].evidence, state.sources[uid] = found.evidence, found.sources
-    for uid, (_, evidence) in read(unread).items():
+            state.given[uid] = state.versions.get(uid)
+    for uid, (version, evidence) in read(unread).items():
         records[uid].evidence, state.sources[uid] = evidence, SourceCount(evidence)
+        state.given[uid] = version
 
 
 def _load_edges(state: _Touched, scope, **which) -> None:
@@ -333,9 +338,9 @@ def _integrate(
         raise
     _keep(scope, state, written, state.nodes)
     edges = [state.edges[u] for u in sorted(state.touched_edges)]
-    _keep(
-        scope, state, store.append_edge_changes(scope, edges, state.new_edge_evidence), state.edges
-    )
+    written_edges = store.append_edge_changes(scope, edges, state.new_edge_evidence)
+    _keep(scope, state, written_edges, state.edges)
+    _give_back_unwritten(scope, state, written.keys() | written_edges.keys())
     opened = 0
     for contradiction in partners:
         if store.open_contradiction(scope, contradiction):
@@ -417,6 +422,16 @@ def _keep(scope, state: _Touched, versions: dict[str, str], records: dict) -> No
         evidence_cache.keep(
             scope.project, uid, version, KeptEvidence(record.evidence, state.sources[uid])
         )
+
+
+def _give_back_unwritten(scope, state: _Touched, written: set[str]) -> None:
+    """The evidence given to records the episode did not write, back to the copy unchanged."""
+    for uid, version in state.given.items():
+        record = state.nodes.get(uid) or state.edges.get(uid)
+        if uid not in written and version and record is not None:
+            evidence_cache.keep(
+                scope.project, uid, version, KeptEvidence(record.evidence, state.sources[uid])
+            )
 
 
 def _known_node(state: _Touched, proposed: ProposedNode) -> NodeRecord | None:

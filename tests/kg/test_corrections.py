@@ -266,7 +266,7 @@ def _correct_all(project, anna):
     gone = _by_label(project, "pain", "lose orders")
     fix.merge_nodes(project, anna, keep.number, gone.number)
     split = fix.split_alias(project, anna, keep.number, "checkout is slow for couriers again")
-    junk = _by_label(project, "feature", "lose orders")  # a complaint's words read as a use
+    junk = _by_label(project, "feature", "orders")  # what a complaint says was lost, as a part
     fix.reject_node(project, anna, junk.number, note="not a feature")
     whatsapp = _by_label(project, "alternative", "WhatsApp")
     fix.retype_node(project, anna, whatsapp.number, "competitor")

@@ -259,3 +259,42 @@ def test_a_write_that_meets_the_uniqueness_constraint_is_a_conflict_worth_retryi
         c.run("MATCH (n:Entity) RETURN n.uid +")
     assert not isinstance(other.value, GraphConflict)
     assert not retry_policy.is_transient(other.value)
+
+
+def test_a_node_counts_its_distinct_episodes_as_mentions_are_appended(c):
+    """The count the PRD ranks by (corroboration) is kept by the links appended mentions make:
+    a second mention from the same episode adds nothing, a whole write sets it from its list,
+    and a node stored with the former list of episode uids starts from that list's size."""
+    for number in (1, 2, 3, 4):
+        store.upsert_episode_stub(
+            A, EpisodeStub(uid=f"ep-{number}", number=number, valid_at="2026-03-05T10:00:00Z"), c
+        )
+
+    def episodes(uid: str) -> int:
+        return c.run("MATCH (n:Entity {uid: $uid}) RETURN n.episodes AS e", uid=uid)[0]["e"]
+
+    node = _node("n1", 1, "Exports time out")
+    node.evidence = [_said(1, "Exports time out")]
+    store.append_node_changes(A, [node], [(node.uid, node.evidence[0])], c)
+    for item in (_said(2, "exports time out"), _said(2, "time out", 8), _said(3, "timeouts")):
+        node.evidence.append(item)
+        store.append_node_changes(A, [node], [(node.uid, item)], c)
+    assert episodes("n1") == 3  # episodes 1, 2 and 3; episode 2 twice
+
+    other = _node("n2", 2, "Exports are slow")
+    other.evidence = [_said(4, "Exports are slow")]
+    store.write_nodes(A, [other], client=c)
+    assert episodes("n2") == 1
+    # The better corroborated of two equally confident nodes comes first.
+    assert [n.uid for n in store.top_nodes_of_type(A, "pain", 2, client=c)] == ["n1", "n2"]
+
+    # A node as the former code stored it: the episodes' uids in a list, no count.
+    c.run(
+        "MATCH (n:Entity {uid: 'n2'}) SET n.episode_uids = ['ep-1', 'ep-2', 'ep-4'], "
+        "n.episodes = null"
+    )
+    later = _said(3, "slow exports")
+    other.evidence.append(later)
+    store.append_node_changes(A, [other], [(other.uid, later)], c)
+    assert episodes("n2") == 4
+    assert c.run("MATCH (n:Entity {uid: 'n2'}) RETURN n.episode_uids AS u")[0]["u"] is None

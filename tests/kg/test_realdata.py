@@ -106,8 +106,12 @@ _DANGLING = _wordset(
 _URLISH = re.compile(r"https?://|www\.|\||(?:^|\s)[~.]?[\\/]\w|\w[\\/][\w./\\-]*\.\w{1,4}\b|<\w+>")
 
 
-# "logged in", "signing up": a phrasal verb's particle ends a phrase, a preposition does not.
-_PHRASAL_END = re.compile(r"\b(?:logs?|signs?|\w+ed|\w+ing)\s+(?:in|on|up|out)$", re.IGNORECASE)
+# "logged in", "signing up", "as they come in": a phrasal verb's particle ends a phrase, a
+# preposition does not.
+_PHRASAL_END = re.compile(
+    r"\b(?:logs?|signs?|comes?|came|go(?:es)?|gets?|got|\w+ed|\w+ing)\s+(?:in|on|up|out)$",
+    re.IGNORECASE,
+)
 
 
 def _label_problem(label: str) -> str:
