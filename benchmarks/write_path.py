@@ -218,7 +218,7 @@ def _record_and_wait(
 
 
 def offline_ingest_through_worker(
-    total: int, edge: int = 100, chunk: int = 1000, repeats: int = 3
+    total: int, edge: int = 100, chunk: int = 1000, repeats: int = 5
 ) -> dict:
     """Seconds per episode at the start of a project against at the end of one of `total`
     episodes. A window of `edge` episodes lasts a few seconds, so each end is the median of
@@ -284,6 +284,20 @@ def offline_ingest_through_worker(
     }
 
 
+def _differing(before: dict, after: dict) -> list[str]:
+    """Which records of two exports differ, and in which fields ("nodes <uid>: evidence")."""
+    out = []
+    for part in ("nodes", "edges", "contradictions", "episodes"):
+        was = {r.get("uid"): r for r in before.get(part, [])}
+        now = {r.get("uid"): r for r in after.get(part, [])}
+        for uid in sorted(was.keys() | now.keys(), key=str):
+            old, new = was.get(uid, {}), now.get(uid, {})
+            if old != new:
+                fields = sorted(k for k in old.keys() | new.keys() if old.get(k) != new.get(k))
+                out.append(f"{part} {uid}: {', '.join(fields)}")
+    return out
+
+
 def _rebuild_compared(project) -> dict:
     """kg_rebuild of the project the worker built: its seconds, the model calls it made (the
     engine's calls are recorded like a model's) and whether its export equals the original."""
@@ -300,6 +314,7 @@ def _rebuild_compared(project) -> dict:
         "seconds": round(seconds, 1),
         "new_model_calls": LLMCall.objects.count() - calls,
         "export_equal": after == before,
+        "differing": _differing(before, after)[:10],
         "nodes": len(after["nodes"]),
         "edges": len(after["edges"]),
     }

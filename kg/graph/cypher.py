@@ -98,10 +98,13 @@ def _last_written(var: str) -> str:
 
 # Nodes upserted, each with the mentions a change added, in one round trip (a node without new
 # mentions is still upserted: its row ends at the UNWIND, after the SET). `episodes` counts the
-# distinct episodes of the evidence: set from the list written whole (`row.episodes`), else
-# one more for each MENTIONED_IN link to an episode the node had no link to, so an append
-# costs the same however many episodes came before. (Graphs written before the count kept
-# the episodes' uids in a list, `episode_uids`: its size starts the count, and it is dropped.)
+# distinct episodes of the evidence: set from the list written whole, else raised by the
+# episodes the appended items are the first from (`row.episodes`, counted by the writer), so an
+# append costs the same however many episodes came before. Graphs written before the count kept
+# the episodes' uids in a list, `episode_uids`, whose size starts the count. The node is set in
+# this one SET only: counting in an ON CREATE SET of the mentions' MERGE below lost appended
+# evidence of one node in a 10,000-message import by two worker processes (the rebuild
+# comparison of benchmarks.write_path showed it; a small query did not reproduce it).
 NODES_UPSERT_WITH_MENTIONS = f"""
 UNWIND $rows AS row
 MERGE (n:Entity {{uid: row.uid}})
@@ -110,16 +113,15 @@ WITH n, row, {_evidence_before("n")}
 SET n += row.props, n.project = $project, n.org = $org, n.version = row.version,
     n.evidence_last = {_last_written("n")},
     n.episodes = CASE WHEN row.whole IS NOT NULL THEN row.episodes
-      ELSE coalesce(n.episodes, size(coalesce(n.episode_uids, [])), 0) END,
-    n.episode_uids = null
+      ELSE coalesce(n.episodes, size(coalesce(n.episode_uids, [])), 0) + row.episodes END
 WITH n, row
 UNWIND row.mentions AS mention
 MATCH (e:Episode {{uid: mention.episode, project: $project}})
 MERGE (n)-[m:MENTIONED_IN]->(e)
-ON CREATE SET n.episodes = n.episodes + CASE WHEN row.whole IS NULL THEN 1 ELSE 0 END
 SET m.quote = mention.quote, m.start = mention.start, m.end = mention.end
 RETURN count(m) AS linked
 """
+
 
 NODES_BY_PROJECT = """
 MATCH (n:Entity {project: $project})

@@ -160,7 +160,7 @@ def _write_nodes(
         if n.uid in appending:
             tail = n.evidence[len(n.evidence) - added[n.uid] :]
             row |= _evidence_rows(None, tail)
-            row["episodes"] = None  # counted by the links the new mentions make
+            row["episodes"] = _first_from(tail, n.evidence[: len(n.evidence) - len(tail)])
         else:
             row |= _evidence_rows(evidence_json(n.evidence), None)
             row["episodes"] = len(n.episode_uids)
@@ -172,6 +172,19 @@ def _write_nodes(
         **_scope_params(scope),
     )
     return versions
+
+
+def _first_from(tail: list[Evidence], before: list[Evidence]) -> int:
+    """How many episodes the appended items are the first evidence from. The list is in
+    valid_at order and an episode's items share its valid_at, so only the items at or after
+    the earliest appended one are looked at, not the whole list."""
+    since = min(e.valid_at for e in tail)
+    seen = set()
+    for e in reversed(before):
+        if e.valid_at < since:
+            break
+        seen.add(e.episode_uid)
+    return len({e.episode_uid for e in tail} - seen)
 
 
 def nodes_without_evidence(

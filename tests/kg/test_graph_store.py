@@ -262,9 +262,10 @@ def test_a_write_that_meets_the_uniqueness_constraint_is_a_conflict_worth_retryi
 
 
 def test_a_node_counts_its_distinct_episodes_as_mentions_are_appended(c):
-    """The count the PRD ranks by (corroboration) is kept by the links appended mentions make:
-    a second mention from the same episode adds nothing, a whole write sets it from its list,
-    and a node stored with the former list of episode uids starts from that list's size."""
+    """The count the PRD ranks by (corroboration) is raised by the episodes appended items are
+    the first from: a second mention from the same episode adds nothing, a whole write sets it
+    from its list, and a node stored with the former list of episode uids starts from that
+    list's size."""
     for number in (1, 2, 3, 4):
         store.upsert_episode_stub(
             A, EpisodeStub(uid=f"ep-{number}", number=number, valid_at="2026-03-05T10:00:00Z"), c
@@ -297,4 +298,3 @@ def test_a_node_counts_its_distinct_episodes_as_mentions_are_appended(c):
     other.evidence.append(later)
     store.append_node_changes(A, [other], [(other.uid, later)], c)
     assert episodes("n2") == 4
-    assert c.run("MATCH (n:Entity {uid: 'n2'}) RETURN n.episode_uids AS u")[0]["u"] is None
