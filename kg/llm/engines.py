@@ -368,8 +368,15 @@ class OfflineEngine:
     model = OFFLINE_MODEL
 
 
+def rules_answer() -> bool:
+    """Whether the offline rules answer (no model configured): their answer for a message
+    depends on its text alone, so it can be computed ahead, batched freely and needs no
+    known nodes or subjects."""
+    return settings.LLM_ENGINE != "openai"
+
+
 def current_engine() -> OpenAIEngine | OfflineEngine:
-    if settings.LLM_ENGINE != "openai":
+    if rules_answer():
         return OfflineEngine()
     # One engine per process and configuration: building its client loads the system's
     # certificate store (tens of milliseconds of CPU, three times per chat message), and a

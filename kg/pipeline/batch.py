@@ -29,7 +29,7 @@ from django.db import transaction
 from kg.graph import NodeRecord
 from kg.ledger.episodes import IMPORT_TASK_STRIDE, IMPORTED_KINDS
 from kg.llm import LLMOutputError, call_llm_repairing_json
-from kg.llm.engines import OfflineEngine, current_engine
+from kg.llm.engines import rules_answer
 from kg.llm.prompts import batch_extraction
 from kg.llm.prompts.batch_extraction import (
     MAX_BATCH_KNOWN_NODES,
@@ -66,7 +66,7 @@ KNOWN_PER_MESSAGE = 6  # candidate nodes each message adds to the batch's known 
 
 def messages_per_batch() -> int:
     """A model's answer carries eight messages well; the offline rules, a task's whole run."""
-    return OFFLINE_BATCH_MESSAGES if isinstance(current_engine(), OfflineEngine) else BATCH_MESSAGES
+    return OFFLINE_BATCH_MESSAGES if rules_answer() else BATCH_MESSAGES
 
 
 def batchable(episode: Episode) -> bool:
@@ -143,7 +143,7 @@ def propose_batch(episodes: Sequence[Episode]) -> dict[int, Proposal]:
         raise ValueError("a batch holds the episodes of one project")
     # The offline rules read each message alone (kg.llm.offline.ahead): no node or subject
     # of the project is shown to them, and none is looked up for them.
-    offline = isinstance(current_engine(), OfflineEngine)
+    offline = rules_answer()
     known = [] if offline else _known_nodes(project, episodes)
     first = min(episodes, key=lambda e: e.valid_at)
     request = BatchExtractionRequest(

@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 
 from kg.graph import NodeRecord
 from kg.llm import call_llm
-from kg.llm.engines import OfflineEngine, current_engine
+from kg.llm.engines import rules_answer
 from kg.llm.offline.extractor import extract_offline
 from kg.llm.prompts import relation_discovery, resolution, resolution_batch
 from kg.llm.prompts.extraction_models import ExtractionRequest
@@ -131,7 +131,7 @@ def offered_nodes(episode: Episode) -> list[NodeRecord]:
     and the closest namesakes of what a rule reading finds in it ("tutors in Leeds" for a
     message about tutors in York). Shown, the model says in the same call which one is meant;
     a confirmation is left for nodes that appear while the call runs."""
-    if isinstance(current_engine(), OfflineEngine):
+    if rules_answer():
         return []  # the rules read the message alone and resolve after: nothing to show
     project = episode.project
     known = candidates.nodes_for_text(project, episode.content)
@@ -163,7 +163,7 @@ def proposal_from(
     in one lookup for all its messages); else they are looked up here.
     """
     project = episode.project
-    offline = isinstance(current_engine(), OfflineEngine)
+    offline = rules_answer()
     by_number = {n.number: n for n in known}
     offered = {n.uid for n in known}
 

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 import redis
 from pydantic import ValidationError
 
-from kg.llm.engines import OfflineEngine, current_engine
+from kg.llm.engines import rules_answer
 from kg.llm.offline import ahead
 from kg.llm.offline.extractor import extract_offline
 from kg.llm.prompts.extraction_models import ExtractionRequest, ExtractionResponse
@@ -50,7 +50,7 @@ def read_ahead(episodes: Sequence[Episode]) -> int:
     """Compute and keep the offline answers of these messages not kept already; returns how
     many were computed. Does nothing with a model configured (its answer depends on the
     project's state) or with Redis away."""
-    if not episodes or not isinstance(current_engine(), OfflineEngine):
+    if not episodes or not rules_answer():
         return 0
     requests = [_request(e) for e in episodes]
     keys = [_kept_at(_answer_key(r)) for r in requests]
@@ -72,7 +72,7 @@ def read_ahead(episodes: Sequence[Episode]) -> int:
 def answers_read_ahead(episodes: Sequence[Episode]) -> Iterator[None]:
     """Within the block the offline rules find the answers read ahead for these messages."""
     found: dict[str, ExtractionResponse] = {}
-    if episodes and isinstance(current_engine(), OfflineEngine):
+    if episodes and rules_answer():
         keys = [_answer_key(_request(e)) for e in episodes]
         try:
             kept = lock_redis().mget([_kept_at(key) for key in keys])
