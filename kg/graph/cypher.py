@@ -102,10 +102,7 @@ def _last_written(var: str) -> str:
 # episodes the appended items are the first from (`row.episodes`, counted by the writer), so an
 # append costs the same however many episodes came before. Graphs written before the count kept
 # the episodes' uids in a list, `episode_uids`, whose size starts the count (the list is left
-# as it is). The node is set in this one SET only: a first version that counted in an ON CREATE
-# SET of the mentions' MERGE below, and removed the list in the same query, lost appended
-# evidence of one node in a 10,000-message import by two worker processes (the rebuild
-# comparison of benchmarks.write_path showed it; a small query did not reproduce it).
+# as it is). The node is set in this one SET only, not also from the mentions' MERGE below.
 NODES_UPSERT_WITH_MENTIONS = f"""
 UNWIND $rows AS row
 MERGE (n:Entity {{uid: row.uid}})
