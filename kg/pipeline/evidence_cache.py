@@ -43,13 +43,13 @@ def take(scope_project: str, uid: str, version: str | None) -> KeptEvidence | No
     copy, whose cost would grow with the evidence) and comes back by `keep` with the version
     it is written with, or as it was when nothing was written. An episode that fails midway
     gives nothing back: a later one reads the record again."""
+    global _items
     if not version:
         return None
     with _lock:
         found = _kept.pop((scope_project, uid), None)
         if found is None:
             return None
-        global _items
         _items -= len(found[1].evidence)
         return found[1] if found[0] == version else None
 

@@ -4095,7 +4095,7 @@ _FAULT_NOUNS = _wordset("problem issue bug glitch error crash failure")
 # Verbs a tagger may read as nouns that take a fault for object: "report bugs", "log errors" are
 # functions.
 _HANDLING_FAULTS = _wordset("report fix find solve resolve file submit log track flag catch handle")
-# Nouns of a quality or an amount, followed by what has it ("ease of uploading", "the
+# Nouns of a quality or an amount, followed by what has it ("ease of sharing", "the
 # convenience of shopping", "a lot of value"): the feature, if any, is after "of".
 _QUALITY_OF = _wordset(
     "ease convenience simplicity quality speed lack absence lot lots plenty tons variety "
@@ -4104,7 +4104,7 @@ _QUALITY_OF = _wordset(
 # Nouns of a quality or of worth that, standing alone, say how good a thing is, not which
 # thing ("the quality is excellent", "good value").
 _BARE_QUALITIES = _wordset("quality value ease convenience simplicity experience use usage money")
-# Spans of time before "to" and a verb ("takes ages to load", "30 seconds to open"): how long
+# Spans of time before "to" and a verb ("ages to load", "30 seconds to open"): how long
 # a function takes is a complaint about that function.
 _DURATIONS = _wordset("second minute hour day week age forever time while")
 _LEADING_WORDS = _wordset("a an the my your our his her their its this that these those")
@@ -4114,7 +4114,7 @@ def without_judgement(label: str, parts: frozenset[str]) -> str:
     """The label without the words of a complaint or of praise about the feature it names, or
     "" when nothing that names a feature is left: "slow checkout" → "checkout", "keeps losing
     my orders" → "orders", "kills the battery" → "", "syncing problems" → "syncing", "ease of
-    uploading photos" → "uploading photos", "takes ages to load" → "load", "quality" → ""."""
+    sharing albums" → "sharing albums", "ages to load" → "load", "quality" → ""."""
     tokens = analyse(label)
     if not tokens or any(is_cyrillic(t.text) for t in tokens):
         return label
