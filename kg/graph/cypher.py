@@ -58,20 +58,29 @@ RETURN coalesce(max(n.number), 0) AS number
 
 # A record's evidence is kept in three properties, read in this order: `evidence`, a JSON list
 # written whole (`row.whole`); `evidence_more`, the items appended since, and `evidence_last`,
-# the latest of those, both as JSON items each followed by ", " (kg.graph.records reads them
-# back as one list). An append (`row.items`, the new items in that form) goes onto
-# `evidence_last`; once that would pass $recent_chars it is moved onto `evidence_more` (the
-# one write that copies a long string, once per $recent_chars appended) and the new items
-# start it again. So appending costs the new items, not the whole list, and takes nothing but
-# concatenation: FalkorDB evaluates every branch of a CASE (the long strings are named only
-# in a FOREACH that runs when they change), and its substring() drops characters after an
-# emoji. Every write stamps the record with a new `version`, which a reader that keeps
-# evidence it read compares, instead of reading the evidence again.
+# the latest of those. The two appended parts are lists of strings, each string the items of
+# one write as JSON items followed by ", " (kg.graph.records reads them back as one list). An
+# append (`row.items`) is added to `evidence_last`; once its strings would pass $recent_chars
+# they are moved onto `evidence_more` (the one write that copies the long part, once per
+# $recent_chars appended) and the new items start it again. So appending costs the new items,
+# not the whole list.
+# Lists, not one growing string: FalkorDB's string `+` loses the right operand and the last
+# byte of the left one when the left one is exactly 512 bytes long (an append onto a part of
+# that size lost a whole write's items). `[] + part` reads a part stored as one string by
+# earlier versions as a list of that one string, so such graphs go on without a migration.
+# FalkorDB evaluates every branch of a CASE, so the long part is named only in a FOREACH that
+# runs when it changes. Every write stamps the record with a new `version`, which a reader
+# that keeps evidence it read compares, instead of reading the evidence again.
+def _parts(var: str, name: str) -> str:
+    """A part of appended evidence as a list of strings (null: empty; a string: one)."""
+    return f"([] + coalesce({var}.{name}, []))"
+
+
 def _evidence_before(var: str) -> str:
     """Whether the latest items are moved on by this write (`fold`), read before it changes."""
     return (
-        f"row.items IS NOT NULL AND size(coalesce({var}.evidence_last, '')) + size(row.items) "
-        f"> $recent_chars AS fold"
+        f"row.items IS NOT NULL AND reduce(chars = size(row.items), part IN "
+        f"{_parts(var, 'evidence_last')} | chars + size(part)) > $recent_chars AS fold"
     )
 
 
@@ -82,8 +91,8 @@ def _evidence_moved(var: str) -> str:
         f"FOREACH (_ IN CASE WHEN row.whole IS NOT NULL THEN [1] ELSE [] END | "
         f"SET {var}.evidence = row.whole, {var}.evidence_more = null)\n"
         f"FOREACH (_ IN CASE WHEN fold THEN [1] ELSE [] END | "
-        f"SET {var}.evidence_more = coalesce({var}.evidence_more, '') + "
-        f"coalesce({var}.evidence_last, ''))"
+        f"SET {var}.evidence_more = {_parts(var, 'evidence_more')} + "
+        f"{_parts(var, 'evidence_last')})"
     )
 
 
@@ -91,8 +100,8 @@ def _last_written(var: str) -> str:
     return (
         f"CASE WHEN row.whole IS NOT NULL THEN null "
         f"WHEN row.items IS NULL THEN {var}.evidence_last "
-        f"WHEN fold THEN row.items "
-        f"ELSE coalesce({var}.evidence_last, '') + row.items END"
+        f"WHEN fold THEN [row.items] "
+        f"ELSE {_parts(var, 'evidence_last')} + [row.items] END"
     )
 
 

@@ -47,12 +47,15 @@ def evidence_json(items: list[Evidence]) -> str:
 
 def stored_evidence(props: dict) -> list[Evidence]:
     """A record's evidence as stored (kg.graph.cypher): the JSON list in `evidence`, then the
-    items appended since, in `evidence_more` and `evidence_last` (JSON items each followed by
-    ", "). Parsed and checked in one pass per property (a popular record has thousands)."""
+    items appended since, in `evidence_more` and `evidence_last` (lists of strings of JSON
+    items each followed by ", "; one such string in graphs written before the lists). Parsed
+    and checked in one pass per property (a popular record has thousands)."""
     items = _EVIDENCE_LIST.validate_json(props["evidence"]) if props.get("evidence") else []
     for name in ("evidence_more", "evidence_last"):
-        if props.get(name):
-            items += _EVIDENCE_LIST.validate_json(f"[{props[name].removesuffix(', ')}]")
+        parts = props.get(name)
+        if parts:
+            joined = parts if isinstance(parts, str) else "".join(parts)
+            items += _EVIDENCE_LIST.validate_json(f"[{joined.removesuffix(', ')}]")
     return items
 
 

@@ -298,3 +298,63 @@ def test_a_node_counts_its_distinct_episodes_as_mentions_are_appended(c):
     other.evidence.append(later)
     store.append_node_changes(A, [other], [(other.uid, later)], c)
     assert episodes("n2") == 4
+
+
+def test_an_append_onto_appended_evidence_of_exactly_512_bytes_keeps_every_item(c):
+    """FalkorDB's string `+` loses bytes where a string of exactly 512 bytes takes part (the
+    right operand, when the left one is that long): appended evidence is kept as a list of
+    strings, so an append onto appended items of that size keeps them and its own (a write's
+    items were lost this way)."""
+    from kg.graph.records import appended_items
+
+    for number in (1, 2, 3):
+        store.upsert_episode_stub(
+            A, EpisodeStub(uid=f"ep-{number}", number=number, valid_at="2026-03-05T10:00:00Z"), c
+        )
+    first = _said(1, "Exports time out")
+    size = len(appended_items([first]).encode())
+    # The second item brings the appended items to exactly 512 bytes (one character is two).
+    second = next(
+        said
+        for length in range(1, 600)
+        if size + len(appended_items([said := _said(2, "é" + "e" * length)]).encode()) == 512
+    )
+    node = _node("n1", 1, "Exports time out")
+    node.evidence = []
+    edge = EdgeRecord(
+        uid="e1", relation="experiences", source="s1", target="n1", valid_at="2026-03-01T10:00Z"
+    )
+    store.write_nodes(A, [_node("s1", 2, "Couriers", "segment")], client=c)
+    for said in (first, second, _said(3, "timeouts")):
+        node.evidence.append(said)
+        edge.evidence.append(said)
+        store.append_node_changes(A, [node], [(node.uid, said)], c)
+        store.append_edge_changes(A, [edge], [(edge.uid, said)], c)
+    assert store.nodes_by_uids(A, ["n1"], client=c)[0].evidence == node.evidence
+    assert store.edges_between(A, [("s1", "n1")], client=c)[0].evidence == edge.evidence
+
+
+def test_appended_evidence_stored_as_one_string_by_earlier_versions_reads_and_grows(c):
+    """Graphs written before the appended parts were lists hold each part as one string: it
+    reads back, and an append adds to it without a migration."""
+    from kg.graph.records import appended_items
+
+    for number in (1, 2, 3):
+        store.upsert_episode_stub(
+            A, EpisodeStub(uid=f"ep-{number}", number=number, valid_at="2026-03-05T10:00:00Z"), c
+        )
+    node = _node("n1", 1, "Exports time out")
+    node.evidence = [_said(1, "Exports time out"), _said(2, "exports time out")]
+    store.write_nodes(A, [node], client=c)
+    later = _said(3, "timeouts")
+    c.run(
+        "MATCH (n:Entity {uid: 'n1'}) SET n.evidence = $whole, n.evidence_more = $more, "
+        "n.evidence_last = $last",
+        whole="[]",
+        more=appended_items(node.evidence[:1]),
+        last=appended_items(node.evidence[1:]),
+    )
+    assert store.nodes_by_uids(A, ["n1"], client=c)[0].evidence == node.evidence
+    node.evidence.append(later)
+    store.append_node_changes(A, [node], [(node.uid, later)], c)
+    assert store.nodes_by_uids(A, ["n1"], client=c)[0].evidence == node.evidence
