@@ -268,6 +268,7 @@ def offline_ingest_through_worker(
     at_start = statistics.median(starts) / edge * 1000
     at_end = statistics.median(last) * 1000
     calls = LLMCall.objects.filter(project=project)
+    lost = _evidence_lacking_mentions(project)
     rebuild = _rebuild_compared(project)
     return {
         "episodes": total,
@@ -280,8 +281,23 @@ def offline_ingest_through_worker(
         f"last_{edge}_windows_ms": [round(t * 1000, 1) for t in last],
         "batch_extraction_calls": calls.filter(operation="batch_extraction").count(),
         "nodes": len(store.list_nodes(project.graph_scope)),
+        "nodes_lacking_evidence_of_their_mentions": lost,
         f"kg_rebuild_of_the_{total}": rebuild,
     }
+
+
+def _evidence_lacking_mentions(project) -> int:
+    """Nodes whose evidence lacks an item from an episode they are linked to as mentioned in
+    (the link and the item are written together, so each is lost evidence)."""
+    from kg.graph import store
+
+    scope = project.graph_scope
+    mentioned = store.mentioned_episodes(scope)
+    return sum(
+        1
+        for node in store.list_nodes(scope)
+        if mentioned.get(node.uid, set()) - {e.episode_uid for e in node.evidence}
+    )
 
 
 def _differing(before: dict, after: dict) -> list[str]:

@@ -256,6 +256,13 @@ RETURN properties(n) AS props
 ORDER BY n.number
 """
 
+# Every node's mentions, by the episodes they link: written with the evidence items, separately
+# from them, so a check can compare the two.
+MENTIONED_EPISODES_BY_NODE = """
+MATCH (n:Entity {project: $project})-[:MENTIONED_IN]->(e:Episode)
+RETURN n.uid AS uid, collect(e.uid) AS episodes
+"""
+
 NODE_COUNT = """
 MATCH (n:Entity {project: $project})
 RETURN count(n) AS count

@@ -374,6 +374,13 @@ def nodes_for_episode(
     return [NodeRecord.from_props(r["props"]) for r in rows]
 
 
+def mentioned_episodes(scope: GraphScope, client: GraphClient | None = None) -> dict[str, set[str]]:
+    """The episodes each node's mentions link to, by node uid (a node's evidence holds an item
+    from each of them)."""
+    rows = _client(client).run(cypher.MENTIONED_EPISODES_BY_NODE, project=scope.project)
+    return {r["uid"]: set(r["episodes"]) for r in rows}
+
+
 def count_nodes(scope: GraphScope, client: GraphClient | None = None) -> int:
     rows = _client(client).run(cypher.NODE_COUNT, project=scope.project)
     return int(rows[0]["count"]) if rows else 0

@@ -330,8 +330,11 @@ def test_an_append_onto_appended_evidence_of_exactly_512_bytes_keeps_every_item(
         edge.evidence.append(said)
         store.append_node_changes(A, [node], [(node.uid, said)], c)
         store.append_edge_changes(A, [edge], [(edge.uid, said)], c)
-    assert store.nodes_by_uids(A, ["n1"], client=c)[0].evidence == node.evidence
+    [read] = store.nodes_by_uids(A, ["n1"], client=c)
+    assert read.evidence == node.evidence
     assert store.edges_between(A, [("s1", "n1")], client=c)[0].evidence == edge.evidence
+    # What a check of a large graph compares: the episodes linked as mentioned, in evidence.
+    assert store.mentioned_episodes(A, c)["n1"] == {e.episode_uid for e in read.evidence}
 
 
 def test_appended_evidence_stored_as_one_string_by_earlier_versions_reads_and_grows(c):
