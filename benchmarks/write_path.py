@@ -229,6 +229,7 @@ def offline_ingest_through_worker(
 
     from kg.graph import store
     from kg.models import LLMCall, Organization, Project
+    from kg.operations.consistency import evidence_lacking_mentions
 
     texts = varied_messages(total)
     org = Organization.objects.create(slug="bench-worker", name="bench")
@@ -268,7 +269,7 @@ def offline_ingest_through_worker(
     at_start = statistics.median(starts) / edge * 1000
     at_end = statistics.median(last) * 1000
     calls = LLMCall.objects.filter(project=project)
-    lost = _evidence_lacking_mentions(project)
+    lost = len(evidence_lacking_mentions(project))
     rebuild = _rebuild_compared(project)
     return {
         "episodes": total,
@@ -284,20 +285,6 @@ def offline_ingest_through_worker(
         "nodes_lacking_evidence_of_their_mentions": lost,
         f"kg_rebuild_of_the_{total}": rebuild,
     }
-
-
-def _evidence_lacking_mentions(project) -> int:
-    """Nodes whose evidence lacks an item from an episode they are linked to as mentioned in
-    (the link and the item are written together, so each is lost evidence)."""
-    from kg.graph import store
-
-    scope = project.graph_scope
-    mentioned = store.mentioned_episodes(scope)
-    return sum(
-        1
-        for node in store.list_nodes(scope)
-        if mentioned.get(node.uid, set()) - {e.episode_uid for e in node.evidence}
-    )
 
 
 def _differing(before: dict, after: dict) -> list[str]:

@@ -1,4 +1,4 @@
-"""The commands users script: kg_ingest, kg_export, kg_rebuild — including bad input."""
+"""The commands users script: kg_ingest, kg_export, kg_rebuild, kg_check — including bad input."""
 
 from __future__ import annotations
 
@@ -109,6 +109,34 @@ def test_export_and_rebuild_round_trip(tmp_path, graph):
     assert "rebuilt trip from 3 episodes" in out
     assert json.loads(run("kg_export", "--project", "trip")[0]) == before
     assert before["ontology"]["relations"] and before["nodes"]
+
+
+def test_kg_check_finds_lost_evidence_and_a_rebuild_restores_it(tmp_path, graph):
+    from kg.graph.store import _client
+    from kg.tenancy import find_project
+
+    path = tmp_path / "notes.txt"
+    path.write_text(
+        "Couriers hate paper maps.\nCouriers lose orders in the rain.\n", encoding="utf-8"
+    )
+    run("kg_ingest", "--project", "chk", "--create", "--sync", str(path))
+    out, _ = run("kg_check", "--project", "chk")
+    assert "every node holds the evidence of its mentions" in out
+    # A node that lost its evidence (as a write that FalkorDB's string + cut short left it)
+    # keeps its links to the episodes that mentioned it.
+    scope = find_project("chk").graph_scope
+    [row] = _client(None).run(
+        "MATCH (n:Entity {project: $project})-[:MENTIONED_IN]->(:Episode) WITH n, count(*) AS c "
+        "WHERE c = 2 SET n.evidence = '[]', n.evidence_more = null, n.evidence_last = null "
+        "RETURN n.number AS number",
+        project=scope.project,
+    )
+    out = io.StringIO()
+    with pytest.raises(CommandError, match="chk: 1 node lacks evidence"):
+        call_command("kg_check", "--project", "chk", stdout=out)
+    assert f"node #{row['number']} " in out.getvalue() and "lacks episodes #1, #2" in out.getvalue()
+    run("kg_rebuild", "--project", "chk")
+    assert "every node holds" in run("kg_check", "--project", "chk")[0]
 
 
 def test_kg_evaluate_scores_a_conversation_and_keeps_nothing(graph):
