@@ -487,6 +487,9 @@ def _split(project: Project, node: NodeRecord, params: dict, at: str) -> NodeRec
         evidence=moved,
     )
     _write_nodes(project, [node, new], [(new.uid, e) for e in moved])
+    # The episodes only the moved evidence came from mention the new node, not this one.
+    kept = {e.episode_uid for e in node.evidence}
+    store.unlink_mentions(project.graph_scope, node.uid, {e.episode_uid for e in moved} - kept)
     return new
 
 

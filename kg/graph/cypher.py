@@ -256,6 +256,14 @@ RETURN properties(n) AS props
 ORDER BY n.number
 """
 
+# A node's mentions of episodes whose evidence left it (a person split it off into a node of
+# its own, which links them anew).
+MENTIONS_DELETE = """
+MATCH (n:Entity {uid: $uid})-[m:MENTIONED_IN]->(e:Episode)
+WHERE n.project = $project AND e.uid IN $episodes
+DELETE m
+"""
+
 # Every node's mentions, by the episodes they link: written with the evidence items, separately
 # from them, so a check can compare the two.
 MENTIONED_EPISODES_BY_NODE = """

@@ -374,6 +374,17 @@ def nodes_for_episode(
     return [NodeRecord.from_props(r["props"]) for r in rows]
 
 
+def unlink_mentions(
+    scope: GraphScope, node_uid: str, episode_uids: Iterable[str], client: GraphClient | None = None
+) -> None:
+    """Remove the node's links to episodes its evidence no longer holds an item from."""
+    episodes = sorted(set(episode_uids))
+    if episodes:
+        _client(client).run(
+            cypher.MENTIONS_DELETE, uid=node_uid, episodes=episodes, project=scope.project
+        )
+
+
 def mentioned_episodes(scope: GraphScope, client: GraphClient | None = None) -> dict[str, set[str]]:
     """The episodes each node's mentions link to, by node uid (a node's evidence holds an item
     from each of them)."""

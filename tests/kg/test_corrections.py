@@ -169,6 +169,14 @@ def test_split_moves_the_alias_and_its_evidence_to_a_new_node(research):
     assert alias not in old.aliases
     assert [e.episode_number for e in new.evidence] == [4]
     assert 4 not in {e.episode_number for e in old.evidence} and old.evidence
+    # Episode 4 mentions the new node now, not the old one: the graph's links agree with the
+    # evidence, so a check for lost evidence finds none.
+    from kg.operations.consistency import evidence_lacking_mentions
+
+    mentioned = store.mentioned_episodes(project.graph_scope)
+    assert mentioned[old.uid] == {e.episode_uid for e in old.evidence}
+    assert mentioned[new.uid] == {e.episode_uid for e in new.evidence}
+    assert evidence_lacking_mentions(project) == []
 
 
 def test_confirm_counts_as_a_source_and_explains_itself(research):
