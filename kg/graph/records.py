@@ -55,7 +55,8 @@ def stored_evidence(props: dict) -> list[Evidence]:
         parts = props.get(name)
         if parts:
             joined = parts if isinstance(parts, str) else "".join(parts)
-            items += _EVIDENCE_LIST.validate_json(f"[{joined.removesuffix(', ')}]")
+            # rstrip: a part that FalkorDB's string + cut short lost its last space (cypher)
+            items += _EVIDENCE_LIST.validate_json(f"[{joined.rstrip().removesuffix(',')}]")
     return items
 
 
