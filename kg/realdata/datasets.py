@@ -18,6 +18,9 @@ from kg.realdata.splits import Split, split_of
 APP_REVIEWS = "en_app_reviews_features"
 USER_STORIES = "en_user_stories_dalpiaz"
 RU_VSCODE = "ru_vscode_bug_reports"
+# The few Russian issues of the same export the data set left out, with their texts and hand
+# annotation in one file (tests/kg/real/ru_vscode_extra_dev.json): dev only.
+RU_VSCODE_EXTRA = "ru_vscode_bug_reports_extra"
 FOIA = "en_user_research_18f_foia"
 
 
@@ -125,6 +128,22 @@ def ru_vscode_issues(datasets: Path, annotations: Path) -> list[Item]:
             )
         )
     return items
+
+
+def ru_vscode_extra_issues(annotation: Path) -> list[Item]:
+    """The extra Russian issues (dev), texts and gold from their annotation file."""
+    if not annotation.exists():
+        return []
+    return [
+        Item(
+            id=entry["id"],
+            split="dev",
+            text=entry["text"],
+            language="ru",
+            gold=[GoldNode((n["type"],), n["label"], n["quote"]) for n in entry["nodes"]],
+        )
+        for entry in json.loads(annotation.read_text(encoding="utf-8"))["items"]
+    ]
 
 
 def with_complaints(items: list[Item], annotation: Path) -> list[Item]:

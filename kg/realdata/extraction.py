@@ -185,6 +185,9 @@ def evaluate_extraction(datasets: Path, annotations: Path, split: Split) -> dict
         sets.RU_VSCODE: sets.ru_vscode_issues(datasets, annotations / f"ru_vscode_{split}.json"),
     }
     results = {name: evaluate_set(name, items, split) for name, items in loaded.items()}
+    extra = sets.ru_vscode_extra_issues(annotations / "ru_vscode_extra_dev.json")
+    if split == "dev" and extra:
+        results[sets.RU_VSCODE_EXTRA] = evaluate_set(sets.RU_VSCODE, extra, split)
     second = annotations / f"app_review_complaints_{split}2.json"
     if second.exists():
         # A second sample of the split, annotated later the same way and never tuned on: it
