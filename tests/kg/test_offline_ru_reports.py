@@ -556,3 +556,32 @@ def test_a_list_of_things_to_do_is_steps_without_a_heading() -> None:
     text = "Сбои\n\n- не работает поиск по файлам\n- пропали иконки в боковой панели\n"
     assert steps(text) == []
     assert len(_labels(text, "pain")) == 2
+
+
+def test_a_warning_a_loss_and_an_unpleasant_or_bad_result_are_pains() -> None:
+    """Russian words the English lists already had the like of: a warning that shows, a thing
+    deleted by itself, what is unpleasant or works badly."""
+    cases = {
+        "При сохранении появляется предупреждение о кодировке.": "предупреждение",
+        "После перезагрузки удалились все закладки.": "удалились",
+        "Новый шрифт в редакторе неприятный.": "неприятный",
+        "Читать такой текст не приятно.": "не приятно",
+        "Поиск по проекту плохо работает с длинными путями.": "плохо работает",
+    }
+    for text, said in cases.items():
+        assert any(said in pain for pain in _labels(text, "pain")), text
+    # a warning that does not come is no fault of the editor's, nor is "not bad"
+    assert _labels("Файл сохранился без предупреждения.", "pain") == []
+    assert _labels("Подсветка работает неплохо.", "pain") == []
+
+
+def test_a_phrase_denied_and_replaced_after_a_is_one_pain() -> None:
+    """«не X, а Y» after a verb: the product did it in the wrong place. The comma before «а»
+    does not split the statement; a denied verb still ends its clause, and what the writer
+    does is no fault."""
+    pains = _labels("Подсказка показывается не над курсором, а в углу экрана.", "pain")
+    assert any("не над курсором" in pain for pain in pains)
+    assert _labels("Я храню проекты не на диске C, а на диске D.", "pain") == []
+    pains = _labels("Кнопка сборки не работает, а меню открывается.", "pain")
+    assert any("кнопка сборки не работает" in pain for pain in pains)
+    assert not any("меню" in pain for pain in pains)

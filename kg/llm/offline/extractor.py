@@ -497,6 +497,10 @@ def _lexicon(sentence: str, language: str) -> ModuleType:
 _QUOTED = re.compile(r'"[^"\n]*"|«[^»\n]*»|“[^”\n]*”')
 
 
+# «, а» after a denied phrase: what was done instead of it (linguistic.denied_before_contrast)
+_BUT_RATHER = re.compile(r",\s+а\b")
+
+
 def _clauses(text: str, start: int, end: int, lex: ModuleType) -> list[Span]:
     spans: list[Span] = []
     cursor = start
@@ -507,6 +511,12 @@ def _clauses(text: str, start: int, end: int, lex: ModuleType) -> list[Span]:
             continue
         if _MESSAGE_COLON.search(text, max(start, separator.start() - 20), separator.end()):
             continue  # «выдаёт ошибку: …»: the message belongs to its report
+        if (
+            lex is lexicon_ru
+            and _BUT_RATHER.match(separator.group())
+            and linguistic.denied_before_contrast(text[cursor : separator.start()])
+        ):
+            continue  # «… не у выделенного блока, а у родительского»: one statement
         spans.append(_trim(text, cursor, separator.start()))
         cursor = separator.end()
     spans.append(_trim(text, cursor, end))

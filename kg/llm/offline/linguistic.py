@@ -58,11 +58,12 @@ PROBLEM_LEMMAS = _wordset(
     hideous pointless worthless mediocre boring dull lame mess messy disaster unacceptable
     irritating irritate outdated invasive spammy greedy scam rip-off ripoff ruin ruined lack
     lacking lacks limited nag nagging paywall broke hog incompatible spam spammed spamming
-    outrageous absurd fake irrelevant buffering
+    outrageous absurd fake irrelevant buffering unpleasant
     ошибка баг проблема падать вылетать зависать тормозить глючить сломаться ломаться
     пропадать пропасть исчезать исчезнуть медленный медленно невозможно
     мешать раздражать сбой краш слететь слетать нельзя иероглиф кракозябра
-    сбрасываться сбрасывать сброситься теряться потеряться
+    сбрасываться сбрасывать сброситься теряться потеряться удаляться удалиться
+    предупреждение неприятный неприятно плохой плохо
     зависнуть подвисать подвиснуть виснуть вылететь упасть крашиться крашнуться мерцать
     дергаться прыгать размываться искажаться съезжать съехать дублироваться двоиться"""
 )
@@ -86,7 +87,7 @@ QUALITY_LEMMAS = _wordset(
     "readable usable responsive fast quick available visible accessible consistent "
     "удобный удобно понятный понятно читаемый четкий четко верный верно правильный правильно "
     "корректный корректно стабильный стабильно рабочий активный доступный видимый точный "
-    "точно полный ясный ясно"
+    "точно полный ясный ясно приятный приятно pleasant"
 )
 # Verbs that follow "can't" in praise or in idioms, not in a failure: "can't live without it",
 # "can't complain", "can't wait", "can't beat the price", "can't go wrong", "can't say enough",
@@ -821,6 +822,23 @@ def _contrasted(tokens: list[Token], i: int) -> bool:
     if any(t.lower in _SPEAKERS_AND_READERS for t in tokens[:i]):
         return False  # «я работаю не в офисе, а дома»: what the writer does
     return any(t.pos == "VERB" for t in tokens[:i])
+
+
+def denied_before_contrast(piece: str) -> bool:
+    """«подсвечивается не у выделенного блока» before «, а у родительского»: a phrase of the
+    verb denied, whose replacement follows «а». The two halves are one statement, read whole
+    by _contrasted; a denied verb («не работает, а …») ends its clause as usual."""
+    tokens = analyse(piece)
+    for i in range(len(tokens) - 1, -1, -1):
+        if tokens[i].lower != "не":
+            continue
+        following = tokens[i + 1] if i + 1 < len(tokens) else None
+        if following is None or following.pos in ("VERB", "PART", "PUNCT"):
+            return False
+        if following.lower == "только":
+            return False
+        return len(tokens) - i <= 6 and any(t.pos == "VERB" for t in tokens[:i])
+    return False
 
 
 def _lacks_a_quality(token: Token) -> bool:
