@@ -589,16 +589,20 @@ def test_a_phrase_denied_and_replaced_after_a_is_one_pain() -> None:
 
 def test_russian_failure_words_match_the_english_ones() -> None:
     """The Russian lists hold the like of the English words: a crash or a corrupted file is a
-    pain, a function that does not happen is one («не срабатывает», «не синхронизируется»),
-    and an operation the writer did not do is none, unless they could not."""
+    pain, a function that does not happen is one («не срабатывает», «не синхронизируется»), so
+    is a quality denied («не плавная»), and an operation the writer did not do is none, unless
+    they could not."""
     cases = {
         "Постоянные вылеты при отладке.": "вылеты",
         "Файл настроек повреждён после обновления.": "повреждён",
         "Горячие клавиши не срабатывают.": "не срабатывают",
         "Расширение не синхронизируется между устройствами.": "не синхронизируется",
         "Не могу скопировать текст из терминала.": "не могу скопировать",
+        "Прокрутка в редакторе не плавная.": "не плавная",
+        "Расширение не совместимо с новой версией.": "не совместимо",
     }
     for text, said in cases.items():
         assert any(said in pain for pain in _labels(text, "pain")), text
     assert _labels("Я не копировал этот файл.", "pain") == []
     assert _labels("Мы не обновляли расширение.", "pain") == []
+    assert _labels("Работает быстро, нареканий нет.", "pain") == []

@@ -96,7 +96,9 @@ QUALITY_LEMMAS = _wordset(
     "readable usable responsive fast quick available visible accessible consistent "
     "удобный удобно понятный понятно читаемый четкий четко верный верно правильный правильно "
     "корректный корректно стабильный стабильно рабочий активный доступный видимый точный "
-    "точно полный ясный ясно приятный приятно pleasant"
+    "точно полный ясный ясно приятный приятно pleasant "
+    "хороший хорошо плавный плавно надёжный надёжно лёгкий легко интуитивный интуитивно "
+    "полезный быстрый быстро совместимый"
 )
 # Verbs that follow "can't" in praise or in idioms, not in a failure: "can't live without it",
 # "can't complain", "can't wait", "can't beat the price", "can't go wrong", "can't say enough",
