@@ -64,10 +64,11 @@ RETURN coalesce(max(n.number), 0) AS number
 # they are moved onto `evidence_more` (the one write that copies the long part, once per
 # $recent_chars appended) and the new items start it again. So appending costs the new items,
 # not the whole list.
-# Lists, not one growing string: FalkorDB's string `+` loses the right operand and the last
-# byte of the left one when the left one is exactly 512 bytes long (an append onto a part of
-# that size lost a whole write's items). `[] + part` reads a part stored as one string by
-# earlier versions as a list of that one string, so such graphs go on without a migration.
+# Lists, not one growing string: FalkorDB's string `+` loses bytes where a 512-byte string
+# takes part (with a left operand that long, the right one and the left's last byte are lost;
+# an append onto a part of that size lost a whole write's items). `[] + part` reads a part
+# stored as one string by earlier versions as a list of that one string, so such graphs go on
+# without a migration.
 # FalkorDB evaluates every branch of a CASE, so the long part is named only in a FOREACH that
 # runs when it changes. Every write stamps the record with a new `version`, which a reader
 # that keeps evidence it read compares, instead of reading the evidence again.
