@@ -84,6 +84,8 @@ def test_unknown_project_is_a_clear_error(tmp_path):
         run("kg_export", "--project", "nope")
     with pytest.raises(CommandError, match="does not exist"):
         run("kg_rebuild", "--project", "nope")
+    with pytest.raises(CommandError, match="does not exist"):
+        run("kg_check", "--project", "nope")
 
 
 def test_a_one_megabyte_message_is_kept_and_processed(tmp_path, graph):

@@ -4,21 +4,13 @@ from __future__ import annotations
 
 import json
 
-from django.core.management.base import BaseCommand, CommandError
-
+from kg.management.commands._project import ProjectCommand
+from kg.models import Project
 from kg.reading.export import export_project
-from kg.tenancy import ProjectNotFound, find_project
 
 
-class Command(BaseCommand):
+class Command(ProjectCommand):
     help = "Export a project's ledger and graph as JSON on stdout."
 
-    def add_arguments(self, parser) -> None:
-        parser.add_argument("--project", required=True)
-
-    def handle(self, *args, project: str, **options) -> None:
-        try:
-            target = find_project(project)
-        except ProjectNotFound as exc:
-            raise CommandError(str(exc)) from None
-        self.stdout.write(json.dumps(export_project(target), ensure_ascii=False, indent=2))
+    def handle_project(self, project: Project, **options) -> None:
+        self.stdout.write(json.dumps(export_project(project), ensure_ascii=False, indent=2))

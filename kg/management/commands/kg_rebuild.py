@@ -2,23 +2,15 @@
 
 from __future__ import annotations
 
-from django.core.management.base import BaseCommand, CommandError
-
 from kg.management.commands._progress import progress_bar
+from kg.management.commands._project import ProjectCommand
+from kg.models import Project
 from kg.operations.rebuild import rebuild_project_graph
-from kg.tenancy import ProjectNotFound, find_project
 
 
-class Command(BaseCommand):
+class Command(ProjectCommand):
     help = "Rebuild a project's graph from its episodes (no new model calls for seen prompts)."
 
-    def add_arguments(self, parser) -> None:
-        parser.add_argument("--project", required=True)
-
-    def handle(self, *args, project: str, **options) -> None:
-        try:
-            target = find_project(project)
-        except ProjectNotFound as exc:
-            raise CommandError(str(exc)) from None
-        count = rebuild_project_graph(target, lambda d, t: progress_bar(d, t, "replay"))
-        self.stdout.write(f"rebuilt {target.slug} from {count} episodes")
+    def handle_project(self, project: Project, **options) -> None:
+        count = rebuild_project_graph(project, lambda d, t: progress_bar(d, t, "replay"))
+        self.stdout.write(f"rebuilt {project.slug} from {count} episodes")
