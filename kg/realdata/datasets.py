@@ -107,14 +107,17 @@ def issue_text(row: dict[str, str]) -> str:
     return f"{row['title']}\n\n{row['body']}" if body else row["title"]
 
 
+def _annotated_gold(entry: dict) -> list[GoldNode]:
+    """The gold nodes of one entry of a hand annotation file (one type each)."""
+    return [GoldNode((n["type"],), n["label"], n["quote"]) for n in entry["nodes"]]
+
+
 def ru_vscode_issues(datasets: Path, annotations: Path) -> list[Item]:
     """Russian VS Code issues; the test split's gold is the hand annotation file."""
     gold_by_id: dict[str, list[GoldNode]] = {}
     if annotations.exists():
         for entry in json.loads(annotations.read_text(encoding="utf-8"))["items"]:
-            gold_by_id[entry["id"]] = [
-                GoldNode((n["type"],), n["label"], n["quote"]) for n in entry["nodes"]
-            ]
+            gold_by_id[entry["id"]] = _annotated_gold(entry)
     items = []
     for row in _rows(datasets / RU_VSCODE / "ru_vscode_issues.csv"):
         item_id = row["issue_number"]
@@ -140,7 +143,7 @@ def ru_vscode_extra_issues(annotation: Path) -> list[Item]:
             split="dev",
             text=entry["text"],
             language="ru",
-            gold=[GoldNode((n["type"],), n["label"], n["quote"]) for n in entry["nodes"]],
+            gold=_annotated_gold(entry),
         )
         for entry in json.loads(annotation.read_text(encoding="utf-8"))["items"]
     ]

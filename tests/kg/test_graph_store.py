@@ -157,14 +157,27 @@ def _said(episode: int, quote: str, start: int = 0) -> Evidence:
     )
 
 
+def _stubs(c, numbers) -> None:
+    """Episode stubs ep-<n> for the mentions appended evidence links to."""
+    for number in numbers:
+        store.upsert_episode_stub(
+            A, EpisodeStub(uid=f"ep-{number}", number=number, valid_at="2026-03-05T10:00:00Z"), c
+        )
+
+
+def _append_to_both(c, node: NodeRecord, edge: EdgeRecord, said: Evidence) -> None:
+    """Append one item to a node's and an edge's evidence, as the pipeline writes them."""
+    node.evidence.append(said)
+    edge.evidence.append(said)
+    store.append_node_changes(A, [node], [(node.uid, said)], c)
+    store.append_edge_changes(A, [edge], [(edge.uid, said)], c)
+
+
 def test_appended_evidence_reads_back_as_the_whole_list(c):
     """The pipeline appends a later episode's evidence to the stored list (non-ASCII quotes
     too), or writes it whole where it does not sort last; a reader sees one list in order, and
     each write gives the record a new version."""
-    for number in (1, 2, 3, 4):
-        store.upsert_episode_stub(
-            A, EpisodeStub(uid=f"ep-{number}", number=number, valid_at="2026-03-05T10:00:00Z"), c
-        )
+    _stubs(c, (1, 2, 3, 4))
     node = _node("n1", 1, "Курьеры теряют заказы")
     node.evidence = [_said(2, "Курьеры теряют заказы")]
     edge = EdgeRecord(
@@ -211,10 +224,7 @@ def test_evidence_appended_past_the_latest_part_is_moved_on_and_read_in_order(c,
     whole write afterwards leaves no appended part behind."""
     monkeypatch.setattr(store, "RECENT_EVIDENCE_CHARS", 600)
     count = 12
-    for number in range(1, count + 1):
-        store.upsert_episode_stub(
-            A, EpisodeStub(uid=f"ep-{number}", number=number, valid_at="2026-03-05T10:00:00Z"), c
-        )
+    _stubs(c, range(1, count + 1))
     node = _node("f1", 1, "Курьеры теряют заказы")
     node.evidence = []
     edge = EdgeRecord(
@@ -224,10 +234,7 @@ def test_evidence_appended_past_the_latest_part_is_moved_on_and_read_in_order(c,
     store.write_nodes(A, [segment], client=c)
     for number in range(1, count + 1):
         said = _said(number, f"курьеры 😀 теряют заказы, раз {number}", number)
-        node.evidence.append(said)
-        edge.evidence.append(said)
-        store.append_node_changes(A, [node], [(node.uid, said)], c)
-        store.append_edge_changes(A, [edge], [(edge.uid, said)], c)
+        _append_to_both(c, node, edge, said)
         [read] = store.nodes_by_uids(A, ["f1"], client=c)
         assert read.evidence == node.evidence
         assert store.edges_between(A, [("f2", "f1")], client=c)[0].evidence == edge.evidence
@@ -266,10 +273,7 @@ def test_a_node_counts_its_distinct_episodes_as_mentions_are_appended(c):
     the first from: a second mention from the same episode adds nothing, a whole write sets it
     from its list, and a node stored with the former list of episode uids starts from that
     list's size."""
-    for number in (1, 2, 3, 4):
-        store.upsert_episode_stub(
-            A, EpisodeStub(uid=f"ep-{number}", number=number, valid_at="2026-03-05T10:00:00Z"), c
-        )
+    _stubs(c, (1, 2, 3, 4))
 
     def episodes(uid: str) -> int:
         return c.run("MATCH (n:Entity {uid: $uid}) RETURN n.episodes AS e", uid=uid)[0]["e"]
@@ -307,10 +311,7 @@ def test_an_append_onto_appended_evidence_of_exactly_512_bytes_keeps_every_item(
     items were lost this way)."""
     from kg.graph.records import appended_items
 
-    for number in (1, 2, 3):
-        store.upsert_episode_stub(
-            A, EpisodeStub(uid=f"ep-{number}", number=number, valid_at="2026-03-05T10:00:00Z"), c
-        )
+    _stubs(c, (1, 2, 3))
     first = _said(1, "Exports time out")
     size = len(appended_items([first]).encode())
     # The second item brings the appended items to exactly 512 bytes (one character is two).
@@ -326,10 +327,7 @@ def test_an_append_onto_appended_evidence_of_exactly_512_bytes_keeps_every_item(
     )
     store.write_nodes(A, [_node("s1", 2, "Couriers", "segment")], client=c)
     for said in (first, second, _said(3, "timeouts")):
-        node.evidence.append(said)
-        edge.evidence.append(said)
-        store.append_node_changes(A, [node], [(node.uid, said)], c)
-        store.append_edge_changes(A, [edge], [(edge.uid, said)], c)
+        _append_to_both(c, node, edge, said)
     [read] = store.nodes_by_uids(A, ["n1"], client=c)
     assert read.evidence == node.evidence
     assert store.edges_between(A, [("s1", "n1")], client=c)[0].evidence == edge.evidence
@@ -343,10 +341,7 @@ def test_appended_evidence_stored_as_one_string_by_earlier_versions_reads_and_gr
     it without a migration."""
     from kg.graph.records import appended_items
 
-    for number in (1, 2, 3):
-        store.upsert_episode_stub(
-            A, EpisodeStub(uid=f"ep-{number}", number=number, valid_at="2026-03-05T10:00:00Z"), c
-        )
+    _stubs(c, (1, 2, 3))
     node = _node("n1", 1, "Exports time out")
     node.evidence = [_said(1, "Exports time out"), _said(2, "exports time out")]
     store.write_nodes(A, [node], client=c)
