@@ -1,6 +1,7 @@
 """Quality on real public data (the datasets folder beside the project), dev and test apart.
 
 The rules were tuned on the dev split only; the test split's figures are the ones to quote.
+Each extraction figure is printed with its 95% bootstrap interval over items.
 Run: python -m benchmarks.realdata
 """
 
@@ -20,11 +21,17 @@ def main() -> None:
     (RESULTS / "realdata.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     for split, figures in report.items():
         for dataset, result in figures["extraction"].items():
-            nodes = result["nodes"]
+            nodes, interval = result["nodes"], result["nodes_interval"]
             print(
-                f"{split} {dataset}: nodes P {nodes['precision']} R {nodes['recall']} "
+                f"{split} {dataset}: nodes P {nodes['precision']} {interval['precision']} "
+                f"R {nodes['recall']} {interval['recall']} "
                 f"({result['items']} items, {result['items_per_second']} items/s)"
             )
+        queries = figures.get("feature_queries") or {}
+        print(
+            f"{split} reviews landing on a known feature: P {queries.get('precision')} "
+            f"R {queries.get('recall')} ({queries.get('pairs')} judged pairs)"
+        )
         print(f"{split} 18F PRD coverage: {figures.get('prd_coverage_18f')}")
 
 

@@ -40,6 +40,7 @@ from kg.operations.evaluation import Score
 from kg.pipeline.extract import AcceptedNode, check_answer
 from kg.realdata import datasets as sets
 from kg.realdata.datasets import GoldNode, Item
+from kg.realdata.intervals import bootstrap_interval
 from kg.realdata.splits import Split
 
 SCORED_TYPES = {
@@ -110,6 +111,7 @@ def score_item(
 def evaluate_set(name: str, items: list[Item], split: Split) -> dict:
     chosen = [i for i in items if i.split == split]
     nodes_score, first_rule, by_type = Score(), Score(), Counter()
+    per_item: list[Score] = []
     pains = {"pain_nodes": 0, "pains_in_negative": 0, "negative": 0, "negative_with_pain": 0}
     annotated = Counter()  # the hand-annotated sample: complaints and the pains they gave
     unscored = Counter()
@@ -122,7 +124,8 @@ def evaluate_set(name: str, items: list[Item], split: Split) -> dict:
         nodes = extract_nodes(item)
         types = SCORED_TYPES[name]
         found, scored = match_item(item, nodes, types)
-        nodes_score.add(Score(tp=sum(found), fn=len(found) - sum(found), fp=scored - sum(found)))
+        per_item.append(Score(tp=sum(found), fn=len(found) - sum(found), fp=scored - sum(found)))
+        nodes_score.add(per_item[-1])
         for gold, hit in zip(item.gold, found, strict=True):
             gold_kinds[gold.types[0]] += 1
             gold_found[gold.types[0]] += hit
@@ -149,6 +152,8 @@ def evaluate_set(name: str, items: list[Item], split: Split) -> dict:
     result = {
         "items": len(chosen),
         "nodes": nodes_score.summary(),
+        # how far precision and recall swing on another sample of as many items
+        "nodes_interval": bootstrap_interval(per_item),
         # The same nodes under the rule as first fixed (no agreement through the gold's quote).
         "nodes_first_rule": first_rule.summary(),
         "extracted_by_type": dict(sorted(by_type.items())),
