@@ -226,3 +226,45 @@ def test_resolution_on_a_slice_of_real_pairs():
     assert figures["confirmation_precision"]["magellan"] >= MAGELLAN_CONFIRMATION_PRECISION_FLOOR
     [titles] = figures["no_gold_diagnostics"]
     assert titles["largest_group"] <= LARGEST_TITLE_GROUP_CEILING
+
+
+# Features of one product, named by its reviewers in other words.
+@pytest.mark.parametrize(
+    ("a", "b", "said"),
+    [
+        # the product's name on one side only, and a noun that only says "a feature"
+        ("WhatsApp call", "calling function", ((), ())),
+        ("bid on Ebay items", "Bid item", ((), ())),
+        # an -ing form is its verb; "people" says nothing of which
+        ("following", "Follow people on Twitter", ((), ())),
+        ("shuffle mode", "shuffle", ((), ())),
+        # the action named alone, the action with its object
+        ("Share", "share a friend's post", ((), ())),
+        ("Share", "share pictures", ((), ("I can share pictures with my family",))),
+    ],
+)
+def test_one_feature_named_in_other_words_is_the_same(a, b, said):
+    assert same_thing(a, b, "feature", said)[0] is True
+    assert same_thing(b, a, "feature", (said[1], said[0]))[0] is True
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "said"),
+    [
+        # a noun and the compound it begins: another feature
+        ("search", "search history", ((), ("my search history is gone",))),
+        ("photo", "photo filters", ((), ())),
+        ("video", "video calls", ((), ())),
+        ("call", "call quality", ((), ())),
+        ("share", "share screen", ((), ())),
+        # a word inserted into a name, or another mode
+        ("route planner", "route cost planner", ((), ())),
+        ("dark mode", "offline mode", ((), ())),
+        # one shared object, two actions
+        ("watch items", "bid item", ((), ())),
+        ("send photos", "send videos", ((), ())),
+    ],
+)
+def test_features_that_share_words_but_not_their_function_stay_apart(a, b, said):
+    assert same_thing(a, b, "feature", said)[0] is False
+    assert same_thing(b, a, "feature", (said[1], said[0]))[0] is False

@@ -34,6 +34,12 @@ like meaning in the other (a word-vector cosine of at least PARAPHRASE_AT, see
 kg.language.vectors), both have at least PARAPHRASE_WORDS of them and their codes are the same.
 Names of offerings and numeric facts never merge this way, and generic words take no part, so
 «не работает X» and «не работает Y» stay two bugs. English has no vectors here.
+Features of one product, as its reviewers name them (English): the same informative words once
+the nouns that only say "a feature" ("calling function", "shuffle mode") are gone, -ing forms
+are read as their verb ("bidding"), and a name on one side only (the product's own: "WhatsApp
+call") is left out; or an action named alone and the same action with its object ("share" /
+"share a friend's post"), when the longer one is a verb phrase by its form or by how its quote
+uses the word ("I can share pictures"), never a compound ("search history", "call quality").
 """
 
 from __future__ import annotations
@@ -41,8 +47,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kg.language import is_cyrillic, lemma, vectors
+from textblob.en import lexicon
+
+from kg.language import is_cyrillic, is_english_word, lemma, vectors
 from kg.language.lemmas import is_stopword, words
+from kg.language.tokens import analyse
 from kg.pipeline.resolve import NUMERIC_TYPES, codes_of, unmatched_codes
 
 _WORD = re.compile(r"[\w-]+", re.UNICODE)
@@ -386,9 +395,17 @@ def _offerings_differ(left: Signature, right: Signature) -> bool:
     return _disagree(left.purposes, right.purposes)
 
 
-def same_thing(a: str, b: str, node_type: str = "") -> tuple[bool, float]:
-    """(same, share of the shorter mention's informative words found in the other)."""
+def same_thing(
+    a: str,
+    b: str,
+    node_type: str = "",
+    said: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()),
+) -> tuple[bool, float]:
+    """(same, share of the shorter mention's informative words found in the other). `said`
+    holds the quotes each was said in, where known: how a word is used there tells a verb
+    from a noun."""
     offering = node_type in OFFERING_TYPES
+    written = (a, b)  # as written: a capital marks a name
     if offering:
         a, b = _offering_text(a), _offering_text(b)
     left, right = signature(a, offering), signature(b, offering)
@@ -405,6 +422,8 @@ def same_thing(a: str, b: str, node_type: str = "") -> tuple[bool, float]:
     lone = left.codes or right.codes if not (left.codes and right.codes) else frozenset()
     if any(not _strong(c, offering) for c in lone):
         return False, overlap
+    if node_type == "feature" and _same_function(*written, said):
+        return True, overlap
     if offering:
         if (
             _variants(left.codes, right.codes)
@@ -443,3 +462,110 @@ def _paraphrase(a: str, b: str, left: Signature, right: Signature, node_type: st
         return False
     score = vectors.similarity(*counted)
     return score is not None and score >= PARAPHRASE_AT
+
+
+# Nouns that only say that something is a feature: "the calling function", "an option to
+# share", "shuffle mode", "the follow button" name the calling, the sharing, the shuffle, the
+# following.
+FUNCTION_WORDS = _wordset(
+    """function functionality functions option options feature features service system
+    facility capability ability mode button"""
+)
+_ING = re.compile(r"^(\w{3,}?)(\w)?ing$")
+
+
+def _action(word: str) -> str:
+    """The verb of an -ing form the lemmatiser keeps whole ("bidding", "following"): the
+    stem, with a doubled last letter undone, or with its silent e back, when the dictionary
+    knows it. Other words stay as they are."""
+    match = _ING.match(word)
+    if match is None or not word.isascii():
+        return word
+    stem, doubled = match.group(1), match.group(2) or ""
+    candidates = [stem + doubled, stem + doubled + "e"]
+    if doubled and stem.endswith(doubled):
+        candidates.insert(0, stem)
+    return next((c for c in candidates if is_english_word(c)), word)
+
+
+def _function_words(text: str) -> list[tuple[str, bool]]:
+    """The informative lemmas of a feature's name, each with whether it is a name (a word
+    the dictionary does not know, or capitalised after the first word: "WhatsApp", "Twitter")."""
+    found: list[tuple[str, bool]] = []
+    for index, word in enumerate(words(text)):
+        if any(ch.isdigit() for ch in word) or is_cyrillic(word):
+            continue
+        base = _action(lemma(word))
+        if len(base) < 2 or is_stopword(base) or base in GENERIC or base in FUNCTION_WORDS:
+            continue
+        name = not is_english_word(word) or (index > 0 and word[:1].isupper())
+        found.append((base, name))
+    return found
+
+
+def _same_function(a: str, b: str, said: tuple[tuple[str, ...], tuple[str, ...]]) -> bool:
+    """Two English names of one feature of the product: the same informative words once the
+    words that only say "a feature" are gone, -ing forms are read as their verb, and a name on
+    one side only (the product's: "WhatsApp call" / "calling function") is left out. An action
+    named alone is the action told with its object ("bid" / "bid on items", "share" / "share a
+    friend's post"): when one name is a verb phrase, the other's words all in it and its verb
+    among them are enough."""
+    left, right = _function_words(a), _function_words(b)
+    one_side = {w for w, name in left if name} ^ {w for w, name in right if name}
+    kept_left = [w for w, _ in left if w not in one_side]
+    kept_right = [w for w, _ in right if w not in one_side]
+    if not kept_left or not kept_right:
+        return False
+    if set(kept_left) == set(kept_right):
+        return True
+    (shorter, _, _), (longer, text, quotes) = sorted(
+        ((kept_left, a, said[0]), (kept_right, b, said[1])), key=lambda side: len(set(side[0]))
+    )
+    return set(shorter) <= set(longer) and longer[0] in shorter and _verb_phrase(text, quotes)
+
+
+# Words that follow a verb and open its object or complement, never a noun's modifier.
+_AFTER_A_VERB = _wordset(
+    """a an the my your his her our their its this that these those all any some every more
+    to on for with in at of into from about up out off me him them us it"""
+)
+
+
+def _verb_phrase(text: str, quotes: tuple[str, ...] = ()) -> bool:
+    """The name starts with a verb: the next word opens an object ("share a post", "bid on
+    items"); or the dictionary reads the first word as a verb ("follow", "watch") and what
+    follows is no single noun it could modify ("call quality" is the quality of calls, "watch
+    videos" an action); or a quote it was said in uses that word as a verb ("I share pictures
+    with my family", not "my search history is gone")."""
+    found = words(text.lower())
+    if len(found) < 2:
+        return False
+    if found[1] in _AFTER_A_VERB:
+        return True
+    verb = (lexicon.get(found[0]) or "").startswith("VB")
+    if verb and (len(found) > 2 or lemma(found[1]) != found[1]):
+        return True
+    return any(_said_as_verb(text, quote) for quote in quotes)
+
+
+# What stands before a verb and never before a noun: a modal or an auxiliary ("can share"),
+# the infinitive's "to", a subject pronoun ("I share"); adverbs and "not" may come between.
+_BEFORE_A_VERB = _wordset("to i you we they")
+_BETWEEN = _wordset("not n't n’t never also just still only always easily even really")
+
+
+def _said_as_verb(text: str, quote: str) -> bool:
+    """The name's first word is used as a verb in the quote ("I can share pictures")."""
+    at = quote.casefold().find(text.casefold())
+    if at < 0 or quote.casefold() == text.casefold():
+        return False  # a label said on its own tells nothing of its words' use
+    tokens = analyse(quote)
+    index = next((i for i, t in enumerate(tokens) if t.start >= at), None)
+    if index is None or tokens[index].start != at:
+        return False
+    if tokens[index].pos == "VERB":
+        return True
+    back = index - 1
+    while back >= 0 and (tokens[back].lower in _BETWEEN or tokens[back].pos == "ADV"):
+        back -= 1
+    return back >= 0 and (tokens[back].pos == "AUX" or tokens[back].lower in _BEFORE_A_VERB)

@@ -66,7 +66,8 @@ def build_messages(request: ResolutionRequest) -> list[dict[str, str]]:
 def offline_answer(request: ResolutionRequest) -> ResolutionResponse:
     from kg.llm.offline.similarity import same_thing
 
-    same, overlap = same_thing(request.mention, request.existing_label, request.node_type)
+    said = ((request.mention_quote,), tuple(request.existing_quotes))
+    same, overlap = same_thing(request.mention, request.existing_label, request.node_type, said)
     return ResolutionResponse(same=same, reason=f"informative word overlap {overlap:.2f}")
 
 
