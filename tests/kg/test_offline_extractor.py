@@ -564,3 +564,16 @@ def test_recall_on_unseen_conversations():
     found, total = _recall(UNSEEN)
     print(f"offline extractor recall on unseen: {found}/{total} = {found / total:.3f}")
     assert found / total >= UNSEEN_RECALL_FLOOR
+
+
+def test_the_product_is_never_its_own_alternative():
+    """Reviews of WhatsApp name WhatsApp: in its own project that is the product, not a
+    workaround; in another product's project it is one."""
+    text = "We coordinate the whole team in WhatsApp groups."
+
+    def alternatives(product: str) -> list[str]:
+        answer = _extract(text, product=product)
+        return [n.label for n in answer.nodes if n.type == "alternative"]
+
+    assert alternatives("WhatsApp") == []
+    assert alternatives("RouteMate") == ["WhatsApp"]

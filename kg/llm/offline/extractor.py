@@ -636,7 +636,7 @@ def _find_all(text: str, sentence: Sentence, product: str) -> list[Finding]:
     goal_spans = [g.quote for g in goals]
     # A goal's or a risk's numbers are a target or a threshold, not a measurement.
     planned_spans = goal_spans + [r.quote for r in risks]
-    alternatives = _alternatives(text, sentence)
+    alternatives = _alternatives(text, sentence, product)
     competitors = _competitors(text, sentence, product, alternatives)
     jobs = _jobs(text, sentence)
     segments = _segments(text, sentence)
@@ -1300,7 +1300,7 @@ def _triggers(text: str, sentence: Sentence) -> list[Finding]:
     return []
 
 
-def _alternatives(text: str, sentence: Sentence) -> list[Finding]:
+def _alternatives(text: str, sentence: Sentence, product: str) -> list[Finding]:
     lex = sentence.lex
     has_cue = lex.USAGE_CUE.search(text, sentence.start, sentence.end) is not None
     taken: list[Span] = []
@@ -1320,6 +1320,8 @@ def _alternatives(text: str, sentence: Sentence) -> list[Finding]:
             taken.append(match.span())
             name = label or " ".join(match.group().lower().split())
             name = re.sub(r"^(?:on|pen and)\s+", "", name)
+            if product and name.casefold() == product.casefold():
+                continue  # "WhatsApp calls drop" in WhatsApp's own reviews: the product itself
             quote = _alternative_quote(text, sentence, match.span(), lex)
             # a tool by its own name, or paper as a medium (not "a paper" one writes)
             tool = not needs_cue and (name[:1].isupper() or _paper_as_a_medium(text, match))
