@@ -150,6 +150,7 @@ def propose_batch(episodes: Sequence[Episode]) -> dict[int, Proposal]:
         messages=[BatchMessage(id=i, text=e.content) for i, e in enumerate(episodes, start=1)],
         language=project.language,
         product=product_name(project),
+        project_name=project.name,
         known_subjects=[] if offline else known_subjects(first),
         known_nodes=[
             KnownNode(number=n.number, type=n.type, label=n.label, aliases=n.aliases) for n in known

@@ -221,6 +221,7 @@ def extract_episode(
         text=episode.content,
         language=project.language,
         product=product_name(project),  # "" when the name only repeats the slug
+        project_name=project.name,
         known_subjects=known_subjects(episode),
         known_nodes=offered,
     )

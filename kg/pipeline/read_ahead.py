@@ -34,12 +34,15 @@ KEEP_SECONDS = 900  # long enough for the holder to reach a run read ahead, shor
 def _request(episode: Episode) -> ExtractionRequest:
     project = episode.project
     return ExtractionRequest(
-        text=episode.content, language=project.language, product=product_name(project)
+        text=episode.content,
+        language=project.language,
+        product=product_name(project),
+        project_name=project.name,
     )
 
 
 def _answer_key(request: ExtractionRequest) -> str:
-    return ahead.answer_key(request.text, request.language, request.product)
+    return ahead.answer_key(request.text, request.language, request.product, request.project_name)
 
 
 def _kept_at(answer_key: str) -> str:

@@ -566,14 +566,25 @@ def test_recall_on_unseen_conversations():
     assert found / total >= UNSEEN_RECALL_FLOOR
 
 
-def test_the_product_is_never_its_own_alternative():
+def test_the_project_is_never_its_own_alternative_or_competitor():
     """Reviews of WhatsApp name WhatsApp: in its own project that is the product, not a
-    workaround; in another product's project it is one."""
-    text = "We coordinate the whole team in WhatsApp groups."
+    workaround or a rival, even when the project's name only repeats its address (so it makes
+    no product node); in another product's project it is one."""
+    alternative = "We coordinate the whole team in WhatsApp groups."
+    competitor = "I switched from Spotify."
 
-    def alternatives(product: str) -> list[str]:
-        answer = _extract(text, product=product)
-        return [n.label for n in answer.nodes if n.type == "alternative"]
+    def named(text: str, product: str, project_name: str = "") -> list[tuple[str, str]]:
+        request = ExtractionRequest(
+            text=text, language="en", product=product, project_name=project_name
+        )
+        return [
+            (n.type, n.label)
+            for n in extract_offline(request).nodes
+            if n.type in ("alternative", "competitor")
+        ]
 
-    assert alternatives("WhatsApp") == []
-    assert alternatives("RouteMate") == ["WhatsApp"]
+    assert named(alternative, "RouteMate") == [("alternative", "WhatsApp")]
+    assert named(competitor, "RouteMate") == [("competitor", "Spotify")]
+    assert named(alternative, "WhatsApp") == []
+    assert named(alternative, "", project_name="whatsapp") == []
+    assert named(competitor, "", project_name="spotify") == []

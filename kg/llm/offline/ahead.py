@@ -48,9 +48,11 @@ def rules_version() -> str:
     return digest.hexdigest()[:16]
 
 
-def answer_key(text: str, language: str, product: str) -> str:
+def answer_key(text: str, language: str, product: str, project_name: str = "") -> str:
     """What an answer made ahead is found by."""
-    payload = "\x00".join((rules_version(), language.lower(), product.strip(), text))
+    payload = "\x00".join(
+        (rules_version(), language.lower(), product.strip(), project_name.strip(), text)
+    )
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
@@ -68,4 +70,6 @@ def given_answer(request: ExtractionRequest) -> ExtractionResponse | None:
     answers = _given.get()
     if not answers:
         return None
-    return answers.get(answer_key(request.text, request.language, request.product))
+    return answers.get(
+        answer_key(request.text, request.language, request.product, request.project_name)
+    )

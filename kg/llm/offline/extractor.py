@@ -184,7 +184,10 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
         layout_drops += [("feature", s) for s in report_ru.workarounds(text)]
         text = report_ru.mask_layout(text, raw)
     sentences = list(_sentences(text, request.language))
-    findings = [_find_all(text, sentence, request.product.strip()) for sentence in sentences]
+    # the project's own names: its product's, and its name even when that only repeats the
+    # address ("Spotify" of the project spotify), which names the project, never a rival of it
+    own = {n.casefold() for n in (request.product.strip(), request.project_name.strip()) if n}
+    findings = [_find_all(text, sentence, request.product.strip(), own) for sentence in sentences]
     findings = [
         [f for f in found if not any(f.type == t and s <= f.at < e for t, (s, e) in layout_drops)]
         for found in findings
@@ -627,7 +630,7 @@ def _words_before(text: str, position: int, floor: int, lex: ModuleType, limit: 
 # ----------------------------------------------------------------------------- detectors
 
 
-def _find_all(text: str, sentence: Sentence, product: str) -> list[Finding]:
+def _find_all(text: str, sentence: Sentence, product: str, own: set[str]) -> list[Finding]:
     story = linguistic.user_story(text, (sentence.start, sentence.end))
     if story is not None:
         return _story(text, sentence, story)
@@ -636,8 +639,12 @@ def _find_all(text: str, sentence: Sentence, product: str) -> list[Finding]:
     goal_spans = [g.quote for g in goals]
     # A goal's or a risk's numbers are a target or a threshold, not a measurement.
     planned_spans = goal_spans + [r.quote for r in risks]
-    alternatives = _alternatives(text, sentence, product)
-    competitors = _competitors(text, sentence, product, alternatives)
+    alternatives = _alternatives(text, sentence, own)
+    competitors = [
+        c
+        for c in _competitors(text, sentence, product, alternatives)
+        if c.label.casefold() not in own
+    ]
     jobs = _jobs(text, sentence)
     segments = _segments(text, sentence)
     # What a group of customers named before it needs or tries to do is its job ("night nurses
@@ -1300,7 +1307,7 @@ def _triggers(text: str, sentence: Sentence) -> list[Finding]:
     return []
 
 
-def _alternatives(text: str, sentence: Sentence, product: str) -> list[Finding]:
+def _alternatives(text: str, sentence: Sentence, own: set[str]) -> list[Finding]:
     lex = sentence.lex
     has_cue = lex.USAGE_CUE.search(text, sentence.start, sentence.end) is not None
     taken: list[Span] = []
@@ -1320,7 +1327,7 @@ def _alternatives(text: str, sentence: Sentence, product: str) -> list[Finding]:
             taken.append(match.span())
             name = label or " ".join(match.group().lower().split())
             name = re.sub(r"^(?:on|pen and)\s+", "", name)
-            if product and name.casefold() == product.casefold():
+            if name.casefold() in own:
                 continue  # "WhatsApp calls drop" in WhatsApp's own reviews: the product itself
             quote = _alternative_quote(text, sentence, match.span(), lex)
             # a tool by its own name, or paper as a medium (not "a paper" one writes)

@@ -39,6 +39,7 @@ class BatchExtractionRequest(BaseModel):
     messages: list[BatchMessage]
     language: str = "en"
     product: str = ""
+    project_name: str = ""
     known_subjects: list[str] = Field(default_factory=list)
     known_nodes: list[KnownNode] = Field(default_factory=list)
 
@@ -102,6 +103,7 @@ def _offline(request: BatchExtractionRequest) -> BatchExtractionResponse:
                 text=message.text,
                 language=request.language,
                 product=request.product,
+                project_name=request.project_name,
                 known_subjects=request.known_subjects,
                 known_nodes=request.known_nodes,
             )

@@ -52,6 +52,11 @@ class ExtractionRequest(BaseModel):
         description="The research project's name, or empty: context for the model, never a "
         "node by itself."
     )
+    project_name: str = Field(
+        default="",
+        description="The project's name as its members wrote it, even when it only repeats "
+        "the address: the project itself, so never a competitor or an alternative of it.",
+    )
     known_subjects: list[str] = Field(
         default_factory=list,
         description="Opinion subjects the project already uses, most used first.",
