@@ -1550,3 +1550,28 @@ def test_a_verb_of_causing_that_makes_a_thing_is_still_a_feature():
     assert ("feature", "creates playlists") in _nodes(
         "It creates playlists from my favourite songs."
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Very user friendly.",  # an adverb is no part of a group's name
+        "It has a good user interface.",  # "user" modifies "interface"
+        "I use the cozi family app and it works better.",  # "family" modifies "app"
+        "Now I can shop ebay without turning on my computer!",  # "can" is no modifier
+    ],
+)
+def test_a_person_noun_inside_another_phrase_is_no_segment(text):
+    assert "segment" not in _types(text), _nodes(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "segment"),
+    [
+        ("Great for working parents.", "working parents"),
+        ("Teachers use it every day.", "teachers"),
+        ("I am a first time user so I am not confident yet.", "first time users"),
+    ],
+)
+def test_a_group_named_with_its_own_words_stays_a_segment(text, segment):
+    assert ("segment", segment) in _nodes(text), _nodes(text)

@@ -889,6 +889,8 @@ def _segments(text: str, sentence: Sentence) -> list[Finding]:
             and not text[head.end() : following.start()].strip()
         ):
             continue  # "shop owners": this head is the next one's modifier
+        if lex is lexicon_en and linguistic.modifies_the_next_noun(text, head.end(), sentence.end):
+            continue  # "user interface", "user friendly", "the family app": a compound's first word
         start, modifiers = _modifiers(text, sentence, head.start(), lex)
         if needs_modifier and not modifiers:
             continue
@@ -975,10 +977,13 @@ def _modifiers(
     words = list(_WORD.finditer(text, sentence.start, head_start))
     # "Walk users through …", "agencies, including vendors": a verb or a preposition before
     # the head is not part of the group's name (a participle such as "paying" may be).
+    # Nor is an adverb, an auxiliary or a verb said of a subject ("very", "can", "allows",
+    # "recommends" in "very user friendly", "I can shop", "allows users to …").
     not_names = {
         t.start
         for t in linguistic.read(text, (sentence.start, head_start)).tokens
-        if t.pos == "ADP" or (t.pos == "VERB" and t.lemma == t.lower)
+        if t.pos in ("ADP", "ADV", "AUX")
+        or (t.pos == "VERB" and (t.lemma == t.lower or t.lower.endswith("s")))
     }
     modifiers: list[str] = []
     start = head_start

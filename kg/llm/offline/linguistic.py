@@ -4066,6 +4066,28 @@ _APP_NOUNS = _wordset("app apps application program software")
 _WHOLE_PRODUCT = _APP_NOUNS | _wordset("product version")
 
 
+# Words after a singular noun that make it the first word of a compound ("user friendly").
+_COMPOUND_ENDS = _wordset("friendly interface interfaces experience experiences")
+_LAST_WORD = re.compile(r"\w+$")
+_NEXT_WORD = re.compile(r"[ \t]+([\w'-]+)")
+
+
+def modifies_the_next_noun(text: str, end: int, limit: int) -> bool:
+    """A singular noun right before a noun (or "friendly") is that noun's modifier: "user
+    interface", "family app", "kid movies" name the interface, the app, the movies. A plural
+    one is not read so: "teachers use it" is often tagged as a noun before a noun."""
+    word = _LAST_WORD.search(text, max(0, end - 40), end)
+    if word is None or word.group().lower().endswith("s"):
+        return False
+    following = _NEXT_WORD.match(text, end, limit)
+    if following is None:
+        return False
+    if following.group(1).lower() in _COMPOUND_ENDS:
+        return True
+    tokens = analyse(text[word.start() : following.end()])
+    return len(tokens) == 2 and tokens[1].pos == "NOUN"
+
+
 def names_no_feature(label: str) -> bool:
     """ "the features", "many options", "functionality of the tool": only a word for features
     in general (and the app), so nothing says which one."""
