@@ -1575,3 +1575,30 @@ def test_a_person_noun_inside_another_phrase_is_no_segment(text):
 )
 def test_a_group_named_with_its_own_words_stays_a_segment(text, segment):
     assert ("segment", segment) in _nodes(text), _nodes(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I had to switch from Galaxy S5 to this.",  # the device it ran on
+        "I am using PS3 for this.",
+        "Why should I pay for PREMIUM?",  # a word shouted, not a name
+        "It needs Chromecast support.",  # support for a device, not a rival that supports
+        "I had to switch Kindles after one was faulty.",
+        "These included:capabilitiesEverEPub and more.",  # words run together
+    ],
+)
+def test_a_device_a_shouted_word_or_a_thing_supported_is_no_competitor(text):
+    assert "competitor" not in _types(text), _nodes(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("I switched from Deezer.", "Deezer"),
+        ("Lightspeed offers a loyalty program.", "Lightspeed"),
+        ("I use Netflix.BETTER THAN ANY other app.", "Netflix"),  # the name ends at its period
+    ],
+)
+def test_a_rival_is_named_by_its_name_alone(text, name):
+    assert [label for kind, label in _nodes(text) if kind == "competitor"] == [name]

@@ -19,7 +19,7 @@ from functools import cache
 from types import ModuleType
 
 from kg import language
-from kg.language import content_lemmas, lemma, vectors
+from kg.language import content_lemmas, is_english_word, lemma, vectors
 from kg.llm.offline import ahead, lexicon_en, lexicon_ru, linguistic, report_ru
 from kg.llm.offline.similarity import CONCEPTS, concepts, same_thing
 from kg.llm.prompts.extraction_models import (
@@ -1433,9 +1433,17 @@ def _names(text: str, span: Span, lex: ModuleType) -> Iterator[Span]:
 
 
 def _name_span(text: str, start: int, end: int) -> Span:
+    # "Netflix.BETTER THAN ANY": a sentence's end with its space left out ends the name too
+    joined = _SENTENCE_JOINED.search(text, start, end)
+    if joined is not None:
+        end = joined.start()
     if text[start:end].endswith(("'s", "’s")):
         end -= 2
     return _trim(text, start, end)
+
+
+_SENTENCE_JOINED = re.compile(r"[.!?](?=[A-Z])")
+_GLUED = re.compile(r"([a-z]{4,})[A-Z]")
 
 
 def _is_competitor_name(name: str, product: str, lex: ModuleType) -> bool:
@@ -1443,8 +1451,13 @@ def _is_competitor_name(name: str, product: str, lex: ModuleType) -> bool:
         return False
     if product and name.casefold() == product.casefold():
         return False
-    if linguistic.names_a_platform(name):
-        return False  # "I use Windows 11": where the product runs, not a rival
+    if linguistic.names_a_platform(name) or linguistic.names_a_device(name):
+        return False  # "I use Windows 11", "switched from my Galaxy S5": where it runs, no rival
+    if " " not in name and name.isupper() and len(name) > 3 and is_english_word(name):
+        return False  # "pay for PREMIUM": a word shouted, not a name
+    glued = _GLUED.match(name)
+    if glued is not None and is_english_word(glued.group(1)):
+        return False  # "capabilitiesEverEPub": words run together, not a name ("eBay" is one)
     # Spreadsheets, paper and messengers are workarounds, not competitors.
     return not any(pattern.search(name) for pattern, _, _ in lex.ALTERNATIVES)
 

@@ -560,8 +560,9 @@ COMPETITOR_PATTERNS = (
         rf"(?:just\s+)?works?(?:ed)?\b"
     ),
     re.compile(
-        rf"(?<![\w-])(?P<names>{NAME})\s+(?:already\s+)?(?:offers?|provides?|launched|"
-        rf"charges?|supports?|ships?)\b"
+        # a name is one company: its verb takes an -s ("Chromecast support" is support for it)
+        rf"(?<![\w-])(?P<names>{NAME})\s+(?:already\s+)?(?:offers|provides|launched|"
+        rf"charges|supports|ships)\b"
     ),
     re.compile(rf"\b(?:pay(?:s|ing)?\s+for|tried|use|uses|using|subscribe\s+to)\s+{NAMES}"),
 )

@@ -3475,7 +3475,8 @@ _OPERATION_PARTICLES = _wordset("in on out up")
 DEVICE_WORDS = _wordset(
     """phone phones smartphone cellphone mobile tablet device devices computer computers pc
     laptop desktop mac iphone ipad ipod android kindle galaxy samsung htc nexus blackberry
-    windows ios chromebook tv television"""
+    windows ios chromebook tv television console playstation ps3 ps4 ps5 xbox wii chromecast
+    roku firestick"""
 )
 
 
@@ -3705,7 +3706,8 @@ def names_a_device(phrase: str) -> bool:
     if not words:
         return False
     # "kindle has an application", "iPhone worked better": said of the device
-    return words[-1] in DEVICE_WORDS or words[0] in _DEVICE_NAMES
+    head = words[-1].removesuffix("s") if words[-1] not in DEVICE_WORDS else words[-1]
+    return head in DEVICE_WORDS or words[0] in _DEVICE_NAMES
 
 
 # The connection a device has: where the app runs, like the device, never a feature of it.
