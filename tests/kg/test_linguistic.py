@@ -1602,3 +1602,13 @@ def test_a_device_a_shouted_word_or_a_thing_supported_is_no_competitor(text):
 )
 def test_a_rival_is_named_by_its_name_alone(text, name):
     assert [label for kind, label in _nodes(text) if kind == "competitor"] == [name]
+
+
+def test_a_request_to_fix_naming_nothing_adds_no_pain_beside_the_problem():
+    text = "The app crashes when I open a playlist. Please fix it."
+    pains = [label for kind, label in _nodes(text) if kind == "pain"]
+    assert pains == ["app crashes when I open a playlist"]
+
+
+def test_a_lone_request_to_fix_is_still_the_only_sign_of_a_problem():
+    assert [kind for kind, _ in _nodes("Fix this please")] == ["pain"]

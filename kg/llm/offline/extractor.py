@@ -266,6 +266,16 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
                 continue  # «сломалось после обновления», «это мешает» beside what broke
             if item.type == "pain" and linguistic.says_only_something_is_wrong(item.label):
                 continue
+            if (
+                item.type == "pain"
+                and linguistic.asks_a_fix_of_nothing(item.label)
+                and any(
+                    f.type == "pain" and not linguistic.asks_a_fix_of_nothing(f.label)
+                    for other in findings
+                    for f in other
+                )
+            ):
+                continue  # "Please fix it." after the sentence that says what is broken
             if id(item) in consequences:
                 continue
             if id(item) in said_again:

@@ -4788,6 +4788,24 @@ def says_only_something_is_wrong(label: str) -> bool:
 
 _NOUN_PHRASE_POS = frozenset({"NOUN", "PROPN", "ADJ", "ADP", "DET", "NUM", "X", "PUNCT", "CONJ"})
 
+# Verbs that ask the makers to repair something.
+_REPAIR = _wordset("fix repair solve resolve исправить починить пофиксить поправить")
+
+
+def asks_a_fix_of_nothing(label: str) -> bool:
+    """ "Fix this please", "please fix it asap", «исправьте пожалуйста»: a request to repair
+    that names nothing to repair (only a pronoun, or no object at all): beside the sentence
+    that tells the problem, it adds nothing."""
+    tokens = [t for t in analyse(label) if t.pos != "PUNCT"]
+    verbs = [i for i, t in enumerate(tokens) if t.lemma in _REPAIR or t.lower in _REPAIR]
+    if not verbs:
+        return False
+    rest = [t for i, t in enumerate(tokens) if i != verbs[0]]
+    return not any(t.pos in ("NOUN", "PROPN", "NUM", "X") and t.lower not in _POLITE for t in rest)
+
+
+_POLITE = _wordset("please pls plz asap guys пожалуйста")
+
 
 _NAMING_WORDS = frozenset({"NOUN", "PROPN", "PRON", "ADJ", "NUM", "X"})
 _WORKING = _wordset("work function работать функционировать срабатывать сработать")
