@@ -21,10 +21,14 @@ from kg.llm.endpoint import (
     remember_probe,
     remembered_probe,
 )
+from kg.llm.offline.ahead import rules_version
 
 logger = logging.getLogger("groundwork.llm")
 
-OFFLINE_MODEL = "offline-rules-v1"
+# The rules' version is part of their model's name, as a model's is: an answer recorded by
+# other rules is never taken for theirs (the same text imported after the rules improved gets
+# the improved answer), while a rebuild under the same rules replays the recorded ones.
+OFFLINE_MODEL = f"offline-rules-{rules_version()}"
 JSON_MODE: dict[str, Any] = {"type": "json_object"}
 
 # Plain JSON mode leaves the end of the answer to the model: a small one goes on writing after

@@ -10,6 +10,7 @@ from chat import assistant, services
 from chat.models import Message, Role
 from chat.prompts.assistant_reply import TEXTS, AssistantReplyResponse
 from kg.graph import store
+from kg.llm.engines import OFFLINE_MODEL
 from kg.models import LLMCall, ProcessingStatus
 from tests.fixtures.llm_server import Status
 
@@ -39,7 +40,7 @@ def test_with_nothing_known_it_says_so_and_asks_an_opening_question(
     assert lines[0] == "Nothing in the research yet."
     assert lines[-1] == TEXTS["en"]["opening"]
     assert draft.cited_nodes == []
-    assert draft.engine == "offline:offline-rules-v1"
+    assert draft.engine == f"offline:{OFFLINE_MODEL}"
 
 
 def test_it_acknowledges_what_the_message_added_and_asks_about_the_contradiction_first(
@@ -145,7 +146,7 @@ def test_reply_to_message_runs_the_pipeline_first_and_replies_once(
     assert reply.role == Role.ASSISTANT and reply.reply_to == message
     assert reply.text.startswith("From this message: ")
     assert reply.cited_nodes and set(reply.cited_nodes) <= set(nodes)
-    assert reply.engine == "offline:offline-rules-v1"
+    assert reply.engine == f"offline:{OFFLINE_MODEL}"
     # Idempotent: a second run (a retried task) returns the same reply.
     assert assistant.reply_to_message(message.pk) == reply
     assert Message.objects.filter(reply_to=message).count() == 1

@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 from kg.llm import LLMOutputError, call_llm
 from kg.llm.engines import OFFLINE_MODEL
 from kg.llm.gateway import prompt_hash, strict_json_schema
+from kg.llm.offline.ahead import rules_version
 from kg.llm.prompts import extraction, resolution
 from kg.llm.prompts.extraction_models import CandidateNode, ExtractionRequest, ExtractionResponse
 from kg.models import LLMCall
@@ -202,6 +203,32 @@ def test_exhausted_script_fails_loudly(openai_mode):
     assert LLMCall.objects.count() == 0
 
 
+def test_an_answer_recorded_by_other_rules_is_not_taken_for_theirs(settings, llm_server):
+    """The same prompt answered by an older version of the rules: today's rules answer it (a
+    text imported again after the rules improved gets the improved answer); under the same
+    rules the recorded answer is replayed."""
+    settings.LLM_ENGINE = "offline"
+    messages = extraction.OPERATION.build_messages(REQUEST)
+    stale = LLMCall.objects.create(
+        operation="extraction",
+        engine="offline",
+        model="offline-rules-older",
+        prompt_hash=prompt_hash(extraction.OPERATION.name, messages),
+        prompt=messages,
+        raw_output=ExtractionResponse().model_dump_json(),
+        parsed_ok=True,
+    )
+
+    first = _call()
+    again = _call()
+
+    # the rules' model is named by their version: rules changed are another model
+    assert f"offline-rules-{rules_version()}" == OFFLINE_MODEL
+    assert first.call != stale and first.call.model == OFFLINE_MODEL
+    assert first.value.nodes and first.value != ExtractionResponse()
+    assert again.cached is True and again.call == first.call
+
+
 def test_offline_engine_answers_without_http_and_is_recorded(settings, llm_server):
     settings.LLM_ENGINE = "offline"
     settings.OPENAI_BASE_URL = llm_server.base_url  # would be reachable, must not be used
@@ -214,7 +241,7 @@ def test_offline_engine_answers_without_http_and_is_recorded(settings, llm_serve
     call = LLMCall.objects.get()
     assert call == result.call
     assert call.engine == "offline"
-    assert call.model == OFFLINE_MODEL == "offline-rules-v1"
+    assert call.model == OFFLINE_MODEL and OFFLINE_MODEL.startswith("offline-rules-")
     assert call.operation == "extraction"
     assert call.parsed_ok is True
     assert ExtractionResponse.model_validate_json(call.raw_output) == result.value
