@@ -1612,3 +1612,19 @@ def test_a_request_to_fix_naming_nothing_adds_no_pain_beside_the_problem():
 
 def test_a_lone_request_to_fix_is_still_the_only_sign_of_a_problem():
     assert [kind for kind, _ in _nodes("Fix this please")] == ["pain"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'My wife and I were watching an episode of "Mad Men," and I paused the movie.',
+        "It makes me more patient.",  # an adjective graded, not a patient
+    ],
+)
+def test_a_title_or_a_graded_adjective_is_no_segment(text):
+    assert "segment" not in _types(text), _nodes(text)
+
+
+def test_a_job_is_a_clause_not_one_word():
+    text = "Sometimes videos don't play and just sit there trying to load."
+    assert [label for kind, label in _nodes(text) if kind == "job"] == []

@@ -694,8 +694,9 @@ def _find_all(text: str, sentence: Sentence, product: str, own: set[str]) -> lis
     # A label must be a whole phrase: never a fragment, a web address or a table row; a
     # metric's must say what it counts.
     found = [f for f in found if not _label_problem(f)]
-    # A pain is a clause: one word ("startup") does not say what goes wrong.
-    found = [f for f in found if f.type != "pain" or len(f.label.split()) > 1]
+    # A pain or a job is a clause: one word ("startup", "load") does not say what goes wrong
+    # or what someone is trying to do.
+    found = [f for f in found if f.type not in ("pain", "job") or len(f.label.split()) > 1]
     return sorted(found, key=lambda f: f.at)
 
 
@@ -905,7 +906,7 @@ def _segments(text: str, sentence: Sentence) -> list[Finding]:
         if needs_modifier and not modifiers:
             continue
         before = _word_before(text, sentence.start, start)
-        if before in lex.NOT_SEGMENT_AFTER:
+        if before in lex.NOT_SEGMENT_AFTER or lex.graded_adjective(head["head"], before):
             continue
         lead = text[sentence.start : start]
         if _COUNT_BEFORE.search(lead):
@@ -946,11 +947,20 @@ def _segments(text: str, sentence: Sentence) -> list[Finding]:
 
 
 def _inside_a_name(text: str, start: int, end: int, floor: int) -> bool:
-    """A capitalised word, not opening its sentence, followed by another capitalised word."""
+    """A capitalised word, not opening its sentence, followed by another capitalised word
+    ("Teams Rooms"), or inside a quoted title (the show "Mad Men")."""
     if not text[start : start + 1].isupper() or not text[floor:start].strip():
         return False
+    if _quoted_at(text, floor, start):
+        return True
     following = _WORD.match(text, end + 1) if text[end : end + 1] == " " else None
     return following is not None and following.group()[:1].isupper()
+
+
+def _quoted_at(text: str, floor: int, position: int) -> bool:
+    """Inside quotation marks opened since `floor` and not yet closed."""
+    before = text[floor:position]
+    return before.count('"') % 2 == 1 or before.count("“") > before.count("”")
 
 
 def _share_clauses(text: str, found: list[Finding]) -> list[Finding]:

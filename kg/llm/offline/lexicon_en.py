@@ -785,6 +785,16 @@ _ONE_COMPANY = re.compile(r"(?<![\w-])(?:a|an|the|this|that|one)\s+$", _I)
 _ONE_PERSON = re.compile(r"(?<![\w-])from\s+(?:a|an)\s+$", _I)
 
 
+# Words that grade an adjective: after one, "patient" or "professional" says how someone is.
+_DEGREE = _words("more most less least very so too quite really pretty extremely")
+
+
+def graded_adjective(head: str, before: str) -> bool:
+    """ "It makes me more patient", "very professional": a singular head right after a word
+    that grades is an adjective, not a person."""
+    return before in _DEGREE and not _is_plural(head.lower())
+
+
 def names_one(head: str, before: str) -> bool:
     """Whether a singular head, with what precedes its modifiers, names one instance."""
     word = head.lower()

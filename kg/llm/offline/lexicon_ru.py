@@ -786,6 +786,11 @@ _WRITER_ROLE_BEFORE = frozenset({"я", "как", "работаю", "являюс
 _ROLE_PARTICLES = frozenset({"не", "же", "тоже", "также", "ведь", "лишь", "просто", "всего", "сам"})
 
 
+def graded_adjective(head: str, before: str) -> bool:
+    """Russian adjectives and person nouns differ in form («терпеливый», «пациент»)."""
+    return False
+
+
 def names_one(head: str, before: str) -> bool:
     """Russian has no articles to tell one shop from shops, but a singular head in three
     slots names one thing or one person, never a group: a possessor right after a noun, which
