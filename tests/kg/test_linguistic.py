@@ -1628,3 +1628,27 @@ def test_a_title_or_a_graded_adjective_is_no_segment(text):
 def test_a_job_is_a_clause_not_one_word():
     text = "Sometimes videos don't play and just sit there trying to load."
     assert [label for kind, label in _nodes(text) if kind == "job"] == []
+
+
+@pytest.mark.parametrize(
+    "text", ["Gr8 app I'd give it 5 stars but the ads are too loud.", "So, 4 stars."]
+)
+def test_the_writers_stars_are_no_metric(text):
+    assert "metric" not in _types(text), _nodes(text)
+
+
+def test_stars_counted_of_something_else_stay_a_metric():
+    assert "metric" in _types("The repo has 500 stars on GitHub.")
+
+
+@pytest.mark.parametrize(
+    ("text", "feature"),
+    [
+        ("I opened the app and it crashed.", "open"),  # an operation is named by its verb
+        ("I have already uninstalled.", "uninstall"),
+        ("Very annoying shuffle play feature f**ks this app completely", "shuffle"),
+    ],
+)
+def test_a_feature_is_named_as_a_feature_is(text, feature):
+    features = [label for kind, label in _nodes(text) if kind == "feature"]
+    assert features == [feature]

@@ -1656,7 +1656,7 @@ def _features(
         )
     ]
     if lex.LANG == "en":
-        found = _without_judgement(found, lex)
+        found = [_feature_name(f) for f in _without_judgement(found, lex)]
     return [
         f
         for f in found
@@ -1666,6 +1666,22 @@ def _features(
         and not linguistic.not_a_feature_name(f.label)
         and (f.origin == "planned" or not any(s <= f.at < e for s, e in spared))
     ]
+
+
+_LONE_LETTER_END = re.compile(r"\s+[b-hj-z]$")
+
+
+def _feature_name(finding: Finding) -> Finding:
+    """A feature's name as a feature is named; the quote keeps the words as written. A lone
+    letter left at the end by a word cut short or texted goes ("shuffle play feature f**ks",
+    "video calling n likes"); an operation named alone in the past is the operation ("I opened
+    the app", "it updated": "open", "update")."""
+    label = _LONE_LETTER_END.sub("", finding.label)
+    if " " not in label and label.isascii() and label.lower().endswith("ed"):
+        verb = lemma(label)
+        if verb != label.lower() and is_english_word(verb):
+            label = verb
+    return finding if label == finding.label else replace(finding, label=label)
 
 
 def _without_judgement(found: list[Finding], lex: ModuleType) -> list[Finding]:

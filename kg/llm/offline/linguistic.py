@@ -4662,6 +4662,8 @@ def metric_label_problem(label: str) -> str:
     cut = _cut_across(label)
     if cut:
         return cut
+    if _STAR_RATING.search(label):
+        return "the writer's rating of the app, not a quantity measured"
     if _PATH_START.search(label):
         return "a file path or code name"
     tokens = [t for t in analyse(label) if t.pos != "PUNCT"]
@@ -4740,6 +4742,8 @@ def fragment_reason(label: str) -> str:
         return "no words"
     if not any(t.pos in ("NOUN", "PROPN", "VERB", "ADJ", "NUM", "X") for t in tokens):
         return "no content word"
+    if len(tokens) > 1 and _LONE_LETTER.fullmatch(tokens[-1].text):
+        return f"ends on a lone letter '{tokens[-1].text}'"  # "play feature f**ks" cut short
     if all(t.lower in GENERIC_PROBLEMS or t.pos in FUNCTION_POS for t in tokens):
         return "only says there is a problem, not which"
     object_nothing = (
@@ -4770,6 +4774,15 @@ def fragment_reason(label: str) -> str:
     if english_preposition or tokens[0].pos == "CONJ" or tokens[0].lower in _QUESTION_WORDS:
         return f"starts on '{tokens[0].text}'"
     return ""
+
+
+# A word of one lower-case letter that is no English word ("a" and "i" are).
+_LONE_LETTER = re.compile(r"[b-hj-z]")
+# The writer's own verdict in stars ("I'd give it 5 stars", «ставлю 1 звезду»): an opinion of
+# the app, not a quantity measured.
+_STAR_RATING = re.compile(
+    r"\b[0-5](?:[.,]5)?\s*(?:/\s*5\s*)?(?:stars?|звезд\w*|звёзд\w*)\b", re.IGNORECASE
+)
 
 
 # Words that say only that something is wrong; an error, unlike them, is a symptom one sees.
