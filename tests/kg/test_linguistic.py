@@ -1652,3 +1652,14 @@ def test_stars_counted_of_something_else_stay_a_metric():
 def test_a_feature_is_named_as_a_feature_is(text, feature):
     features = [label for kind, label in _nodes(text) if kind == "feature"]
     assert features == [feature]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have yet to run into a problem, it is SO easy to use.",  # denied by "yet to"
+        "It's kind of hard to go wrong with an eBay app.",  # praise
+    ],
+)
+def test_a_problem_yet_to_come_or_hard_to_meet_is_no_pain(text):
+    assert "pain" not in _types(text), _nodes(text)

@@ -588,3 +588,4 @@ def test_the_project_is_never_its_own_alternative_or_competitor():
     assert named(alternative, "WhatsApp") == []
     assert named(alternative, "", project_name="whatsapp") == []
     assert named(competitor, "", project_name="spotify") == []
+    assert named("I use E-Bay for most things.", "", project_name="eBay") == []

@@ -186,7 +186,7 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     sentences = list(_sentences(text, request.language))
     # the project's own names: its product's, and its name even when that only repeats the
     # address ("Spotify" of the project spotify), which names the project, never a rival of it
-    own = {n.casefold() for n in (request.product.strip(), request.project_name.strip()) if n}
+    own = {_name_key(n) for n in (request.product, request.project_name) if n.strip()}
     findings = [_find_all(text, sentence, request.product.strip(), own) for sentence in sentences]
     findings = [
         [f for f in found if not any(f.type == t and s <= f.at < e for t, (s, e) in layout_drops)]
@@ -640,6 +640,11 @@ def _words_before(text: str, position: int, floor: int, lex: ModuleType, limit: 
 # ----------------------------------------------------------------------------- detectors
 
 
+def _name_key(name: str) -> str:
+    """A name as its spellings share it: "E-Bay", "eBay" and "ebay" are one."""
+    return re.sub(r"[\W_]+", "", name.casefold())
+
+
 def _find_all(text: str, sentence: Sentence, product: str, own: set[str]) -> list[Finding]:
     story = linguistic.user_story(text, (sentence.start, sentence.end))
     if story is not None:
@@ -653,7 +658,7 @@ def _find_all(text: str, sentence: Sentence, product: str, own: set[str]) -> lis
     competitors = [
         c
         for c in _competitors(text, sentence, product, alternatives)
-        if c.label.casefold() not in own
+        if _name_key(c.label) not in own
     ]
     jobs = _jobs(text, sentence)
     segments = _segments(text, sentence)
@@ -1352,7 +1357,7 @@ def _alternatives(text: str, sentence: Sentence, own: set[str]) -> list[Finding]
             taken.append(match.span())
             name = label or " ".join(match.group().lower().split())
             name = re.sub(r"^(?:on|pen and)\s+", "", name)
-            if name.casefold() in own:
+            if _name_key(name) in own:
                 continue  # "WhatsApp calls drop" in WhatsApp's own reviews: the product itself
             quote = _alternative_quote(text, sentence, match.span(), lex)
             # a tool by its own name, or paper as a medium (not "a paper" one writes)

@@ -232,7 +232,10 @@ _SUBJECT_PRONOUNS = _wordset("i we he she they я мы он она они")
 
 def _negated(tokens: list[Token], index: int) -> bool:
     """A negator up to four words before, with no clause boundary between. A negator's scope
-    ends at the noun it negates: in "no problems downloading" the download is not negated."""
+    ends at the noun it negates: in "no problems downloading" the download is not negated.
+    "Have yet to" denies the whole verb phrase after it ("I have yet to run into a problem")."""
+    if _yet_to_come(tokens, index):
+        return True
     for back in range(index - 1, max(-1, index - 5), -1):
         token = tokens[back]
         if token.pos == "PUNCT" or token.lower in ("but", "но", "а", "however"):
@@ -247,6 +250,16 @@ def _negated(tokens: list[Token], index: int) -> bool:
             return False  # "couldn't be happier I downloaded it": a new clause, its own subject
         if token.text.isascii() and token.lemma in CEASE:
             return False  # "it doesn't stop crashing": the negation is the stop's, it crashes on
+    return False
+
+
+def _yet_to_come(tokens: list[Token], index: int) -> bool:
+    """ "have yet to" (or "has", "had") before the word, in its clause."""
+    for back in range(index - 1, max(0, index - 9), -1):
+        if tokens[back].pos == "PUNCT" or tokens[back].lower in ("but", "however"):
+            return False
+        if tokens[back].lower == "yet" and back + 1 < index and tokens[back + 1].lower == "to":
+            return tokens[back - 1].lemma == "have"
     return False
 
 
@@ -518,17 +531,27 @@ def _idiom(tokens: list[Token], i: int) -> bool:
     losing = token.lemma in ("lose", "lost") or token.lower in ("lose", "lost", "losing")
     if losing and any(t.lower in _BODY_WEIGHT for t in tokens[i + 1 : i + 4]):
         return True  # "I lost ten pounds": weight lost is no data lost
+    if token.lower in _HARDLY and [t.lower for t in tokens[i + 1 : i + 4]] == ["to", "go", "wrong"]:
+        return True  # "hard to go wrong with this app": praise
     if token.lower == "hard" and (
         after[:2] == ["not", "to"]
         or (after[:2] == ["to", "find"] and any(t.lower in _BETTER for t in tokens[i + 3 : i + 6]))
     ):
         return True  # "hard not to love it", "hard to find a better app": praise
+    if (
+        token.lower == "wrong"
+        and i > 1
+        and tokens[i - 1].lemma == "go"
+        and any(t.lower in _HARDLY for t in tokens[max(0, i - 5) : i - 1])
+    ):
+        return True  # "hard to go wrong with this app": praise
     before = tokens[i - 1] if i else None
     # "a break", "coffee break": a pause (taggers often read the bare form as a verb)
     return token.lower == "break" and before is not None and before.pos in ("NOUN", "DET")
 
 
 _BODY_WEIGHT = _wordset("pounds pound lbs kilos kg weight inches stone")
+_HARDLY = _wordset("hard difficult impossible tough")
 _BETTER = _wordset("better best superior")
 
 
