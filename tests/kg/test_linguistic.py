@@ -1663,3 +1663,27 @@ def test_a_feature_is_named_as_a_feature_is(text, feature):
 )
 def test_a_problem_yet_to_come_or_hard_to_meet_is_no_pain(text):
     assert "pain" not in _types(text), _nodes(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "This app is a life saver.",  # a person noun said of the app: what it is
+        "It's my record keeper and my memory backup.",
+        "Shuffle only is kind of a bummer.",  # -er words that are no one
+        "The web clipper is my favorite component.",
+    ],
+)
+def test_what_a_thing_is_called_is_no_segment(text):
+    assert "segment" not in _types(text), _nodes(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "segment"),
+    [
+        ("I am a writer and it keeps me organized.", "writers"),
+        ("My husband is a teacher.", "teachers"),
+    ],
+)
+def test_a_person_said_to_be_one_stays_a_segment(text, segment):
+    assert ("segment", segment) in _nodes(text), _nodes(text)

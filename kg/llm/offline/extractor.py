@@ -914,6 +914,8 @@ def _segments(text: str, sentence: Sentence) -> list[Finding]:
         if before in lex.NOT_SEGMENT_AFTER or lex.graded_adjective(head["head"], before):
             continue
         lead = text[sentence.start : start]
+        if lex is lexicon_en and _SAID_OF_A_THING.search(lead):
+            continue  # "this app is a life saver", "it's my record keeper": the app, described
         if _COUNT_BEFORE.search(lead):
             continue  # "fleets of 20+ drivers", "по 50–200 преподавателей": a size, not a group
         if lex.names_one(head["head"], lead):
@@ -949,6 +951,16 @@ def _segments(text: str, sentence: Sentence) -> list[Finding]:
     # "users", "clients" name nobody in particular: the people of a segment, or its customers.
     found = [f for f in found if f.label not in lex.GENERIC_SEGMENTS]
     return _share_clauses(text, found)
+
+
+# A person noun said of a thing, as what the thing is: "it is a life saver", "this app is a
+# real time saver", "which is my record keeper".
+_SAID_OF_A_THING = re.compile(
+    r"\b(?:it|this|that|which|app|application|program|software|tool|product)"
+    r"(?:\s+(?:is|was|has\s+been|becomes?|became)|['’]s)\s+"
+    r"(?:(?:a|an|my|our|the|such|real|really|truly|true|absolute|total|huge|great|big)\s+)+$",
+    re.IGNORECASE,
+)
 
 
 def _inside_a_name(text: str, start: int, end: int, floor: int) -> bool:

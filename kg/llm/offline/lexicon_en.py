@@ -238,6 +238,7 @@ NOT_PERSON_NOUNS = _words(
     "elephant variant pageant warrant pendant pennant sealant coolant lubricant median "
     "meridian coffee committee degree guarantee toffee jubilee decree three spree settee "
     "marquee pedigree liqueur grandeur german roman shaman sheer twitter brainpower "
+    "bummer clipper equalizer "
     "explorer debugger compiler installer updater formatter linter interpreter highlighter "
     "horsepower manpower willpower editor debugger compiler formatter linter parser handler "
     "installer loader downloader uploader renderer iterator scheduler emulator simulator "
