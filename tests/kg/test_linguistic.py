@@ -1687,3 +1687,22 @@ def test_what_a_thing_is_called_is_no_segment(text):
 )
 def test_a_person_said_to_be_one_stays_a_segment(text, segment):
     assert ("segment", segment) in _nodes(text), _nodes(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It is as good as a Dvd player.",  # a device, not people who play
+        "when it came to using planners, I prefer paper.",  # a verb's object
+    ],
+)
+def test_a_device_or_a_verbs_object_is_no_segment(text):
+    assert not any(
+        kind == "segment" and label.split()[0] in ("dvd", "Dvd", "using")
+        for kind, label in _nodes(text)
+    ), _nodes(text)
+
+
+def test_people_described_by_an_ing_adjective_stay_a_segment():
+    assert ("segment", "working parents") in _nodes("Great for working parents.")
+    assert ("segment", "football players") in _nodes("Great for football players.")

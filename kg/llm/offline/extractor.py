@@ -910,6 +910,12 @@ def _segments(text: str, sentence: Sentence) -> list[Finding]:
         start, modifiers = _modifiers(text, sentence, head.start(), lex)
         if needs_modifier and not modifiers:
             continue
+        if (
+            lex is lexicon_en
+            and head["head"].lower() in lexicon_en.DEVICE_PERSON_NOUNS
+            and any(m.lower() in lexicon_en.DEVICE_MODIFIERS for m in modifiers)
+        ):
+            continue  # "DVD players", "crappy speakers": devices
         before = _word_before(text, sentence.start, start)
         if before in lex.NOT_SEGMENT_AFTER or lex.graded_adjective(head["head"], before):
             continue
@@ -1021,6 +1027,12 @@ def _modifiers(
         for t in linguistic.read(text, (sentence.start, head_start)).tokens
         if t.pos in ("ADP", "ADV", "AUX")
         or (t.pos == "VERB" and (t.lemma == t.lower or t.lower.endswith("s")))
+        or (
+            lex is lexicon_en
+            and t.lower.endswith("ing")
+            and t.lower not in lexicon_en.PARTICIPLE_ADJECTIVES
+            and t.pos == "VERB"
+        )
     }
     modifiers: list[str] = []
     start = head_start

@@ -319,6 +319,23 @@ COMPOSITION_BEFORE = re.compile(
     _I,
 )
 MODIFIER_JOINER = "and"  # "dental and medical clinics"
+# -ing words that describe people as adjectives do ("working parents", "paying customers");
+# any other -ing word before a person noun is a verb taking it as object ("meeting people",
+# "using planners").
+PARTICIPLE_ADJECTIVES = _words(
+    "working paying aspiring existing returning visiting practicing practising freelancing "
+    "struggling commuting travelling traveling retiring retired expecting nursing graduating "
+    "incoming outgoing leading emerging remaining rising upcoming aging ageing caring grieving "
+    "recovering suffering volunteering consulting managing founding participating contributing "
+    "competing performing touring teaching learning coaching training hiring selling buying "
+    "shopping booking renting gaming reading writing"
+)
+# Words before "player", "speaker" or "reader" that make it a device ("DVD player").
+DEVICE_MODIFIERS = _words(
+    "dvd cd mp3 music media video audio screen blu-ray bluray bluetooth ebook e-book card "
+    "voice record tape streaming smart portable crappy"
+)
+DEVICE_PERSON_NOUNS = _words("player players speaker speakers reader readers recorder recorders")
 # A segment right after these is an object ("an app built for restaurants"), not who acts or feels.
 OBLIQUE_BEFORE = _words("with to from about for at")
 # A head after these is a unit, not a segment ("per user").
