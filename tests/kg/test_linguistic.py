@@ -1699,3 +1699,11 @@ def test_a_device_or_a_verbs_object_is_no_segment(text):
 def test_people_described_by_an_ing_adjective_stay_a_segment():
     assert ("segment", "working parents") in _nodes("Great for working parents.")
     assert ("segment", "football players") in _nodes("Great for football players.")
+
+
+def test_a_suggestion_put_as_a_question_is_a_request_not_a_pain():
+    text = "Why not try to let people know if an account is online or not?"
+    assert "pain" not in _types(text), _nodes(text)
+    assert ("feature", "dark mode") in _nodes("How about adding a dark mode?")
+    # the fault told before the suggestion stays one
+    assert ("pain", "app crashes") in _nodes("The app crashes, why not test it first?")

@@ -1083,6 +1083,8 @@ def _pains(
     if not english and report_ru.asks_the_maintainers(text[sentence.start : sentence.end]):
         return found  # «Пожалуйста, исправьте это», «Можно ли добавить …?»: a request
     for clause in sentence.clauses:
+        if english and linguistic.suggested(text, clause):
+            continue  # "why not try to let people know …?": a suggestion, not a fault
         if not english and report_ru.tells_reproduction(text[clause[0] : clause[1]]):
             continue  # «воспроизводится на двух компьютерах»: where, not what goes wrong
         if not english and report_ru.about_the_report(text[clause[0] : clause[1]]):

@@ -2347,6 +2347,8 @@ def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
     reading = read(text, clause)
     if is_hypothetical(reading):
         return "hypothetical"
+    if english and _suggested(text, reading, clause):
+        return "a suggestion"  # "why not let people know …?", "how about new features?"
     if english and _reason_for_praise(reading.tokens, len(reading.tokens)):
         return "the reason for praise"
     if _expects(reading.tokens):
@@ -2403,6 +2405,32 @@ def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
         if not words:
             return "empty"
     return ""
+
+
+# A suggestion put as a question ("why not add …", "how about …"): a request, not a fault.
+_SUGGESTION = re.compile(
+    r"\b(?:why\s+not|how\s+about|what\s+about)(?:\s+(?:just|try(?:ing)?\s+to))?\b",
+    re.IGNORECASE,
+)
+
+
+def suggested(text: str, clause: Span) -> bool:
+    """Whether the clause puts its words as a suggestion (see `_suggested`)."""
+    return _suggested(text, read(text, clause), clause)
+
+
+def _suggested(text: str, reading: Reading, clause: Span) -> bool:
+    """The clause opens with a suggestion, or its problem word stands after one: "why not
+    try to let people know …" suggests; in "the app crashes, why not test it first?" the
+    crash comes before the suggestion and stays a fault."""
+    cue = _SUGGESTION.search(text, clause[0], clause[1])
+    if cue is None:
+        return False
+    opening = [t for t in reading.tokens if t.pos != "PUNCT"][:3]
+    if any(t.start == cue.start() for t in opening):
+        return True
+    at = problem_at(reading)
+    return at is not None and reading.tokens[at].start >= cue.end()
 
 
 # A later clause that says the trouble is over: «…, но после переустановки всё в порядке»,
@@ -2751,10 +2779,13 @@ def _filler(token: Token) -> bool:
 
 
 def request_spans(text: str, sentence: Span, english: bool) -> list[tuple[int, Span]]:
-    """(cue start, phrase) for each request a sentence makes."""
-    pattern = REQUEST_EN if english else REQUEST_RU
+    """(cue start, phrase) for each request a sentence makes, a suggestion put as a question
+    ("why not add …", "how about adding …") among them."""
+    cues = list((REQUEST_EN if english else REQUEST_RU).finditer(text, *sentence))
+    if english:
+        cues += _SUGGESTION.finditer(text, *sentence)
     found = []
-    for cue in pattern.finditer(text, sentence[0], sentence[1]):
+    for cue in cues:
         if _HEADING.fullmatch(cue.group()):
             # Under a "Recommendation:" heading the whole statement is what is asked for
             # ("Provide more guidance on fees"), not only the noun phrase that opens it.
