@@ -13,6 +13,9 @@ ladder (`resolve_candidate`, offline confirmation) against one existing feature 
 with the query. The pair is "found" when any feature merges. Precision = found pairs judged
 relevant / found pairs; recall = found pairs judged relevant / pairs judged relevant. Queries,
 not pairs, go to dev or test (`split_of` over "app|query"), so no query is seen on both sides.
+The rule reads each review with no product known. The same pairs are also scored as a PM's
+project would read them, a project named after the app (added later, reported beside it): the
+app's own name is then never a rival or a workaround, and the features said with it stay.
 """
 
 from __future__ import annotations
@@ -34,12 +37,13 @@ def query_split(app: str, query: str) -> Split:
     return split_of(DATASET, f"{app}|{query}")
 
 
-def features_of(text: str) -> list[Mention]:
+def features_of(text: str, project_name: str = "") -> list[Mention]:
     """The features the offline engine accepts from a review, as resolution mentions."""
     from kg.llm.offline.extractor import extract_offline
     from kg.pipeline.extract import check_answer
 
-    answer = extract_offline(ExtractionRequest(text=text, language="en", product=""))
+    request = ExtractionRequest(text=text, language="en", product="", project_name=project_name)
+    answer = extract_offline(request)
     return [
         Mention("feature", n.candidate.label, n.candidate.quote)
         for n in check_answer(text, answer).nodes
@@ -58,23 +62,35 @@ def evaluate_feature_queries(datasets: Path, split: Split) -> dict:
         return {}
     with path.open(encoding="utf-8", newline="") as handle:
         rows = [r for r in csv.DictReader(handle) if query_split(r["app"], r["query"]) == split]
-    score = Score()
-    queries: set[str] = set()
-    mentions: dict[str, list[Mention]] = {}
-    for row in rows:
-        text = row["review_content"].strip()
-        if text not in mentions:
-            mentions[text] = features_of(text)
-        found = lands_on(row["query"], mentions[text])
-        relevant = row["relevant"].strip().upper() == "Y"
-        queries.add(f"{row['app']}|{row['query']}")
-        score.tp += found and relevant
-        score.fp += found and not relevant
-        score.fn += relevant and not found
+    queries = {f"{row['app']}|{row['query']}" for row in rows}
+    unnamed, named = _score(rows, named_project=False), _score(rows, named_project=True)
     return {
         "queries": len(queries),
         "pairs": len(rows),
-        "relevant": score.tp + score.fn,
+        "relevant": unnamed.tp + unnamed.fn,
+        **_figures(unnamed),
+        "in_a_project_named_after_the_app": _figures(named),
+    }
+
+
+def _score(rows: list[dict[str, str]], *, named_project: bool) -> Score:
+    score = Score()
+    mentions: dict[tuple[str, str], list[Mention]] = {}
+    for row in rows:
+        text = row["review_content"].strip()
+        project = row["app"].strip() if named_project else ""
+        if (text, project) not in mentions:
+            mentions[text, project] = features_of(text, project)
+        found = lands_on(row["query"], mentions[text, project])
+        relevant = row["relevant"].strip().upper() == "Y"
+        score.tp += found and relevant
+        score.fp += found and not relevant
+        score.fn += relevant and not found
+    return score
+
+
+def _figures(score: Score) -> dict:
+    return {
         "found": score.tp + score.fp,
         "precision": round(score.precision, 3),
         "recall": round(score.recall, 3),

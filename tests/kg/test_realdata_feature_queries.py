@@ -40,3 +40,15 @@ def test_a_review_naming_the_feature_lands_on_it_and_an_unrelated_one_does_not(t
 
 def test_no_judgement_file_gives_no_figures(tmp_path):
     assert evaluate_feature_queries(tmp_path, "dev") == {}
+
+
+def test_in_a_project_named_after_the_app_its_name_no_longer_hides_a_feature(tmp_path):
+    """Read with no product known, "WhatsApp groups" is a workaround (a messenger's groups);
+    in the project of WhatsApp itself it is the app's feature the query names."""
+    datasets = _judgements(
+        tmp_path, [("Groups", "We coordinate the whole team in WhatsApp groups.", "Y")]
+    )
+    figures = evaluate_feature_queries(datasets, query_split("WhatsApp", "Groups"))
+    assert figures["found"] == 0 and figures["recall"] == 0.0
+    named = figures["in_a_project_named_after_the_app"]
+    assert named["found"] == 1 and named["recall"] == 1.0

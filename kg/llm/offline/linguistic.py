@@ -4148,8 +4148,8 @@ def names_no_feature(label: str) -> bool:
     """ "the features", "many options", "functionality of the tool": only a word for features
     in general (and the app), so nothing says which one."""
     tokens = analyse(label)
-    # a past participle before a noun only qualifies it ("advanced options"); an -ing form says
-    # which ("sharing options")
+    # a past participle before a noun only qualifies it ("advanced options"); an -ing form or
+    # a bare verb says which ("sharing options", "a call option", which taggers read as a verb)
     nouns = [
         t
         for i, t in enumerate(tokens)
@@ -4157,7 +4157,9 @@ def names_no_feature(label: str) -> bool:
         or (
             t.pos == "VERB"
             and (
-                t.lower.endswith("ing") or not (i + 1 < len(tokens) and tokens[i + 1].pos == "NOUN")
+                t.lower.endswith("ing")
+                or t.lemma == t.lower
+                or not (i + 1 < len(tokens) and tokens[i + 1].pos == "NOUN")
             )
         )
     ]
