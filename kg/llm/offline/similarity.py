@@ -422,7 +422,7 @@ def same_thing(
     lone = left.codes or right.codes if not (left.codes and right.codes) else frozenset()
     if any(not _strong(c, offering) for c in lone):
         return False, overlap
-    if node_type == "feature" and _same_function(*written, said):
+    if node_type == "feature" and _same_feature(*written, said):
         return True, overlap
     if offering:
         if (
@@ -467,7 +467,7 @@ def _paraphrase(a: str, b: str, left: Signature, right: Signature, node_type: st
 # Nouns that only say that something is a feature: "the calling function", "an option to
 # share", "shuffle mode", "the follow button" name the calling, the sharing, the shuffle, the
 # following.
-FUNCTION_WORDS = _wordset(
+FEATURE_NOUNS = _wordset(
     """function functionality functions option options feature features service system
     facility capability ability mode button"""
 )
@@ -488,7 +488,7 @@ def _action(word: str) -> str:
     return next((c for c in candidates if is_english_word(c)), word)
 
 
-def _function_words(text: str) -> list[tuple[str, bool]]:
+def _feature_words(text: str) -> list[tuple[str, bool]]:
     """The informative lemmas of a feature's name, each with whether it is a name (a word
     the dictionary does not know, or capitalised after the first word: "WhatsApp", "Twitter")."""
     found: list[tuple[str, bool]] = []
@@ -496,21 +496,21 @@ def _function_words(text: str) -> list[tuple[str, bool]]:
         if any(ch.isdigit() for ch in word) or is_cyrillic(word):
             continue
         base = _action(lemma(word))
-        if len(base) < 2 or is_stopword(base) or base in GENERIC or base in FUNCTION_WORDS:
+        if len(base) < 2 or is_stopword(base) or base in GENERIC or base in FEATURE_NOUNS:
             continue
         name = not is_english_word(word) or (index > 0 and word[:1].isupper())
         found.append((base, name))
     return found
 
 
-def _same_function(a: str, b: str, said: tuple[tuple[str, ...], tuple[str, ...]]) -> bool:
+def _same_feature(a: str, b: str, said: tuple[tuple[str, ...], tuple[str, ...]]) -> bool:
     """Two English names of one feature of the product: the same informative words once the
     words that only say "a feature" are gone, -ing forms are read as their verb, and a name on
     one side only (the product's: "WhatsApp call" / "calling function") is left out. An action
     named alone is the action told with its object ("bid" / "bid on items", "share" / "share a
     friend's post"): when one name is a verb phrase, the other's words all in it and its verb
     among them are enough."""
-    left, right = _function_words(a), _function_words(b)
+    left, right = _feature_words(a), _feature_words(b)
     one_side = {w for w, name in left if name} ^ {w for w, name in right if name}
     kept_left = [w for w, _ in left if w not in one_side]
     kept_right = [w for w, _ in right if w not in one_side]
