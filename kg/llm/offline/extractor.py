@@ -218,6 +218,10 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
         consequences = set()
     # a consequence restates no title: the title stays the problem's statement
     said_again |= _title_restated(text, sentences, findings, said_again | consequences)
+    # "Please fix it.": a request to repair naming nothing, only worth a pain when alone
+    all_pains = [f for found in findings for f in found if f.type == "pain"]
+    empty_fixes = {id(f) for f in all_pains if linguistic.asks_a_fix_of_nothing(f.label)}
+    told_pain = any(id(f) not in empty_fixes for f in all_pains)
     for index, (sentence, candidates) in enumerate(zip(sentences, findings, strict=True)):
         found: list[Finding] = []
         for item in candidates:
@@ -266,15 +270,7 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
                 continue  # «сломалось после обновления», «это мешает» beside what broke
             if item.type == "pain" and linguistic.says_only_something_is_wrong(item.label):
                 continue
-            if (
-                item.type == "pain"
-                and linguistic.asks_a_fix_of_nothing(item.label)
-                and any(
-                    f.type == "pain" and not linguistic.asks_a_fix_of_nothing(f.label)
-                    for other in findings
-                    for f in other
-                )
-            ):
+            if id(item) in empty_fixes and told_pain:
                 continue  # "Please fix it." after the sentence that says what is broken
             if id(item) in consequences:
                 continue
@@ -655,11 +651,7 @@ def _find_all(text: str, sentence: Sentence, product: str, own: set[str]) -> lis
     # A goal's or a risk's numbers are a target or a threshold, not a measurement.
     planned_spans = goal_spans + [r.quote for r in risks]
     alternatives = _alternatives(text, sentence, own)
-    competitors = [
-        c
-        for c in _competitors(text, sentence, product, alternatives)
-        if _name_key(c.label) not in own
-    ]
+    competitors = _competitors(text, sentence, own, alternatives)
     jobs = _jobs(text, sentence)
     segments = _segments(text, sentence)
     # What a group of customers named before it needs or tries to do is its job ("night nurses
@@ -1442,7 +1434,7 @@ def _alternative_quote(text: str, sentence: Sentence, span: Span, lex: ModuleTyp
 
 
 def _competitors(
-    text: str, sentence: Sentence, product: str, alternatives: list[Finding]
+    text: str, sentence: Sentence, own: set[str], alternatives: list[Finding]
 ) -> list[Finding]:
     lex = sentence.lex
     workarounds = [a.named for a in alternatives if a.named is not None]
@@ -1452,7 +1444,7 @@ def _competitors(
             names = list(_names(text, match.span("names"), lex))
             for index, (start, end) in enumerate(names):
                 name = text[start:end]
-                if not _is_competitor_name(name, product, lex):
+                if not _is_competitor_name(name, own, lex):
                     continue
                 if any(s <= start < e for s, e in workarounds):
                     continue  # "Google" of "Google Таблицы" is the spreadsheet, not a rival
@@ -1497,11 +1489,11 @@ _SENTENCE_JOINED = re.compile(r"[.!?](?=[A-Z])")
 _GLUED = re.compile(r"([a-z]{4,})[A-Z]")
 
 
-def _is_competitor_name(name: str, product: str, lex: ModuleType) -> bool:
+def _is_competitor_name(name: str, own: set[str], lex: ModuleType) -> bool:
     if len(name) < 2 or name.split()[0] in lex.NOT_NAMES:
         return False
-    if product and name.casefold() == product.casefold():
-        return False
+    if _name_key(name) in own:
+        return False  # the project's own product, however it is spelled
     if linguistic.names_a_platform(name) or linguistic.names_a_device(name):
         return False  # "I use Windows 11", "switched from my Galaxy S5": where it runs, no rival
     if " " not in name and name.isupper() and len(name) > 3 and is_english_word(name):
@@ -1699,15 +1691,12 @@ def _features(
     ]
 
 
-_LONE_LETTER_END = re.compile(r"\s+[b-hj-z]$")
-
-
 def _feature_name(finding: Finding) -> Finding:
     """A feature's name as a feature is named; the quote keeps the words as written. A lone
     letter left at the end by a word cut short or texted goes ("shuffle play feature f**ks",
     "video calling n likes"); an operation named alone in the past is the operation ("I opened
     the app", "it updated": "open", "update")."""
-    label = _LONE_LETTER_END.sub("", finding.label)
+    label = linguistic.LONE_LETTER_END.sub("", finding.label)
     if " " not in label and label.isascii() and label.lower().endswith("ed"):
         verb = lemma(label)
         if verb != label.lower() and is_english_word(verb):

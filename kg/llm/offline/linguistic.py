@@ -242,8 +242,6 @@ def _negated(tokens: list[Token], index: int) -> bool:
             return False
         if token.lower in NEGATORS or token.lemma in NEGATORS:
             return not _alternative(tokens, back, index)
-        if token.lower == "yet" and back and tokens[back - 1].lemma == "have":
-            return True  # "I have yet to see a crash"
         if token.pos in ("NOUN", "PROPN") and tokens[index].pos not in ("NOUN", "PROPN"):
             return False
         if token.lower in _SUBJECT_PRONOUNS:
@@ -531,20 +529,13 @@ def _idiom(tokens: list[Token], i: int) -> bool:
     losing = token.lemma in ("lose", "lost") or token.lower in ("lose", "lost", "losing")
     if losing and any(t.lower in _BODY_WEIGHT for t in tokens[i + 1 : i + 4]):
         return True  # "I lost ten pounds": weight lost is no data lost
-    if token.lower in _HARDLY and [t.lower for t in tokens[i + 1 : i + 4]] == ["to", "go", "wrong"]:
+    if _hard_to_go_wrong(tokens, i):
         return True  # "hard to go wrong with this app": praise
     if token.lower == "hard" and (
         after[:2] == ["not", "to"]
         or (after[:2] == ["to", "find"] and any(t.lower in _BETTER for t in tokens[i + 3 : i + 6]))
     ):
         return True  # "hard not to love it", "hard to find a better app": praise
-    if (
-        token.lower == "wrong"
-        and i > 1
-        and tokens[i - 1].lemma == "go"
-        and any(t.lower in _HARDLY for t in tokens[max(0, i - 5) : i - 1])
-    ):
-        return True  # "hard to go wrong with this app": praise
     before = tokens[i - 1] if i else None
     # "a break", "coffee break": a pause (taggers often read the bare form as a verb)
     return token.lower == "break" and before is not None and before.pos in ("NOUN", "DET")
@@ -552,6 +543,17 @@ def _idiom(tokens: list[Token], i: int) -> bool:
 
 _BODY_WEIGHT = _wordset("pounds pound lbs kilos kg weight inches stone")
 _HARDLY = _wordset("hard difficult impossible tough")
+
+
+def _hard_to_go_wrong(tokens: list[Token], i: int) -> bool:
+    """The word is "hard" or "wrong" of "hard to go wrong" (either may be read as the problem)."""
+    words = [t.lower for t in tokens]
+    for start in (i, i - 3):  # "hard" at i, or "wrong" at i with "hard" three words before
+        if start >= 0 and words[start : start + 4][1:] == ["to", "go", "wrong"]:
+            return words[start] in _HARDLY
+    return False
+
+
 _BETTER = _wordset("better best superior")
 
 
@@ -3760,8 +3762,8 @@ def names_a_device(phrase: str) -> bool:
     if not words:
         return False
     # "kindle has an application", "iPhone worked better": said of the device
-    head = words[-1].removesuffix("s") if words[-1] not in DEVICE_WORDS else words[-1]
-    return head in DEVICE_WORDS or words[0] in _DEVICE_NAMES
+    heads = {words[-1], words[-1].removesuffix("s")}  # "Kindles" too
+    return bool(heads & DEVICE_WORDS) or words[0] in _DEVICE_NAMES
 
 
 # The connection a device has: where the app runs, like the device, never a feature of it.
@@ -4798,8 +4800,8 @@ def fragment_reason(label: str) -> str:
         return "no words"
     if not any(t.pos in ("NOUN", "PROPN", "VERB", "ADJ", "NUM", "X") for t in tokens):
         return "no content word"
-    if len(tokens) > 1 and _LONE_LETTER.fullmatch(tokens[-1].text):
-        return f"ends on a lone letter '{tokens[-1].text}'"  # "play feature f**ks" cut short
+    if LONE_LETTER_END.search(stripped):
+        return f"ends on a lone letter '{stripped[-1]}'"  # "play feature f**ks" cut short
     if all(t.lower in GENERIC_PROBLEMS or t.pos in FUNCTION_POS for t in tokens):
         return "only says there is a problem, not which"
     object_nothing = (
@@ -4832,8 +4834,8 @@ def fragment_reason(label: str) -> str:
     return ""
 
 
-# A word of one lower-case letter that is no English word ("a" and "i" are).
-_LONE_LETTER = re.compile(r"[b-hj-z]")
+# A last word of one lower-case letter that is no English word ("a" and "i" are).
+LONE_LETTER_END = re.compile(r"\s+[b-hj-z]$")
 # The writer's own verdict in stars ("I'd give it 5 stars", «ставлю 1 звезду»): an opinion of
 # the app, not a quantity measured.
 _STAR_RATING = re.compile(
