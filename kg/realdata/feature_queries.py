@@ -26,7 +26,7 @@ from pathlib import Path
 from kg.llm.prompts.extraction_models import ExtractionRequest
 from kg.operations.evaluation import Score
 from kg.pipeline.resolve import Mention, resolve_candidate
-from kg.realdata.resolution import _node, offline_confirmation
+from kg.realdata.resolution import existing_node, offline_confirmation
 from kg.realdata.splits import Split, split_of
 
 DATASET = "en_app_reviews_features/study2_queries"
@@ -52,7 +52,7 @@ def features_of(text: str, project_name: str = "") -> list[Mention]:
 
 
 def lands_on(query: str, mentions: list[Mention]) -> bool:
-    known = [_node(query, "feature")]
+    known = [existing_node(query, "feature")]
     return any(resolve_candidate(m, known, offline_confirmation).method != "new" for m in mentions)
 
 

@@ -229,7 +229,8 @@ def bug_pairs(folder: Path, dataset: str, split: str) -> list[Pair]:
 # ----------------------------------------------------------------------------- evaluation
 
 
-def _node(label: str, node_type: str) -> NodeRecord:
+def existing_node(label: str, node_type: str) -> NodeRecord:
+    """A node of the project named `label`, its one quote the label itself."""
     return NodeRecord(
         uid="existing",
         number=1,
@@ -264,7 +265,7 @@ def resolve_pair(pair: Pair, node_type: str) -> Outcome:
         return offline_confirmation(mention, node)
 
     decision = resolve_candidate(
-        Mention(node_type, pair.left, pair.left), [_node(pair.right, node_type)], confirm
+        Mention(node_type, pair.left, pair.left), [existing_node(pair.right, node_type)], confirm
     )
     vetoed = decision.method == "new" and decision.score is None
     return Outcome(same=pair.same, method=decision.method, asked=bool(asked), vetoed=vetoed)
@@ -341,7 +342,7 @@ def title_groups(path: Path, dataset: str, limit: int | None = None) -> TitleGro
         decision = resolve_candidate(Mention("pain", title, title), nodes, offline_confirmation)
         decisions[decision.method] = decisions.get(decision.method, 0) + 1
         if decision.node is None:
-            node = _node(title, "pain").model_copy(
+            node = existing_node(title, "pain").model_copy(
                 update={"uid": f"n{len(nodes)}", "number": len(nodes) + 1}
             )
             nodes.append(node)
