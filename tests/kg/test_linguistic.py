@@ -1363,7 +1363,7 @@ def test_a_verb_with_only_a_general_noun_for_object_names_no_feature(text, kept)
     [
         ("Sadly it performs its basic functions and nothing more.", None),
         ("Terrible, it lacks many options.", None),
-        ("Its syncing capability is superb.", "syncing capability is superb"),
+        ("Its syncing capability is superb.", "syncing capability"),  # no predicate
     ],
 )
 def test_a_verb_with_only_a_word_for_features_in_general_names_none(text, kept):
@@ -1714,3 +1714,29 @@ def test_a_bare_verb_naming_an_option_names_a_feature():
     # taggers read "call" in "a call option" as a verb; it still says which option
     assert ("feature", "free call option") in _nodes("Please add a free call option.")
     assert "feature" not in _types("It has many advanced options.")
+
+
+@pytest.mark.parametrize(
+    ("text", "feature"),
+    [
+        ("Now Add video calling also :)", "video calling"),  # a request with no "please"
+        ("Bring back the old layout!", "old layout"),
+        ("Please add group calling.", "group calling"),  # a noun and an -ing word: one name
+        ("The Home button is necessary to scroll to the top.", "Home button"),  # its name
+        ("Removing the top bar was a terrible move.", "removing the top bar"),  # no predicate
+    ],
+)
+def test_a_feature_is_the_whole_name_and_no_more(text, feature):
+    assert ("feature", feature) in _nodes(text), _nodes(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "not_a_feature"),
+    [
+        ("I wish you'd give some love to lists", "you'd"),  # a pronoun
+        ("I love this app coz its faster", "app coz"),  # a clause left out after "because"
+        ("Updated 2013- This Facebook app is easy to download.", "update"),  # a date stamp
+    ],
+)
+def test_a_pronoun_a_cut_clause_or_a_date_stamp_is_no_feature(text, not_a_feature):
+    assert ("feature", not_a_feature) not in _nodes(text), _nodes(text)

@@ -2416,6 +2416,15 @@ _SUGGESTION = re.compile(
 )
 
 
+# A sentence that opens on "add" or "bring back" asks for what follows, with no "please":
+# "Now add video calling also", "Bring back the old layout!".
+_IMPERATIVE_REQUEST = re.compile(
+    r"\W*(?:(?:now|also|just|so|and|pls|plz|please|guys|devs?|developers?)\W+)*"
+    r"(?:add|bring\s+back|give\s+us|include)\b",
+    re.IGNORECASE,
+)
+
+
 def suggested(text: str, clause: Span) -> bool:
     """Whether the clause puts its words as a suggestion (see `_suggested`)."""
     return _suggested(text, read(text, clause), clause)
@@ -2580,7 +2589,11 @@ def _part_name(tokens: list[Token], first: int, last: int) -> tuple[int, int] | 
         return None
     if tokens[last].lemma in PROBLEM_LEMMAS:
         return None
-    while first < last and tokens[first].pos not in ("NOUN", "VERB"):
+    while (
+        first < last
+        and tokens[first].pos not in ("NOUN", "VERB")
+        and not _names_the_part(tokens, first)
+    ):
         first += 1  # "new", "whole": the qualities of the moment are not the part's name
     return first, last
 
@@ -2595,10 +2608,17 @@ def _noun_phrase_before(tokens: list[Token], end: int) -> tuple[int, int] | None
         and (
             tokens[first - 1].pos in ("NOUN", "ADJ")
             or (tokens[first - 1].pos == "VERB" and tokens[first - 1].lower.endswith("ing"))
+            or _names_the_part(tokens, first - 1)
         )
     ):
         first -= 1
     return _part_name(tokens, first, last)
+
+
+def _names_the_part(tokens: list[Token], i: int) -> bool:
+    """A capitalised word right after "the" names the part after it: "the Home button", "the
+    Trending tab" (taggers read a proper noun)."""
+    return tokens[i].pos == "PROPN" and i > 0 and tokens[i - 1].lower == "the"
 
 
 def _noun_phrase_after(tokens: list[Token], start: int) -> tuple[int, int] | None:
@@ -2786,6 +2806,9 @@ def request_spans(text: str, sentence: Span, english: bool) -> list[tuple[int, S
     cues = list((REQUEST_EN if english else REQUEST_RU).finditer(text, *sentence))
     if english:
         cues += _SUGGESTION.finditer(text, *sentence)
+        opening = _IMPERATIVE_REQUEST.match(text, *sentence)
+        if opening is not None and not any(c.start() <= opening.end() <= c.end() for c in cues):
+            cues.append(opening)
     found = []
     for cue in cues:
         if _HEADING.fullmatch(cue.group()):
@@ -3556,6 +3579,8 @@ def operation_spans(text: str, sentence: Span) -> list[Span]:
             continue  # "down load": getting the app
         if not _operation_here(token, before, after):
             continue
+        if after is not None and _YEAR.fullmatch(after.text):
+            continue  # "Updated 2013 –": when the review was edited, a date stamp
         first = i
         subject = i - 1
         while subject >= 0 and (
@@ -3575,6 +3600,7 @@ def operation_spans(text: str, sentence: Span) -> list[Span]:
 
 
 _DETERMINERS = _wordset("a an the this that these those every each some any no")
+_YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 def _used_as_verb(tokens: list[Token], i: int) -> bool:
@@ -4338,8 +4364,10 @@ def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
         token = tokens[j]
         if token.pos in ("PUNCT", "CONJ") and token.text not in ("'", "’", "-"):
             break
-        if token.pos in ("VERB",) and j > start and nouns:
+        if token.pos in ("VERB",) and j > start and nouns and not _compound_head(tokens, j):
             break  # the next verb starts another statement
+        if token.pos == "AUX" and token.lower in _FINITE_BE and nouns:
+            break  # "removing the top bar | was a terrible move": the object's predicate
         if token.pos == "VERB" and verb is None and j == start:
             verb = token
         elif (
@@ -4431,6 +4459,23 @@ _TIMES_OF_DAY = _wordset(
     """morning mornings evening evenings night nights afternoon afternoons weekend weekends
     day days week weeks month months year years hour hours minute minutes"""
 )
+
+
+def _compound_head(tokens: list[Token], j: int) -> bool:
+    """An -ing word right after a noun, with no object of its own, heads a compound with it:
+    "video calling", "offline listening"; "photos loading slowly" has its own adverb."""
+    after = tokens[j + 1] if j + 1 < len(tokens) else None
+    return (
+        tokens[j].lower.endswith("ing")
+        and tokens[j - 1].pos == "NOUN"
+        and (after is None or after.pos in ("PUNCT", "CONJ") or after.lower in _COMPOUND_AFTER)
+    )
+
+
+# Words after which a noun and an -ing word still end the phrase ("add video calling also").
+_COMPOUND_AFTER = _wordset("also too please pls plz")
+# A finite "be" after an object's noun starts what is said of it.
+_FINITE_BE = _wordset("is are was were am")
 
 
 def _time_follows(tokens: list[Token], j: int) -> bool:
@@ -4800,6 +4845,8 @@ def fragment_reason(label: str) -> str:
         return "no words"
     if not any(t.pos in ("NOUN", "PROPN", "VERB", "ADJ", "NUM", "X") for t in tokens):
         return "no content word"
+    if _PRONOUN_CONTRACTION.fullmatch(stripped):
+        return "a pronoun"  # "you'd" of "I wish you'd give some love to lists"
     if LONE_LETTER_END.search(stripped):
         return f"ends on a lone letter '{stripped[-1]}'"  # "play feature f**ks" cut short
     if all(t.lower in GENERIC_PROBLEMS or t.pos in FUNCTION_POS for t in tokens):
@@ -4813,7 +4860,7 @@ def fragment_reason(label: str) -> str:
     compared = tokens[-1].lower == "before" and len(tokens) > 1 and tokens[-2].lower in _AS_THAN
     compared = compared or [t.lower for t in tokens[-2:]] == ["at", "all"]
     if (
-        tokens[-1].pos in ("DET", "ADP", "CONJ")
+        (tokens[-1].pos in ("DET", "ADP", "CONJ") or tokens[-1].lower in _TEXTED_CONJUNCTIONS)
         and not _phrasal_verb_end(tokens)
         and not pointed
         and not compared
@@ -4834,6 +4881,11 @@ def fragment_reason(label: str) -> str:
     return ""
 
 
+# "because" as it is texted: a last word that opens a clause left out ("app coz").
+_TEXTED_CONJUNCTIONS = _wordset("coz cuz bcoz bcuz bcz bc coss")
+_PRONOUN_CONTRACTION = re.compile(
+    r"(?:i|you|u|we|he|she|it|they|that|there)['’](?:d|ll|ve|re|s|m)", re.IGNORECASE
+)
 # A last word of one lower-case letter that is no English word ("a" and "i" are).
 LONE_LETTER_END = re.compile(r"\s+[b-hj-z]$")
 # The writer's own verdict in stars ("I'd give it 5 stars", «ставлю 1 звезду»): an opinion of
