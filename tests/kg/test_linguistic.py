@@ -1740,3 +1740,31 @@ def test_a_feature_is_the_whole_name_and_no_more(text, feature):
 )
 def test_a_pronoun_a_cut_clause_or_a_date_stamp_is_no_feature(text, not_a_feature):
     assert ("feature", not_a_feature) not in _nodes(text), _nodes(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "feature"),
+    [
+        ("I am looking for voice calling.. please update version..", "voice calling"),
+        ("I cnt use the call feature dnt know why", "call feature"),  # texted "don't" goes
+    ],
+)
+def test_a_compound_or_a_texted_word_leaves_the_whole_name(text, feature):
+    assert ("feature", feature) in _nodes(text), _nodes(text)
+
+
+def test_what_people_are_said_to_do_describes_them_no_use():
+    text = "For grandparents who live far from their children it is a good way to share pictures."
+    assert [label for kind, label in _nodes(text) if kind == "feature"] == ["share pictures"]
+
+
+def test_the_product_itself_is_no_feature_of_it():
+    def features(text: str) -> list[str]:
+        request = ExtractionRequest(text=text, language="en", product="", project_name="Facebook")
+        return [n.label for n in extract_offline(request).nodes if n.type == "feature"]
+
+    assert features("Not a great fan of face book.") == []  # its name, spelt apart
+    assert features("The only way I can check Facebook is to go to the app store.") == []
+    assert features("I use the Facebook page daily.") == ["Facebook page"]  # a part of it
+    # with no project name the same words are read as before
+    assert ("feature", "check Facebook") in _nodes("The only way I can check Facebook is here.")

@@ -19,7 +19,7 @@ from functools import cache
 from types import ModuleType
 
 from kg import language
-from kg.language import content_lemmas, is_english_word, lemma, vectors
+from kg.language import analyse, content_lemmas, is_english_word, lemma, vectors
 from kg.llm.offline import ahead, lexicon_en, lexicon_ru, linguistic, report_ru
 from kg.llm.offline.similarity import CONCEPTS, concepts, same_thing
 from kg.llm.prompts.extraction_models import (
@@ -641,6 +641,25 @@ def _name_key(name: str) -> str:
     return re.sub(r"[\W_]+", "", name.casefold())
 
 
+# Words around the product's name that add no part to it ("bye bye whatsapp", "my facebook");
+# a preposition does ("call through whatsapp" names the calling).
+_NAMES_NOTHING = frozenset(("INTJ", "DET", "PRON", "AUX", "PART", "PUNCT"))
+
+
+def _names_only_the_product(label: str, own: set[str]) -> bool:
+    """ "face book", "check Facebook", "bye bye whatsapp" in the project Facebook or WhatsApp:
+    the product itself, used or left, and no part of it; "Facebook page" names a part."""
+    words = analyse(label)
+    for first in range(len(words)):
+        for last in range(first, len(words)):
+            if _name_key("".join(w.text for w in words[first : last + 1])) in own:
+                if first == 1 and last == len(words) - 1:
+                    return True  # a verb with the product for object (tagged a noun alone)
+                rest = words[:first] + words[last + 1 :]
+                return all(w.pos in _NAMES_NOTHING for w in rest)
+    return False
+
+
 def _find_all(text: str, sentence: Sentence, product: str, own: set[str]) -> list[Finding]:
     story = linguistic.user_story(text, (sentence.start, sentence.end))
     if story is not None:
@@ -670,6 +689,7 @@ def _find_all(text: str, sentence: Sentence, product: str, own: set[str]) -> lis
         for f in _features(text, sentence, competitors, planned_spans, alternatives)
         if not any(s <= f.at < e for s, e in groups_jobs)
         and (f.origin == "planned" or not any(s <= f.at < e for s, e in counted))
+        and not _names_only_the_product(f.label, own)
     ]
     found = [
         *_markets(text, sentence, product),
@@ -1694,9 +1714,11 @@ def _features(
 def _feature_name(finding: Finding) -> Finding:
     """A feature's name as a feature is named; the quote keeps the words as written. A lone
     letter left at the end by a word cut short or texted goes ("shuffle play feature f**ks",
-    "video calling n likes"); an operation named alone in the past is the operation ("I opened
-    the app", "it updated": "open", "update")."""
+    "video calling n likes"), as does a texted function word ("the call feature dnt work");
+    an operation named alone in the past is the operation ("I opened the app", "it updated":
+    "open", "update")."""
     label = linguistic.LONE_LETTER_END.sub("", finding.label)
+    label = linguistic.TEXTED_FUNCTION_END.sub("", label)
     if " " not in label and label.isascii() and label.lower().endswith("ed"):
         verb = lemma(label)
         if verb != label.lower() and is_english_word(verb):

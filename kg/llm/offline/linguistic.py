@@ -2617,8 +2617,14 @@ def _noun_phrase_before(tokens: list[Token], end: int) -> tuple[int, int] | None
 
 def _names_the_part(tokens: list[Token], i: int) -> bool:
     """A capitalised word right after "the" names the part after it: "the Home button", "the
-    Trending tab" (taggers read a proper noun)."""
-    return tokens[i].pos == "PROPN" and i > 0 and tokens[i - 1].lower == "the"
+    Trending tab" (taggers read a proper noun); an adjective capitalised for weight does not
+    ("the Main mode of communication")."""
+    return (
+        tokens[i].pos == "PROPN"
+        and i > 0
+        and tokens[i - 1].lower == "the"
+        and analyse(tokens[i].lower)[0].pos != "ADJ"
+    )
 
 
 def _noun_phrase_after(tokens: list[Token], start: int) -> tuple[int, int] | None:
@@ -3278,6 +3284,8 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
             continue  # "has to phone the office": what a fault forces on someone, no use
         if token.lower.endswith("ing") and i and reading.tokens[i - 1].lemma == "be":
             continue  # "I was carrying my laptop": what someone was doing, not a use
+        if i and reading.tokens[i - 1].lower in _PERSON_RELATIVES:
+            continue  # "grandparents who live far away": what describes people, not a use
         start = reading.tokens[i].start + reading.offset
         phrase = _object_phrase(text, (start, sentence[1]), True)
         if phrase is None or phrase[0] != start:
@@ -3301,6 +3309,7 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
     return found
 
 
+_PERSON_RELATIVES = _wordset("who whom")
 # Verbs that name what a product does for its user even with no object after them ("it syncs
 # with my laptop", "won't connect to a hotspot", "videos play in the background"): said of
 # the app they are its functions. Any other verb said of a thing with no object tells how
@@ -3836,6 +3845,9 @@ def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Sp
             continue  # "I note that …", "staff report that …": a verb of saying, no part
         phrase = (i, i) if token.pos == "ADJ" else _noun_phrase_before(tokens, i)
         if phrase is None:
+            continue
+        if i + 1 < len(tokens) and tokens[i + 1].pos == "VERB" and _compound_head(tokens, i + 1):
+            found.append(reading.span(phrase[0], i + 1))  # "looking for voice calling"
             continue
         span = reading.span(*phrase)
         after = tokens[i + 1] if i + 1 < len(tokens) else None
@@ -4882,9 +4894,14 @@ def fragment_reason(label: str) -> str:
 
 
 # "because" as it is texted: a last word that opens a clause left out ("app coz").
-_TEXTED_CONJUNCTIONS = _wordset("coz cuz bcoz bcuz bcz bc coss")
+_TEXTED_CONJUNCTIONS = _wordset("coz cuz bcoz bcuz bcz bc coss tho b4")
 _PRONOUN_CONTRACTION = re.compile(
     r"(?:i|you|u|we|he|she|it|they|that|there)['’](?:d|ll|ve|re|s|m)", re.IGNORECASE
+)
+# Function words as they are texted ("dnt", "frm", "nd"): left at a label's end by a cut.
+TEXTED_FUNCTION_END = re.compile(
+    r"\s+(?:dnt|dont|frm|cnt|cant|nd|bt|wid|wit|thn|ur|wen|wat|wht|coz|cuz|tho|b4)$",
+    re.IGNORECASE,
 )
 # A last word of one lower-case letter that is no English word ("a" and "i" are).
 LONE_LETTER_END = re.compile(r"\s+[b-hj-z]$")
