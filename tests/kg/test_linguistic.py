@@ -1747,6 +1747,7 @@ def test_a_pronoun_a_cut_clause_or_a_date_stamp_is_no_feature(text, not_a_featur
     [
         ("I am looking for voice calling.. please update version..", "voice calling"),
         ("I cnt use the call feature dnt know why", "call feature"),  # texted "don't" goes
+        ("I cant seem to upload my profile picture.", "upload my profile picture"),  # a frame
     ],
 )
 def test_a_compound_or_a_texted_word_leaves_the_whole_name(text, feature):

@@ -1714,11 +1714,13 @@ def _features(
 def _feature_name(finding: Finding) -> Finding:
     """A feature's name as a feature is named; the quote keeps the words as written. A lone
     letter left at the end by a word cut short or texted goes ("shuffle play feature f**ks",
-    "video calling n likes"), as does a texted function word ("the call feature dnt work");
+    "video calling n likes"), as does a texted function word ("the call feature dnt work")
+    and a verb that only frames the one after it ("seem to upload my profile picture");
     an operation named alone in the past is the operation ("I opened the app", "it updated":
     "open", "update")."""
     label = linguistic.LONE_LETTER_END.sub("", finding.label)
     label = linguistic.TEXTED_FUNCTION_END.sub("", label)
+    label = linguistic.RAISING_START.sub("", label)
     if " " not in label and label.isascii() and label.lower().endswith("ed"):
         verb = lemma(label)
         if verb != label.lower() and is_english_word(verb):

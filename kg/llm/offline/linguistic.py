@@ -4898,6 +4898,13 @@ _TEXTED_CONJUNCTIONS = _wordset("coz cuz bcoz bcuz bcz bc coss tho b4")
 _PRONOUN_CONTRACTION = re.compile(
     r"(?:i|you|u|we|he|she|it|they|that|there)['’](?:d|ll|ve|re|s|m)", re.IGNORECASE
 )
+# Verbs that only frame the verb after them ("seems to", "continues to", "tried to"): a
+# feature named from such words is named by the second verb.
+RAISING_START = re.compile(
+    r"^(?:seem|tend|happen|continue|try|attempt|manage|begin|start)(?:s|ed|ing)?\s+to\s+"
+    r"(?=\w)",
+    re.IGNORECASE,
+)
 # Function words as they are texted ("dnt", "frm", "nd"): left at a label's end by a cut.
 TEXTED_FUNCTION_END = re.compile(
     r"\s+(?:dnt|dont|frm|cnt|cant|nd|bt|wid|wit|thn|ur|wen|wat|wht|coz|cuz|tho|b4)$",
