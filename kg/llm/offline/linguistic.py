@@ -3309,6 +3309,7 @@ def verb_phrase_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
     return found
 
 
+# Relative pronouns that only people take ("grandparents who live far away").
 _PERSON_RELATIVES = _wordset("who whom")
 # Verbs that name what a product does for its user even with no object after them ("it syncs
 # with my laptop", "won't connect to a hotspot", "videos play in the background"): said of
@@ -4893,7 +4894,8 @@ def fragment_reason(label: str) -> str:
     return ""
 
 
-# "because" as it is texted: a last word that opens a clause left out ("app coz").
+# "because", "though" and "before" as they are texted: a last word that opens a clause left
+# out ("app coz").
 _TEXTED_CONJUNCTIONS = _wordset("coz cuz bcoz bcuz bcz bc coss tho b4")
 _PRONOUN_CONTRACTION = re.compile(
     r"(?:i|you|u|we|he|she|it|they|that|there)['’](?:d|ll|ve|re|s|m)", re.IGNORECASE
@@ -4906,9 +4908,11 @@ RAISING_START = re.compile(
     re.IGNORECASE,
 )
 # Function words as they are texted ("dnt", "frm", "nd"): left at a label's end by a cut.
+_TEXTED_FUNCTION_WORDS = _TEXTED_CONJUNCTIONS | _wordset(
+    "dnt dont frm cnt cant nd bt wid wit thn ur wen wat wht"
+)
 TEXTED_FUNCTION_END = re.compile(
-    r"\s+(?:dnt|dont|frm|cnt|cant|nd|bt|wid|wit|thn|ur|wen|wat|wht|coz|cuz|tho|b4)$",
-    re.IGNORECASE,
+    rf"\s+(?:{'|'.join(sorted(_TEXTED_FUNCTION_WORDS))})$", re.IGNORECASE
 )
 # A last word of one lower-case letter that is no English word ("a" and "i" are).
 LONE_LETTER_END = re.compile(r"\s+[b-hj-z]$")
