@@ -1769,3 +1769,33 @@ def test_the_product_itself_is_no_feature_of_it():
     assert features("I use the Facebook page daily.") == ["Facebook page"]  # a part of it
     # with no project name the same words are read as before
     assert ("feature", "check Facebook") in _nodes("The only way I can check Facebook is here.")
+
+
+@pytest.mark.parametrize(
+    ("text", "not_a_feature"),
+    [
+        ("My wife and I love movies and NETFLIX has a wonderful selection.", None),  # clauses
+        ("It's only a black screen.", "screen"),  # what a failure shows
+        ("Loads of Fun!", "loads"),  # a quantity, no loading
+        ("It is one of the must have apps for Fire.", "Fire"),  # the Kindle Fire, short
+        ("I recommend it for all ebay users.", "ebay users"),  # people: a segment
+        ("You will love this App, for the Android operating system.", "operating system"),
+    ],
+)
+def test_a_clause_a_symptom_a_device_or_people_is_no_feature(text, not_a_feature):
+    features = [label for kind, label in _nodes(text) if kind == "feature"]
+    if not_a_feature is None:
+        assert all(" has " not in label for label in features), features
+    else:
+        assert not_a_feature not in features, features
+
+
+def test_a_feeling_is_no_part_of_a_features_name():
+    assert ("feature", "movies") in _nodes("My wife and I love movies.")
+
+
+def test_the_whole_product_by_its_name_is_no_feature():
+    request = ExtractionRequest(
+        text="I love my netflix service already.", language="en", product="", project_name="Netflix"
+    )
+    assert [n.label for n in extract_offline(request).nodes if n.type == "feature"] == []

@@ -644,11 +644,15 @@ def _name_key(name: str) -> str:
 # Words around the product's name that add no part to it ("bye bye whatsapp", "my facebook");
 # a preposition does ("call through whatsapp" names the calling).
 _NAMES_NOTHING = frozenset(("INTJ", "DET", "PRON", "AUX", "PART", "PUNCT"))
+# Nouns that, after its name, still name the whole product ("the Netflix app", "my netflix
+# service").
+_WHOLE_PRODUCT_NOUNS = frozenset(("app", "apps", "application", "service", "program", "software"))
 
 
 def _names_only_the_product(label: str, own: set[str]) -> bool:
     """ "face book", "check Facebook", "bye bye whatsapp" in the project Facebook or WhatsApp:
-    the product itself, used or left, and no part of it; "Facebook page" names a part."""
+    the product itself, used or left, and no part of it ("netflix service" too); "Facebook
+    page" names a part."""
     words = analyse(label)
     for first in range(len(words)):
         for last in range(first, len(words)):
@@ -656,7 +660,7 @@ def _names_only_the_product(label: str, own: set[str]) -> bool:
                 if first == 1 and last == len(words) - 1:
                     return True  # a verb with the product for object (tagged a noun alone)
                 rest = words[:first] + words[last + 1 :]
-                return all(w.pos in _NAMES_NOTHING for w in rest)
+                return all(w.pos in _NAMES_NOTHING or w.lower in _WHOLE_PRODUCT_NOUNS for w in rest)
     return False
 
 
@@ -1704,6 +1708,7 @@ def _features(
         f
         for f in found
         if not linguistic.names_a_device(f.label)
+        and not (lex.LANG == "en" and _a_group_of_people(f.label, lex))
         and not (lex.LANG == "en" and linguistic.names_a_connection(f.label))
         and not linguistic.names_no_feature(f.label)
         and not linguistic.not_a_feature_name(f.label)
@@ -1711,16 +1716,28 @@ def _features(
     ]
 
 
+def _a_group_of_people(label: str, lex: ModuleType) -> bool:
+    """ "ebay users", "movie lovers": a noun phrase headed by people is a segment, not a
+    feature; "pictures of my friends" and "share with the wife" name a thing and a use."""
+    words = analyse(label)
+    head = words[: next((k for k, w in enumerate(words) if w.pos == "ADP"), len(words))]
+    return (
+        bool(head) and head[0].pos != "VERB" and _names_people(" ".join(w.text for w in head), lex)
+    )
+
+
 def _feature_name(finding: Finding) -> Finding:
     """A feature's name as a feature is named; the quote keeps the words as written. A lone
     letter left at the end by a word cut short or texted goes ("shuffle play feature f**ks",
     "video calling n likes"), as does a texted function word ("the call feature dnt work")
-    and a verb that only frames the one after it ("seem to upload my profile picture");
+    and a verb that only frames the one after it ("seem to upload my profile picture") or
+    tells a feeling about it ("love movies");
     an operation named alone in the past is the operation ("I opened the app", "it updated":
     "open", "update")."""
     label = linguistic.LONE_LETTER_END.sub("", finding.label)
     label = linguistic.TEXTED_FUNCTION_END.sub("", label)
     label = linguistic.RAISING_START.sub("", label)
+    label = linguistic.FEELING_START.sub("", label)
     if " " not in label and label.isascii() and label.lower().endswith("ed"):
         verb = lemma(label)
         if verb != label.lower() and is_english_word(verb):

@@ -2675,7 +2675,9 @@ def problem_part_spans(text: str, clause: Span, parts: frozenset[str]) -> list[S
     return [
         reading.span(*found)
         for found in named
-        if found is not None and _names_a_part(tokens[found[0] : found[1] + 1], parts)
+        if found is not None
+        and _names_a_part(tokens[found[0] : found[1] + 1], parts)
+        and not _a_failed_screen(tokens, *found)
     ]
 
 
@@ -3591,6 +3593,8 @@ def operation_spans(text: str, sentence: Span) -> list[Span]:
             continue
         if after is not None and _YEAR.fullmatch(after.text):
             continue  # "Updated 2013 –": when the review was edited, a date stamp
+        if token.lower in ("load", "loads") and after is not None and after.lower == "of":
+            continue  # "loads of fun": a quantity
         first = i
         subject = i - 1
         while subject >= 0 and (
@@ -3792,7 +3796,12 @@ def names_a_platform(name: str) -> bool:
 def names_a_device(phrase: str) -> bool:
     """ "Kindle Fire HD", "my iPhone 6", "HTC mobile": the phrase names a device, not a
     feature (its head, past the model's name, is a device)."""
-    words = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9]*", phrase)]
+    found = re.findall(r"[A-Za-z][A-Za-z0-9]*", phrase)
+    if len(found) == 1 and found[0][0].isupper() and found[0].lower() in _MODEL_WORDS:
+        return True  # "apps for Fire": the Kindle Fire, named short
+    words = [w.lower() for w in found]
+    if words[-2:] == ["operating", "system"]:
+        return True  # what the device runs, like the device
     while len(words) > 1 and (words[-1] in _MODEL_WORDS or any(c.isdigit() for c in words[-1])):
         words.pop()
     if not words:
@@ -3832,6 +3841,8 @@ def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Sp
     for i, token in enumerate(tokens):
         if token.lemma not in parts or not (token.pos == "NOUN" or _adjective_heading(tokens, i)):
             continue
+        if _a_failed_screen(tokens, i, i):
+            continue  # "only a black screen": what a failure shows, no part of the product
         if i + 1 < len(tokens) and tokens[i + 1].pos == "NOUN":
             if tokens[i + 1].lemma in _FEATURE_HEADS and _no_noun_after(tokens, i + 1):
                 # "the backup feature": a word for features names the part before it
@@ -3872,6 +3883,17 @@ def part_noun_spans(text: str, sentence: Span, parts: frozenset[str]) -> list[Sp
             span = _with_its_verb(text, reading, phrase[0], span, sentence[1])
         found.append(span)
     return found
+
+
+# The screen a failure leaves ("a black screen", "the blank screen").
+_FAILED_SCREENS = _wordset("black blank white blue grey gray empty")
+
+
+def _a_failed_screen(tokens: list[Token], first: int, last: int) -> bool:
+    """ "only a black screen", "stuck on a blank screen": what a failure shows, no part."""
+    return (
+        tokens[last].lemma == "screen" and first > 0 and tokens[first - 1].lower in _FAILED_SCREENS
+    )
 
 
 def _adjective_heading(tokens: list[Token], i: int) -> bool:
@@ -4151,6 +4173,13 @@ def not_a_feature_name(label: str) -> str:
         return "words run together"
     if label.split()[-1].lower() in _TIME_POSTPOSITIONS:
         return "a time, not a thing"  # "two years ago", "a week earlier"
+    tokens = analyse(label)
+    if any(
+        t.lower in _FINITE_BE | _FINITE_HAVE and tokens[k - 1].pos in ("NOUN", "PROPN")
+        for k, t in enumerate(tokens)
+        if k
+    ):
+        return "a clause"  # "NETFLIX has a wonderful selection": a thing and what it has
     return ""
 
 
@@ -4489,6 +4518,7 @@ def _compound_head(tokens: list[Token], j: int) -> bool:
 _COMPOUND_AFTER = _wordset("also too please pls plz")
 # A finite "be" after an object's noun starts what is said of it.
 _FINITE_BE = _wordset("is are was were am")
+_FINITE_HAVE = _wordset("has have had")
 
 
 def _time_follows(tokens: list[Token], j: int) -> bool:
@@ -4907,6 +4937,8 @@ RAISING_START = re.compile(
     r"(?=\w)",
     re.IGNORECASE,
 )
+# A feeling about what follows is no part of its name ("love movies" names the movies).
+FEELING_START = re.compile(r"^(?:love|like|hate|enjoy|prefer|adore)[sd]?\s+(?=\w)", re.IGNORECASE)
 # Function words as they are texted ("dnt", "frm", "nd"): left at a label's end by a cut.
 _TEXTED_FUNCTION_WORDS = _TEXTED_CONJUNCTIONS | _wordset(
     "dnt dont frm cnt cant nd bt wid wit thn ur wen wat wht"
