@@ -1799,3 +1799,8 @@ def test_the_whole_product_by_its_name_is_no_feature():
         text="I love my netflix service already.", language="en", product="", project_name="Netflix"
     )
     assert [n.label for n in extract_offline(request).nodes if n.type == "feature"] == []
+
+
+def test_a_question_embedded_as_the_object_is_no_clause():
+    text = "I like to see what items have bids on them."
+    assert ("feature", "see what items have bids") in _nodes(text), _nodes(text)

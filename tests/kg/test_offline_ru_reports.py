@@ -603,3 +603,29 @@ def test_a_phrase_denied_and_replaced_after_a_is_one_pain() -> None:
     pains = _labels("Кнопка сборки не работает, а меню открывается.", "pain")
     assert any("кнопка сборки не работает" in pain for pain in pains)
     assert not any("меню" in pain for pain in pains)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Было бы удобно, если бы можно было закреплять вкладки.",
+        "Хотелось бы, чтобы я мог закреплять вкладки.",
+    ],
+)
+def test_a_wish_framed_by_a_condition_asks_for_a_feature_not_a_job(text: str) -> None:
+    assert _labels(text, "feature") == ["закреплять вкладки"]
+    assert _labels(text, "job") == []
+
+
+def test_a_pain_label_starts_on_its_statement_not_on_a_cut_circumstance() -> None:
+    text = "После обновления до версии 1.60 встроенный терминал не открывается."
+    assert _labels(text, "pain") == ["встроенный терминал не открывается"]
+
+
+def test_a_body_that_says_only_that_nothing_happens_leaves_the_title_its_pain() -> None:
+    text = (
+        "Не запускается отладчик Python\n\n"
+        "При нажатии F5 выходит сообщение «Не удалось запустить отладчик» "
+        "и больше ничего не происходит."
+    )
+    assert _labels(text, "pain") == ["не запускается отладчик Python"]

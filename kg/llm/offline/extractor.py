@@ -375,7 +375,11 @@ def _title_restated(
         (f.label, text[sentence.start : sentence.end])
         for sentence, found in zip(sentences, findings, strict=True)
         for f in found
-        if f.type == "pain" and id(f) not in dropped and f.quote[0] > end
+        if f.type == "pain"
+        and id(f) not in dropped
+        and f.quote[0] > end
+        # «… и больше ничего не происходит»: a body pain that names nothing says less
+        and not linguistic.names_nothing(f.label)
     ]
     return {
         id(pain)
@@ -1178,7 +1182,29 @@ def _pain_label(text: str, span: Span, clause: Span, sentence: Sentence) -> tupl
     phrase = linguistic.with_preposition(text, phrase, clause)
     phrase = _whole_quote(text, phrase, clause)
     phrase = _with_pronoun_subject(text, phrase, clause[0])
+    if lex is lexicon_ru:
+        phrase = _past_a_cut_preposition(text, phrase, clause[0])
     return phrase, _label(text, phrase, sentence)
+
+
+def _past_a_cut_preposition(text: str, phrase: Span, floor: int) -> Span:
+    """«[после обновления] до версии 1.60 терминал не открывается»: a label that starts on the
+    tail of a phrase cut before it starts past that tail (a preposition, its noun and any
+    number), so it opens on the statement, not on a piece of its circumstances."""
+    if phrase[0] <= floor or not text[floor : phrase[0]].strip():
+        return phrase  # the clause's own start: a whole phrase
+    if not text[: phrase[0]].rstrip()[-1:].isalpha():
+        return phrase  # after a comma or a quote: nothing was cut
+    tokens = analyse(text[phrase[0] : phrase[1]])
+    if len(tokens) < 4 or tokens[0].pos != "ADP" or tokens[1].pos != "NOUN":
+        return phrase
+    k = 2
+    while k < len(tokens) and tokens[k].pos in ("NUM", "X"):
+        k += 1
+    rest = tokens[k:]
+    if not any(t.pos == "VERB" for t in rest):
+        return phrase  # the statement would lose its verb
+    return (phrase[0] + tokens[k].start, phrase[1])
 
 
 def _past_a_lone_word(
@@ -1314,10 +1340,20 @@ def _restated(text: str, sentence: Sentence, pain: Finding, earlier: list[Findin
 def _jobs(text: str, sentence: Sentence) -> list[Finding]:
     lex = sentence.lex
     found: list[Finding] = []
+    # «хотелось бы, чтобы я мог закреплять вкладки», "I wish I could pin tabs": what a wish
+    # asks for is a feature, not a job someone does
+    wished = [
+        cue
+        for cue, _ in linguistic.request_spans(
+            text, (sentence.start, sentence.end), lex.LANG == "en"
+        )
+    ]
     for pattern in lex.JOB_PATTERNS:
         for match in pattern.finditer(text, sentence.start, sentence.end):
             if lex.JOB_EXCLUDED_BEFORE.search(text, sentence.start, match.start()):
                 continue  # "we want to", "нам нужно": the team's plan, not the customer's job
+            if any(cue < match.start() for cue in wished):
+                continue
             first_verb = match["j"].split()[0].lower()
             if first_verb in lex.JOB_EXCLUDED_VERBS:
                 continue
@@ -1338,6 +1374,8 @@ def _jobs(text: str, sentence: Sentence) -> list[Finding]:
         found += _how_to(text, sentence)
     for cue, clause in linguistic.purpose_spans(text, (sentence.start, sentence.end)):
         label = _label(text, clause, sentence)
+        if any(c < cue for c in wished):
+            continue
         if label and not any(label in f.label or f.label in label for f in found):
             found.append(Finding("job", label, _cover(sentence, cue, clause[1]), clause[0]))
     return found

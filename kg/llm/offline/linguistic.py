@@ -24,7 +24,16 @@ from functools import lru_cache
 
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
-from kg.language import Token, analyse, cases, grammemes, is_cyrillic, is_english_word, lemma
+from kg.language import (
+    Token,
+    analyse,
+    cases,
+    content_lemmas,
+    grammemes,
+    is_cyrillic,
+    is_english_word,
+    lemma,
+)
 from kg.language.lemmas import _morph
 from kg.llm.offline import lexicon_en
 
@@ -167,6 +176,9 @@ _OBJECT_LINKS = _wordset("of")
 _RELATIVES = _wordset("that which who whom whose")
 _COMPARATIVES = _wordset("better worse more less so too much")
 _LEAD_INS = frozenset(("have", "be", "being", "there", "if", "add", "to", "able", "that"))
+# «было бы удобно, если бы можно было …», «хотелось бы, чтобы я мог …»: the condition's frame
+# before what is wished for.
+_LEAD_INS_RU = frozenset(("если", "чтобы", "можно", "быть", "бы", "мочь"))
 _FEATURE_WORDS = frozenset(
     (
         "function",
@@ -4175,7 +4187,10 @@ def not_a_feature_name(label: str) -> str:
         return "a time, not a thing"  # "two years ago", "a week earlier"
     tokens = analyse(label)
     if any(
-        t.lower in _FINITE_BE | _FINITE_HAVE and tokens[k - 1].pos in ("NOUN", "PROPN")
+        t.lower in _FINITE_BE | _FINITE_HAVE
+        and tokens[k - 1].pos in ("NOUN", "PROPN")
+        # "see what items have bids": a question embedded as the object is one
+        and not any(w.lower in _QUESTION_WORDS for w in tokens[:k])
         for k, t in enumerate(tokens)
         if k
     ):
@@ -4391,6 +4406,7 @@ def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
     while i < len(tokens) and (
         tokens[i].pos in ("PART", "PRON", "DET", "AUX", "ADV", "ADP", "NUM")
         or tokens[i].lemma in _LEAD_INS
+        or (not english and (tokens[i].lemma in _LEAD_INS_RU or (i == 0 and tokens[i].text == ",")))
         or (
             tokens[i].lemma in _FEATURE_WORDS
             and i + 1 < len(tokens)
@@ -4991,12 +5007,17 @@ _POLITE = _wordset("please pls plz asap guys пожалуйста")
 
 
 _NAMING_WORDS = frozenset({"NOUN", "PROPN", "PRON", "ADJ", "NUM", "X"})
+# The words of "nothing happens", «ничего не происходит» (and «больше», «просто», "then").
+_NOTHING_HAPPENS = _wordset("nothing happen anything then ничего ничто происходить большой просто")
 _WORKING = _wordset("work function работать функционировать срабатывать сработать")
 
 
 def names_nothing(label: str) -> bool:
     """A short failure to work said of nothing named ("not working", «не работает», «перестало
-    работать»): no noun, name or pronoun says what fails."""
+    работать»): no noun, name or pronoun says what fails; or only that nothing happens
+    ("and then nothing happens", «больше ничего не происходит»)."""
+    if content_lemmas(label) <= _NOTHING_HAPPENS:
+        return True
     tokens = [t for t in analyse(label) if t.pos != "PUNCT"]
     if not tokens or len(tokens) > 4 or tokens[0].lower not in NEGATORS | CEASE:
         return False
