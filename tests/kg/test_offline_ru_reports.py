@@ -629,3 +629,30 @@ def test_a_body_that_says_only_that_nothing_happens_leaves_the_title_its_pain() 
         "и больше ничего не происходит."
     )
     assert _labels(text, "pain") == ["не запускается отладчик Python"]
+
+
+@pytest.mark.parametrize(
+    ("text", "pain"),
+    [
+        ("Большое потребление памяти", "большое потребление памяти"),
+        ("Редактор грузит процессор на 100%.", "редактор грузит процессор на 100%"),
+        (
+            "Когда я запускаю программу, русские буквы в консоли выводятся как знаки вопроса.",
+            "русские буквы в консоли выводятся как знаки вопроса",
+        ),
+    ],
+)
+def test_a_resource_used_up_or_garbled_text_is_a_pain(text: str, pain: str) -> None:
+    assert _labels(text, "pain") == [pain]
+
+
+@pytest.mark.parametrize(
+    "text", ["Потребление памяти нормальное.", "Файлы отображаются как список."]
+)
+def test_a_normal_load_or_a_view_mode_is_no_pain(text: str) -> None:
+    assert _labels(text, "pain") == []
+
+
+def test_a_title_told_again_by_a_verb_of_its_short_root_is_one_pain() -> None:
+    text = "Terminal не принимает ввод\n\nТекст не вводится, курсор мигает."
+    assert len(_labels(text, "pain")) == 1

@@ -403,6 +403,7 @@ def _same_matter(title: str, body: str) -> bool:
 
 _ROOT_MIN = 5  # letters: «встав-» in «вставка» and «вставляться»; «пере-» alone is a prefix
 _ROOT_SHARE = 0.6  # of the shorter word
+_WHOLE_ROOT_MIN = 4  # letters of a short lemma the longer one begins with
 
 
 def _same_root(one: str, other: str) -> bool:
@@ -414,7 +415,10 @@ def _same_root(one: str, other: str) -> bool:
         if a != b:
             break
         shared += 1
-    return shared >= max(_ROOT_MIN, _ROOT_SHARE * min(len(one), len(other)))
+    shorter = min(len(one), len(other))
+    if shared == shorter >= _WHOLE_ROOT_MIN:
+        return True  # «ввод» in «вводиться», «язык» in «языковой»: the whole shorter word
+    return shared >= max(_ROOT_MIN, _ROOT_SHARE * shorter)
 
 
 # ----------------------------------------------------------------------------- splitting
@@ -1184,6 +1188,8 @@ def _pain_label(text: str, span: Span, clause: Span, sentence: Sentence) -> tupl
     phrase = _with_pronoun_subject(text, phrase, clause[0])
     if lex is lexicon_ru:
         phrase = _past_a_cut_preposition(text, phrase, clause[0])
+    if text[phrase[1] : phrase[1] + 1] == "%" and text[phrase[1] - 1 : phrase[1]].isdigit():
+        phrase = (phrase[0], phrase[1] + 1)  # "на 100%": the sign is the number's own
     return phrase, _label(text, phrase, sentence)
 
 

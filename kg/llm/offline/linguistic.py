@@ -436,7 +436,7 @@ def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
             if token.lemma not in GENERIC_PROBLEMS and token.lower not in GENERIC_PROBLEMS:
                 return i
             generic = i if generic is None else generic
-        elif _states_a_failure(tokens, i, negated):
+        elif _states_a_failure(tokens, i, negated) or _uses_up_ru(tokens, i):
             return i
         elif unable is None and (
             _after_inability(tokens, i) or _complains_of_use(tokens, i) or _review_cue(tokens, i)
@@ -632,7 +632,7 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
         return subject is not None and subject.lower not in _PERSON_SUBJECTS
     if token.lemma in _HAPPEN and any(t.lower in _NOTHING for t in tokens[max(0, i - 3) : i]):
         return True  # "nothing happens", «ничего не происходит»; not "this doesn't happen"
-    if _wrong_result(tokens, i):
+    if _wrong_result(tokens, i) or (not negated and _shown_garbled(tokens, i)):
         return True
     if token.lemma in CEASE and after is not None and after.lower == "being":
         after = tokens[i + 2] if i + 2 < len(tokens) else None  # "stopped being shown"
@@ -921,6 +921,28 @@ def _wrong_result(tokens: list[Token], i: int) -> bool:
     # квадраты», "instead of the page, it shows markup")
     verbs = [t for t in tokens if t.pos == "VERB" and t is not thing]
     return bool(verbs) and not any(t.lemma in _CHOOSING for t in tokens)
+
+
+# Verbs of showing, and what text garbled by a wrong font or encoding shows as.
+_SHOWING = _wordset(
+    "show display appear print отображаться выводиться показываться печататься отображать "
+    "выводить показывать"
+)
+_GARBLE = _wordset(
+    """square box rectangle question gibberish символ знак квадрат прямоугольник иероглиф
+    кракозябра крякозябра абракадабра мусор"""
+)
+
+
+def _shown_garbled(tokens: list[Token], i: int) -> bool:
+    """ "letters show as squares", «русские буквы выводятся как знаки вопроса»: text shown
+    as the placeholders of a wrong font or encoding."""
+    if tokens[i].lemma not in _SHOWING or i + 2 >= len(tokens):
+        return False
+    if tokens[i + 1].lower not in ("as", "like", "как"):
+        return False
+    shown = [t for t in tokens[i + 2 : i + 5] if t.pos in ("NOUN", "ADJ")]
+    return any(t.lemma in _GARBLE or t.lower in _GARBLE for t in shown)
 
 
 # Negators of a verb or an adjective; "nothing like", "no good reason" are other constructions.
@@ -1350,6 +1372,30 @@ _FALLEN_STATES = _wordset("black white grey gray blank offline")
 # A device's resources an app uses up: "drains my phone by noon", "eats all my storage".
 _RESOURCES = _wordset("battery batteries storage memory space ram data cpu")
 _CONSUMING = _wordset("kill eat hog drain suck chew devour burn waste fill")
+# «большое потребление памяти», «занимает 3 ГБ оперативной памяти», «грузит процессор на
+# 100%»: the memory, processor or battery a program uses up.
+_RESOURCES_RU = _wordset("память процессор цп cpu оперативка ram батарея аккумулятор")
+_LOAD_NOUNS_RU = _wordset("потребление нагрузка расход использование утечка")
+_EXCESSIVE_RU = _wordset("большой высокий огромный чрезмерный повышенный сильный утечка")
+_CONSUMING_RU = _wordset("потреблять занимать есть жрать съедать грузить нагружать расходовать")
+_ALL_OF_IT_RU = _wordset("много весь огромный")
+
+
+def _uses_up_ru(tokens: list[Token], i: int) -> bool:
+    """The words around a resource say a program uses up too much of it (see _RESOURCES_RU):
+    a load that is high, or a verb of using with an amount («на 100%», «3 ГБ», «всю»)."""
+    if tokens[i].lemma not in _RESOURCES_RU:
+        return False
+    before, after = tokens[max(0, i - 4) : i], tokens[i + 1 : i + 4]
+    if any(t.lower in NEGATORS for t in before):
+        return False
+    if any(t.lemma in _LOAD_NOUNS_RU for t in before):
+        return any(t.lemma in _EXCESSIVE_RU for t in before)
+    if any(t.lemma in _CONSUMING_RU for t in before):
+        return any(t.pos == "NUM" or t.lemma in _ALL_OF_IT_RU for t in before + after)
+    return False
+
+
 _USING_UP = _wordset("use take")
 _MUCH = _wordset("lot lots alot much tons all so too")
 
