@@ -1804,3 +1804,11 @@ def test_the_whole_product_by_its_name_is_no_feature():
 def test_a_question_embedded_as_the_object_is_no_clause():
     text = "I like to see what items have bids on them."
     assert ("feature", "see what items have bids") in _nodes(text), _nodes(text)
+
+
+def test_an_attempt_that_ends_otherwise_is_a_pain_unless_it_names_nothing():
+    assert ("pain", "window just closes") in _nodes(
+        "I try to open the project from WSL, but the window just closes."
+    )
+    text = "I tried to put both the full and relative paths, but nothing changed."
+    assert "pain" not in _types(text), _nodes(text)

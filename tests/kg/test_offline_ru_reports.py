@@ -656,3 +656,34 @@ def test_a_normal_load_or_a_view_mode_is_no_pain(text: str) -> None:
 def test_a_title_told_again_by_a_verb_of_its_short_root_is_one_pain() -> None:
     text = "Terminal не принимает ввод\n\nТекст не вводится, курсор мигает."
     assert len(_labels(text, "pain")) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "pain"),
+    [
+        ("Сбиваются настройки отступов при каждом открытии файла.", "сбиваются настройки"),
+        ("Неудобно, что нельзя перетащить вкладку в другое окно.", "нельзя перетащить вкладку"),
+        ("Я пытаюсь открыть проект из WSL, но окно просто закрывается.", "окно просто закрывается"),
+    ],
+)
+def test_common_ways_to_report_a_fault(text: str, pain: str) -> None:
+    assert any(pain in label for label in _labels(text, "pain")), _labels(text, "pain")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Пытался открыть файл, но всё получилось.",  # the attempt succeeded
+        "У меня слетел русский язык, пытался фиксить",  # an attempt is no expectation denied
+    ],
+)
+def test_an_attempt_that_succeeds_or_stays_open_is_read_as_such(text: str) -> None:
+    pains = _labels(text, "pain")
+    assert all("получилось" not in p for p in pains)
+    if "слетел" in text:
+        assert any("слетел" in p for p in pains), pains
+
+
+def test_a_request_in_the_future_tense_asks_for_a_feature() -> None:
+    text = "Буду благодарен, если добавите поддержку Markdown-таблиц."
+    assert _labels(text, "feature") == ["поддержку Markdown-таблиц"]

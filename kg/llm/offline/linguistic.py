@@ -77,7 +77,8 @@ PROBLEM_LEMMAS = _wordset(
     зависание вылет падение лаг лагать неудобство раздражающий запутанный жалоба жаловаться
     устаревший испорченный повреждённый повредить мерцание искажение
     зависнуть подвисать подвиснуть виснуть вылететь упасть крашиться крашнуться мерцать
-    дергаться прыгать размываться искажаться съезжать съехать дублироваться двоиться"""
+    дергаться прыгать размываться искажаться съезжать съехать дублироваться двоиться
+    сбиваться сбиться неудобный неудобно"""
 )
 # Verbs whose absence is a problem when negated ("doesn't open", «не запускается»).
 FUNCTION_LEMMAS = _wordset(
@@ -132,7 +133,7 @@ REQUEST_EN = re.compile(
     re.IGNORECASE,
 )
 REQUEST_RU = re.compile(
-    r"(?<!\w)(?:добавьте|добавить\s+бы|сделайте|верните|прошу\s+(?:добавить|сделать)"
+    r"(?<!\w)(?:добавьте|добавите|добавить\s+бы|сделайте|верните|прошу\s+(?:добавить|сделать)"
     r"|хотелось\s+бы|хочется|было\s+бы\s+(?:удобно|здорово|неплохо|хорошо|круто|полезно|классно)"
     r"|нужна\s+возможность|не\s+хватает|предлагаю|можно\s+ли\s+(?:добавить|сделать)"
     r"|добавить\s+возможность|добавьте\s+возможность|рекомендуем|рекомендаци[яи]\W{0,3}:)(?!\w)",
@@ -1988,6 +1989,22 @@ def _expects(tokens: list[Token]) -> bool:
     return False
 
 
+def _attempts(tokens: list[Token]) -> bool:
+    """ "I try to open it", «пытаюсь открыть»: an attempt, whose end is expected."""
+    words = [t for t in tokens if t.pos != "PUNCT"]
+    return any(
+        token.lemma in _ATTEMPTING
+        and i + 1 < len(words)
+        and (words[i + 1].pos == "VERB" or words[i + 1].lower == "to")
+        for i, token in enumerate(words)
+    )
+
+
+_ATTEMPTING = _wordset("try attempt пытаться попытаться пробовать попробовать")
+# What an attempt may end in that is no fault: "but it worked", «но всё получилось».
+_SUCCEEDING = _wordset("work succeed manage работать сработать получиться удаться")
+
+
 def against_expectation(text: str, clause: Span, sentence: Span) -> Span | None:
     """What happened instead of what was expected: "I expected local names, but only keywords
     are shown", «ожидал увидеть список, а открывается пустое окно». The clause after the
@@ -1995,16 +2012,24 @@ def against_expectation(text: str, clause: Span, sentence: Span) -> Span | None:
     before = [t for t in _within(read(text, sentence), sentence[0], clause[0]) if t.pos != "PUNCT"]
     if not before or before[-1].lower not in _CONTRASTS:
         return None
-    if not _expects(before[:-1]):
-        return None
+    expected = _expects(before[:-1])
+    if not (expected or _attempts(before[:-1])):
+        return None  # what was expected or tried comes first
     reading = read(text, clause)
     tokens = reading.tokens
     if not any(t.pos in ("VERB", "ADJ") for t in tokens):
         return None
     if polarity(text[clause[0] : clause[1]]) >= 0.3:
         return None  # "but it was easy to set up": better than expected
+    if any(t.lemma in _SUCCEEDING for t in tokens) and not any(t.lower in NEGATORS for t in tokens):
+        return None  # «пытался, но всё получилось»: the attempt succeeded
     first, last = _content_bounds(tokens, 0, len(tokens) - 1)
-    return reading.span(first, last) if first <= last else None
+    if first > last:
+        return None
+    span = reading.span(first, last)
+    if not expected and names_nothing(text[span[0] : span[1]].split(",")[0]):
+        return None  # "tried both paths, but nothing changed": the attempt names no symptom
+    return span
 
 
 def denies_a_problem(text: str, span: Span, clause: Span) -> bool:
@@ -2029,7 +2054,17 @@ def holds_its_comma(text: str, span: Span) -> bool:
     first = re.match(r"\s*(\w+)", text[span[0] : span[1]])
     if first is not None and first.group(1).lower() in _INSTEAD:
         return True
+    if _JUDGED_THAT.match(text, span[0], span[1]):
+        return True  # «неудобно, что нельзя перетащить вкладку»: what is judged follows
     return _DENIED_AFTER_COMMA.search(text, span[0], span[1]) is not None
+
+
+# A judgement whose matter is the clause after it: "it's annoying that …", «неудобно, что …».
+_JUDGED_THAT = re.compile(
+    r"\s*(?:очень\s+)?(?:неудобно|плохо|странно|обидно|жаль|раздражает|бесит|печально)"
+    r"\s*,\s*(?:что|когда)\s",
+    re.IGNORECASE,
+)
 
 
 # Words for the parts of a computer a report lists as its environment, the display among them
@@ -5053,8 +5088,12 @@ _POLITE = _wordset("please pls plz asap guys пожалуйста")
 
 
 _NAMING_WORDS = frozenset({"NOUN", "PROPN", "PRON", "ADJ", "NUM", "X"})
-# The words of "nothing happens", «ничего не происходит» (and «больше», «просто», "then").
-_NOTHING_HAPPENS = _wordset("nothing happen anything then ничего ничто происходить большой просто")
+# The words of "nothing happens", "nothing changed", «ничего не происходит» (and «больше»,
+# «просто», "then").
+_NOTHING_HAPPENS = _wordset(
+    """nothing happen change anything then
+    ничего ничто происходить измениться меняться большой просто"""
+)
 _WORKING = _wordset("work function работать функционировать срабатывать сработать")
 
 
