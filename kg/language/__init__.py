@@ -9,7 +9,7 @@ Tags are mapped to one small universal set so the rules above them are language-
 """
 
 from kg.language.lemmas import content_lemmas, is_cyrillic, is_english_word, lemma, lemma_key
-from kg.language.tokens import Token, analyse, cases, grammemes
+from kg.language.tokens import Token, analyse, cases, grammemes, may_name_a_person
 
 
 def load_models() -> None:
@@ -31,4 +31,5 @@ __all__ = [
     "is_english_word",
     "lemma",
     "lemma_key",
+    "may_name_a_person",
 ]

@@ -11,9 +11,10 @@ from textblob.en.taggers import PatternTagger
 
 from kg.language.lemmas import _morph, is_cyrillic, lemma
 
-# A version or a decimal ("1.86", "2,5") and a file extension (".tsx") are one token: their
-# dot ends no sentence or phrase.
+# A key combination ("Ctrl+Shift+K"), a version or a decimal ("1.86", "2,5") and a file
+# extension (".tsx") are one token: their plus or dot ends no word, sentence or phrase.
 _TOKEN = re.compile(
+    r"(?i:\b(?:ctrl|shift|alt|cmd|option|win|meta|fn)(?:\+\w+)+)|"
     r"\d+(?:[.,]\d+)+\b|(?<![\w.])\.[A-Za-z]\w{0,5}\b|\w+?(?=n['’]t\b)|n['’]t\b|"
     r"\w+(?:[-'’]\w+)*|[^\w\s]",
     re.UNICODE,
@@ -151,6 +152,15 @@ def grammemes(word: str) -> frozenset[str]:
 
 
 _CASES = frozenset({"nomn", "gent", "datv", "accs", "ablt", "loct", "voct", "gen2", "acc2", "loc2"})
+
+
+@lru_cache(maxsize=100_000)
+def may_name_a_person(word: str) -> bool:
+    """Some parse of a Russian noun is animate («менеджеры», «юзер»); tools named by
+    borrowed words with a person's suffix are not («линтер», «дебагер», «браузер»)."""
+    if not is_cyrillic(word):
+        return False
+    return any(parse.tag.animacy == "anim" for parse in _morph().parse(word.lower()))
 
 
 @lru_cache(maxsize=100_000)

@@ -1812,3 +1812,7 @@ def test_an_attempt_that_ends_otherwise_is_a_pain_unless_it_names_nothing():
     )
     text = "I tried to put both the full and relative paths, but nothing changed."
     assert "pain" not in _types(text), _nodes(text)
+
+
+def test_a_key_combination_is_one_token():
+    assert [t.text for t in analyse("Press Ctrl+Shift+K now")] == ["Press", "Ctrl+Shift+K", "now"]

@@ -687,3 +687,28 @@ def test_an_attempt_that_succeeds_or_stays_open_is_read_as_such(text: str) -> No
 def test_a_request_in_the_future_tense_asks_for_a_feature() -> None:
     text = "Буду благодарен, если добавите поддержку Markdown-таблиц."
     assert _labels(text, "feature") == ["поддержку Markdown-таблиц"]
+
+
+def test_a_borrowed_tool_name_with_a_persons_suffix_is_no_segment() -> None:
+    text = "не работает дебагер\n\nставлю брейкпоинт а он не останавливается"
+    assert _labels(text, "segment") == []
+    assert "менеджеры" in _labels("Менеджеры и дизайнеры жалуются на интерфейс.", "segment")
+
+
+def test_a_how_to_question_asks_for_a_way_and_tells_no_fault() -> None:
+    text = "Подскажите пожалуйста как убрать подчеркивание ошибок красным"
+    assert _labels(text, "job") == ["убрать подчеркивание ошибок красным"]
+    assert _labels(text, "pain") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "pain"),
+    [
+        ("Ctrl+C не копирует текст в терминале", "Ctrl+C не копирует текст в терминале"),
+        ("Форматирование ломает отступы в yaml", "форматирование ломает отступы в yaml"),
+    ],
+)
+def test_a_key_combination_is_one_word_and_breaking_a_thing_is_a_fault(
+    text: str, pain: str
+) -> None:
+    assert _labels(text, "pain") == [pain]

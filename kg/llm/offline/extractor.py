@@ -1106,6 +1106,8 @@ def _pains(
         return found
     if not english and report_ru.asks_the_maintainers(text[sentence.start : sentence.end]):
         return found  # «Пожалуйста, исправьте это», «Можно ли добавить …?»: a request
+    if not english and lex.HOW_TO_JOB.match(text, sentence.start, sentence.end):
+        return found  # «Как убрать подчёркивание ошибок?»: a way asked for, no fault told
     for clause in sentence.clauses:
         if english and linguistic.suggested(text, clause):
             continue  # "why not try to let people know …?": a suggestion, not a fault

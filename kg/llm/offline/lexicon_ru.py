@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from kg.language.tokens import cases, grammemes
+from kg.language.tokens import cases, grammemes, may_name_a_person
 
 LANG = "ru"
 
@@ -405,7 +405,7 @@ JOB_PATTERNS = (
 # понимаю, как …») it is not asked.
 HOW_TO_JOB = re.compile(
     r"(?:(?<![\w-])(?:подскажите|скажите|объясните|посоветуйте)\W+(?:пожалуйста\W+)?)?"
-    r"(?<![\w-]\s)(?<![\w-])как\s+(?:мне\s+|можно\s+)?"
+    r"как\s+(?:мне\s+|можно\s+)?"
     r"(?P<j>[\w-]+(?:ть|ться|ти|чь)(?![\w-]).*)",
     _I,
 )
@@ -714,11 +714,19 @@ _ACCUSATIVE_PREPOSITIONS = frozenset({"через", "сквозь", "про", "�
 _PREVIOUS_WORD = re.compile(r"([А-Яа-яЁё-]+)[ \t]+$")
 
 
+# The suffixes borrowed names of tools share with borrowed names of people: «линтер»,
+# «дебагер», «парсер» beside «менеджер», «дизайнер»; only an animate reading tells them apart.
+_BORROWED_AGENT = re.compile(r"(?:[её]р|ор)(?:а|у|ом|е|ы|ов|ам|ами|ах)?$", re.IGNORECASE)
+
+
 def _names_a_thing(found: re.Match[str]) -> bool:
-    """The head, singular, is a thing or one named firm: a Latin name right after it or as its
-    prefix, or the accusative of an inanimate noun (nominative in form) after a preposition or
-    after a verb of the writer's («открываю проводник», «установите помощник»)."""
+    """The head is a thing or one named firm: a borrowed tool's name (any number), or,
+    singular, a Latin name right after it or as its prefix, or the accusative of an inanimate
+    noun (nominative in form) after a preposition or after a verb of the writer's («открываю
+    проводник», «установите помощник»)."""
     word = found["head"]
+    if _BORROWED_AGENT.search(word) and not may_name_a_person(word):
+        return True  # «дебагер», «линтеры»: a tool's borrowed name, no person
     tags = grammemes(word)
     if "sing" not in tags:
         return False
