@@ -712,3 +712,20 @@ def test_a_key_combination_is_one_word_and_breaking_a_thing_is_a_fault(
     text: str, pain: str
 ) -> None:
     assert _labels(text, "pain") == [pain]
+
+
+def test_groups_named_by_experience_or_platform_are_segments() -> None:
+    assert _labels("Для новичков очень сложно разобраться с настройкой Python.", "segment") == [
+        "новички"
+    ]
+    text = "Пользователи Linux не могут установить расширение из маркетплейса."
+    assert _labels(text, "segment") == ["пользователи Linux"]
+
+
+def test_a_product_free_of_the_fault_is_a_competitor() -> None:
+    text = "В PyCharm такой проблемы нет, автодополнение работает сразу."
+    assert _labels(text, "competitor") == ["PyCharm"]
+
+
+def test_a_laptops_specification_is_no_metric() -> None:
+    assert _labels("Ноутбук: Lenovo ThinkPad, 8 ГБ, Windows 10 Pro 21H2.", "metric") == []

@@ -955,7 +955,9 @@ def _segments(text: str, sentence: Sentence) -> list[Finding]:
         end = head.end()
         tail = lex.segment_tail(label, text[end : sentence.end])
         if tail is not None:
-            label = f"{label} {tail.group(1).lower()}"
+            word = tail.group(1)
+            # a name in Latin letters keeps its case («пользователи Windows»)
+            label = f"{label} {word if word.isascii() and word[:1].isupper() else word.lower()}"
             end += tail.end()
             consumed_until = end
         if linguistic.addressed(text, (sentence.start, sentence.end), start, end):

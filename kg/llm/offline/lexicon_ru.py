@@ -161,6 +161,8 @@ SEGMENT_HEADS: tuple[tuple[str, str, bool], ...] = (
     (rf"студентк{_FEM_A}", "студенты", False),
     (rf"пациентк{_FEM_A}", "пациенты", False),
     (rf"пенсионерк{_FEM_A}", "пенсионеры", False),
+    (rf"новичок|новичк{_VELAR}", "новички", False),
+    (rf"начинающ{_ADJ}", "начинающие", False),
     # organisations; the generic ones need a word that says which
     (r"компани(?:я|и|ю|ей|ям|ями|ях|й)", "компании", True),
     (rf"фирм{_FEM_A}", "фирмы", True),
@@ -538,6 +540,11 @@ COMPETITOR_PATTERNS = (
         rf"(?<![\w-])(?:[Уу]|[Вв])\s+{NAMES_LATIN}\s+(?:уже\s+)?(?:есть|нет|появил\w+)"
         rf"(?![\w-])(?!\s*[.,;!?)]|\s*$)"
     ),
+    # «в PyCharm такой проблемы нет»: the product compared with one free of the fault
+    re.compile(
+        rf"(?<![\w-])[Вв]\s+{NAMES_LATIN}\s+(?:такой|этой|подобной|той\s+же)\s+проблем\w*\s+"
+        rf"(?:нет|не\s+было|не\s+возникает|не\s+наблюдается)(?![\w-])"
+    ),
     # «в X всё работает»: the product compared with one where the same thing works
     re.compile(
         rf"(?<![\w-])[Вв]\s+{NAMES_LATIN}\s+(?:(?:вс[её]|это|он[оа]?)\s+)?(?:нормально\s+|"
@@ -828,7 +835,16 @@ def _the_writers_role(before: str) -> bool:
 
 
 def segment_tail(label: str, rest: str) -> re.Match[str] | None:
-    """The genitive that completes a role: 'владельцы ресторанов', 'родители школьников'."""
+    """The genitive that completes a role: 'владельцы ресторанов', 'родители школьников';
+    the platform people work on: «пользователи Windows», «разработчики Linux»."""
+    platform = _PLATFORM_AFTER.match(rest)
+    if platform is not None:
+        return platform
     if label in ATTACHING_HEADS:
         return re.match(r"^\s+(" + SEGMENT_HEAD.pattern + r")", rest, _I)
     return None
+
+
+_PLATFORM_AFTER = re.compile(
+    r"^\s+(Windows|Linux|macOS|Mac|Ubuntu|Debian|Android|iOS|WSL|ChromeOS)(?![\w-])", _I
+)

@@ -2072,7 +2072,8 @@ _JUDGED_THAT = re.compile(
 _MACHINE = re.compile(
     r"(?<![\w-])(?:RAM|ROM|CPU|GPU|SSD|HDD|ОЗУ|ПЗУ|memory|processor|cores?|процессор\w*|"
     r"оперативн\w*|памят[ьи]|видеокарт\w*|ядер|ядра|диск\w*|монитор\w*|дюйм\w*|"
-    r"масштаб\w*|разрешени\w+\s+(?:экрана|монитора|дисплея|\d))(?![\w-])",
+    r"масштаб\w*|разрешени\w+\s+(?:экрана|монитора|дисплея|\d)|ноутбук\w*|laptop|"
+    r"Windows\s+\d+|macOS\s+\d+|Ubuntu\s+\d+)(?![\w-])",
     re.IGNORECASE,
 )
 
