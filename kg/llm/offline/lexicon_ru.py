@@ -162,7 +162,6 @@ SEGMENT_HEADS: tuple[tuple[str, str, bool], ...] = (
     (rf"пациентк{_FEM_A}", "пациенты", False),
     (rf"пенсионерк{_FEM_A}", "пенсионеры", False),
     (rf"новичок|новичк{_VELAR}", "новички", False),
-    (rf"начинающ{_ADJ}", "начинающие", False),
     # organisations; the generic ones need a word that says which
     (r"компани(?:я|и|ю|ей|ям|ями|ях|й)", "компании", True),
     (rf"фирм{_FEM_A}", "фирмы", True),
