@@ -1377,6 +1377,7 @@ _CONSUMING = _wordset("kill eat hog drain suck chew devour burn waste fill")
 # 100%»: the memory, processor or battery a program uses up.
 _RESOURCES_RU = _wordset("память процессор цп cpu оперативка ram батарея аккумулятор")
 _LOAD_NOUNS_RU = _wordset("потребление нагрузка расход использование утечка")
+# a leak is too much by itself («утечка памяти»): it counts as its own excess
 _EXCESSIVE_RU = _wordset("большой высокий огромный чрезмерный повышенный сильный утечка")
 _CONSUMING_RU = _wordset("потреблять занимать есть жрать съедать грузить нагружать расходовать")
 _ALL_OF_IT_RU = _wordset("много весь огромный")
