@@ -1816,3 +1816,9 @@ def test_an_attempt_that_ends_otherwise_is_a_pain_unless_it_names_nothing():
 
 def test_a_key_combination_is_one_token():
     assert [t.text for t in analyse("Press Ctrl+Shift+K now")] == ["Press", "Ctrl+Shift+K", "now"]
+
+
+def test_a_named_part_that_stopped_doing_something_is_a_fault():
+    text = "After installing the Python extension, IntelliSense stopped suggesting imports."
+    assert ("pain", "IntelliSense stopped suggesting imports") in _nodes(text), _nodes(text)
+    assert "pain" not in _types("My son stopped playing it.")

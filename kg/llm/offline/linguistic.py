@@ -666,7 +666,12 @@ def _a_part_ceased(tokens: list[Token], i: int) -> bool:
     subject = _subject_of(tokens, i)
     if subject is None or subject.lower in _WRITER_OBJECTS | {"they"} or _a_person(subject):
         return False
-    return subject.pos == "PRON" or subject.lower.endswith("s") or subject.pos == "PROPN"
+    return (
+        subject.pos in ("PRON", "PROPN")
+        or subject.lower.endswith("s")
+        or subject.text[:1].isupper()  # "IntelliSense stopped suggesting imports": a name
+        or subject.lemma in lexicon_en.SOFTWARE_PARTS  # "the debugger stopped pausing"
+    )
 
 
 def _ceased(tokens: list[Token], i: int) -> bool:
