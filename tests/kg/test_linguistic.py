@@ -1792,6 +1792,8 @@ def test_a_clause_a_symptom_a_device_or_people_is_no_feature(text, not_a_feature
 
 def test_a_feeling_is_no_part_of_a_features_name():
     assert ("feature", "movies") in _nodes("My wife and I love movies.")
+    # a feeling's word that names a part stays ("a love reaction", "the like button")
+    assert ("feature", "love reaction") in _nodes("Add a love reaction")
 
 
 def test_the_whole_product_by_its_name_is_no_feature():

@@ -5041,8 +5041,14 @@ RAISING_START = re.compile(
     r"(?=\w)",
     re.IGNORECASE,
 )
-# A feeling about what follows is no part of its name ("love movies" names the movies).
-FEELING_START = re.compile(r"^(?:love|like|hate|enjoy|prefer|adore)[sd]?\s+(?=\w)", re.IGNORECASE)
+# A feeling about what follows is no part of its name ("love movies" names the movies, "enjoy
+# watching shows" the watching) when it takes an object; "the like button", "a love reaction"
+# name a part by the word.
+FEELING_START = re.compile(
+    r"^(?:love|like|hate|enjoy|prefer|adore)[sd]?\s+"
+    r"(?=(?:the|my|your|our|their|his|her|this|that|these|those|all)\b|\w+ing\b|\w+s\b)",
+    re.IGNORECASE,
+)
 # Function words as they are texted ("dnt", "frm", "nd"): left at a label's end by a cut.
 _TEXTED_FUNCTION_WORDS = _TEXTED_CONJUNCTIONS | _wordset(
     "dnt dont frm cnt cant nd bt wid wit thn ur wen wat wht"
