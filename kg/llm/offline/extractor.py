@@ -661,6 +661,8 @@ def _names_only_the_product(label: str, own: set[str]) -> bool:
     """ "face book", "check Facebook", "bye bye whatsapp" in the project Facebook or WhatsApp:
     the product itself, used or left, and no part of it ("netflix service" too); "Facebook
     page" names a part."""
+    if not own:
+        return False
     words = analyse(label)
     for first in range(len(words)):
         for last in range(first, len(words)):
@@ -683,7 +685,11 @@ def _find_all(text: str, sentence: Sentence, product: str, own: set[str]) -> lis
     planned_spans = goal_spans + [r.quote for r in risks]
     alternatives = _alternatives(text, sentence, own)
     competitors = _competitors(text, sentence, own, alternatives)
-    jobs = _jobs(text, sentence)
+    # what the sentence asks for: a feature for _features, and no job for _jobs
+    requests = linguistic.request_spans(
+        text, (sentence.start, sentence.end), sentence.lex.LANG == "en"
+    )
+    jobs = _jobs(text, sentence, [cue for cue, _ in requests])
     segments = _segments(text, sentence)
     # What a group of customers named before it needs or tries to do is its job ("night nurses
     # need to swap shifts"): its words name no feature as well.
@@ -698,7 +704,7 @@ def _find_all(text: str, sentence: Sentence, product: str, own: set[str]) -> lis
     ]
     features = [
         f
-        for f in _features(text, sentence, competitors, planned_spans, alternatives)
+        for f in _features(text, sentence, requests, competitors, planned_spans, alternatives)
         if not any(s <= f.at < e for s, e in groups_jobs)
         and (f.origin == "planned" or not any(s <= f.at < e for s, e in counted))
         and not _names_only_the_product(f.label, own)
@@ -1347,17 +1353,11 @@ def _restated(text: str, sentence: Sentence, pain: Finding, earlier: list[Findin
     return any(said & concepts(other.label) for other in earlier)
 
 
-def _jobs(text: str, sentence: Sentence) -> list[Finding]:
+def _jobs(text: str, sentence: Sentence, wished: list[int]) -> list[Finding]:
+    """`wished`: where the sentence's requests start. «хотелось бы, чтобы я мог закреплять
+    вкладки», "I wish I could pin tabs": what a wish asks for is a feature, not a job."""
     lex = sentence.lex
     found: list[Finding] = []
-    # «хотелось бы, чтобы я мог закреплять вкладки», "I wish I could pin tabs": what a wish
-    # asks for is a feature, not a job someone does
-    wished = [
-        cue
-        for cue, _ in linguistic.request_spans(
-            text, (sentence.start, sentence.end), lex.LANG == "en"
-        )
-    ]
     for pattern in lex.JOB_PATTERNS:
         for match in pattern.finditer(text, sentence.start, sentence.end):
             if lex.JOB_EXCLUDED_BEFORE.search(text, sentence.start, match.start()):
@@ -1580,6 +1580,7 @@ def _is_competitor_name(name: str, own: set[str], lex: ModuleType) -> bool:
 def _features(
     text: str,
     sentence: Sentence,
+    requests: list[tuple[int, Span]],
     competitors: list[Finding],
     planned_spans: list[Span],
     alternatives: list[Finding],
@@ -1593,10 +1594,7 @@ def _features(
                 continue
             candidates.append((match.start(), match.start("f"), "planned"))
     whole = (sentence.start, sentence.end)
-    phrases: list[tuple[int, Span, str]] = [
-        (cue, phrase, "planned")
-        for cue, phrase in linguistic.request_spans(text, whole, lex.LANG == "en")
-    ]
+    phrases: list[tuple[int, Span, str]] = [(cue, phrase, "planned") for cue, phrase in requests]
     if lex.LANG == "en":
         phrases += [(c, p, "planned") for c, p in linguistic.advice_spans(text, whole)]
     instruction = linguistic.recommended_statement(text, whole)

@@ -4273,7 +4273,7 @@ def not_a_feature_name(label: str) -> str:
         return "words run together"
     if label.split()[-1].lower() in _TIME_POSTPOSITIONS:
         return "a time, not a thing"  # "two years ago", "a week earlier"
-    tokens = analyse(label)
+    tokens = _tokens(label)
     if any(
         t.lower in _FINITE_BE | _FINITE_HAVE
         and tokens[k - 1].pos in ("NOUN", "PROPN")
