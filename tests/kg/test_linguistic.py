@@ -1824,3 +1824,52 @@ def test_a_named_part_that_stopped_doing_something_is_a_fault():
     text = "After installing the Python extension, IntelliSense stopped suggesting imports."
     assert ("pain", "IntelliSense stopped suggesting imports") in _nodes(text), _nodes(text)
     assert "pain" not in _types("My son stopped playing it.")
+
+
+@pytest.mark.parametrize(
+    ("text", "pain"),
+    [
+        ("They moved the search bar to the bottom. This is really annoying.", "search bar"),
+        ("My playlists get shuffled whenever I sync, which is very frustrating.", "shuffled"),
+        ("All file types get the same icon. How do I fix this?", "same icon"),
+    ],
+)
+def test_a_statement_the_next_words_call_trouble_is_a_pain(text, pain):
+    pains = _pains(text)
+    assert len(pains) == 1 and pain in pains[0]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I never lose my notes, which is great.",
+        "They moved the search bar to the bottom. This is not a problem.",
+        "They moved the search bar to the bottom. How do I move it back?",
+    ],
+)
+def test_words_after_a_statement_that_call_no_trouble_make_no_pain(text):
+    assert _pains(text) == []
+
+
+@pytest.mark.parametrize(
+    ("words", "judges"),
+    [
+        ("This is really annoying", True),
+        ("which is a big problem for new users", True),
+        ("Это не приятно для глаз", True),  # «не приятно» written apart
+        ("Как исправить эту ошибку?", True),
+        ("This is not a problem", False),
+        ("This is great", False),
+        ("Это ошибка или так задумано?", False),  # asks what it is, names a design
+        ("Как исправить?", True),  # the repair asked for has only the statement before
+        ("How do I fix the sidebar?", False),  # names what to fix
+        ("That is how I fix it.", False),  # a repair told, not asked for
+    ],
+)
+def test_judges_what_came_before(words, judges):
+    assert linguistic.judges_what_came_before(words) is judges
+
+
+def test_an_event_that_happens_unasked_is_a_pain():
+    assert _pains("Unwanted scrolling in the editor") == ["unwanted scrolling in the editor"]
+    assert _pains("The filter hides unwanted emails.") == []

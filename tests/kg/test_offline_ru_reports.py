@@ -724,3 +724,53 @@ def test_a_product_free_of_the_fault_is_a_competitor() -> None:
 
 def test_a_laptops_specification_is_no_metric() -> None:
     assert _labels("Ноутбук: Lenovo ThinkPad, 8 ГБ, Windows 10 Pro 21H2.", "metric") == []
+
+
+def test_a_statement_the_next_sentence_calls_trouble_is_a_pain() -> None:
+    text = "Панель поиска переехала вниз. Это очень неудобно."
+    assert _labels(text, "pain") == ["панель поиска переехала вниз"]
+    quote = next(n.quote for n in _extract(text).nodes if n.type == "pain")
+    assert quote.endswith("Это очень неудобно")  # the judgement is the evidence
+
+
+def test_a_statement_a_relative_clause_calls_a_problem_is_a_pain() -> None:
+    text = "При переходе по словам озвучивание звучит дважды, что представляет большую проблему."
+    pains = _labels(text, "pain")
+    assert len(pains) == 1 and pains[0].endswith("озвучивание звучит дважды")
+
+
+def test_a_question_how_to_fix_this_error_looks_past_a_concession() -> None:
+    text = (
+        "Все файлы в проводнике имеют одну и ту же иконку.\n"
+        "Хотя для каждого типа есть своя иконка.\n"
+        "Как исправить эту ошибку?"
+    )
+    pains = _labels(text, "pain")
+    assert len(pains) == 1 and "одну и ту же иконку" in pains[0]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Панель поиска переехала вниз. Это не проблема.",
+        "Панель поиска переехала вниз, что очень удобно.",
+        "Панель поиска переехала вниз. Как её вернуть?",
+    ],
+)
+def test_no_trouble_called_makes_no_pain(text: str) -> None:
+    assert _labels(text, "pain") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "pain"),
+    [
+        ("Самопроизвольное закрытие терминала", "самопроизвольное закрытие терминала"),
+        ("Самопроизвольная смена цветовой схемы", "самопроизвольная смена цветовой схемы"),
+    ],
+)
+def test_an_event_that_happens_unasked_is_a_pain(text: str, pain: str) -> None:
+    assert _labels(text, "pain") == [pain]
+
+
+def test_unwanted_content_filtered_is_no_pain() -> None:
+    assert _labels("Фильтр блокирует нежелательные звонки.", "pain") == []

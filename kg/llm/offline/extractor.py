@@ -197,6 +197,7 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
         [f for f in found if f.type != "pain" or not report_ru.in_a_step_to_do(text, steps, f.at)]
         for found in findings
     ]
+    _judged_statements(text, sentences, findings)
     # "Problem with extensions" above the report that says what goes wrong: the specific
     # statement carries the pain, the one that only names where adds nothing.
     specific = any(
@@ -288,6 +289,92 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
         _link_risk_to_previous(answer, sentence, found, referent)
         referent = _Referent(sentence.start, found, carried)
     return ExtractionResponse(nodes=answer.nodes, relations=answer.relations)
+
+
+def _judged_statements(text: str, sentences: list[Sentence], findings: list[list[Finding]]) -> None:
+    """ "They moved the search bar to the bottom. This is really annoying.", «…, что представляет
+    большую проблему»: a statement that the words after it only call trouble is a complaint,
+    though it holds no cue of its own. Its pain is labelled by its own words and quoted with
+    the judgement; a pain the judgement's words made alone goes, as the same complaint."""
+    for index, sentence in enumerate(sentences):
+        asked = text[sentence.end : sentence.end + 2].lstrip().startswith("?")
+        for k, clause in enumerate(sentence.clauses):
+            relative = _TOLD_OF_BEFORE.search(text, *clause)
+            if relative is not None and linguistic.judges_what_came_before(
+                text[relative.start("word") : clause[1]], asked=asked
+            ):
+                judgement = (relative.start("word"), clause[1])
+                statement = _last_statement(text, (clause[0], relative.start()))
+                if statement is None:
+                    break
+                at = index
+            elif k == 0 and linguistic.judges_what_came_before(
+                text[clause[0] : clause[1]], asked=asked and len(sentence.clauses) == 1
+            ):
+                earlier = _statement_before(text, sentences, index)
+                if earlier is None:
+                    break
+                judgement = clause
+                at, statement = earlier
+            else:
+                continue
+            if any(f.type == "pain" and statement[0] <= f.at < statement[1] for f in findings[at]):
+                break
+            pain = _judged_pain(text, sentences[at], statement, (statement[0], judgement[1]))
+            if pain is not None:
+                findings[index] = [
+                    f
+                    for f in findings[index]
+                    if f.type != "pain" or not judgement[0] <= f.at < judgement[1]
+                ]
+                findings[at].append(pain)
+            break
+
+
+# A judging clause after a comma: "…, which is annoying", «…, что очень мешает».
+_TOLD_OF_BEFORE = re.compile(r",\s*(?P<word>which|что)(?![\w-])", re.IGNORECASE)
+# "Although icons exist for each type, …": a concession tells what should be, not the fault.
+_CONCESSION = re.compile(r"(?:хотя|although|though|even\s+though)(?![\w-])", re.IGNORECASE)
+
+
+def _statement_before(text: str, sentences: list[Sentence], index: int) -> tuple[int, Span] | None:
+    """The sentence a judgement points back to (past one that concedes) and the statement in it
+    that the judgement is of."""
+    at = index - 1
+    if at > 0 and _CONCESSION.match(text, sentences[at].start):
+        at -= 1
+    if at < 0 or text[sentences[at].end : sentences[at].end + 2].lstrip().startswith("?"):
+        return None
+    statement = _last_statement(text, (sentences[at].start, sentences[at].end))
+    return None if statement is None else (at, statement)
+
+
+# Where a sentence's statements part: a comma, a dash between spaces, a semicolon.
+_STATEMENT_BREAK = re.compile(r",|;|\s[-–—]\s")
+
+
+def _last_statement(text: str, span: Span) -> Span | None:
+    """The last piece of the span, between commas or dashes, that says something of something:
+    it holds a verb and a noun ("в целом текст смотрится более кислотным, ярким")."""
+    cuts = [span[0], *(m.end() for m in _STATEMENT_BREAK.finditer(text, *span))]
+    ends = [*(m.start() for m in _STATEMENT_BREAK.finditer(text, *span)), span[1]]
+    for start, end in reversed(list(zip(cuts, ends, strict=True))):
+        tokens = analyse(text[start:end])
+        if any(t.pos in ("VERB", "AUX") for t in tokens) and any(
+            t.pos in ("NOUN", "PROPN") for t in tokens
+        ):
+            return _trim(text, start, end)
+    return None
+
+
+def _judged_pain(text: str, sentence: Sentence, statement: Span, quote: Span) -> Finding | None:
+    english = sentence.lex.LANG == "en"
+    if linguistic.not_a_pain(text, statement, (sentence.start, sentence.end), english):
+        return None  # "I never lose my notes, which is great" is no complaint either way
+    phrase, label = _pain_label(text, statement, statement, sentence)
+    if not label or len(label.split()) < 2 or linguistic.fragment_reason(label):
+        return None
+    return Finding("pain", label, quote, phrase[0])
 
 
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")

@@ -412,7 +412,10 @@ PAIN_PREDICATE = re.compile(
 PAIN_NOUN = re.compile(
     r"\b(?:lag|lags|delays?|errors|mistakes|confusion|mess|chaos|bugs|crashes|downtime|"
     r"slowness|double\s+bookings?|no-shows|inconsistenc(?:y|ies)|distrust|mistrust|"
-    r"lack\s+of\s+[\w-]+)\b(?:\s+(?:in|on|with|of|at|during)\s+(?:the\s+)?[\w-]+"
+    r"lack\s+of\s+[\w-]+"
+    # "unwanted scrolling in the editor": what happens unasked, named as an event
+    r"|(?:unwanted|unintended|involuntary)\s+(?:[\w-]+ing|changes?|resets?|restarts?|jumps?))"
+    r"\b(?:\s+(?:in|on|with|of|at|during)\s+(?:the\s+)?[\w-]+"
     r"|\s+when\s+\w+ing)?",
     _I,
 )

@@ -5100,6 +5100,62 @@ def asks_a_fix_of_nothing(label: str) -> bool:
 _POLITE = _wordset("please pls plz asap guys пожалуйста")
 
 
+# Words that call what was just told trouble ("this is so annoying", «это очень мешает»,
+# "which is a big problem", «что представляет большую проблему»).
+_TROUBLE = _wordset(
+    """annoying annoy frustrating frustrate irritating irritate problem issue bug nuisance
+    inconvenient terrible awful horrible unacceptable wrong incorrect weird strange
+    мешать раздражать бесить напрягать неудобно неудобный неприятно неприятный проблема баг
+    ошибка ужасно ужасный неприемлемо неприемлемый неправильно некорректно странно"""
+)
+# «не удобно», «не приятно»: written apart, the negated comfort is the trouble word.
+_COMFORT = _wordset("удобно удобный приятно приятный комфортно")
+# What may stand around such a word without saying anything of its own.
+_JUDGEMENT_FRAME = _wordset(
+    """be is are was a an the very really so quite extremely pretty big huge major real serious
+    how can could do does i we one to please
+    очень сильно крайне реально просто большой больший серьёзный серьезный настоящий
+    представлять являться стать быть как можно мне подскажите пожалуйста"""
+)
+# What the judgement is said of: the statement before it ("this", «это») or the clause it
+# follows ("which", «что»).
+_POINTERS_BACK = _wordset("this that it it's that's which это этот что")
+# Who it troubles ("for blind users", «для меня»): the judgement itself ends before them.
+_FOR_WHOM = _wordset("for для")
+
+
+def judges_what_came_before(words: str, *, asked: bool = False) -> bool:
+    """ "This is really annoying.", "which is a big problem", «Как исправить эту ошибку?»: words
+    that only call what was just told trouble, or ask how to repair it, naming nothing of their
+    own. They make the statement before them a complaint. asked: the words end a question."""
+    tokens = [t for t in analyse(words) if t.pos != "PUNCT"]
+    cut = next((i for i, t in enumerate(tokens) if t.lower in _FOR_WHOM), len(tokens))
+    tokens = tokens[:cut]
+    asked = asked or words.rstrip().endswith("?")
+    # said of what came before: it opens on the pointer, or a question asks to fix "this" or
+    # to fix with no object at all («Как исправить?»)
+    pointed = tokens if asked else tokens[:3]
+    repair = asked and any(t.lower in _REPAIR or t.lemma in _REPAIR for t in tokens)
+    if not repair and not any(
+        t.lower in _POINTERS_BACK or t.lemma in _POINTERS_BACK for t in pointed
+    ):
+        return False
+    judged = False
+    for index, token in enumerate(tokens):
+        forms = {token.lower, token.lemma}
+        after = tokens[index + 1].lower if index + 1 < len(tokens) else ""
+        if token.lower in NEGATORS:
+            if after not in _COMFORT:
+                return False  # "this is not a problem"
+        elif forms & _TROUBLE or (asked and forms & _REPAIR):
+            judged = True
+        elif token.lower in _COMFORT and index and tokens[index - 1].lower in NEGATORS:
+            judged = True  # «не удобно»
+        elif not forms & (_JUDGEMENT_FRAME | _POINTERS_BACK):
+            return False
+    return judged
+
+
 _NAMING_WORDS = frozenset({"NOUN", "PROPN", "PRON", "ADJ", "NUM", "X"})
 # The words of "nothing happens", "nothing changed", «ничего не происходит» (and «больше»,
 # «просто», "then").
