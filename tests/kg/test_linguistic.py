@@ -1873,3 +1873,17 @@ def test_judges_what_came_before(words, judges):
 def test_an_event_that_happens_unasked_is_a_pain():
     assert _pains("Unwanted scrolling in the editor") == ["unwanted scrolling in the editor"]
     assert _pains("The filter hides unwanted emails.") == []
+
+
+def test_an_english_bug_template_reads_as_the_russian_one():
+    text = (
+        "Styles from a forwarded mail are used\n\n"
+        "User Agent: Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:60.0) Gecko/20100101\n\n"
+        "Steps to reproduce:\n\n1. Compose a plain-text mail.\n2. Attach a saved message.\n\n"
+        'Actual results:\n\n"Sample text" appears centered.\n\n'
+        "Expected results:\n\nShowing the sample text left aligned.\n"
+    )
+    nodes = _nodes(text, "en")
+    assert ("pain", '"Sample text" appears centered') in nodes
+    assert not any(kind == "segment" for kind, _ in nodes)  # "user agents" is the template's
+    assert not any("aligned" in label for _, label in nodes)  # what was expected

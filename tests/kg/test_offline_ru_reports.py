@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from kg.llm.offline.extractor import extract_offline
-from kg.llm.offline.report_ru import mask_layout, sections, steps
+from kg.llm.offline.report_layout import mask_layout, sections, steps
 from kg.llm.prompts.extraction_models import ExtractionRequest, ExtractionResponse
 
 
@@ -104,7 +104,7 @@ def test_headings_are_found_by_layout_and_masked_in_place() -> None:
         "**Фактический результат:** файл не открывается.\n"
     )
     kinds = [s.kind for s in sections(text)]
-    assert kinds == ["steps", "expected", "told"]
+    assert kinds == ["steps", "expected", "actual"]
     masked = mask_layout(text)
     assert len(masked) == len(text)
     assert "Файл открывается" not in masked
@@ -259,7 +259,7 @@ def test_english_template_headings_above_russian_text_are_the_same_sections() ->
         "OS: Windows 11 Pro\n"
     )
     kinds = [s.kind for s in sections(text)]
-    assert kinds == ["steps", "expected", "told", "environment"]
+    assert kinds == ["steps", "expected", "actual", "environment"]
     answer = _extract(text)
     pains = [n.label for n in answer.nodes if n.type == "pain"]
     assert any("пропадает" in p for p in pains), pains
@@ -774,3 +774,14 @@ def test_an_event_that_happens_unasked_is_a_pain(text: str, pain: str) -> None:
 
 def test_unwanted_content_filtered_is_no_pain() -> None:
     assert _labels("Фильтр блокирует нежелательные звонки.", "pain") == []
+
+
+def test_under_actual_behaviour_the_first_statement_is_the_pain() -> None:
+    text = (
+        "Цветовая схема\n\n"
+        "### Фактическое поведение\n"
+        "Текст в редакторе отображается зелёным.\n\n"
+        "### Ожидаемое поведение\n"
+        "Текст отображается белым, как раньше.\n"
+    )
+    assert _labels(text, "pain") == ["текст в редакторе отображается зелёным"]

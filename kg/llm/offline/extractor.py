@@ -20,7 +20,7 @@ from types import ModuleType
 
 from kg import language
 from kg.language import analyse, content_lemmas, is_english_word, lemma, vectors
-from kg.llm.offline import ahead, lexicon_en, lexicon_ru, linguistic, report_ru
+from kg.llm.offline import ahead, lexicon_en, lexicon_ru, linguistic, report_layout, report_ru
 from kg.llm.offline.similarity import CONCEPTS, concepts, same_thing
 from kg.llm.prompts.extraction_models import (
     CandidateNode,
@@ -172,17 +172,15 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     # still cut from the original (answer.text) at the same offsets
     raw = linguistic.read_entities(text)
     text = linguistic.mask_markup(raw)
-    # A Russian report's template: what was expected, the environment and the headings state
-    # no problem; the reproduction steps name no group of people, and a workaround the writer
-    # uses asks for no feature.
-    layout_drops: list[tuple[str, Span]] = []
-    steps: list[Span] = []
+    # A report's template, in either language: what was expected, the environment and the
+    # headings state no problem; the reproduction steps name no group of people, a workaround
+    # the writer uses asks for no feature, and what actually happens is the fault.
     russian = request.language.lower().startswith("ru")
-    if russian:
-        steps = report_ru.steps(text)
-        layout_drops = [("segment", s) for s in steps]
-        layout_drops += [("feature", s) for s in report_ru.workarounds(text)]
-        text = report_ru.mask_layout(text, raw)
+    steps = report_layout.steps(text)
+    layout_drops = [("segment", s) for s in steps]
+    layout_drops += [("feature", s) for s in report_layout.workarounds(text)]
+    actual = report_layout.actual_behaviour(text)
+    text = report_layout.mask_layout(text, raw)
     sentences = list(_sentences(text, request.language))
     # the project's own names: its product's, and its name even when that only repeats the
     # address ("Spotify" of the project spotify), which names the project, never a rival of it
@@ -194,10 +192,15 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     ]
     # «2. Запустить задачу, которая не существует»: a step's setup, not what goes wrong
     findings = [
-        [f for f in found if f.type != "pain" or not report_ru.in_a_step_to_do(text, steps, f.at)]
+        [
+            f
+            for f in found
+            if f.type != "pain" or not report_layout.in_a_step_to_do(text, steps, f.at)
+        ]
         for found in findings
     ]
     _judged_statements(text, sentences, findings)
+    _actual_behaviour(text, sentences, findings, actual)
     # "Problem with extensions" above the report that says what goes wrong: the specific
     # statement carries the pain, the one that only names where adds nothing.
     specific = any(
@@ -329,6 +332,40 @@ def _judged_statements(text: str, sentences: list[Sentence], findings: list[list
                 ]
                 findings[at].append(pain)
             break
+
+
+def _actual_behaviour(
+    text: str, sentences: list[Sentence], findings: list[list[Finding]], sections: list[Span]
+) -> None:
+    """Under "Actual results" («Фактическое поведение») the template has the writer state the
+    fault: its first statement is the pain though it holds no cue ("Text appears centered.",
+    "Blank page."), unless a pain was already found there."""
+    for body in sections:
+        inside = [i for i, s in enumerate(sentences) if body[0] <= s.start < body[1]]
+        if not inside or any(f.type == "pain" for i in inside for f in findings[i]):
+            continue
+        first = sentences[inside[0]]
+        statement = _first_statement(text, (first.start, first.end))
+        if statement is None:
+            continue
+        phrase, label = _pain_label(text, statement, statement, first)
+        if label and len(label.split()) > 1 and not linguistic.fragment_reason(label):
+            findings[inside[0]].append(Finding("pain", label, statement, phrase[0]))
+
+
+def _first_statement(text: str, span: Span) -> Span | None:
+    """The first piece of the span, between commas or dashes, that names something and is no
+    instruction (an English piece that opens on a bare verb: "Click on Quick view …")."""
+    cuts = [span[0], *(m.end() for m in _STATEMENT_BREAK.finditer(text, *span))]
+    ends = [*(m.start() for m in _STATEMENT_BREAK.finditer(text, *span)), span[1]]
+    for start, end in zip(cuts, ends, strict=True):
+        tokens = [t for t in analyse(text[start:end]) if t.pos != "PUNCT"]
+        first = tokens[0] if tokens else None
+        if first and first.pos == "VERB" and first.lower.isascii() and first.lower == first.lemma:
+            continue
+        if any(t.pos in ("NOUN", "PROPN") for t in tokens):
+            return _trim(text, start, end)
+    return None
 
 
 # A judging clause after a comma: "…, which is annoying", «…, что очень мешает».
