@@ -1887,3 +1887,25 @@ def test_an_english_bug_template_reads_as_the_russian_one():
     assert ("pain", '"Sample text" appears centered') in nodes
     assert not any(kind == "segment" for kind, _ in nodes)  # "user agents" is the template's
     assert not any("aligned" in label for _, label in nodes)  # what was expected
+
+
+@pytest.mark.parametrize(
+    ("label", "points_back"),
+    [
+        ("I saw the same issue on another server", True),
+        ("problem also occurs if a HTML mail is composed", True),
+        ("у коллеги такая же проблема", True),
+        ("this issue makes the app unusable", False),  # says what it does
+        ("Twitter ignores me every time I file this issue", False),
+        ("the same error appears when I save", False),  # an error shows: a symptom
+        ("problem with sync", False),  # an area, for another rule
+    ],
+)
+def test_points_back_at_a_problem(label, points_back):
+    assert linguistic.points_back_at_a_problem(label) is points_back
+
+
+def test_a_problem_met_again_elsewhere_is_no_second_pain():
+    assert _pains("The app crashes on start. I saw the same issue on my tablet.") == [
+        "app crashes on start"
+    ]

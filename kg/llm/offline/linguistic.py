@@ -5180,6 +5180,50 @@ def names_nothing(label: str) -> bool:
     return not any(t.pos in _NAMING_WORDS for t in tokens)
 
 
+# Problem words that name nothing one sees (an error, unlike them, shows).
+_UNSEEN_PROBLEMS = _wordset(
+    "problem problems issue issues bug bugs trouble проблема проблемы баг баги"
+)
+# Words that point a problem word back at one told already: "the same issue", «такая же
+# проблема», "this bug".
+_TOLD_ALREADY = _wordset("same similar this that such такой такая такое тот та то этот эта это")
+
+
+def points_back_at_a_problem(label: str) -> bool:
+    """ "I saw the same issue on another server", "problem also occurs if a HTML mail is
+    composed", «у коллеги такая же проблема»: the pain names no symptom, only a problem told
+    already (pointed back at, or bare with "also") and where or when it shows again."""
+    tokens = [t for t in analyse(label) if t.pos != "PUNCT"]
+    # what follows "if" or "when" is where it shows, not what the problem does
+    end = next((i for i, t in enumerate(tokens) if i and t.lower in _WHERE_IT_SHOWS), len(tokens))
+    tokens = tokens[:end]
+    at = next((i for i, t in enumerate(tokens) if t.lower in _UNSEEN_PROBLEMS), None)
+    if at is None:
+        return False
+    before = {t.lower for t in tokens[max(0, at - 2) : at]}
+    again = any(t.lower in ("also", "again", "тоже", "также") for t in tokens)
+    if not before & _TOLD_ALREADY and not again:
+        return False
+    return not any(
+        t.lower in NEGATORS
+        or t.lower in ABSENCE
+        or (t.lemma in PROBLEM_LEMMAS and t.lower not in GENERIC_PROBLEMS)
+        or (t.pos == "VERB" and t.lemma not in _OCCURRING)
+        for i, t in enumerate(tokens)
+        if i != at
+    )
+
+
+_WHERE_IT_SHOWS = _wordset("if when whenever while after если когда после пока")
+# Verbs that say only that a problem is there or is met ("happens", "I saw", «возникает»); any
+# other says what it does ("Twitter ignores me every time I file this issue").
+_OCCURRING = _wordset(
+    """happen occur appear exist see saw seen have get experience notice face reproduce show
+    be persist remain arise возникать возникнуть происходить произойти появляться появиться
+    быть наблюдаться видеть иметь сохраняться остаться оставаться"""
+)
+
+
 def names_only_an_area(label: str) -> bool:
     """A pain that says only where a problem is ("problem with plugins", «ошибка в переводе»,
     "sidebar problem"): no verb, negation or absence says what goes wrong."""
