@@ -1909,3 +1909,14 @@ def test_a_problem_met_again_elsewhere_is_no_second_pain():
     assert _pains("The app crashes on start. I saw the same issue on my tablet.") == [
         "app crashes on start"
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "pains"),
+    [
+        ("It is hard to say, but the app crashes on start.", "en", ["app crashes on start"]),
+        ("Трудно сказать, в чём причина.", "ru", []),
+    ],
+)
+def test_being_unsure_is_no_pain(text, language, pains):
+    assert _pains(text, language) == pains

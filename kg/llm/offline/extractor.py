@@ -1243,6 +1243,8 @@ def _pains(
     if not english and lex.HOW_TO_JOB.match(text, sentence.start, sentence.end):
         return found  # «Как убрать подчёркивание ошибок?»: a way asked for, no fault told
     for clause in sentence.clauses:
+        if linguistic.hard_to_say(text, clause):
+            continue
         if english and linguistic.suggested(text, clause):
             continue  # "why not try to let people know …?": a suggestion, not a fault
         if not english and report_ru.tells_reproduction(text[clause[0] : clause[1]]):

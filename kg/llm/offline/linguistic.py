@@ -2444,6 +2444,18 @@ def _reason_for_praise(tokens: list[Token], at: int) -> bool:
     return False
 
 
+_HARD_TO_SAY = re.compile(
+    r"(?<![\w-])(?:(?:hard|difficult|tough)\s+to\s+(?:say|tell|judge)"
+    r"|(?:трудно|сложно|тяжело)\s+(?:сказать|судить))(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+def hard_to_say(text: str, clause: Span) -> bool:
+    """ "It is difficult to say why", «трудно сказать»: the writer is unsure, nothing fails."""
+    return _HARD_TO_SAY.search(text, *clause) is not None
+
+
 def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
     """Why a clause that a pattern took for a pain is not one ("" when it is one)."""
     reading = read(text, clause)
