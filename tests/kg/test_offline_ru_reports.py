@@ -785,3 +785,14 @@ def test_under_actual_behaviour_the_first_statement_is_the_pain() -> None:
         "Текст отображается белым, как раньше.\n"
     )
     assert _labels(text, "pain") == ["текст в редакторе отображается зелёным"]
+
+
+def test_a_forms_problem_category_in_a_quoted_block_is_no_pain() -> None:
+    text = (
+        "Страница не загружается\n\n"
+        "> **Problem type**: Site is not usable\n"
+        "> **Описание**: кнопка входа не нажимается.\n"
+    )
+    assert [s.kind for s in sections(text)] == ["category", "told"]
+    pains = _labels(text, "pain")
+    assert pains and not any("usable" in p for p in pains)

@@ -34,6 +34,9 @@ _ENVIRONMENT = (
     r"|environment|os|system\s+info(?:rmation)?|(?:vs\s*code|os)\s+version|versions?"
     r"|user\s*agent|build\s*(?:id|name|naam)?|platform"
 )
+# The class of problem picked from a form's list ("Problem type: Site is not usable", "Issue Type:
+# Bug"): a category, not the symptom the writer saw.
+_CATEGORY = r"(?:problem|issue|bug)\s+type|тип\s+(?:проблемы|ошибки|обращения)|категори[яи]"
 # How to reproduce: the steps are instructions; a segment's role word in them («Пользователь
 # открывает файл») is the template's actor, not a group of people.
 _STEPS = (
@@ -64,26 +67,28 @@ _WORKAROUND = (
 _KINDS = (
     ("expected", _EXPECTED),
     ("environment", _ENVIRONMENT),
+    ("category", _CATEGORY),
     ("steps", _STEPS),
     ("workaround", _WORKAROUND),
     ("actual", _ACTUAL),
     ("told", _TOLD),
 )
-_SKIPPED = frozenset({"expected", "environment"})
+_SKIPPED = frozenset({"expected", "environment", "category"})
 
-# A heading alone on its line: "### Окружение", "**Шаги для воспроизведения:**", "Версия:".
+# A heading alone on its line: "### Окружение", "**Шаги для воспроизведения:**", "Версия:", and
+# inside a quoted block ("> **Steps to Reproduce**:").
 # The name starts and ends on a visible character, and each run of spaces can be read one way
 # only: a line of blanked markup (hundreds of spaces) is then rejected in linear time, not
 # after trying every way of sharing its spaces among the optional parts.
 _HEADING_LINE = re.compile(
-    r"^[ \t]*(?:#{1,6}[ \t]*)?(?:(?:\*\*|__)[ \t]*)?"
+    r"^[ \t]*(?:>[ \t]*)*(?:#{1,6}[ \t]*)?(?:(?:\*\*|__)[ \t]*)?"
     r"(?P<name>[^\s:*#_][^\n:*#_]{0,58}?[^\s:*#_])(?:[ \t]|\*\*|__|:)*$",
     re.MULTILINE,
 )
 # A label before a colon with its text after it: "**Ожидаемый результат:** отладчик запускается",
 # at a line's start or after a sentence's end on the line.
 _INLINE_LABEL = re.compile(
-    r"(?:^[ \t]*(?:[-*•][ \t]+)?(?:#{1,6}[ \t]*)?|(?<=[.!?])[ \t]+)(?:\*\*|__)?"
+    r"(?:^[ \t]*(?:>[ \t]*)*(?:[-*•][ \t]+)?(?:#{1,6}[ \t]*)?|(?<=[.!?])[ \t]+)(?:\*\*|__)?"
     r"(?P<name>[А-ЯЁа-яёA-Za-z][^\n:*_.!?]{0,39}?[^\s:*_.!?])[ \t]*(?:(?:\*\*|__)[ \t]*)?:"
     r"[ \t]*(?:(?:\*\*|__)[ \t]*)?(?=\S)",
     re.MULTILINE,
