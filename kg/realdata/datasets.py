@@ -22,6 +22,9 @@ RU_VSCODE = "ru_vscode_bug_reports"
 # annotation in one file (tests/kg/real/ru_vscode_extra_dev.json): dev only.
 RU_VSCODE_EXTRA = "ru_vscode_bug_reports_extra"
 FOIA = "en_user_research_18f_foia"
+# English tickets: SeaMonkey's Bugzilla reports from en_bug_report_duplicates, a hand-annotated
+# sample per split (tests/kg/real/seamonkey_<split>.json says how it was drawn).
+SEAMONKEY = "en_bug_reports_seamonkey"
 
 
 @dataclass(frozen=True)
@@ -130,6 +133,23 @@ def ru_vscode_issues(datasets: Path, annotations: Path) -> list[Item]:
                 gold=gold_by_id.get(item_id, []),
             )
         )
+    return items
+
+
+def seamonkey_reports(datasets: Path, annotation: Path) -> list[Item]:
+    """The annotated SeaMonkey bug reports of one split: title + blank line + description."""
+    if not annotation.exists():
+        return []
+    rows = {
+        row["Issue id"]: row
+        for row in _rows(datasets / "en_bug_report_duplicates" / "seamonkey_bugs.csv")
+    }
+    items = []
+    for entry in json.loads(annotation.read_text(encoding="utf-8"))["items"]:
+        row = rows[entry["id"]]
+        text = f"{row['Summary'].strip()}\n\n{row['Description'].strip()}"
+        split = split_of(SEAMONKEY, entry["id"])
+        items.append(Item(entry["id"], split, text, "en", _annotated_gold(entry)))
     return items
 
 

@@ -1920,3 +1920,11 @@ def test_a_problem_met_again_elsewhere_is_no_second_pain():
 )
 def test_being_unsure_is_no_pain(text, language, pains):
     assert _pains(text, language) == pains
+
+
+def test_reproduction_steps_ask_for_no_feature():
+    steps = "1. Open the Mail program.\n2. Click the Quick view button.\n"
+    # the same lines outside a steps section do name parts: the section is what differs
+    assert any(kind == "feature" for kind, _ in _nodes("Nothing happens.\n\n" + steps, "en"))
+    text = "Nothing happens.\n\nSteps to reproduce:\n" + steps
+    assert not any(kind == "feature" for kind, _ in _nodes(text, "en"))

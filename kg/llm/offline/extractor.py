@@ -177,7 +177,8 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     # the writer uses asks for no feature, and what actually happens is the fault.
     russian = request.language.lower().startswith("ru")
     steps = report_layout.steps(text)
-    layout_drops = [("segment", s) for s in steps]
+    # a step's action or a part it clicks is how to get there, not a capability asked for
+    layout_drops = [(kind, s) for s in steps for kind in ("segment", "feature")]
     layout_drops += [("feature", s) for s in report_layout.workarounds(text)]
     actual = report_layout.actual_behaviour(text)
     text = report_layout.mask_layout(text, raw)
