@@ -8,6 +8,7 @@ was changed (Russian VS Code issues).
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import re
 from dataclasses import dataclass, field
@@ -134,6 +135,23 @@ def ru_vscode_issues(datasets: Path, annotations: Path) -> list[Item]:
             )
         )
     return items
+
+
+def seamonkey_sample(
+    datasets: Path, split: Split, size: int = 30, left_out: frozenset[str] = frozenset()
+) -> list[str]:
+    """The ids of a split's annotated sample: reports with a description of at most 2,000
+    characters, in the order of a hash of their id, less those left out (read while rules were
+    written)."""
+    rows = _rows(datasets / "en_bug_report_duplicates" / "seamonkey_bugs.csv")
+    ids = [
+        row["Issue id"]
+        for row in rows
+        if row["Description"].strip() and len(row["Description"]) <= 2000
+    ]
+    ids.sort(key=lambda i: hashlib.sha256(f"seamonkey:{i}".encode()).hexdigest())
+    chosen = [i for i in ids if split_of(SEAMONKEY, i) == split and i not in left_out]
+    return chosen[:size]
 
 
 def seamonkey_reports(datasets: Path, annotation: Path) -> list[Item]:

@@ -179,3 +179,16 @@ def test_pains_are_scored_against_the_hand_annotated_complaints(tmp_path):
     assert scored["complaints_with_pain"] == 2  # both complaints give a pain
     assert scored["recall"] == 1.0
     assert scored["precision"] == round(scored["pains_in_complaints"] / scored["pain_nodes"], 3)
+
+
+@needs_data
+@pytest.mark.parametrize("split", ["dev", "test"])
+def test_the_ticket_annotation_covers_its_drawn_sample_with_verbatim_quotes(split):
+    annotation = json.loads((ANNOTATIONS / f"seamonkey_{split}.json").read_text(encoding="utf-8"))
+    left_out = frozenset(annotation.get("left_out", []))
+    drawn = sets.seamonkey_sample(DATASETS, split, left_out=left_out)
+    assert [entry["id"] for entry in annotation["items"]] == drawn
+    items = sets.seamonkey_reports(DATASETS, ANNOTATIONS / f"seamonkey_{split}.json")
+    assert {i.split for i in items} == {split}
+    for item in items:
+        assert all(gold.quote in item.text for gold in item.gold)
