@@ -1928,3 +1928,28 @@ def test_reproduction_steps_ask_for_no_feature():
     assert any(kind == "feature" for kind, _ in _nodes("Nothing happens.\n\n" + steps, "en"))
     text = "Nothing happens.\n\nSteps to reproduce:\n" + steps
     assert not any(kind == "feature" for kind, _ in _nodes(text, "en"))
+
+
+@pytest.mark.parametrize(
+    ("text", "competitor"),
+    [
+        ("The page is blank in SeaMonkey. Firefox is working.", "Firefox"),
+        ("Does not reproduce in Chrome.", "Chrome"),
+        ("The page renders blank in SeaMonkey but not in Firefox.", "Firefox"),
+    ],
+)
+def test_another_product_free_of_the_fault_is_a_competitor(text, competitor):
+    assert ("competitor", competitor) in _nodes(text, "en")
+
+
+def test_a_capital_that_only_opens_the_sentence_works_as_no_competitor():
+    assert not any(kind == "competitor" for kind, _ in _nodes("Menu works fine.", "en"))
+
+
+def test_a_ticket_laid_out_in_a_template_names_no_features_it_does_not_ask_for():
+    text = (
+        "Menu does not work\n\nSteps to reproduce:\n1. Open the start page.\n\n"
+        "Actual results:\nThe menu does not open and the search field shows a black screen.\n"
+    )
+    assert not any(kind == "feature" for kind, _ in _nodes(text, "en"))
+    assert any(kind == "pain" for kind, _ in _nodes(text, "en"))

@@ -181,12 +181,18 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     layout_drops = [(kind, s) for s in steps for kind in ("segment", "feature")]
     layout_drops += [("feature", s) for s in report_layout.workarounds(text)]
     actual = report_layout.actual_behaviour(text)
+    report = report_layout.is_a_report(text)
     text = report_layout.mask_layout(text, raw)
     sentences = list(_sentences(text, request.language))
     # the project's own names: its product's, and its name even when that only repeats the
     # address ("Spotify" of the project spotify), which names the project, never a rival of it
     own = {_name_key(n) for n in (request.product, request.project_name) if n.strip()}
     findings = [_find_all(text, sentence, request.product.strip(), own) for sentence in sentences]
+    if report:
+        # a ticket names the broken part inside its pain; its features are the ones it asks for
+        findings = [
+            [f for f in found if f.type != "feature" or f.origin == "planned"] for found in findings
+        ]
     findings = [
         [f for f in found if not any(f.type == t and s <= f.at < e for t, (s, e) in layout_drops)]
         for found in findings
@@ -1640,7 +1646,9 @@ def _competitors(
     lex = sentence.lex
     workarounds = [a.named for a in alternatives if a.named is not None]
     found: list[Finding] = []
-    for pattern in lex.COMPETITOR_PATTERNS:
+    patterns = [(p, False) for p in lex.COMPETITOR_PATTERNS]
+    patterns += [(p, True) for p in lex.COMPETITOR_WHERE_IT_WORKS]
+    for pattern, where_it_works in patterns:
         for match in pattern.finditer(text, sentence.start, sentence.end):
             names = list(_names(text, match.span("names"), lex))
             for index, (start, end) in enumerate(names):
@@ -1649,11 +1657,20 @@ def _competitors(
                     continue
                 if any(s <= start < e for s, e in workarounds):
                     continue  # "Google" of "Google Таблицы" is the spreadsheet, not a rival
+                if where_it_works and _a_word_opening_the_sentence(text, sentence, start, name):
+                    continue  # "Menu works fine.": a capital that only opens the sentence
                 if any(f.label == name for f in found):
                     continue
                 quote = _competitor_quote(match, names, index)
                 found.append(Finding("competitor", name, quote, start))
     return found
+
+
+def _a_word_opening_the_sentence(text: str, sentence: Sentence, start: int, name: str) -> bool:
+    """A one-word name that opens its sentence and is a word of the dictionary: the capital is
+    the sentence's, not a name's ("Menu works fine", but "Firefox works fine")."""
+    opening = not text[sentence.start : start].strip(" \t\n\"'«(*>-")
+    return opening and " " not in name and name[1:].islower() and is_english_word(name)
 
 
 def _competitor_quote(match: re.Match[str], names: list[Span], index: int) -> Span:

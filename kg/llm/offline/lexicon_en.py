@@ -587,6 +587,23 @@ COMPETITOR_PATTERNS = (
     ),
     re.compile(rf"\b(?:pay(?:s|ing)?\s+for|tried|use|uses|using|subscribe\s+to)\s+{NAMES}"),
 )
+
+# Another product where the reported fault does not happen: "Firefox is working.", "Firefox
+# 98 renders this page correctly", "Does not reproduce in Chrome", "blank in SeaMonkey but not in
+# Firefox". A capital that only opens the sentence names none here ("Menu works fine").
+COMPETITOR_WHERE_IT_WORKS = (
+    re.compile(
+        rf"(?<![\w-])(?P<names>{NAME})(?:\s+v?\d[\w.]*)?\s+(?:is\s+|was\s+)?(?:working|works|"
+        rf"worked|(?:renders|renderd|loads|displays|shows)\s+(?:[\w-]+\s+){{0,3}}?(?:fine|"
+        rf"correctly|properly))(?:\s+(?:fine|correctly|properly|as\s+expected))?\s*(?=[.;!)]|$)"
+    ),
+    re.compile(
+        rf"\b(?:does\s+not|doesn't|did\s+not|didn't|cannot|can't|could\s+not|couldn't)\s+"
+        rf"(?:be\s+)?reproduced?\s+(?:it\s+|this\s+)?(?:in|with|on|using)\s+{NAMES}",
+        _I,
+    ),
+    re.compile(rf"\bbut\s+not\s+(?:in|with|on|under)\s+{NAMES}"),
+)
 # Capitalised words that are not names: pronouns, determiners, conjunctions, prepositions,
 # numerals, days, months and common technical and business acronyms.
 NOT_NAMES = _words(

@@ -521,6 +521,8 @@ _SEP = r"(?:\s*,\s*|\s+(?:и|или)\s+)"
 NAMES_ANY = rf"(?P<names>{_NAME_ANY}(?:{_SEP}{_NAME_ANY})*)"
 NAMES_LATIN = rf"(?P<names>{_NAME_LATIN}(?:{_SEP}{_NAME_LATIN})*)"
 NAME_SPLIT = re.compile(r"\s*,\s*|\s+(?:и|или)\s+")
+# Russian reports tell a product free of the fault among COMPETITOR_PATTERNS.
+COMPETITOR_WHERE_IT_WORKS: tuple[re.Pattern[str], ...] = ()
 COMPETITOR_PATTERNS = (
     re.compile(
         rf"(?<![\w-])[Кк]онкурент\w*\s*(?:—|-|:|это|—\s+это)?\s*(?:у\s+нас\s*(?:—|:)?\s*)?"

@@ -234,6 +234,16 @@ def in_a_step_to_do(text: str, steps_at: list[Span], at: int) -> bool:
     return first is not None and bool(grammemes(first.group()) & {"INFN", "impr"})
 
 
+# The sections only a report's template has: a text laid out in them is a ticket, not notes.
+_REPORT_KINDS = frozenset({"steps", "expected", "actual", "environment", "category"})
+
+
+def is_a_report(text: str) -> bool:
+    """The text is laid out as a bug report (steps, expected and actual behaviour, environment),
+    where a part of the product is named as what is broken, not as a capability asked for."""
+    return any(s.kind in _REPORT_KINDS for s in sections(text))
+
+
 def actual_behaviour(text: str) -> list[Span]:
     """Where the report tells what happens instead («Фактическое поведение», "Actual results")."""
     return [s.body for s in sections(text) if s.kind == "actual"]
