@@ -1953,3 +1953,31 @@ def test_a_ticket_laid_out_in_a_template_names_no_features_it_does_not_ask_for()
     )
     assert not any(kind == "feature" for kind, _ in _nodes(text, "en"))
     assert any(kind == "pain" for kind, _ in _nodes(text, "en"))
+
+
+def test_every_statement_of_the_actual_results_paragraph_is_a_pain():
+    text = (
+        "Shop page broken\n\nActual results:\n"
+        "Menu does not work. No spaces between many pictures. Large processor load.\n\n"
+        "SIP is enabled on this machine.\n\nExpected results:\nNormal loading.\n"
+    )
+    pains = _pains(text)
+    assert any("spaces between many pictures" in p for p in pains)
+    assert any("processor load" in p for p in pains)
+    assert not any("SIP" in p for p in pains)  # a later paragraph explains
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Can't just reproduce now so setting to unconfirmed for now.",
+        "Bug 1602463 added a new background agent to Windows.",
+    ],
+)
+def test_reproducing_and_another_tickets_history_are_no_pain(text):
+    assert _pains(text) == []
+
+
+def test_a_product_it_works_on_is_a_competitor():
+    assert ("competitor", "Firefox") in _nodes("The page loaded properly on Firefox.", "en")
+    assert not any(k == "competitor" for k, _ in _nodes("Sync works fine with Dropbox.", "en"))

@@ -347,19 +347,24 @@ def _actual_behaviour(
     text: str, sentences: list[Sentence], findings: list[list[Finding]], sections: list[Span]
 ) -> None:
     """Under "Actual results" («Фактическое поведение») the template has the writer state the
-    fault: its first statement is the pain though it holds no cue ("Text appears centered.",
-    "Blank page."), unless a pain was already found there."""
+    fault: each statement of the section's first paragraph is a pain though it holds no cue
+    ("Text appears centered.", "No spaces between many pictures."), unless one was found in it
+    already. A later paragraph there may explain, so it keeps to the rules."""
     for body in sections:
-        inside = [i for i, s in enumerate(sentences) if body[0] <= s.start < body[1]]
-        if not inside or any(f.type == "pain" for i in inside for f in findings[i]):
-            continue
-        first = sentences[inside[0]]
-        statement = _first_statement(text, (first.start, first.end))
-        if statement is None:
-            continue
-        phrase, label = _pain_label(text, statement, statement, first)
-        if label and len(label.split()) > 1 and not linguistic.fragment_reason(label):
-            findings[inside[0]].append(Finding("pain", label, statement, phrase[0]))
+        opening = body[1] - len(text[body[0] : body[1]].lstrip())
+        gap = _PARAGRAPH_BREAK.search(text, opening, body[1])
+        end = gap.start() if gap else body[1]
+        for index, sentence in enumerate(sentences):
+            if not body[0] <= sentence.start < end:
+                continue
+            if any(f.type == "pain" for f in findings[index]):
+                continue
+            statement = _first_statement(text, (sentence.start, sentence.end))
+            if statement is None:
+                continue
+            phrase, label = _pain_label(text, statement, statement, sentence)
+            if label and len(label.split()) > 1 and not linguistic.fragment_reason(label):
+                findings[index].append(Finding("pain", label, statement, phrase[0]))
 
 
 def _first_statement(text: str, span: Span) -> Span | None:
@@ -1256,6 +1261,10 @@ def _pains(
             continue  # "why not try to let people know …?": a suggestion, not a fault
         if not english and report_ru.tells_reproduction(text[clause[0] : clause[1]]):
             continue  # «воспроизводится на двух компьютерах»: where, not what goes wrong
+        if english and _REPRODUCED_EN.search(text, *clause):
+            continue  # "can't reproduce it now", "reproduces in safe mode": whether, not what
+        if _ANOTHER_TICKET.match(text, clause[0]):
+            continue  # "Bug 1602463 added a new agent": another ticket's history
         if not english and report_ru.about_the_report(text[clause[0] : clause[1]]):
             continue  # «Прикладываю скриншот ошибки»: the report's own business
         if not english and (
@@ -1315,6 +1324,14 @@ def _pains(
         if label:
             found.append(Finding("pain", label, clause, phrase[0]))
     return found
+
+
+_REPRODUCED_EN = re.compile(r"(?<![\w-])(?:reproduc\w*|repro)(?![\w-])", re.IGNORECASE)
+# A clause that opens on another ticket by its number: "Bug 1602463 …", "Issue #12 …", «Баг 123».
+_ANOTHER_TICKET = re.compile(
+    r"(?:(?:port\s+)?(?:bug|issue|ticket|баг|задача|тикет)\s*#?\d+|#\d+)(?![\w-])",
+    re.IGNORECASE,
+)
 
 
 def _pain_label(text: str, span: Span, clause: Span, sentence: Sentence) -> tuple[Span, str]:

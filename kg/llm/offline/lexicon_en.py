@@ -603,6 +603,11 @@ COMPETITOR_WHERE_IT_WORKS = (
         _I,
     ),
     re.compile(rf"\bbut\s+not\s+(?:in|with|on|under)\s+{NAMES}"),
+    # "the page loaded properly on Firefox" ("works fine with Dropbox" is an integration)
+    re.compile(
+        rf"\b(?:works?|worked|loads?|loaded|renders?|rendered|displays?|displayed)\s+"
+        rf"(?:fine|properly|correctly|as\s+expected)\s+(?:in|on|under)\s+{NAMES}"
+    ),
 )
 # Capitalised words that are not names: pronouns, determiners, conjunctions, prepositions,
 # numerals, days, months and common technical and business acronyms.
