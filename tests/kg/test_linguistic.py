@@ -1981,3 +1981,20 @@ def test_reproducing_and_another_tickets_history_are_no_pain(text):
 def test_a_product_it_works_on_is_a_competitor():
     assert ("competitor", "Firefox") in _nodes("The page loaded properly on Firefox.", "en")
     assert not any(k == "competitor" for k, _ in _nodes("Sync works fine with Dropbox.", "en"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Port shell service changes from Bug 1823686 to SeaMonkey.",
+        "This was also happening in SeaMonkey 2.48.",
+    ],
+)
+def test_code_work_and_a_problem_met_again_are_no_pain(text):
+    assert _pains(text) == []
+
+
+def test_time_ago_is_no_metric():
+    assert linguistic.metric_label_problem("bug was filed 2 years ago") != ""
+    assert linguistic.metric_label_problem("ошибка появилась 3 дня назад") != ""
+    assert linguistic.metric_label_problem("sync takes 2 minutes") == ""

@@ -1263,8 +1263,8 @@ def _pains(
             continue  # «воспроизводится на двух компьютерах»: where, not what goes wrong
         if english and _REPRODUCED_EN.search(text, *clause):
             continue  # "can't reproduce it now", "reproduces in safe mode": whether, not what
-        if _ANOTHER_TICKET.match(text, clause[0]):
-            continue  # "Bug 1602463 added a new agent": another ticket's history
+        if _ANOTHER_TICKET.match(text, clause[0]) or _A_CODE_TASK.match(text, clause[0]):
+            continue  # "Bug 1602463 added a new agent", "Port shell changes …": work, no fault
         if not english and report_ru.about_the_report(text[clause[0] : clause[1]]):
             continue  # «Прикладываю скриншот ошибки»: the report's own business
         if not english and (
@@ -1330,6 +1330,13 @@ _REPRODUCED_EN = re.compile(r"(?<![\w-])(?:reproduc\w*|repro)(?![\w-])", re.IGNO
 # A clause that opens on another ticket by its number: "Bug 1602463 …", "Issue #12 …", «Баг 123».
 _ANOTHER_TICKET = re.compile(
     r"(?:(?:port\s+)?(?:bug|issue|ticket|баг|задача|тикет)\s*#?\d+|#\d+)(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+# A clause that opens on a maintainer's verb for work on the code: a task, not a fault one sees.
+_A_CODE_TASK = re.compile(
+    r"(?:port|backport|refactor|bump|uplift|land|merge|rebase)\s+(?!is\b|are\b|was\b)",
     re.IGNORECASE,
 )
 

@@ -4919,6 +4919,14 @@ _UNITS = _wordset(
 )
 
 
+# "filed 2 years ago", «3 дня назад»: when, not how much.
+_TIME_AGO = re.compile(
+    r"\d+\s*(?:\w+\s+)?(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|секунд\w*"
+    r"|минут\w*|час\w*|дн(?:я|ей)|день|недел\w*|месяц\w*|год\w*|лет)\s+(?:ago|назад)(?![\w-])",
+    re.IGNORECASE,
+)
+
+
 def metric_label_problem(label: str) -> str:
     """Why a metric's label does not say what is measured ("" when it does)."""
     cut = _cut_across(label)
@@ -4928,6 +4936,8 @@ def metric_label_problem(label: str) -> str:
         return "the writer's rating of the app, not a quantity measured"
     if _PATH_START.search(label):
         return "a file path or code name"
+    if _TIME_AGO.search(label):
+        return "a date told as time ago, not a quantity measured"
     tokens = [t for t in analyse(label) if t.pos != "PUNCT"]
     numbers = [t for t in tokens if t.pos == "NUM" or any(c.isdigit() for c in t.text)]
     rest = [t for t in tokens if t not in numbers and t.pos not in FUNCTION_POS]
@@ -5210,6 +5220,8 @@ def points_back_at_a_problem(label: str) -> bool:
     end = next((i for i, t in enumerate(tokens) if i and t.lower in _WHERE_IT_SHOWS), len(tokens))
     tokens = tokens[:end]
     at = next((i for i, t in enumerate(tokens) if t.lower in _UNSEEN_PROBLEMS), None)
+    if at is None and tokens and tokens[0].lower in _TOLD_ALREADY:
+        at = 0  # "this was also happening in 2.48": the pronoun stands for the problem
     if at is None:
         return False
     before = {t.lower for t in tokens[max(0, at - 2) : at]}
