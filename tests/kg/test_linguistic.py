@@ -1998,3 +1998,19 @@ def test_time_ago_is_no_metric():
     assert linguistic.metric_label_problem("bug was filed 2 years ago") != ""
     assert linguistic.metric_label_problem("ошибка появилась 3 дня назад") != ""
     assert linguistic.metric_label_problem("sync takes 2 minutes") == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "pain"),
+    [
+        ("My font setting is ignored after restart.", "en", "font setting is ignored"),
+        ("The option is ignored.", "en", "option is ignored"),
+    ],
+)
+def test_a_setting_passed_over_is_a_pain(text, language, pain):
+    assert pain in _pains(text, language)
+
+
+def test_the_products_a_fault_was_tested_with_are_competitors():
+    assert ("competitor", "Firefox") in _nodes("Tested with Firefox.", "en")
+    assert not any(k == "competitor" for k, _ in _nodes("I tested with a friend.", "en"))

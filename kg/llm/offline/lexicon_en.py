@@ -390,6 +390,8 @@ PAIN_PREDICATE = re.compile(
     r"|(?:have|has|had)\s+(?:little|no|limited)\s+"
     r"(?:insight|visibility|transparency|understanding|control|trust|idea)"
     r"|takes?\s+a\s+(?:very\s+)?long\s+time"
+    # a setting or an option the program passes over: "'from=' option is ignored"
+    r"|(?:is|are|was|were|gets?|got)\s+(?:completely\s+|simply\s+|just\s+|silently\s+)?ignored"
     # what it costs goes up: "everything costs extra", "the price doubled"
     r"|costs?\s+extra|(?:price|prices|subscription|fee|fees)\s+(?:has\s+|have\s+|just\s+)?"
     r"(?:doubled|tripled|went\s+up|gone\s+up|increased|rose|skyrocketed)"
@@ -603,6 +605,10 @@ COMPETITOR_WHERE_IT_WORKS = (
         _I,
     ),
     re.compile(rf"\bbut\s+not\s+(?:in|with|on|under)\s+{NAMES}"),
+    # "Tested with Firefox and Edge": the other products the fault was checked against
+    re.compile(
+        rf"\b(?:[Tt]ested|[Cc]hecked|[Rr]eproduced)\s+(?:it\s+|this\s+)?(?:with|in|on)\s+{NAMES}"
+    ),
     # "the page loaded properly on Firefox" ("works fine with Dropbox" is an integration)
     re.compile(
         rf"\b(?:works?|worked|loads?|loaded|renders?|rendered|displays?|displayed)\s+"

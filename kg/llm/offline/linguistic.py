@@ -102,7 +102,8 @@ QUALITY_LEMMAS = _wordset(
     "корректный корректно стабильный стабильно рабочий активный доступный видимый точный "
     "точно полный ясный ясно приятный приятно pleasant "
     "хороший хорошо плавный плавно надёжный надёжно лёгкий легко интуитивный интуитивно "
-    "полезный быстрый быстро совместимый"
+    "полезный быстрый быстро совместимый "
+    "clickable selectable editable scrollable"
 )
 # Verbs that follow "can't" in praise or in idioms, not in a failure: "can't live without it",
 # "can't complain", "can't wait", "can't beat the price", "can't go wrong", "can't say enough",
