@@ -2,7 +2,8 @@
 
 Gold nodes come mechanically from each set's own annotation (app-review features, the parts
 of a user story) or from the hand annotation committed under tests/kg/real before any rule
-was changed (Russian VS Code issues).
+was changed (Russian VS Code issues), or before the engine was run on the sample (SeaMonkey
+tickets, annotated by someone who never saw the engine's output).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ FOIA = "en_user_research_18f_foia"
 # English tickets: SeaMonkey's Bugzilla reports from en_bug_report_duplicates, a hand-annotated
 # sample per split (tests/kg/real/seamonkey_<split>.json says how it was drawn).
 SEAMONKEY = "en_bug_reports_seamonkey"
+_SEAMONKEY_CSV = Path("en_bug_report_duplicates") / "seamonkey_bugs.csv"
 
 
 @dataclass(frozen=True)
@@ -143,7 +145,7 @@ def seamonkey_sample(
     """The ids of a split's annotated sample: reports with a description of at most 2,000
     characters, in the order of a hash of their id, less those left out (read while rules were
     written)."""
-    rows = _rows(datasets / "en_bug_report_duplicates" / "seamonkey_bugs.csv")
+    rows = _rows(datasets / _SEAMONKEY_CSV)
     ids = [
         row["Issue id"]
         for row in rows
@@ -158,10 +160,7 @@ def seamonkey_reports(datasets: Path, annotation: Path) -> list[Item]:
     """The annotated SeaMonkey bug reports of one split: title + blank line + description."""
     if not annotation.exists():
         return []
-    rows = {
-        row["Issue id"]: row
-        for row in _rows(datasets / "en_bug_report_duplicates" / "seamonkey_bugs.csv")
-    }
+    rows = {row["Issue id"]: row for row in _rows(datasets / _SEAMONKEY_CSV)}
     items = []
     for entry in json.loads(annotation.read_text(encoding="utf-8"))["items"]:
         row = rows[entry["id"]]

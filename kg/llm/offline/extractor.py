@@ -370,9 +370,7 @@ def _actual_behaviour(
 def _first_statement(text: str, span: Span) -> Span | None:
     """The first piece of the span, between commas or dashes, that names something and is no
     instruction (an English piece that opens on a bare verb: "Click on Quick view …")."""
-    cuts = [span[0], *(m.end() for m in _STATEMENT_BREAK.finditer(text, *span))]
-    ends = [*(m.start() for m in _STATEMENT_BREAK.finditer(text, *span)), span[1]]
-    for start, end in zip(cuts, ends, strict=True):
+    for start, end in _pieces(text, span):
         tokens = [t for t in analyse(text[start:end]) if t.pos != "PUNCT"]
         first = tokens[0] if tokens else None
         if first and first.pos == "VERB" and first.lower.isascii() and first.lower == first.lemma:
@@ -404,12 +402,18 @@ def _statement_before(text: str, sentences: list[Sentence], index: int) -> tuple
 _STATEMENT_BREAK = re.compile(r",|;|\s[-–—]\s")
 
 
+def _pieces(text: str, span: Span) -> list[Span]:
+    """The span cut at its commas, semicolons and spaced dashes."""
+    breaks = list(_STATEMENT_BREAK.finditer(text, *span))
+    starts = [span[0], *(m.end() for m in breaks)]
+    ends = [*(m.start() for m in breaks), span[1]]
+    return list(zip(starts, ends, strict=True))
+
+
 def _last_statement(text: str, span: Span) -> Span | None:
     """The last piece of the span, between commas or dashes, that says something of something:
     it holds a verb and a noun ("в целом текст смотрится более кислотным, ярким")."""
-    cuts = [span[0], *(m.end() for m in _STATEMENT_BREAK.finditer(text, *span))]
-    ends = [*(m.start() for m in _STATEMENT_BREAK.finditer(text, *span)), span[1]]
-    for start, end in reversed(list(zip(cuts, ends, strict=True))):
+    for start, end in reversed(_pieces(text, span)):
         tokens = analyse(text[start:end])
         if any(t.pos in ("VERB", "AUX") for t in tokens) and any(
             t.pos in ("NOUN", "PROPN") for t in tokens
@@ -1336,7 +1340,7 @@ _ANOTHER_TICKET = re.compile(
 
 # A clause that opens on a maintainer's verb for work on the code: a task, not a fault one sees.
 _A_CODE_TASK = re.compile(
-    r"(?:port|backport|refactor|bump|uplift|land|merge|rebase)\s+(?!is\b|are\b|was\b)",
+    r"(?:port|backport|refactor|bump|uplift)\s+(?!is\b|are\b|was\b)",
     re.IGNORECASE,
 )
 
