@@ -2014,3 +2014,15 @@ def test_a_setting_passed_over_is_a_pain(text, language, pain):
 def test_the_products_a_fault_was_tested_with_are_competitors():
     assert ("competitor", "Firefox") in _nodes("Tested with Firefox.", "en")
     assert not any(k == "competitor" for k, _ in _nodes("I tested with a friend.", "en"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "This picks the following changeset from Ambassador.",
+        "Nothing loads.\n\nNotes:\n- Reproduces regardless of the status of ETP",
+    ],
+)
+def test_a_pointer_onward_and_how_a_fault_reproduces_name_no_feature(text):
+    features = [label for kind, label in _nodes(text, "en") if kind == "feature"]
+    assert not any("following" in f or "reproduce" in f.lower() for f in features)

@@ -850,6 +850,11 @@ def _find_all(text: str, sentence: Sentence, product: str, own: set[str]) -> lis
         if not any(s <= f.at < e for s, e in groups_jobs)
         and (f.origin == "planned" or not any(s <= f.at < e for s, e in counted))
         and not _names_only_the_product(f.label, own)
+        # "reproduces regardless of ETP", "the following changeset": how the fault shows, or a
+        # pointer to words after it, not a function of the product
+        and not _REPRODUCED_EN.search(f.label)
+        and not report_ru.tells_reproduction(f.label)
+        and not _points_onward(text, f)
     ]
     found = [
         *_markets(text, sentence, product),
@@ -1328,6 +1333,19 @@ def _pains(
         if label:
             found.append(Finding("pain", label, clause, phrase[0]))
     return found
+
+
+# "the following changeset": a pointer to words after it (bare "following" may be a function:
+# following people)
+_POINTS_ONWARD = re.compile(r"(?:the\s+)?following(?![\w-])|следующ", re.IGNORECASE)
+_THE_BEFORE = re.compile(r"(?<![\w-])the\s+$", re.IGNORECASE)
+
+
+def _points_onward(text: str, finding: Finding) -> bool:
+    if not _POINTS_ONWARD.match(finding.label):
+        return False
+    russian = finding.label[:1].lower() == "с"
+    return russian or _THE_BEFORE.search(text, max(0, finding.at - 6), finding.at) is not None
 
 
 _REPRODUCED_EN = re.compile(r"(?<![\w-])(?:reproduc\w*|repro)(?![\w-])", re.IGNORECASE)
