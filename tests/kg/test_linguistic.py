@@ -1972,26 +1972,17 @@ def test_every_statement_of_the_actual_results_paragraph_is_a_pain():
     [
         "Can't just reproduce now so setting to unconfirmed for now.",
         "Bug 1602463 added a new background agent to Windows.",
+        "Port shell service changes from Bug 1823686 to SeaMonkey.",
+        "This was also happening in SeaMonkey 2.48.",
     ],
 )
-def test_reproducing_and_another_tickets_history_are_no_pain(text):
+def test_reproducing_code_work_and_a_problem_met_again_are_no_pain(text):
     assert _pains(text) == []
 
 
 def test_a_product_it_works_on_is_a_competitor():
     assert ("competitor", "Firefox") in _nodes("The page loaded properly on Firefox.", "en")
     assert not any(k == "competitor" for k, _ in _nodes("Sync works fine with Dropbox.", "en"))
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "Port shell service changes from Bug 1823686 to SeaMonkey.",
-        "This was also happening in SeaMonkey 2.48.",
-    ],
-)
-def test_code_work_and_a_problem_met_again_are_no_pain(text):
-    assert _pains(text) == []
 
 
 def test_time_ago_is_no_metric():
