@@ -348,8 +348,8 @@ def _actual_behaviour(
 ) -> None:
     """Under "Actual results" («Фактическое поведение») the template has the writer state the
     fault: each statement of the section's first paragraph is a pain though it holds no cue
-    ("Text appears centered.", "No spaces between many pictures."), unless one was found in it
-    already. A later paragraph there may explain, so it keeps to the rules."""
+    ("The label sits on top of the icon.", "No border around the table."), unless one was
+    found in it already. A later paragraph there may explain, so it keeps to the rules."""
     for body in sections:
         opening = body[1] - len(text[body[0] : body[1]].lstrip())
         gap = _PARAGRAPH_BREAK.search(text, opening, body[1])
@@ -412,7 +412,7 @@ def _pieces(text: str, span: Span) -> list[Span]:
 
 def _last_statement(text: str, span: Span) -> Span | None:
     """The last piece of the span, between commas or dashes, that says something of something:
-    it holds a verb and a noun ("в целом текст смотрится более кислотным, ярким")."""
+    it holds a verb and a noun ("после обновления, кнопки выглядят иначе, мельче")."""
     for start, end in reversed(_pieces(text, span)):
         tokens = analyse(text[start:end])
         if any(t.pos in ("VERB", "AUX") for t in tokens) and any(
@@ -1335,17 +1335,17 @@ def _pains(
     return found
 
 
-# "the following changeset": a pointer to words after it (bare "following" may be a function:
-# following people)
-_POINTS_ONWARD = re.compile(r"(?:the\s+)?following(?![\w-])|следующ", re.IGNORECASE)
 _THE_BEFORE = re.compile(r"(?<![\w-])the\s+$", re.IGNORECASE)
 
 
 def _points_onward(text: str, finding: Finding) -> bool:
-    if not _POINTS_ONWARD.match(finding.label):
-        return False
-    russian = finding.label[:1].lower() == "с"
-    return russian or _THE_BEFORE.search(text, max(0, finding.at - 6), finding.at) is not None
+    """ "the following changeset", «следующий файл»: a pointer to words after it. A bare
+    "following" may be a function (following people), so English needs its "the"."""
+    label = finding.label.lower()
+    if label.startswith("следующ"):
+        return True
+    start = max(0, finding.at - 6)
+    return label.startswith("following") and _THE_BEFORE.search(text, start, finding.at) is not None
 
 
 _REPRODUCED_EN = re.compile(r"(?<![\w-])(?:reproduc\w*|repro)(?![\w-])", re.IGNORECASE)

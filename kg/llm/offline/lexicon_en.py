@@ -590,9 +590,9 @@ COMPETITOR_PATTERNS = (
     re.compile(rf"\b(?:pay(?:s|ing)?\s+for|tried|use|uses|using|subscribe\s+to)\s+{NAMES}"),
 )
 
-# Another product where the reported fault does not happen: "Firefox is working.", "Firefox
-# 98 renders this page correctly", "Does not reproduce in Chrome", "blank in SeaMonkey but not in
-# Firefox". A capital that only opens the sentence names none here ("Menu works fine").
+# Another product where the reported fault does not happen: "Opera works.", "Safari 17 shows the
+# chart correctly", "Can't reproduce it in Vivaldi", "crashes in our app but not in Brave". A
+# capital that only opens the sentence names none here ("Menu works fine").
 COMPETITOR_WHERE_IT_WORKS = (
     re.compile(
         rf"(?<![\w-])(?P<names>{NAME})(?:\s+v?\d[\w.]*)?\s+(?:is\s+|was\s+)?(?:working|works|"
@@ -605,11 +605,11 @@ COMPETITOR_WHERE_IT_WORKS = (
         _I,
     ),
     re.compile(rf"\bbut\s+not\s+(?:in|with|on|under)\s+{NAMES}"),
-    # "Tested with Firefox and Edge": the other products the fault was checked against
+    # "Tested it with Opera and Brave": the other products the fault was checked against
     re.compile(
         rf"\b(?:[Tt]ested|[Cc]hecked|[Rr]eproduced)\s+(?:it\s+|this\s+)?(?:with|in|on)\s+{NAMES}"
     ),
-    # "the page loaded properly on Firefox" ("works fine with Dropbox" is an integration)
+    # "the map rendered correctly on Safari" ("works fine with Dropbox" is an integration)
     re.compile(
         rf"\b(?:works?|worked|loads?|loaded|renders?|rendered|displays?|displayed)\s+"
         rf"(?:fine|properly|correctly|as\s+expected)\s+(?:in|on|under)\s+{NAMES}"

@@ -5143,6 +5143,8 @@ _JUDGEMENT_FRAME = _wordset(
 # What the judgement is said of: the statement before it ("this", «это») or the clause it
 # follows ("which", «что»).
 _POINTERS_BACK = _wordset("this that it it's that's which это этот что")
+# The pointers as written, for a look before any tagging.
+_POINTER_FORMS = _POINTERS_BACK | _wordset("это эта эту этой этого этим этом эти")
 # Who it troubles ("for blind users", «для меня»): the judgement itself ends before them.
 _FOR_WHOM = _wordset("for для")
 
@@ -5151,10 +5153,14 @@ def judges_what_came_before(words: str, *, asked: bool = False) -> bool:
     """ "This is really annoying.", "which is a big problem", «Как исправить эту ошибку?»: words
     that only call what was just told trouble, or ask how to repair it, naming nothing of their
     own. They make the statement before them a complaint. asked: the words end a question."""
+    asked = asked or words.rstrip().endswith("?")
+    # read only what can open on a pointer or ask: every clause of every message comes here
+    opening = {w.strip(".,;:!?…\"'«»()").lower() for w in words.split()[:3]}
+    if not asked and not opening & _POINTER_FORMS:
+        return False
     tokens = [t for t in analyse(words) if t.pos != "PUNCT"]
     cut = next((i for i, t in enumerate(tokens) if t.lower in _FOR_WHOM), len(tokens))
     tokens = tokens[:cut]
-    asked = asked or words.rstrip().endswith("?")
     # said of what came before: it opens on the pointer, or a question asks to fix "this" or
     # to fix with no object at all («Как исправить?»)
     pointed = tokens if asked else tokens[:3]
