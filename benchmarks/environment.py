@@ -27,10 +27,11 @@ def bench_environment() -> None:
     os.environ.pop("OPENAI_API_KEY", None)
     os.environ.pop("OPENAI_BASE_URL", None)
 
-    from kg.operations.embedded import EmbeddedServer, free_port
+    from kg.operations.embedded import EmbeddedServer, free_ports
 
+    redis_port, graph_port = free_ports(2)
     server = EmbeddedServer(
-        redis_port=free_port(), graph_port=free_port(), data_dir=workdir / "embedded", persist=False
+        redis_port=redis_port, graph_port=graph_port, data_dir=workdir / "embedded", persist=False
     )
     server.start()
     atexit.register(server.stop)

@@ -37,10 +37,24 @@ def port_answers(port: int, host: str = "127.0.0.1", timeout: float = 0.5) -> bo
 MAX_BOLT_PORT = 32767
 
 
-def free_port(low: int = 20000, high: int = MAX_BOLT_PORT) -> int:
-    """A port in [low, high] that nothing listens on right now."""
+def free_ports(count: int, low: int = 20000, high: int = MAX_BOLT_PORT) -> list[int]:
+    """count distinct ports in [low, high] that nothing listens on right now. Picked one by
+    one, two free ports may be the same port (nothing held it between the picks), and a server
+    given it twice fails to bind its second listener."""
+    ports: list[int] = []
+    while len(ports) < count:
+        ports.append(free_port(low, high, avoid=frozenset(ports)))
+    return ports
+
+
+def free_port(
+    low: int = 20000, high: int = MAX_BOLT_PORT, avoid: frozenset[int] = frozenset()
+) -> int:
+    """A port in [low, high], outside avoid, that nothing listens on right now."""
     for _ in range(200):
         port = random.randint(low, high)
+        if port in avoid:
+            continue
         with socket.socket() as sock:
             try:
                 sock.bind(("127.0.0.1", port))

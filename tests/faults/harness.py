@@ -22,7 +22,7 @@ from config.celery import app
 from kg.graph import reset_client, store
 from kg.graph.records import graph_time
 from kg.models import EpisodeProcessing, Project
-from kg.operations.embedded import EmbeddedServer, free_port
+from kg.operations.embedded import EmbeddedServer, free_ports
 from kg.pipeline.locks import installation_namespace
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,9 +46,10 @@ def reset_broker_pool() -> None:
 
 def server(tmp: Path, name: str, persist: bool) -> EmbeddedServer:
     """A server of its own, password-protected like the product's."""
+    redis_port, graph_port = free_ports(2)
     s = EmbeddedServer(
-        redis_port=free_port(),
-        graph_port=free_port(),
+        redis_port=redis_port,
+        graph_port=graph_port,
         data_dir=tmp / name,
         persist=persist,
         password=secrets.token_hex(16),

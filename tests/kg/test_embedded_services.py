@@ -13,7 +13,7 @@ import pytest
 import redis
 
 from kg.graph import GraphScope, NodeRecord, make_client, store
-from kg.operations.embedded import EmbeddedServer, free_port, port_answers
+from kg.operations.embedded import EmbeddedServer, free_ports, port_answers
 
 ROOT = Path(__file__).resolve().parents[2]
 SCOPE = GraphScope(org="o", project="durable")
@@ -39,7 +39,8 @@ NODE = NodeRecord(
 
 
 def test_data_survives_a_restart(tmp_path):
-    server = EmbeddedServer(redis_port=free_port(), graph_port=free_port(), data_dir=tmp_path)
+    redis_port, graph_port = free_ports(2)
+    server = EmbeddedServer(redis_port=redis_port, graph_port=graph_port, data_dir=tmp_path)
     node = NODE
     with server:
         client = make_client(server.graph_uri)
@@ -53,7 +54,7 @@ def test_data_survives_a_restart(tmp_path):
 
 
 def test_command_serves_both_ports_and_stops_on_ctrl_c(tmp_path):
-    redis_port, graph_port = free_port(), free_port()
+    redis_port, graph_port = free_ports(2)
     process = subprocess.Popen(
         [
             sys.executable,
@@ -87,8 +88,9 @@ def test_command_serves_both_ports_and_stops_on_ctrl_c(tmp_path):
 
 
 def test_the_server_asks_every_client_for_its_password_and_keeps_bolt_off(tmp_path):
+    redis_port, graph_port = free_ports(2)
     server = EmbeddedServer(
-        redis_port=free_port(), graph_port=free_port(), data_dir=tmp_path, password="s3cret-pw"
+        redis_port=redis_port, graph_port=graph_port, data_dir=tmp_path, password="s3cret-pw"
     )
     with server:
         with pytest.raises(redis.AuthenticationError):
@@ -135,3 +137,12 @@ def test_the_product_settings_carry_a_generated_password(tmp_path):
     assert graph == f"falkordb://:{password}@127.0.0.1:16379"
     assert broker == f"redis://:{password}@127.0.0.1:16379/1"
     assert lock == f"redis://:{password}@127.0.0.1:16379/2"
+
+
+def test_free_ports_are_distinct_even_in_a_range_of_two():
+    # Picked one by one, two free ports could be the same one and the server's second listener
+    # fails to bind; in a range of two ports any repeat would show at once.
+    low = 31000
+    for _ in range(20):
+        ports = free_ports(2, low=low, high=low + 1)
+        assert sorted(ports) == [low, low + 1]
