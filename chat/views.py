@@ -44,7 +44,7 @@ from kg.commands import (
     source_format,
     source_import_in,
 )
-from kg.models import Episode, Language, Project
+from kg.models import Episode, Language, Project, RecordKind
 from kg.tenancy import (
     can_write,
     managed_orgs,
@@ -157,6 +157,7 @@ def chat_page(request: HttpRequest, slug: str, conversation_id: int | None = Non
                 "messages": MAX_MESSAGES,
             },
             "formats": FORMAT_CHOICES,
+            "record_kinds": RecordKind.choices,
             "source_import": _source_import(project, request),
             **_upload_outcome(request),
         },
@@ -339,13 +340,14 @@ def upload_notes(request: HttpRequest, slug: str) -> HttpResponse:
     target = reverse("chat:chat", args=[project.slug])
     if upload is None:
         return redirect(target + "?upload_error=no_file")
-    options = ImportOptions(
-        format=request.POST.get("format", ""),
-        text_columns=tuple(c for c in request.POST.getlist("text_columns") if c.strip()),
-        author_column=request.POST.get("author_column", ""),
-        date_column=request.POST.get("date_column", ""),
-    )
     try:
+        options = ImportOptions(
+            format=request.POST.get("format", ""),
+            text_columns=tuple(c for c in request.POST.getlist("text_columns") if c.strip()),
+            author_column=request.POST.get("author_column", ""),
+            date_column=request.POST.get("date_column", ""),
+            records=request.POST.get("records", ""),
+        )
         if upload.size > BACKGROUND_BYTES and source_format(upload.name, options.format):
             # A large document or export is recorded by a worker; the page shows how far.
             queued = queue_source_import(

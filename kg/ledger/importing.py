@@ -304,6 +304,7 @@ def record_uploaded_notes(project, name: str, raw: bytes, author: str, options=N
     `options.format` names it) go to kg.ledger.sources, whose report has the same episodes/errors.
     """
     from kg.ledger.sources import source_format
+    from kg.ledger.sources.base import as_records
     from kg.ledger.sources.recording import record_source
 
     if source_format(name, getattr(options, "format", "")):
@@ -316,5 +317,6 @@ def record_uploaded_notes(project, name: str, raw: bytes, author: str, options=N
         more = f" (and {len(parsed.errors) - 3} more)" if len(parsed.errors) > 3 else ""
         raise UnreadableFile(f"nothing in {name} could be read: {shown}{more}")
     # All new chunks of a file or none; content already recorded is reported, not re-recorded.
-    episodes, duplicates = record_new_episodes(project, parsed.items, author)
+    records = getattr(options, "records", "")
+    episodes, duplicates = record_new_episodes(project, as_records(parsed.items, records), author)
     return UploadReport(episodes=episodes, errors=parsed.errors, duplicates=duplicates)

@@ -1,5 +1,11 @@
 from kg.models.corrections import Correction, CorrectionAction
-from kg.models.episodes import Episode, EpisodeKind, EpisodeProcessing, ProcessingStatus
+from kg.models.episodes import (
+    Episode,
+    EpisodeKind,
+    EpisodeProcessing,
+    ProcessingStatus,
+    RecordKind,
+)
 from kg.models.imports import SourceImport, SourceImportStatus
 from kg.models.integration import EpisodeIntegration, IndexedNode, IndexPosting
 from kg.models.pipeline import (
@@ -28,6 +34,7 @@ __all__ = [
     "ProcessingStatus",
     "Project",
     "ProjectRevision",
+    "RecordKind",
     "ResolutionDecision",
     "Role",
     "SourceImport",

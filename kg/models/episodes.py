@@ -23,6 +23,19 @@ class EpisodeKind(models.TextChoices):
     IMPORT = "import", "Imported record"
 
 
+class RecordKind(models.TextChoices):
+    """What the records of an imported file are, as the person importing them says. Kept in
+    each episode's source_ref ("records"), so a rebuild reads the episode as it was read."""
+
+    BUG_REPORT = "bug_report", "Bug reports (tickets)"
+
+
+def record_kind(source_ref: dict | None) -> str:
+    """The kind its import gave an episode's record, or "" (chat, notes, unsaid)."""
+    value = (source_ref or {}).get("records", "")
+    return value if value in RecordKind.values else ""
+
+
 class EpisodeQuerySet(models.QuerySet):
     def update(self, **kwargs):  # type: ignore[override]
         raise ImmutableEpisodeError("Episodes are immutable; they cannot be updated.")
@@ -82,6 +95,10 @@ class Episode(models.Model):
         )
 
         return source_label(self.source_ref)
+
+    @property
+    def record_kind(self) -> str:
+        return record_kind(self.source_ref)
 
     @property
     def message_number(self) -> int | None:

@@ -147,7 +147,10 @@ def propose_batch(episodes: Sequence[Episode]) -> dict[int, Proposal]:
     known = [] if offline else _known_nodes(project, episodes)
     first = min(episodes, key=lambda e: e.valid_at)
     request = BatchExtractionRequest(
-        messages=[BatchMessage(id=i, text=e.content) for i, e in enumerate(episodes, start=1)],
+        messages=[
+            BatchMessage(id=i, text=e.content, records=e.record_kind)
+            for i, e in enumerate(episodes, start=1)
+        ],
         language=project.language,
         product=product_name(project),
         project_name=project.name,

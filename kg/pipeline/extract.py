@@ -219,6 +219,7 @@ def extract_episode(
     known = {n.number: n.type for n in offered}
     request = ExtractionRequest(
         text=episode.content,
+        records=episode.record_kind,
         language=project.language,
         product=product_name(project),  # "" when the name only repeats the slug
         project_name=project.name,

@@ -35,6 +35,7 @@ def _request(episode: Episode) -> ExtractionRequest:
     project = episode.project
     return ExtractionRequest(
         text=episode.content,
+        records=episode.record_kind,
         language=project.language,
         product=product_name(project),
         project_name=project.name,
@@ -42,7 +43,9 @@ def _request(episode: Episode) -> ExtractionRequest:
 
 
 def _answer_key(request: ExtractionRequest) -> str:
-    return ahead.answer_key(request.text, request.language, request.product, request.project_name)
+    return ahead.answer_key(
+        request.text, request.language, request.product, request.project_name, request.records
+    )
 
 
 def _kept_at(answer_key: str) -> str:

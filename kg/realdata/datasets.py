@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kg.llm.prompts.extraction_models import Records
 from kg.realdata.splits import Split, split_of
 
 APP_REVIEWS = "en_app_reviews_features"
@@ -47,6 +48,8 @@ class Item:
     negative: bool = False  # app reviews: the sentence rates a feature negatively
     # app reviews: the blind hand annotation of a sample (tests/kg/real/app_review_complaints.md)
     complaint: bool | None = None  # says something is wrong; None: not in the sample
+    # what an import of the set would say its records are: the issue trackers' are tickets
+    records: Records = ""
 
 
 def _rows(path: Path) -> list[dict[str, str]]:
@@ -134,6 +137,7 @@ def ru_vscode_issues(datasets: Path, annotations: Path) -> list[Item]:
                 text=issue_text(row),
                 language="ru",
                 gold=gold_by_id.get(item_id, []),
+                records="bug_report",
             )
         )
     return items
@@ -166,7 +170,9 @@ def seamonkey_reports(datasets: Path, annotation: Path) -> list[Item]:
         row = rows[entry["id"]]
         text = f"{row['Summary'].strip()}\n\n{row['Description'].strip()}"
         split = split_of(SEAMONKEY, entry["id"])
-        items.append(Item(entry["id"], split, text, "en", _annotated_gold(entry)))
+        items.append(
+            Item(entry["id"], split, text, "en", _annotated_gold(entry), records="bug_report")
+        )
     return items
 
 
@@ -181,6 +187,7 @@ def ru_vscode_extra_issues(annotation: Path) -> list[Item]:
             text=entry["text"],
             language="ru",
             gold=_annotated_gold(entry),
+            records="bug_report",
         )
         for entry in json.loads(annotation.read_text(encoding="utf-8"))["items"]
     ]

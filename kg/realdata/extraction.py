@@ -64,7 +64,9 @@ def labels_agree(gold: GoldNode, label: str, quote: str, *, through_quote: bool 
 
 
 def extract_nodes(item: Item) -> list[AcceptedNode]:
-    answer = extract_offline(ExtractionRequest(text=item.text, language=item.language, product=""))
+    answer = extract_offline(
+        ExtractionRequest(text=item.text, language=item.language, product="", records=item.records)
+    )
     return check_answer(item.text, answer).nodes
 
 

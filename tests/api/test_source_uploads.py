@@ -56,3 +56,24 @@ def test_a_survey_with_its_columns_and_a_named_format(api, alice):
     )
     assert unknown.status_code == 400
     assert Episode.objects.filter(project=project).count() == 1
+
+
+def test_an_upload_says_its_records_are_bug_reports(api, alice):
+    _, project = alice
+    raw = csv_bytes(["summary"], [["Print dialog freezes"]])
+    response = api.post(
+        UPLOADS,
+        {"file": SimpleUploadedFile("tickets.csv", raw), "records": "bug_report"},
+        format="multipart",
+    )
+    assert response.status_code == 201, response.content
+    assert Episode.objects.get(project=project).record_kind == "bug_report"
+
+    unknown = api.post(
+        UPLOADS,
+        {"file": SimpleUploadedFile("more.csv", raw), "records": "emails"},
+        format="multipart",
+    )
+    assert unknown.status_code == 400
+    assert unknown.json()["errors"] == {"records": ['"emails" is not a valid choice.']}
+    assert Episode.objects.filter(project=project).count() == 1

@@ -171,3 +171,14 @@ def test_an_import_delivered_twice_is_recorded_once(browser_client, alice):
     assert status["report"]["duplicate_count"] == 0
     page = browser_client.get(f"/projects/couriers/chat/?import={source_import.pk}")
     assert "survey.csv: 3 episodes recorded, 0 analysed" in page.content.decode()
+
+
+def test_a_worker_keeps_what_the_records_of_a_large_file_are(alice):
+    _, project = alice
+    options = ImportOptions(text_columns=("answer",), records="bug_report")
+    source_import = queue_source_import(project, "tickets.csv", _survey(2), options=options)
+
+    assert run_source_import(source_import.pk) == SourceImportStatus.RECORDED
+
+    kinds = [e.record_kind for e in Episode.objects.filter(project=project)]
+    assert kinds == ["bug_report", "bug_report"]

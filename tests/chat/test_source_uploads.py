@@ -70,3 +70,28 @@ def test_a_bad_research_file_is_refused_with_its_reason(browser_client, alice):
         browser_client.get("/projects/couriers/chat/?upload_error=refused")
     )
     assert not Episode.objects.filter(project=project).exists()
+
+
+def test_the_form_asks_what_the_records_are_and_keeps_the_answer(browser_client, alice):
+    _, project = alice
+    page = _html(browser_client.get("/projects/couriers/chat/"))
+    assert '<option value="bug_report">Bug reports (tickets)</option>' in page
+    tickets = csv_bytes(["summary"], [["Print dialog freezes"]])
+    response = browser_client.post(
+        "/projects/couriers/upload/",
+        {
+            "notes": SimpleUploadedFile("tickets.csv", tickets, content_type="text/csv"),
+            "records": "bug_report",
+        },
+    )
+    assert response["Location"] == "/projects/couriers/chat/?uploaded=1&skipped=0"
+    assert Episode.objects.get(project=project).record_kind == "bug_report"
+
+    refused = browser_client.post(
+        "/projects/couriers/upload/",
+        {"notes": SimpleUploadedFile("t.csv", tickets), "records": "<b>emails</b>"},
+    )
+    assert refused["Location"] == "/projects/couriers/chat/?upload_error=refused"
+    page = _html(browser_client.get(refused["Location"]))
+    assert "unknown kind of records &#x27;&lt;b&gt;emails&lt;/b&gt;&#x27;" in page
+    assert Episode.objects.filter(project=project).count() == 1

@@ -111,6 +111,8 @@ def test_an_answer_is_found_only_for_the_same_text_language_and_product():
     assert key != ahead.answer_key("The export is slow!", "en", "Clinic")
     assert key != ahead.answer_key("The export is slow.", "ru", "Clinic")
     assert key != ahead.answer_key("The export is slow.", "en", "Clinics")
+    # a ticket is read otherwise than a note: its answer is kept apart
+    assert key != ahead.answer_key("The export is slow.", "en", "Clinic", "", "bug_report")
 
 
 def test_nothing_is_read_ahead_for_a_model(embedded_server, settings, computed):

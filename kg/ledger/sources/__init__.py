@@ -19,6 +19,7 @@ from kg.ledger.sources.base import (
     ImportOptions,
     SourceError,
     SourceRead,
+    as_records,
 )
 
 Reader = Callable[[str, bytes, ImportOptions], SourceRead]
@@ -100,7 +101,9 @@ def read_source(name: str, raw: bytes, options: ImportOptions | None = None) -> 
     fmt = source_format(name, options.format)
     if fmt is None:
         raise SourceError(f"{name}: not a document or export format ({', '.join(READERS)})")
-    return reader(fmt)(name, raw, options)
+    read = reader(fmt)(name, raw, options)
+    read.items = as_records(read.items, options.records)
+    return read
 
 
 def reader(fmt: str) -> Reader:
@@ -113,7 +116,9 @@ def read_path(path: Path, options: ImportOptions | None = None) -> SourceRead:
     if path.is_dir():
         from kg.ledger.sources.slack import read_slack_directory
 
-        return read_slack_directory(path)
+        read = read_slack_directory(path)
+        read.items = as_records(read.items, (options or ImportOptions()).records)
+        return read
     try:
         size = path.stat().st_size
         if size > MAX_SOURCE_BYTES:

@@ -128,6 +128,7 @@ def _options(stored: dict) -> ImportOptions:
         text_columns=tuple(str(c) for c in stored.get("text_columns") or ()),
         author_column=str(stored.get("author_column") or ""),
         date_column=str(stored.get("date_column") or ""),
+        records=str(stored.get("records") or ""),
     )
 
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from kg.ledger.episodes import EpisodeInput
+from kg.models import RecordKind
 
 # Limits per file, stated in the upload form and the command's help.
 MAX_SOURCE_BYTES = 25 * 1024 * 1024
@@ -24,13 +25,28 @@ class SourceError(UnreadableFile):
 
 @dataclass(frozen=True)
 class ImportOptions:
-    """How to read a file: its format when the extension does not say it, and for tables
-    which columns hold the text, the author and the date."""
+    """How to read a file: its format when the extension does not say it, for tables which
+    columns hold the text, the author and the date, and what its records are (RecordKind)."""
 
     format: str = ""
     text_columns: tuple[str, ...] = ()
     author_column: str = ""
     date_column: str = ""
+    records: str = ""
+
+    def __post_init__(self) -> None:
+        if self.records and self.records not in RecordKind.values:
+            raise SourceError(
+                f"unknown kind of records {self.records!r}; choose one of "
+                f"{', '.join(RecordKind.values)} or leave it empty"
+            )
+
+
+def as_records(items: list[EpisodeInput], records: str) -> list[EpisodeInput]:
+    """The items with what their file's records are kept in their source reference."""
+    if not records:
+        return items
+    return [replace(i, source_ref={**(i.source_ref or {}), "records": records}) for i in items]
 
 
 @dataclass

@@ -48,10 +48,12 @@ def rules_version() -> str:
     return digest.hexdigest()[:16]
 
 
-def answer_key(text: str, language: str, product: str, project_name: str = "") -> str:
+def answer_key(
+    text: str, language: str, product: str, project_name: str = "", records: str = ""
+) -> str:
     """What an answer made ahead is found by."""
     payload = "\x00".join(
-        (rules_version(), language.lower(), product.strip(), project_name.strip(), text)
+        (rules_version(), language.lower(), product.strip(), project_name.strip(), records, text)
     )
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
@@ -71,5 +73,7 @@ def given_answer(request: ExtractionRequest) -> ExtractionResponse | None:
     if not answers:
         return None
     return answers.get(
-        answer_key(request.text, request.language, request.product, request.project_name)
+        answer_key(
+            request.text, request.language, request.product, request.project_name, request.records
+        )
     )

@@ -181,7 +181,8 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     layout_drops = [(kind, s) for s in steps for kind in ("segment", "feature")]
     layout_drops += [("feature", s) for s in report_layout.workarounds(text)]
     actual = report_layout.actual_behaviour(text)
-    report = report_layout.is_a_report(text)
+    # a ticket, said so by its import or laid out as one
+    report = request.records == "bug_report" or report_layout.is_a_report(text)
     text = report_layout.mask_layout(text, raw)
     sentences = list(_sentences(text, request.language))
     # the project's own names: its product's, and its name even when that only repeats the

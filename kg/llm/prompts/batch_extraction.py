@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 from kg.llm.gateway import StructuredOperation
 from kg.llm.offline.extractor import extract_offline
 from kg.llm.prompts.extraction import (
+    RECORD_READINGS,
     SchemaNode,
     SchemaRelation,
     _Strict,
@@ -24,6 +25,7 @@ from kg.llm.prompts.extraction_models import (
     CandidateRelation,
     ExtractionRequest,
     KnownNode,
+    Records,
 )
 
 # The prompt lists at most this many existing nodes for the whole batch.
@@ -33,6 +35,7 @@ MAX_BATCH_KNOWN_NODES = 24
 class BatchMessage(BaseModel):
     id: int
     text: str
+    records: Records = ""  # as ExtractionRequest.records
 
 
 class BatchExtractionRequest(BaseModel):
@@ -88,10 +91,14 @@ def build_messages(request: BatchExtractionRequest) -> list[dict[str, str]]:
         language=request.language,
         known_subjects=request.known_subjects,
         known_nodes=request.known_nodes[:MAX_BATCH_KNOWN_NODES],
-        text="\n".join(
-            ["Messages:", *(f"--- message {m.id} ---\n{m.text}" for m in request.messages)]
-        ),
+        text="\n".join(["Messages:", *(_message(m) for m in request.messages)]),
     )
+
+
+def _message(message: BatchMessage) -> str:
+    reading = RECORD_READINGS.get(message.records)
+    told = f"\n(This message is {reading})" if reading else ""
+    return f"--- message {message.id} ---{told}\n{message.text}"
 
 
 def _offline(request: BatchExtractionRequest) -> BatchExtractionResponse:
@@ -101,6 +108,7 @@ def _offline(request: BatchExtractionRequest) -> BatchExtractionResponse:
         answer = extract_offline(
             ExtractionRequest(
                 text=message.text,
+                records=message.records,
                 language=request.language,
                 product=request.product,
                 project_name=request.project_name,

@@ -589,6 +589,20 @@ number; leave "same_as" null for anything new. A relation may name a known node 
 in place of a ref, when the message itself states the relation."""
 
 
+# How a message is read when its import said what it is (ExtractionRequest.records).
+RECORD_READINGS: dict[str, str] = {
+    "bug_report": "a bug report from an issue tracker. A part of the product it names is where "
+    "the fault is: name that part inside the pain, not as a feature. A feature is only one the "
+    "report asks for.",
+}
+
+
+def record_reading(records: str) -> str:
+    """The line that tells the model what a message is, or "" when its import did not say."""
+    reading = RECORD_READINGS.get(records)
+    return f"The message is {reading}" if reading else ""
+
+
 def extraction_messages(
     head: str,
     *,
@@ -597,9 +611,11 @@ def extraction_messages(
     known_subjects: list[str],
     known_nodes: list[KnownNode],
     text: str,
+    records: str = "",
 ) -> list[dict[str, str]]:
     """The chat messages of an extraction: `head` (one message or a batch), the rules and the
-    definitions; then what the project already knows, and `text`, the message(s) to read."""
+    definitions; then what the project already knows, what the message is when its import
+    said so (`records`), and `text`, the message(s) to read."""
     rules = "\n".join(f"- {rule}" for rule in GENERAL_RULES)
     subjects = known_subjects[:MAX_KNOWN_SUBJECTS]
     known = json.dumps(subjects, ensure_ascii=False) if subjects else "none yet"
@@ -612,6 +628,7 @@ def extraction_messages(
         "Known nodes:\n" + "\n".join(_known_node(n) for n in known_nodes)
         if known_nodes
         else "Known nodes: none",
+        record_reading(records),
         text,
     ]
     return [
@@ -628,6 +645,7 @@ def build_messages(request: ExtractionRequest) -> list[dict[str, str]]:
         known_subjects=request.known_subjects,
         known_nodes=request.known_nodes[:MAX_KNOWN_NODES],
         text=f"Message:\n{request.text}",
+        records=request.records,
     )
 
 

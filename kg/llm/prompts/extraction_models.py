@@ -3,7 +3,12 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, Field
+
+# What an import said its records are (kg.models.RecordKind's values), "" when unsaid.
+Records = Literal["", "bug_report"]
 
 # --- what the model answers ---------------------------------------------------------------------
 
@@ -56,6 +61,11 @@ class ExtractionRequest(BaseModel):
         default="",
         description="The project's name as its members wrote it, even when it only repeats "
         "the address: the project itself, so never a competitor or an alternative of it.",
+    )
+    records: Records = Field(
+        default="",
+        description="What the message is, when its import said so (kg.models.RecordKind): "
+        "'bug_report' for an issue tracker's ticket; '' for chat, notes and anything unsaid.",
     )
     known_subjects: list[str] = Field(
         default_factory=list,

@@ -23,10 +23,10 @@ from kg.ledger.sources import (
     read_path,
     source_format,
 )
-from kg.ledger.sources.base import UnreadableFile
+from kg.ledger.sources.base import UnreadableFile, as_records
 from kg.ledger.sources.recording import record_read
 from kg.management.commands._progress import progress_bar
-from kg.models import EpisodeProcessing, Organization, Project
+from kg.models import EpisodeProcessing, Organization, Project, RecordKind
 from kg.pipeline.ingest import ingest_recorded_episodes
 from kg.tenancy import ProjectNotFound, find_project, get_or_create_project
 
@@ -74,6 +74,13 @@ class Command(BaseCommand):
         )
         parser.add_argument("--author-column", default="", help="CSV/TSV: the author's column")
         parser.add_argument("--date-column", default="", help="CSV/TSV: the date's column")
+        parser.add_argument(
+            "--records",
+            choices=RecordKind.values,
+            default="",
+            help="what the file's records are: bug_report for an issue tracker's tickets (the "
+            "parts they name are where the fault is, not features asked for)",
+        )
 
     def handle(
         self,
@@ -92,6 +99,7 @@ class Command(BaseCommand):
             text_columns=tuple(options.get("text_columns") or ()),
             author_column=options.get("author_column") or "",
             date_column=options.get("date_column") or "",
+            records=options.get("records") or "",
         )
         try:
             fmt = "slack" if file.is_dir() else source_format(file.name, reading.format)
@@ -135,7 +143,7 @@ class Command(BaseCommand):
             self.stdout.write(f"{report.summary()}; recorded in {target.slug}")
             episodes = report.episodes
         else:
-            episodes = self._record_lines(target, parsed.items, sync)
+            episodes = self._record_lines(target, as_records(parsed.items, reading.records), sync)
             self.stdout.write(
                 f"{len(episodes)} episodes recorded in {target.slug}"
                 f" ({len(parsed.errors)} lines skipped)"

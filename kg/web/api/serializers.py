@@ -5,7 +5,15 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from kg.ledger.sources import FORMAT_CHOICES, ImportOptions
-from kg.models import Episode, EpisodeProcessing, Language, Membership, Organization, Project
+from kg.models import (
+    Episode,
+    EpisodeProcessing,
+    Language,
+    Membership,
+    Organization,
+    Project,
+    RecordKind,
+)
 from kg.ontology import NODE_TYPES, RELATIONS
 from kg.web.api.fields import StrictBooleanField, StrictIntegerField, StringField, WrittenTextField
 
@@ -258,6 +266,14 @@ class UploadSerializer(serializers.Serializer):
     )
     author_column = serializers.CharField(max_length=200, required=False, allow_blank=True)
     date_column = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    records = serializers.ChoiceField(
+        choices=RecordKind.choices,
+        required=False,
+        allow_blank=True,
+        help_text="What the file's records are, when all are of one kind: bug_report for an "
+        "issue tracker's tickets (the parts they name are where the fault is, not features "
+        "asked for).",
+    )
 
     def import_options(self) -> ImportOptions:
         data = self.validated_data
@@ -266,6 +282,7 @@ class UploadSerializer(serializers.Serializer):
             text_columns=tuple(data.get("text_columns") or ()),
             author_column=data.get("author_column", ""),
             date_column=data.get("date_column", ""),
+            records=data.get("records", ""),
         )
 
 
