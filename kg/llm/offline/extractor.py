@@ -1715,9 +1715,15 @@ def _competitors(
 
 def _a_word_opening_the_sentence(text: str, sentence: Sentence, start: int, name: str) -> bool:
     """A one-word name that opens its sentence and is a word of the dictionary: the capital is
-    the sentence's, not a name's ("Menu works fine", but "Firefox works fine")."""
+    the sentence's, not a name's ("Menu works fine", but "Firefox works fine"). A version
+    number after it makes it a name ("Opera 102 plays it")."""
     opening = not text[sentence.start : start].strip(" \t\n\"'«(*>-")
+    if _VERSION_AFTER.match(text, start + len(name)):
+        return False
     return opening and " " not in name and name[1:].islower() and is_english_word(name)
+
+
+_VERSION_AFTER = re.compile(r"\s+v?\d+(?:\.\d+)+\b")  # " 102.0", " v3.1": dotted, not a count
 
 
 def _competitor_quote(match: re.Match[str], names: list[Span], index: int) -> Span:

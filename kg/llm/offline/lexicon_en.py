@@ -594,9 +594,10 @@ COMPETITOR_PATTERNS = (
 # chart correctly", "Can't reproduce it in Vivaldi", "crashes in our app but not in Brave". A
 # capital that only opens the sentence names none here ("Menu works fine").
 COMPETITOR_WHERE_IT_WORKS = (
+    # "Opera 102 plays the video correctly": any verb of what the product does, done right
     re.compile(
         rf"(?<![\w-])(?P<names>{NAME})(?:\s+v?\d[\w.]*)?\s+(?:is\s+|was\s+)?(?:working|works|"
-        rf"worked|(?:renders|renderd|loads|displays|shows)\s+(?:[\w-]+\s+){{0,3}}?(?:fine|"
+        rf"worked|(?:[a-z]+s|[a-z]+ed|renderd)\s+(?:[\w-]+\s+){{0,3}}?(?:fine|"
         rf"correctly|properly))(?:\s+(?:fine|correctly|properly|as\s+expected))?\s*(?=[.;!)]|$)"
     ),
     re.compile(
@@ -605,6 +606,8 @@ COMPETITOR_WHERE_IT_WORKS = (
         _I,
     ),
     re.compile(rf"\bbut\s+not\s+(?:in|with|on|under)\s+{NAMES}"),
+    # "Fixed in Opera but not here": mended in the other product, still broken in this one
+    re.compile(rf"\b(?:[Ff]ixed|[Ww]orks|[Ww]orking)\s+(?:in|for|on)\s+{NAMES},?\s+but\s+not\b"),
     # "Tested it with Opera and Brave": the other products the fault was checked against
     re.compile(
         rf"\b(?:[Tt]ested|[Cc]hecked|[Rr]eproduced)\s+(?:it\s+|this\s+)?(?:with|in|on)\s+{NAMES}"
