@@ -154,6 +154,8 @@ def evaluate_set(name: str, items: list[Item], split: Split) -> dict:
     elapsed = time.perf_counter() - started
     result = {
         "items": len(chosen),
+        # what an import of the set says its records are (the issue trackers': bug reports)
+        "read_as": sorted({i.records or "research material" for i in chosen}),
         "nodes": nodes_score.summary(),
         # how far precision and recall swing on another sample of as many items
         "nodes_interval": bootstrap_interval(per_item),

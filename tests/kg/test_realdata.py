@@ -106,6 +106,9 @@ def test_real_test_split_figures_stay_above_their_floors():
     assert stories["recall_by_gold_type"]["feature"] >= 0.6
     assert issues["nodes"]["recall"] >= 0.4 and issues["nodes"]["precision"] >= 0.3
     assert tickets["nodes"]["recall"] >= 0.4 and tickets["nodes"]["precision"] >= 0.3
+    # the issue trackers' sets are read as their import would say they are: bug reports
+    assert issues["read_as"] == tickets["read_as"] == ["bug_report"]
+    assert reviews["read_as"] == stories["read_as"] == ["research material"]
 
 
 # Words a whole phrase does not end on: articles, prepositions, conjunctions.
