@@ -1875,6 +1875,33 @@ def test_an_event_that_happens_unasked_is_a_pain():
     assert _pains("The filter hides unwanted emails.") == []
 
 
+@pytest.mark.parametrize(
+    ("text", "pain"),
+    [
+        ("Dark mode turns off by itself.", "dark mode turns off by itself"),
+        ("It logs me out for no reason.", "logs me out for no reason"),
+        ("The player stops without warning.", "player stops without warning"),
+        ("The installer overwrites my settings.", "installer overwrites my settings"),
+        ("The export skips the last row.", "export skips the last row"),
+    ],
+)
+def test_what_a_product_does_unasked_or_to_what_the_user_made_is_a_pain(text, pain):
+    assert _pains(text) == [pain]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "You can skip the intro.",  # a capability, not a fault
+        "I deleted the old notes and it works fine now.",  # the person did it
+        "Auto-clean deletes old logs every week.",  # nothing of the user's is named
+        "She learned to code by herself.",
+    ],
+)
+def test_doing_so_by_choice_or_to_nothing_of_the_users_is_no_pain(text):
+    assert _pains(text) == []
+
+
 def test_an_english_bug_template_reads_as_the_russian_one():
     text = (
         "Styles from a forwarded mail are used\n\n"
