@@ -33,6 +33,13 @@ def main() -> None:
             f"R {queries.get('recall')} ({queries.get('pairs')} judged pairs)"
         )
         print(f"{split} 18F PRD coverage: {figures.get('prd_coverage_18f')}")
+        for dataset, agreement in figures["annotation_agreement"].items():
+            pair, engine = agreement["second_against_first"], agreement["engine_against_second"]
+            print(
+                f"{split} {dataset}: two blind annotations agree at F1 {pair['f1']} "
+                f"(P {pair['precision']} R {pair['recall']}); the engine against the second: "
+                f"P {engine['precision']} R {engine['recall']}"
+            )
 
 
 if __name__ == "__main__":

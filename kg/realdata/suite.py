@@ -34,6 +34,7 @@ def default_annotations() -> Path:
 def run_real_suite(
     datasets: Path, annotations: Path, splits: tuple[Split, ...] = SPLITS
 ) -> dict[str, dict]:
+    from kg.realdata.agreement import evaluate_agreement
     from kg.realdata.feature_queries import evaluate_feature_queries
     from kg.realdata.resolution import evaluate_resolution
 
@@ -42,6 +43,7 @@ def run_real_suite(
         figures = {"extraction": evaluate_extraction(datasets, annotations, split)}
         figures["resolution"] = evaluate_resolution(datasets, split)
         figures["feature_queries"] = evaluate_feature_queries(datasets, split)
+        figures["annotation_agreement"] = evaluate_agreement(datasets, annotations, split)
         for name, part in sorted(_PARTS.items()):
             figures[name] = part(datasets, annotations, split)
         report[split] = figures

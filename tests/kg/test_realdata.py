@@ -13,7 +13,9 @@ import re
 
 import pytest
 
+from kg.ontology import NODE_TYPES
 from kg.realdata import datasets as sets
+from kg.realdata.agreement import evaluate_agreement
 from kg.realdata.extraction import evaluate_set, extract_nodes, labels_agree
 from kg.realdata.splits import split_of
 from kg.realdata.suite import default_annotations, default_datasets
@@ -206,3 +208,34 @@ def test_the_ticket_annotation_covers_its_drawn_sample_with_verbatim_quotes(spli
     assert {i.split for i in items} == {split}
     for item in items:
         assert all(gold.quote in item.text for gold in item.gold)
+
+
+@needs_data
+@pytest.mark.parametrize("stem", ["ru_vscode", "seamonkey"])
+@pytest.mark.parametrize("split", ["dev", "test"])
+def test_a_second_blind_annotation_covers_the_same_items_with_verbatim_quotes(stem, split):
+    first = json.loads((ANNOTATIONS / f"{stem}_{split}.json").read_text(encoding="utf-8"))
+    second = json.loads((ANNOTATIONS / f"{stem}_{split}_second.json").read_text(encoding="utf-8"))
+    assert [e["id"] for e in second["items"]] == [e["id"] for e in first["items"]]
+    texts = {i.id: i.text for i in _ticket_items(stem, split)}
+    for entry in second["items"]:
+        for node in entry["nodes"]:
+            assert node["type"] in NODE_TYPES and node["type"] != "product"
+            assert node["quote"] and node["quote"] in texts[entry["id"]]
+
+
+@needs_data
+def test_two_blind_annotations_of_the_dev_tickets_mostly_agree():
+    figures = evaluate_agreement(DATASETS, ANNOTATIONS, "dev")
+    assert set(figures) == {sets.RU_VSCODE, sets.SEAMONKEY}
+    for result in figures.values():
+        # scored by the engine's own matcher: two careful readers, not one reader twice
+        assert 0.8 <= result["second_against_first"]["f1"] < 1.0
+        assert result["engine_against_second"]["tp"] > 0
+
+
+def _ticket_items(stem: str, split: str) -> list[sets.Item]:
+    path = ANNOTATIONS / f"{stem}_{split}.json"
+    if stem == "ru_vscode":
+        return [i for i in sets.ru_vscode_issues(DATASETS, path) if i.split == split]
+    return sets.seamonkey_reports(DATASETS, path)
