@@ -37,8 +37,10 @@ def as_found(item: Item, nodes: list[dict]) -> list[AcceptedNode]:
 
 
 def annotation_agreement(items: list[Item], second: Path) -> dict:
-    """The second annotation scored against the first, and the engine against each."""
+    """The second annotation scored against the first, and the engine against each, on the
+    items both annotated."""
     by_id = second_annotation(second)
+    items = [i for i in items if i.id in by_id]
     annotators, engine_first, engine_second = Score(), Score(), Score()
     for item in items:
         nodes = by_id[item.id]

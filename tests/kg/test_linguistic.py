@@ -2055,3 +2055,14 @@ def test_the_products_a_fault_was_tested_with_are_competitors():
 def test_a_pointer_onward_and_how_a_fault_reproduces_name_no_feature(text):
     features = [label for kind, label in _nodes(text, "en") if kind == "feature"]
     assert not any("following" in f or "reproduce" in f.lower() for f in features)
+
+
+def test_a_product_named_where_the_expected_result_happens_is_a_competitor():
+    text = (
+        "Images too large\n\nActual results:\n\nThe website is unusable because the images are "
+        "huge.\n\nExpected results:\n\nImages should be rendered at a normal size.\n"
+        "Opera 102.0.4 renders this page correctly."
+    )
+    nodes = _nodes(text, "en")
+    assert ("competitor", "Opera") in nodes
+    assert not any("normal size" in label for _, label in nodes)  # what was expected

@@ -183,12 +183,24 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     actual = report_layout.actual_behaviour(text)
     # a ticket, said so by its import or laid out as one
     report = request.records == "bug_report" or report_layout.is_a_report(text)
+    expected = _only(text, report_layout.expected_behaviour(text))
     text = report_layout.mask_layout(text, raw)
     sentences = list(_sentences(text, request.language))
     # the project's own names: its product's, and its name even when that only repeats the
     # address ("Spotify" of the project spotify), which names the project, never a rival of it
     own = {_name_key(n) for n in (request.product, request.project_name) if n.strip()}
     findings = [_find_all(text, sentence, request.product.strip(), own) for sentence in sentences]
+    if expected.strip():
+        # "Expected: … Firefox 98 renders this page correctly": what should happen states no
+        # fault, but a product where it does happen is a competitor all the same
+        compared = [
+            (sentence, _competitors(expected, sentence, own, []))
+            for sentence in _sentences(expected, request.language)
+        ]
+        pairs = sorted(
+            [*zip(sentences, findings, strict=True), *compared], key=lambda p: p[0].start
+        )
+        sentences, findings = [p[0] for p in pairs], [p[1] for p in pairs]
     if report:
         # a ticket names the broken part inside its pain; its features are the ones it asks for
         findings = [
@@ -1711,6 +1723,14 @@ def _competitors(
                 quote = _competitor_quote(match, names, index)
                 found.append(Finding("competitor", name, quote, start))
     return found
+
+
+def _only(text: str, spans: list[Span]) -> str:
+    """The text with everything outside `spans` blanked, every character where it was."""
+    kept = [" " if c != "\n" else c for c in text]
+    for start, end in spans:
+        kept[start:end] = text[start:end]
+    return "".join(kept)
 
 
 def _a_word_opening_the_sentence(text: str, sentence: Sentence, start: int, name: str) -> bool:

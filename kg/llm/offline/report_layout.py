@@ -249,6 +249,12 @@ def actual_behaviour(text: str) -> list[Span]:
     return [s.body for s in sections(text) if s.kind == "actual"]
 
 
+def expected_behaviour(text: str) -> list[Span]:
+    """Where the report tells what should have happened ("Expected results", «Ожидаемое
+    поведение»): no fault and no feature, but it may name a product where it does happen."""
+    return [s.body for s in sections(text) if s.kind == "expected"]
+
+
 def workarounds(text: str) -> list[Span]:
     """Where the report tells how the writer gets round the fault."""
     return [s.body for s in sections(text) if s.kind == "workaround"]
