@@ -2066,3 +2066,56 @@ def test_a_product_named_where_the_expected_result_happens_is_a_competitor():
     nodes = _nodes(text, "en")
     assert ("competitor", "Opera") in nodes
     assert not any("normal size" in label for _, label in nodes)  # what was expected
+
+
+@pytest.mark.parametrize(
+    ("text", "competitor"),
+    [
+        ("Video does not play. Vivaldi does not have this problem.", "Vivaldi"),
+        ("Video does not play. Not reproducible on Chrome and Opera.", "Opera"),
+        ("Page broken\n\n**Tested Another Browser**: Yes Vivaldi", "Vivaldi"),
+    ],
+)
+def test_a_product_without_the_fault_or_tested_on_a_form_is_a_competitor(text, competitor):
+    assert ("competitor", competitor) in _nodes(text, "en")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The popup cannot be closed. Only using Esc works.",  # a key
+        "The code still uses getComplexValue for this pref.",  # a name in code
+        "Catch potential exception in discoverFolders",
+        "The identifiers are wrong and the mouse pointers vanish.",  # things, not people
+    ],
+)
+def test_keys_code_names_and_things_are_neither_rivals_nor_people(text):
+    assert not _types(text, "en") & {"competitor", "segment"}
+
+
+def test_faults_of_a_text_are_pains():
+    assert _pains("Typos in the help page") == ["typos in the help page"]
+    assert _pains("Dead link to the FAQ") == ["dead link"]
+
+
+def test_a_page_quoted_in_another_language_states_no_fault():
+    text = (
+        "Overlapping text\n\nActual results:\n\nOverlapping text:\n"
+        "Retourbeleid: veertien dagen om te retourneren.\nKoper betaalt voor retourzending.\n"
+    )
+    assert _pains(text) == ["overlapping text"]
+    assert linguistic.reads_as_english("The export fails on large files.")
+    assert linguistic.reads_as_english("TikTok videos do not play")
+    assert not linguistic.reads_as_english("Koper betaalt voor retourzending.")
+
+
+@pytest.mark.parametrize(
+    ("text", "pain"),
+    [
+        ("I can't log in anymore.", "can't log in"),
+        ("The laptop won't shut down.", "laptop won't shut down"),
+        ("The problem is that I can't rely on it.", "I can't rely on it"),  # no phrasal verb
+    ],
+)
+def test_a_phrasal_verb_keeps_its_particle_at_the_end_of_a_label(text, pain):
+    assert _pains(text) == [pain]

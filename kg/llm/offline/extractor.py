@@ -372,6 +372,10 @@ def _actual_behaviour(
                 continue
             if any(f.type == "pain" for f in findings[index]):
                 continue
+            if sentence.lex is lexicon_en and not linguistic.reads_as_english(
+                text[sentence.start : sentence.end]
+            ):
+                continue  # the page's own text, quoted in its language: what shows, not a fault
             statement = _first_statement(text, (sentence.start, sentence.end))
             if statement is None:
                 continue
@@ -746,6 +750,8 @@ def _phrase(
             cut = linguistic.cut_at_word_limit(text, span, max_words)
             tokens = [t for t in tokens if t[1] <= cut] or tokens[:max_words]
     while tokens and _bare(text, tokens[-1]) in lex.TRAILING_STOPWORDS:
+        if _ends_a_phrasal_verb(text, tokens, lex):
+            break
         tokens.pop()
     if not tokens:
         return start, start
@@ -755,6 +761,14 @@ def _phrase(
     while end > start and text[end - 1] in _EDGE_PUNCTUATION:
         end -= 1
     return start, end
+
+
+def _ends_a_phrasal_verb(text: str, tokens: list[Span], lex: ModuleType) -> bool:
+    """The last token is the particle of the verb before it ("log in", "shut down")."""
+    if lex is not lexicon_en or len(tokens) < 2:
+        return False
+    particle, verb = _bare(text, tokens[-1]), _bare(text, tokens[-2])
+    return particle in lex.PHRASAL_PARTICLES and lemma(verb) in lex.PHRASAL_VERBS
 
 
 def _bare(text: str, span: Span) -> str:
@@ -830,6 +844,10 @@ def _names_only_the_product(label: str, own: set[str]) -> bool:
 
 
 def _find_all(text: str, sentence: Sentence, product: str, own: set[str]) -> list[Finding]:
+    if sentence.lex is lexicon_en and not linguistic.reads_as_english(
+        text[sentence.start : sentence.end]
+    ):
+        return []  # a page's text in Dutch quoted in the report: the rules read no other tongue
     story = linguistic.user_story(text, (sentence.start, sentence.end))
     if story is not None:
         return _story(text, sentence, story)
@@ -1088,6 +1106,8 @@ def _segments(text: str, sentence: Sentence) -> list[Finding]:
         label, needs_modifier = described
         if _inside_a_name(text, head.start(), head.end(), sentence.start):
             continue  # "Microsoft Teams Rooms": a head word inside a product's name
+        if _GLUED.match(text, head.start()):
+            continue  # "discoverFolders": a name in code, not people
         following = heads[index + 1] if index + 1 < len(heads) else None
         if (
             lex.NOUN_COMPOUNDS
@@ -1777,7 +1797,7 @@ def _name_span(text: str, start: int, end: int) -> Span:
 
 
 _SENTENCE_JOINED = re.compile(r"[.!?](?=[A-Z])")
-_GLUED = re.compile(r"([a-z]{4,})[A-Z]")
+_GLUED = re.compile(r"([a-z]{3,})[A-Z]")  # "getPref", "capabilitiesEver": code or run-on
 
 
 def _is_competitor_name(name: str, own: set[str], lex: ModuleType) -> bool:

@@ -33,6 +33,12 @@ TRAILING_STOPWORDS = _words(
     "is are was were be their our his her its very more has have had can will would "
     "either too also anymore any"
 )
+# A particle that ends a phrasal verb is kept at a label's end: "can't log in", "won't shut down".
+PHRASAL_VERBS = _words(
+    "log sign check opt plug turn switch shut zoom scroll set back sync pop show start boot "
+    "power lock fill print load close open"
+)
+PHRASAL_PARTICLES = _words("in on out up off down")
 
 # A sentence that opens with one of these refers back to the previous sentence's segment.
 PRONOUN_START = re.compile(
@@ -243,6 +249,8 @@ NOT_PERSON_NOUNS = _words(
     "horsepower manpower willpower editor debugger compiler formatter linter parser handler "
     "installer loader downloader uploader renderer iterator scheduler emulator simulator "
     "validator analyzer analyser optimizer optimiser updater checker controller "
+    "identifier pointer descriptor accessor constructor destructor initializer listener "
+    "placeholder specifier qualifier classifier tokenizer serializer encoder decoder "
     "january february march april june july august september october november december "
     "competitor"
 )
@@ -420,6 +428,8 @@ PAIN_PREDICATE = re.compile(
 PAIN_NOUN = re.compile(
     r"\b(?:lag|lags|delays?|errors|mistakes|confusion|mess|chaos|bugs|crashes|downtime|"
     r"slowness|double\s+bookings?|no-shows|inconsistenc(?:y|ies)|distrust|mistrust|"
+    # faults of a text or a page: "Typos", "Dead link to the FAQ"
+    r"typos|misspellings|spelling\s+mistakes|(?:dead|broken)\s+links?|"
     r"lack\s+of\s+[\w-]+"
     # "unwanted scrolling in the editor": what happens unasked, named as an event
     r"|(?:unwanted|unintended|involuntary)\s+(?:[\w-]+ing|changes?|resets?|restarts?|jumps?))"
@@ -611,6 +621,15 @@ COMPETITOR_WHERE_IT_WORKS = (
         rf"(?:be\s+)?reproduced?\s+(?:it\s+|this\s+)?(?:in|with|on|using)\s+{NAMES}",
         _I,
     ),
+    re.compile(rf"\b(?:not|never)\s+reproducible\s+(?:in|with|on|using)\s+{NAMES}", _I),
+    # "Opera does not have this problem"
+    re.compile(
+        rf"(?<![\w-])(?P<names>{NAME})(?:\s+v?\d[\w.]*)?(?:\s+[a-z]+){{0,2}}\s+(?:also\s+)?"
+        rf"(?:does\s+not|doesn't|DOES\s+NOT|did\s+not|didn't)\s+have\s+(?:this|the\s+same|that)"
+        rf"\s+(?:problem|issue|bug)"
+    ),
+    # the web-compatibility form's answer: "Tested Another Browser: Yes Opera"
+    re.compile(rf"\b[Tt]ested\s+[Aa]nother\s+[Bb]rowser\W{{0,4}}\s*[Yy]es\W{{0,2}}\s*{NAMES}"),
     re.compile(rf"\bbut\s+not\s+(?:in|with|on|under)\s+{NAMES}"),
     # "Fixed in Opera but not here": mended in the other product, still broken in this one
     re.compile(rf"\b(?:[Ff]ixed|[Ww]orks|[Ww]orking)\s+(?:in|for|on)\s+{NAMES},?\s+but\s+not\b"),
@@ -636,7 +655,9 @@ NOT_NAMES = _words(
     "Eight Nine Ten First Second Third Last Next Monday Tuesday Wednesday Thursday Friday "
     "Saturday Sunday January February March April May June July August September October "
     "November December Q1 Q2 Q3 Q4 B2B B2C SMB SME MVP PM CEO CTO COO GPS SMS API ERP CRM UI "
-    "UX OK AI MB GB KB PDF CSV URL iOS Android Wi-Fi"
+    "UX OK AI MB GB KB PDF CSV URL iOS Android Wi-Fi "
+    # keys of the keyboard: "close it using Esc"
+    "Esc Ctrl Alt Shift Enter Del Cmd"
 )
 
 # ----------------------------------------------------------------------------- features

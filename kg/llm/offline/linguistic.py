@@ -5286,3 +5286,18 @@ _REVIEW_WORDS = (
     | _wordset("only happened go not until get got bother")
 )
 _REVIEW_FORMS = _MISBEHAVING | _REMOVING | _DEMANDING
+
+
+_LONG_WORD = re.compile(r"[A-Za-z]{3,}")
+# Below this share of dictionary words, a sentence of at least three long words is in another
+# Latin-script language: names and jargon alone rarely take two words in three.
+_ENGLISH_SHARE = 0.34
+
+
+def reads_as_english(sentence: str) -> bool:
+    """The sentence is English, or too short to tell: "Koper betaalt voor retourzending" is
+    not."""
+    found = _LONG_WORD.findall(sentence)
+    if len(found) < 3:
+        return True
+    return sum(is_english_word(w) for w in found) >= _ENGLISH_SHARE * len(found)
