@@ -2119,3 +2119,31 @@ def test_a_page_quoted_in_another_language_states_no_fault():
 )
 def test_a_phrasal_verb_keeps_its_particle_at_the_end_of_a_label(text, pain):
     assert _pains(text) == [pain]
+
+
+def test_a_title_that_states_the_fault_stands_over_the_same_words_in_the_body():
+    text = (
+        "Images are not copied to the mail composer\n\nSteps to reproduce:\n1. Copy a page.\n\n"
+        "Actual results:\n\nThe images are not copied to the composer."
+    )
+    assert _pains(text) == ["images are not copied to the mail composer"]
+    # a title that only names the matter gives way to the body's statement
+    text = "Editor problem\n\nThe editor stops showing characters after some time."
+    assert _pains(text) == ["editor stops showing characters"]
+    # a body that tells another fault keeps it
+    text = "Extension crashes at start\n\nWindows users cannot install the extension at all."
+    assert "cannot install the extension at all" in _pains(text)
+
+
+@pytest.mark.parametrize(
+    ("label", "clause"),
+    [
+        ("images are not copied", True),
+        ("export fails", True),
+        ("не могу установить пайтон", True),
+        ("wrong directory", False),
+        ("terminal problem", False),
+    ],
+)
+def test_a_label_states_a_clause_when_it_has_a_verb_or_a_negation(label, clause):
+    assert linguistic.states_a_clause(label) is clause

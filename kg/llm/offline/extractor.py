@@ -514,12 +514,15 @@ _TITLE_MAX_WORDS = 20
 def _title_restated(
     text: str, sentences: list[Sentence], findings: list[list[Finding]], dropped: set[int]
 ) -> set[int]:
-    """Pains of a report's title that its body states again: the title of a bug report or a
-    message sums up the body ("Export broken" above "the PDF export stops after the second
-    page"), often in other words or another language. The body's wording
-    says more and stands. A title is a short first line set off by a blank line. The body
-    may name what the title names outside its pain's words ("Can't sign in" above "I click
-    Sign in and nothing happens"): the sentence counts."""
+    """Pains a report's title and its body both state, one of each pair to drop. A title is a
+    short first line set off by a blank line; it sums up the body, often in other words or
+    another language. A title that says what happens, in a clause of the body's language
+    ("Images are not copied to the composer"), is the report's own summary and stands: body
+    pains that say the same in no more words go (half their words the title's). Otherwise the
+    title gives way to the body, whose wording says more ("Keyboard broken" above "the Enter
+    key does nothing in the editor"), or another matter. The body may name
+    what the title names outside its pain's words ("Can't sign in" above "I click Sign in and
+    nothing happens"): the sentence counts."""
     title = _TITLE.match(text)
     if title is None or len(title["title"].split()) > _TITLE_MAX_WORDS:
         return set()
@@ -531,7 +534,7 @@ def _title_restated(
         if f.type == "pain" and id(f) not in dropped and f.quote[1] <= end
     ]
     body = [
-        (f.label, text[sentence.start : sentence.end])
+        (f, text[sentence.start : sentence.end])
         for sentence, found in zip(sentences, findings, strict=True)
         for f in found
         if f.type == "pain"
@@ -540,14 +543,38 @@ def _title_restated(
         # «… и больше ничего не происходит»: a body pain that names nothing says less
         and not linguistic.names_nothing(f.label)
     ]
-    return {
-        id(pain)
-        for pain in heading
-        if any(
-            _same_matter(pain.label, label) or _same_matter(pain.label, said)
-            for label, said in body
+    going: set[int] = set()
+    for pain in heading:
+        restated = [
+            f
+            for f, said in body
+            if _same_matter(pain.label, f.label) or _same_matter(pain.label, said)
+        ]
+        if not restated:
+            continue
+        close = [f for f in restated if _restates_closely(pain.label, f.label)]
+        summary = (
+            close
+            and linguistic.states_a_clause(pain.label)
+            and all(
+                _same_script(pain.label, f.label)
+                and len(content_lemmas(pain.label)) >= len(content_lemmas(f.label))
+                for f in close
+            )
         )
-    }
+        going |= {id(f) for f in close} if summary else {id(pain)}
+    return going
+
+
+def _restates_closely(title: str, body: str) -> bool:
+    """At least half the body pain's content words are the title's, or share its roots."""
+    said, told = content_lemmas(title), content_lemmas(body)
+    shared = [b for b in told if b in said or any(_same_root(a, b) for a in said)]
+    return bool(told) and 2 * len(shared) >= len(told)
+
+
+def _same_script(one: str, other: str) -> bool:
+    return bool(_CYRILLIC.search(one)) == bool(_CYRILLIC.search(other))
 
 
 def _same_matter(title: str, body: str) -> bool:

@@ -5301,3 +5301,16 @@ def reads_as_english(sentence: str) -> bool:
     if len(found) < 3:
         return True
     return sum(is_english_word(w) for w in found) >= _ENGLISH_SHARE * len(found)
+
+
+_NEGATIONS_OF_A_CLAUSE = frozenset({"not", "no", "never", "cannot", "не", "нет", "нельзя"})
+
+
+def states_a_clause(label: str) -> bool:
+    """The words say what happens, with a verb or a negation ("images are not copied", "export
+    fails", «не могу установить»), rather than only name the matter ("wrong directory")."""
+    tokens = analyse(label)
+    return any(
+        t.pos in ("VERB", "AUX") or t.lower in _NEGATIONS_OF_A_CLAUSE or t.lower.endswith("n't")
+        for t in tokens
+    )
