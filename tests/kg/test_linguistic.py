@@ -2147,3 +2147,20 @@ def test_a_title_that_states_the_fault_stands_over_the_same_words_in_the_body():
 )
 def test_a_label_states_a_clause_when_it_has_a_verb_or_a_negation(label, clause):
     assert linguistic.states_a_clause(label) is clause
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "+++ This bug was initially created as a clone of Bug #1655261 +++",
+        "This ports the relevant part of Bug 5360 to the suite.",
+        "This bug will track the changes needed for the new compiler.",
+        "RDF usage needs to be removed.",
+    ],
+)
+def test_a_ticket_telling_its_history_or_work_on_the_code_states_no_fault(text):
+    assert _pains(text) == []
+
+
+def test_a_part_that_needs_to_be_fixed_is_still_a_fault():
+    assert _pains("The sidebar needs to be fixed, it crashes.") == ["sidebar needs to be fixed"]

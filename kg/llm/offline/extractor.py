@@ -1334,6 +1334,8 @@ def _pains(
             continue  # "can't reproduce it now", "reproduces in safe mode": whether, not what
         if _ANOTHER_TICKET.match(text, clause[0]) or _A_CODE_TASK.match(text, clause[0]):
             continue  # "Bug 1602463 added a new agent", "Port shell changes …": work, no fault
+        if english and _CODE_WORK_TO_DO.search(text, *clause):
+            continue
         if not english and report_ru.about_the_report(text[clause[0] : clause[1]]):
             continue  # «Прикладываю скриншот ошибки»: the report's own business
         if not english and (
@@ -1416,9 +1418,21 @@ _ANOTHER_TICKET = re.compile(
 )
 
 
-# A clause that opens on a maintainer's verb for work on the code: a task, not a fault one sees.
+# A clause that opens on a maintainer's verb for work on the code: a task, not a fault one sees
+# ("Port shell changes …", "This patch backports …"); the ticket telling its own history
+# ("This bug was initially created as a clone of …", "This bug will track the changes").
 _A_CODE_TASK = re.compile(
-    r"(?:port|backport|refactor|bump|uplift)\s+(?!is\b|are\b|was\b)",
+    r"(?:\+\+\+\s*)?(?:this\s+(?:patch\s+|change\s+|changeset\s+)?(?:ports|backports|refactors|"
+    r"bumps|uplifts)\s|(?:port|backport|refactor|bump|uplift)\s+(?!is\b|are\b|was\b)"
+    r"|this\s+(?:bug|issue|ticket)\s+(?:was\s+(?:initially\s+|originally\s+)?(?:created|filed|"
+    r"cloned|opened|split)|will\s+(?:track|cover|be\s+used)))",
+    re.IGNORECASE,
+)
+# Work still to do on the code: "RDF usage needs to be removed" (not "needs to be fixed", which
+# tells a fault)
+_CODE_WORK_TO_DO = re.compile(
+    r"\bneeds?\s+to\s+be\s+(?:removed|changed|updated|ported|adapted|rewritten|renamed|"
+    r"migrated|converted|replaced)\b",
     re.IGNORECASE,
 )
 
