@@ -2164,3 +2164,32 @@ def test_a_ticket_telling_its_history_or_work_on_the_code_states_no_fault(text):
 
 def test_a_part_that_needs_to_be_fixed_is_still_a_fault():
     assert _pains("The sidebar needs to be fixed, it crashes.") == ["sidebar needs to be fixed"]
+
+
+@pytest.mark.parametrize(
+    ("text", "alternative"),
+    [
+        ("Downgrading to version 2.16 fixed it for me.", "downgrading to version 2.16"),
+        (
+            "Images are lost. Pasting them in another editor also eliminates the problem.",
+            "pasting them in another editor",
+        ),
+        ("The popup stays. The only way to close it is to restart the browser.", "restart"),
+    ],
+)
+def test_a_way_round_the_fault_told_before_or_after_its_cue_is_an_alternative(text, alternative):
+    nodes = _nodes(text, "en")
+    assert any(kind == "alternative" and label.startswith(alternative) for kind, label in nodes)
+    assert not any(kind == "pain" and "eliminates" in label for kind, label in nodes)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Nothing helps, the app still crashes.",  # "nothing" is no action
+        "The only thing is that it does not save larger files.",  # a drawback
+        "Everything fixed after the update.",
+    ],
+)
+def test_no_action_or_a_drawback_is_no_workaround(text):
+    assert "alternative" not in _types(text, "en")

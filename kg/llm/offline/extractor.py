@@ -1336,6 +1336,8 @@ def _pains(
             continue  # "Bug 1602463 added a new agent", "Port shell changes …": work, no fault
         if english and _CODE_WORK_TO_DO.search(text, *clause):
             continue
+        if english and linguistic.tells_a_workaround(text, clause):
+            continue  # "pasting it elsewhere eliminates the problem": the way round, no fault
         if not english and report_ru.about_the_report(text[clause[0] : clause[1]]):
             continue  # «Прикладываю скриншот ошибки»: the report's own business
         if not english and (

@@ -3830,8 +3830,22 @@ _WORKAROUND = re.compile(
     r"|(?<!не\s)(?<![\w-])(?:помогает|помогло|спасает|выручает)\s+только"
     r"|\b(?:works|opens|starts|runs|appears|shows\s+up|helps)\s+only\s+(?:if|when|after)"
     r"|\bonly\s+(?:works|opens|starts|runs|appears|helps)\s+(?:if|when|after)"
-    r"|\bworkaround\s*(?:is|:|—|-))"
+    r"|\bworkaround\s*(?:is|:|—|-)"
+    # "the only way to close it is to maximise the window"
+    # ("the only thing is that …" tells a drawback, not a way)
+    r"|\bthe\s+only\s+(?:way|option|solution|fix)\s+(?:to\s+[^,;.!?]{1,60}?\s+)?(?:is|was)"
+    r"(?!\s+that\b))"
     r"\s*(?:(?:I|we|you|я|мы)\s+)?(?:to\s+)?(?P<w>[^,;.!?()]+)",
+    re.IGNORECASE,
+)
+# The workaround told before what it does: "Downgrading to 2.16 fixes it", "pasting it in
+# another editor also eliminates the problem" (an action, told by a gerund, that helps).
+_WORKAROUND_BEFORE = re.compile(
+    r"(?<![\w-])(?P<w>(?P<gerund>[A-Za-z]+ing)\s(?:[^,;.!?()]|\.(?=\d)){1,80}?)\s+"
+    r"(?:also\s+|always\s+)?"
+    r"(?:eliminates|eliminated|solves|solved|fixes|fixed|resolves|resolved|avoids|avoided|"
+    r"helps|helped|works\s+around|gets\s+around)"
+    r"(?:\s+(?:it|this|that|the\s+(?:problem|issue|bug)))?(?![\w-])",
     re.IGNORECASE,
 )
 _WORKAROUND_END = re.compile(
@@ -3842,10 +3856,29 @@ _WORKAROUND_END = re.compile(
 _MAX_WORKAROUND_WORDS = 8
 
 
+def tells_a_workaround(text: str, clause: Span) -> bool:
+    """The clause tells what gets round the fault ("pasting it elsewhere eliminates the
+    problem"): the problem it names is the one told before, not a new one."""
+    return any(_acts(m["gerund"]) for m in _WORKAROUND_BEFORE.finditer(text, clause[0], clause[1]))
+
+
+def _acts(gerund: str) -> bool:
+    """A word in -ing that does something ("restarting", "downgrading"), not a thing: its
+    lemma is another word ("evening", "nothing" and "everything" are their own)."""
+    word = gerund.lower()
+    return lemma(word) != word
+
+
 def workaround_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
     """(cue start, the workaround's words) for each workaround a sentence tells."""
     found = []
-    for match in _WORKAROUND.finditer(text, sentence[0], sentence[1]):
+    matches = list(_WORKAROUND.finditer(text, sentence[0], sentence[1]))
+    matches += [
+        m
+        for m in _WORKAROUND_BEFORE.finditer(text, sentence[0], sentence[1])
+        if _acts(m["gerund"])  # "Restarting", not "Everything"
+    ]
+    for match in matches:
         start, end = match.span("w")
         stop = _WORKAROUND_END.search(text, start, end)
         if stop is not None:
