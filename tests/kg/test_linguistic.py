@@ -2193,3 +2193,22 @@ def test_a_way_round_the_fault_told_before_or_after_its_cue_is_an_alternative(te
 )
 def test_no_action_or_a_drawback_is_no_workaround(text):
     assert "alternative" not in _types(text, "en")
+
+
+def test_what_the_program_takes_of_the_machine_is_a_measure_not_the_machine():
+    assert ("metric", "processor usage is about 20 to 40%") in _nodes(
+        "The processor usage is about 20 to 40%.", "en"
+    )
+    assert "metric" not in _types("Intel i5, 16 GB RAM", "en")  # the machine itself
+
+
+@pytest.mark.parametrize(
+    ("text", "competitor"),
+    [
+        ("The page is blank. Opera and Vivaldi both run without difficulty.", "Vivaldi"),
+        ("The page is blank. Vivaldi works without any problems.", "Vivaldi"),
+    ],
+)
+def test_a_product_that_runs_without_problems_is_a_competitor(text, competitor):
+    assert ("competitor", competitor) in _nodes(text, "en")
+    assert "competitor" not in _types("Sync works without problems now.", "en")

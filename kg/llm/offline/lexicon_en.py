@@ -616,6 +616,11 @@ COMPETITOR_WHERE_IT_WORKS = (
         rf"worked|(?:[a-z]+s|[a-z]+ed|renderd)\s+(?:[\w-]+\s+){{0,3}}?(?:fine|"
         rf"correctly|properly))(?:\s+(?:fine|correctly|properly|as\s+expected))?\s*(?=[.;!)]|$)"
     ),
+    # "Safari and Vivaldi both run without difficulty", "Vivaldi works without any problems"
+    re.compile(
+        rf"(?<![\w-]){NAMES}\s+(?:both\s+|also\s+)?(?:works?|worked|runs?|ran|loads?|loaded)\s+"
+        rf"without\s+(?:any\s+)?(?:problems?|issues?|difficulty|difficulties|errors?|trouble)"
+    ),
     re.compile(
         rf"\b(?:does\s+not|doesn't|did\s+not|didn't|cannot|can't|could\s+not|couldn't)\s+"
         rf"(?:be\s+)?reproduced?\s+(?:it\s+|this\s+)?(?:in|with|on|using)\s+{NAMES}",

@@ -2085,9 +2085,18 @@ _MACHINE = re.compile(
 )
 
 
+# What the program takes of the machine is a measure of the problem, not the machine:
+# "memory usage grows to 3 GB", "CPU load is 40%", «потребляет 2 ГБ памяти».
+_TAKES_OF_THE_MACHINE = re.compile(
+    r"(?<![\w-])(?:usage|consumption|load|uses|used|consumes?|consumed|eats|takes\s+up|"
+    r"использовани\w*|потребл\w*|загрузк\w*|нагрузк\w*|занима\w*|съеда\w*)(?![\w-])",
+    re.IGNORECASE,
+)
+
+
 def describes_the_machine(clause: str) -> bool:
     """The clause lists the computer's parts ("Intel i5, 16 GB RAM", «ОЗУ 8 ГБ»)."""
-    return _MACHINE.search(clause) is not None
+    return _MACHINE.search(clause) is not None and not _TAKES_OF_THE_MACHINE.search(clause)
 
 
 _PHRASE_START_POS = frozenset({"NOUN", "PROPN", "ADJ", "PRON", "NUM"})
