@@ -2212,3 +2212,13 @@ def test_what_the_program_takes_of_the_machine_is_a_measure_not_the_machine():
 def test_a_product_that_runs_without_problems_is_a_competitor(text, competitor):
     assert ("competitor", competitor) in _nodes(text, "en")
     assert "competitor" not in _types("Sync works without problems now.", "en")
+
+
+def test_a_remedy_a_ticket_tried_in_vain_is_no_second_fault():
+    text = (
+        "Videos do not play.\n\nSwitching to a new profile does not help. "
+        "Enabling JavaScript did not change the behavior."
+    )
+    request = ExtractionRequest(text=text, language="en", product="", records="bug_report")
+    pains = [n.label for n in extract_offline(request).nodes if n.type == "pain"]
+    assert pains == ["videos do not play"]

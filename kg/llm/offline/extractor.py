@@ -202,9 +202,16 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
         )
         sentences, findings = [p[0] for p in pairs], [p[1] for p in pairs]
     if report:
-        # a ticket names the broken part inside its pain; its features are the ones it asks for
+        # a ticket names the broken part inside its pain; its features are the ones it asks for;
+        # a remedy it tried that did not help tells how the fault resists, not another fault
         findings = [
-            [f for f in found if f.type != "feature" or f.origin == "planned"] for found in findings
+            [
+                f
+                for f in found
+                if (f.type != "feature" or f.origin == "planned")
+                and not (f.type == "pain" and _TRIED_REMEDY.search(f.label))
+            ]
+            for found in findings
         ]
     findings = [
         [f for f in found if not any(f.type == t and s <= f.at < e for t, (s, e) in layout_drops)]
@@ -1428,6 +1435,12 @@ _A_CODE_TASK = re.compile(
     r"bumps|uplifts)\s|(?:port|backport|refactor|bump|uplift)\s+(?!is\b|are\b|was\b)"
     r"|this\s+(?:bug|issue|ticket)\s+(?:was\s+(?:initially\s+|originally\s+)?(?:created|filed|"
     r"cloned|opened|split)|will\s+(?:track|cover|be\s+used)))",
+    re.IGNORECASE,
+)
+# "Switching to a new profile does not help", "enabling JavaScript did not change the behavior"
+_TRIED_REMEDY = re.compile(
+    r"\b(?:does\s+not|doesn't|did\s+not|didn't|won't|will\s+not)\s+(?:help|change\s+(?:anything|"
+    r"the\s+behaviou?r|a\s+thing)|make\s+(?:any\s+|a\s+)?difference)\b",
     re.IGNORECASE,
 )
 # Work still to do on the code: "RDF usage needs to be removed" (not "needs to be fixed", which
