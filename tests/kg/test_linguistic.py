@@ -2222,3 +2222,25 @@ def test_a_remedy_a_ticket_tried_in_vain_is_no_second_fault():
     request = ExtractionRequest(text=text, language="en", product="", records="bug_report")
     pains = [n.label for n in extract_offline(request).nodes if n.type == "pain"]
     assert pains == ["videos do not play"]
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "segments"),
+    [
+        (
+            "Yesterday I phoned my internet provider and the man checked everything. "
+            "Windows users cannot install it.",
+            "en",
+            ["windows users"],
+        ),
+        ("The update added a new background agent that crashes.", "en", []),
+        ("Пользователи Windows не могут установить расширение. Коллега тоже.", "ru", None),
+    ],
+)
+def test_a_ticket_names_a_group_of_people_in_the_plural(text, language, segments):
+    request = ExtractionRequest(text=text, language=language, product="", records="bug_report")
+    found = [n.label for n in extract_offline(request).nodes if n.type == "segment"]
+    if segments is None:  # the Russian plural stays, the one colleague goes
+        assert found == ["пользователи Windows"]
+    else:
+        assert found == segments

@@ -19,7 +19,15 @@ from functools import cache
 from types import ModuleType
 
 from kg import language
-from kg.language import analyse, content_lemmas, is_english_word, lemma, vectors
+from kg.language import (
+    analyse,
+    content_lemmas,
+    grammemes,
+    is_cyrillic,
+    is_english_word,
+    lemma,
+    vectors,
+)
 from kg.llm.offline import ahead, lexicon_en, lexicon_ru, linguistic, report_layout, report_ru
 from kg.llm.offline.similarity import CONCEPTS, concepts, same_thing
 from kg.llm.prompts.extraction_models import (
@@ -210,6 +218,7 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
                 for f in found
                 if (f.type != "feature" or f.origin == "planned")
                 and not (f.type == "pain" and _TRIED_REMEDY.search(f.label))
+                and not (f.type == "segment" and not _names_a_group(text, f))
             ]
             for found in findings
         ]
@@ -1437,6 +1446,24 @@ _A_CODE_TASK = re.compile(
     r"cloned|opened|split)|will\s+(?:track|cover|be\s+used)))",
     re.IGNORECASE,
 )
+_PLURAL_PEOPLE = frozenset({"people", "men", "women", "children", "staff", "personnel", "folks"})
+
+
+def _names_a_group(text: str, segment: Finding) -> bool:
+    """A segment a ticket names in the plural ("Windows users", «пользователи Windows»). In a
+    ticket one person ("the man on the phone", "my internet provider", «коллега») or one
+    program ("a background agent") is no group of people."""
+    start, end = segment.named or segment.quote
+    for word in re.findall(r"[^\W\d_]+", text[start:end]):
+        lowered = word.lower()
+        if is_cyrillic(word):
+            if "plur" in grammemes(word) and {"NOUN"} & grammemes(word):
+                return True
+        elif lowered in _PLURAL_PEOPLE or (lowered.endswith("s") and not lowered.endswith("ss")):
+            return True
+    return False
+
+
 # "Switching to a new profile does not help", "enabling JavaScript did not change the behavior"
 _TRIED_REMEDY = re.compile(
     r"\b(?:does\s+not|doesn't|did\s+not|didn't|won't|will\s+not)\s+(?:help|change\s+(?:anything|"
