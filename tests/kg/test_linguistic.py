@@ -2244,3 +2244,26 @@ def test_a_ticket_names_a_group_of_people_in_the_plural(text, language, segments
         assert found == ["пользователи Windows"]
     else:
         assert found == segments
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have not tried to remove the extension.",  # an attempt denied
+        "Try to rate and pick options from the menus.",  # a step ordered
+        "The change still needs to happen for the downloads module.",  # no one's goal
+    ],
+)
+def test_an_attempt_denied_or_ordered_is_no_job(text):
+    assert "job" not in _types(text, "en")
+
+
+@pytest.mark.parametrize(
+    ("text", "job"),
+    [
+        ("Tried to access my drive on the web.", "access my drive on the web"),
+        ("They don't want to lose their notes.", "lose their notes"),  # a goal of avoiding
+    ],
+)
+def test_an_attempt_told_or_a_goal_of_avoiding_stays_a_job(text, job):
+    assert ("job", job) in _nodes(text, "en")

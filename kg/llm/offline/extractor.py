@@ -1659,6 +1659,19 @@ def _jobs(text: str, sentence: Sentence, wished: list[int]) -> list[Finding]:
         for match in pattern.finditer(text, sentence.start, sentence.end):
             if lex.JOB_EXCLUDED_BEFORE.search(text, sentence.start, match.start()):
                 continue  # "we want to", "нам нужно": the team's plan, not the customer's job
+            if (
+                lex is lexicon_en
+                and lex.JOB_ATTEMPT.match(text, match.start())
+                and (
+                    (
+                        match.start() == sentence.start
+                        and text[match.start() : match.end()].split()[0].lower()
+                        in ("try", "attempt")
+                    )
+                    or lex.JOB_DENIED_BEFORE.search(text, sentence.start, match.start())
+                )
+            ):
+                continue  # "Try to rate it", "I have not tried to remove it": no goal of theirs
             if any(cue < match.start() for cue in wished):
                 continue
             first_verb = match["j"].split()[0].lower()

@@ -488,7 +488,11 @@ JOB_PATTERNS = (
 JOB_EXCLUDED_BEFORE = re.compile(
     r"\b(?:we|we'd|i|i'd|you|us|goal\s+is|plan|plans|planning|when|while|whenever)\s*$", _I
 )
-JOB_EXCLUDED_VERBS = _words("add build ship launch release implement develop be have")
+JOB_EXCLUDED_VERBS = _words("add build ship launch release implement develop be have happen")
+# An attempt denied ("I have not tried to remove it") or ordered ("Try to rate the app") is no
+# goal the writer has ("they don't want to lose notes" still is one).
+JOB_ATTEMPT = re.compile(r"(?:tr(?:y|ies|ied|ying)|attempt(?:s|ed|ing)?)\b", _I)
+JOB_DENIED_BEFORE = re.compile(r"(?:\bnot|\bnever|n't)\s+(?:\w+\s+)?$", _I)
 JOB_CUTTER = re.compile(
     r"\s+(?:so|because|but|while|since|until|if|once)\b|,|\s+and\s+some\b|\s+\(", _I
 )
