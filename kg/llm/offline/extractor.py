@@ -1351,7 +1351,7 @@ def _pains(
         if _ANOTHER_TICKET.match(text, clause[0]) or _A_CODE_TASK.match(text, clause[0]):
             continue  # "Bug 1602463 added a new agent", "Port shell changes …": work, no fault
         if english and _CODE_WORK_TO_DO.search(text, *clause):
-            continue
+            continue  # "RDF usage needs to be removed": work still to do, no fault one sees
         if english and linguistic.tells_a_workaround(text, clause):
             continue  # "pasting it elsewhere eliminates the problem": the way round, no fault
         if not english and report_ru.about_the_report(text[clause[0] : clause[1]]):
@@ -1659,19 +1659,8 @@ def _jobs(text: str, sentence: Sentence, wished: list[int]) -> list[Finding]:
         for match in pattern.finditer(text, sentence.start, sentence.end):
             if lex.JOB_EXCLUDED_BEFORE.search(text, sentence.start, match.start()):
                 continue  # "we want to", "нам нужно": the team's plan, not the customer's job
-            if (
-                lex is lexicon_en
-                and lex.JOB_ATTEMPT.match(text, match.start())
-                and (
-                    (
-                        match.start() == sentence.start
-                        and text[match.start() : match.end()].split()[0].lower()
-                        in ("try", "attempt")
-                    )
-                    or lex.JOB_DENIED_BEFORE.search(text, sentence.start, match.start())
-                )
-            ):
-                continue  # "Try to rate it", "I have not tried to remove it": no goal of theirs
+            if lex is lexicon_en and _no_attempt_of_theirs(text, sentence.start, match.start()):
+                continue
             if any(cue < match.start() for cue in wished):
                 continue
             first_verb = match["j"].split()[0].lower()
@@ -1699,6 +1688,16 @@ def _jobs(text: str, sentence: Sentence, wished: list[int]) -> list[Finding]:
         if label and not any(label in f.label or f.label in label for f in found):
             found.append(Finding("job", label, _cover(sentence, cue, clause[1]), clause[0]))
     return found
+
+
+def _no_attempt_of_theirs(text: str, floor: int, at: int) -> bool:
+    """An attempt ordered ("Try to rate it", a step) or denied ("I have not tried to remove
+    it"): no goal the writer has."""
+    cue = lexicon_en.JOB_ATTEMPT.match(text, at)
+    if cue is None:
+        return False
+    ordered = at == floor and cue.group().lower() in ("try", "attempt")
+    return ordered or lexicon_en.JOB_DENIED_BEFORE.search(text, floor, at) is not None
 
 
 def _how_to(text: str, sentence: Sentence) -> list[Finding]:
