@@ -1028,10 +1028,20 @@ def test_rights_something_runs_with_are_no_segment():
     assert "segment" not in _types("I renamed it in the explorer and the tab kept the old name.")
 
 
-def test_a_title_the_body_sentence_names_again_gives_way_to_the_body():
+def test_a_title_that_states_its_fault_stands_beside_what_the_body_tells_of_it():
+    # the body's sentence names the title's matter, its pain tells what happens: both stand
     text = (
         "Не могу подключиться к серверу Gitea\n\nПри попытке подключиться к Gitea открывается "
         "браузер, но после подтверждения ничего не происходит."
+    )
+    assert _pains(text, "ru") == [
+        "не могу подключиться к серверу Gitea",
+        "после подтверждения ничего не происходит",
+    ], _nodes(text, "ru")
+    # a title that only names the matter still gives way to the body's statement
+    text = (
+        "Проблема с Gitea\n\nПри попытке подключиться к Gitea открывается браузер, но после "
+        "подтверждения ничего не происходит."
     )
     assert _pains(text, "ru") == ["после подтверждения ничего не происходит"], _nodes(text, "ru")
 
@@ -2267,3 +2277,10 @@ def test_an_attempt_denied_or_ordered_is_no_job(text):
 )
 def test_an_attempt_told_or_a_goal_of_avoiding_stays_a_job(text, job):
     assert ("job", job) in _nodes(text, "en")
+
+
+def test_a_title_with_its_copula_left_out_states_a_clause():
+    assert linguistic.states_a_clause("page stuck in a loading loop")
+    assert not linguistic.states_a_clause("dead link")  # the adjective only names which link
+    assert _pains("Layout engine ignores sidebar width") == ["layout engine ignores sidebar width"]
+    assert _pains("I ignore the warnings.") == []

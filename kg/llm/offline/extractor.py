@@ -534,11 +534,11 @@ def _title_restated(
     short first line set off by a blank line; it sums up the body, often in other words or
     another language. A title that says what happens, in a clause of the body's language
     ("Images are not copied to the composer"), is the report's own summary and stands: body
-    pains that say the same in no more words go (half their words the title's). Otherwise the
-    title gives way to the body, whose wording says more ("Keyboard broken" above "the Enter
-    key does nothing in the editor"), or another matter. The body may name
-    what the title names outside its pain's words ("Can't sign in" above "I click Sign in and
-    nothing happens"): the sentence counts."""
+    pains that say the same in no more words go (half their words the title's), and a body
+    pain whose sentence only names the title's matter tells more of it and stays ("Can't sign
+    in" above "I click Sign in and nothing happens"). Otherwise the title gives way to the
+    body, whose wording says more ("Scrolling is broken" above "after the update the page does
+    not scroll with the wheel", "Terminal problem" above anything the body tells)."""
     title = _TITLE.match(text)
     if title is None or len(title["title"].split()) > _TITLE_MAX_WORDS:
         return set()
@@ -569,16 +569,16 @@ def _title_restated(
         if not restated:
             continue
         close = [f for f in restated if _restates_closely(pain.label, f.label)]
-        summary = (
-            close
-            and linguistic.states_a_clause(pain.label)
-            and all(
-                _same_script(pain.label, f.label)
-                and len(content_lemmas(pain.label)) >= len(content_lemmas(f.label))
-                for f in close
-            )
+        clause = linguistic.states_a_clause(pain.label) and all(
+            _same_script(pain.label, f.label) for f in restated
         )
-        going |= {id(f) for f in close} if summary else {id(pain)}
+        if clause and all(
+            len(content_lemmas(pain.label)) >= len(content_lemmas(f.label)) for f in close
+        ):
+            going |= {id(f) for f in close}
+            if close or not any(_same_matter(pain.label, f.label) for f in restated):
+                continue
+        going.add(id(pain))
     return going
 
 

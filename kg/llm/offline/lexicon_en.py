@@ -416,6 +416,8 @@ PAIN_PREDICATE = re.compile(
     # a part that does harm to what the user made: "the installer overwrites my settings"
     r"|(?:drops|skips|overwrites|erases|deletes|wipes|truncates|duplicates|scrambles|reverts)"
     r"\s+(?=(?:my|our|your|their|the|all|every|some|any|its)\b)"
+    # a part that passes over what it is given: "the layout engine ignores the sidebar width"
+    r"|(?<!\bI\s)(?<!\bwe\s)(?<!\byou\s)(?<!\bthey\s)ignores\s+(?=[\w'\"])"
     r"|times?\s+out|keeps?\s+(?:crashing|freezing|failing|dropping)"
     r"|(?:does\s+not|doesn't|did\s+not|didn't|won't|will\s+not)\s+(?:work|load|sync|open|save)"
     r"|stops?\s+working|loads?\s+slowly|(?:is|goes|are|was|were)\s+(?:always\s+|often\s+|constantly\s+"

@@ -5350,9 +5350,16 @@ _NEGATIONS_OF_A_CLAUSE = frozenset({"not", "no", "never", "cannot", "не", "н�
 
 def states_a_clause(label: str) -> bool:
     """The words say what happens, with a verb or a negation ("images are not copied", "export
-    fails", «не могу установить»), rather than only name the matter ("wrong directory")."""
+    fails", «не могу установить»), or a problem word said of a noun before it, the copula left
+    out as titles do ("page stuck in a loop"), rather than only name the matter ("wrong
+    directory", "dead link")."""
     tokens = analyse(label)
-    return any(
+    if any(
         t.pos in ("VERB", "AUX") or t.lower in _NEGATIONS_OF_A_CLAUSE or t.lower.endswith("n't")
         for t in tokens
+    ):
+        return True
+    return any(
+        token.lemma in PROBLEM_LEMMAS and token.pos == "ADJ" and before.pos in ("NOUN", "PROPN")
+        for before, token in zip(tokens, tokens[1:], strict=False)
     )
