@@ -65,17 +65,29 @@ def free_port(
 
 
 def _redis_ping(port: int, password: str = "") -> bool:
+    return redis_state(port, password) == "ready"
+
+
+def redis_state(port: int, password: str = "") -> str:
+    """ "ready" when the server answers PING, "loading" while it still reads its data back from
+    disk (it answers, with -LOADING), "" when nothing answers as redis does."""
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=1) as sock:
             if password:
                 secret = password.encode()
                 sock.sendall(b"*2\r\n$4\r\nAUTH\r\n$%d\r\n%s\r\n" % (len(secret), secret))
-                if not sock.recv(64).startswith(b"+OK"):
-                    return False
+                answer = sock.recv(64)
+                if answer.startswith(b"-LOADING"):
+                    return "loading"
+                if not answer.startswith(b"+OK"):
+                    return ""
             sock.sendall(b"*1\r\n$4\r\nPING\r\n")
-            return sock.recv(64).startswith(b"+PONG")
+            answer = sock.recv(64)
     except OSError:
-        return False
+        return ""
+    if answer.startswith(b"+PONG"):
+        return "ready"
+    return "loading" if answer.startswith(b"-LOADING") else ""
 
 
 @dataclass
@@ -160,6 +172,8 @@ class EmbeddedServer:
         self.wait_ready(wait_seconds)
 
     def wait_ready(self, wait_seconds: float) -> None:
+        """Until the server answers on its ports. A server that reads a large graph back from
+        disk answers "loading" for as long as that takes: it is alive, so the wait goes on."""
         deadline = time.monotonic() + wait_seconds
         while time.monotonic() < deadline:
             if self.process is not None and self.process.poll() is not None:
@@ -167,8 +181,11 @@ class EmbeddedServer:
                     f"redis-server exited with code {self.process.returncode}; "
                     f"see {self.data_dir / 'redis-server.log'}"
                 )
-            if _redis_ping(self.redis_port, self.password) and all(map(port_answers, self.ports)):
+            state = redis_state(self.redis_port, self.password)
+            if state == "ready" and all(map(port_answers, self.ports)):
                 return
+            if state == "loading":
+                deadline = time.monotonic() + wait_seconds
             time.sleep(0.1)
         self.stop()
         raise EmbeddedServiceError(

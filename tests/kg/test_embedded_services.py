@@ -146,3 +146,46 @@ def test_free_ports_are_distinct_even_in_a_range_of_two():
     for _ in range(20):
         ports = free_ports(2, low=low, high=low + 1)
         assert sorted(ports) == [low, low + 1]
+
+
+class _LoadingRedis:
+    """A stand-in that speaks redis's protocol as a server reading its data back does: it
+    answers -LOADING until `loading_for` seconds have passed, then +PONG."""
+
+    def __init__(self, loading_for: float) -> None:
+        import socket
+        import threading
+
+        self.ready_at = time.monotonic() + loading_for
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen()
+        self.port = self.listener.getsockname()[1]
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                connection, _ = self.listener.accept()
+            except OSError:
+                return
+            with connection:
+                connection.recv(64)
+                loading = time.monotonic() < self.ready_at
+                connection.sendall(b"-LOADING Redis is loading\r\n" if loading else b"+PONG\r\n")
+
+
+def test_a_server_still_loading_its_data_is_waited_for():
+    from kg.operations.embedded import redis_state
+
+    fake = _LoadingRedis(loading_for=1.5)
+    try:
+        assert redis_state(fake.port) == "loading"
+        server = EmbeddedServer(fake.port, fake.port, Path("unused"), bolt=False)
+        started = time.monotonic()
+        server.wait_ready(wait_seconds=0.5)  # loading lasts longer than the wait: it goes on
+        assert time.monotonic() - started >= 1.0
+        assert redis_state(fake.port) == "ready"
+    finally:
+        fake.listener.close()
+    assert redis_state(free_ports(1)[0]) == ""  # nothing answers there
