@@ -24,6 +24,7 @@ RU_VSCODE = "ru_vscode_bug_reports"
 # The few Russian issues of the same export the data set left out, with their texts and hand
 # annotation in one file (tests/kg/real/ru_vscode_extra_dev.json): dev only.
 RU_VSCODE_EXTRA = "ru_vscode_bug_reports_extra"
+SEAMONKEY_RU = "en_bug_reports_seamonkey_in_russian"
 FOIA = "en_user_research_18f_foia"
 # English tickets: SeaMonkey's Bugzilla reports from en_bug_report_duplicates, a hand-annotated
 # sample per split (tests/kg/real/seamonkey_<split>.json says how it was drawn).
@@ -178,6 +179,12 @@ def seamonkey_reports(datasets: Path, annotation: Path) -> list[Item]:
 
 def ru_vscode_extra_issues(annotation: Path) -> list[Item]:
     """The extra Russian issues (dev), texts and gold from their annotation file."""
+    return annotated_tickets(annotation, "ru")
+
+
+def annotated_tickets(annotation: Path, language: str) -> list[Item]:
+    """Dev tickets whose file holds their texts with the gold: the extra Russian issues, the
+    SeaMonkey dev reports put into Russian."""
     if not annotation.exists():
         return []
     return [
@@ -185,7 +192,7 @@ def ru_vscode_extra_issues(annotation: Path) -> list[Item]:
             id=entry["id"],
             split="dev",
             text=entry["text"],
-            language="ru",
+            language=language,
             gold=_annotated_gold(entry),
             records="bug_report",
         )

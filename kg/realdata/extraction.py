@@ -204,6 +204,10 @@ def evaluate_extraction(datasets: Path, annotations: Path, split: Split) -> dict
     extra = sets.ru_vscode_extra_issues(annotations / "ru_vscode_extra_dev.json")
     if split == "dev" and extra:
         results[sets.RU_VSCODE_EXTRA] = evaluate_set(sets.RU_VSCODE, extra, split)
+    # the SeaMonkey dev reports put into Russian with their gold: more Russian tickets to tune on
+    translated = sets.annotated_tickets(annotations / "seamonkey_dev_ru.json", "ru")
+    if split == "dev" and translated:
+        results[sets.SEAMONKEY_RU] = evaluate_set(sets.RU_VSCODE, translated, split)
     second = annotations / f"app_review_complaints_{split}2.json"
     if second.exists():
         # A second sample of the split, annotated later the same way and never tuned on: it

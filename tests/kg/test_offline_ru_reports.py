@@ -15,6 +15,10 @@ def _extract(text: str) -> ExtractionResponse:
     return extract_offline(ExtractionRequest(text=text, language="ru", product=""))
 
 
+def _nodes(text: str) -> list[tuple[str, str]]:
+    return [(n.type, n.label) for n in _extract(text).nodes]
+
+
 def _labels(text: str, node_type: str) -> list[str]:
     return [n.label for n in _extract(text).nodes if n.type == node_type]
 
@@ -796,3 +800,43 @@ def test_a_forms_problem_category_in_a_quoted_block_is_no_pain() -> None:
     assert [s.kind for s in sections(text)] == ["category", "told"]
     pains = _labels(text, "pain")
     assert pains and not any("usable" in p for p in pains)
+
+
+@pytest.mark.parametrize(
+    ("text", "competitor"),
+    [
+        ("Страница пустая. Проверено в Opera и Vivaldi.", "Vivaldi"),
+        ("Страница пустая. В Chrome не воспроизводится.", "Chrome"),
+        ("Страница пустая. Не воспроизводится в Vivaldi.", "Vivaldi"),
+        ("Картинки огромные.\n\nOpera 102.0.4 отображает эту страницу правильно.", "Opera"),
+        ("Страница не грузится. В Opera страница нормально загрузилась.", "Opera"),
+        ("Фильтр не работает. Исправлено для Opera, но не для нас.", "Opera"),
+        ("Страница пустая. Firefox работает.", "Firefox"),
+        ("Страница пустая. Нормально работает в Vivaldi 117.", "Vivaldi"),
+        ("Страница пустая. В браузере Microsoft Edge этой проблемы НЕТ.", "Microsoft Edge"),
+    ],
+)
+def test_a_product_free_of_the_fault_or_tested_against_is_a_competitor_in_russian(text, competitor):
+    assert ("competitor", competitor) in _nodes(text)
+
+
+def test_a_platform_that_works_is_no_competitor_in_russian():
+    assert "competitor" not in {kind for kind, _ in _nodes("Windows работает.")}
+
+
+@pytest.mark.parametrize(
+    ("text", "pain"),
+    [
+        ("Опечатки в справке по паролям", "опечатки в справке"),
+        ("Битая ссылка", "битая ссылка"),
+    ],
+)
+def test_faults_of_a_text_are_pains_in_russian(text, pain):
+    assert [label.lower() for kind, label in _nodes(text) if kind == "pain"] == [pain]
+
+
+def test_porting_and_what_a_ticket_says_must_be_done_are_no_fault_and_no_job():
+    text = "Портировать в SeaMonkey изменения из Bug 1823686\n\nНужно убрать использование RDF."
+    request = ExtractionRequest(text=text, language="ru", product="", records="bug_report")
+    kinds = {n.type for n in extract_offline(request).nodes}
+    assert not kinds & {"pain", "job"}

@@ -242,3 +242,14 @@ def _ticket_items(stem: str, split: str) -> list[sets.Item]:
     if stem == "ru_vscode":
         return [i for i in sets.ru_vscode_issues(DATASETS, path) if i.split == split]
     return sets.seamonkey_reports(DATASETS, path)
+
+
+@needs_data
+def test_the_russian_rendering_of_the_seamonkey_dev_sample_keeps_its_items_and_quotes():
+    english = json.loads((ANNOTATIONS / "seamonkey_dev.json").read_text(encoding="utf-8"))
+    russian = sets.annotated_tickets(ANNOTATIONS / "seamonkey_dev_ru.json", "ru")
+    assert [i.id for i in russian] == [e["id"] for e in english["items"]]
+    assert {i.split for i in russian} == {"dev"}  # tuned on, never a test figure
+    for item in russian:
+        assert all(gold.quote and gold.quote in item.text for gold in item.gold)
+    assert sum(len(i.gold) for i in russian) == sum(len(e["nodes"]) for e in english["items"])

@@ -219,6 +219,7 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
                 if (f.type != "feature" or f.origin == "planned")
                 and not (f.type == "pain" and _TRIED_REMEDY.search(f.label))
                 and not (f.type == "segment" and not _names_a_group(text, f))
+                and not (f.type == "job" and _IMPERSONAL_NEED.match(text, f.quote[0]))
             ]
             for found in findings
         ]
@@ -1350,6 +1351,8 @@ def _pains(
             continue  # "can't reproduce it now", "reproduces in safe mode": whether, not what
         if _ANOTHER_TICKET.match(text, clause[0]) or _A_CODE_TASK.match(text, clause[0]):
             continue  # "Bug 1602463 added a new agent", "Port shell changes …": work, no fault
+        if not english and _A_CODE_TASK_RU.search(text, *clause):
+            continue  # «Портировать изменения из бага 123»: work on the code, no fault
         if english and _CODE_WORK_TO_DO.search(text, *clause):
             continue  # "RDF usage needs to be removed": work still to do, no fault one sees
         if english and linguistic.tells_a_workaround(text, clause):
@@ -1470,6 +1473,10 @@ _TRIED_REMEDY = re.compile(
     r"the\s+behaviou?r|a\s+thing)|make\s+(?:any\s+|a\s+)?difference)\b",
     re.IGNORECASE,
 )
+# «Нужно удалить файл», «надо убрать RDF»: in a ticket, what must be done to the code or to get
+# round the fault, not a goal of the writer's («хочу настроить почту» is one)
+_IMPERSONAL_NEED = re.compile(r"(?:нужно|надо|необходимо|должн\w*)(?![\w-])", re.IGNORECASE)
+_A_CODE_TASK_RU = re.compile(r"(?<![\w-])(?:портир|бэкпорт)\w*", re.IGNORECASE)
 # Work still to do on the code: "RDF usage needs to be removed" (not "needs to be fixed", which
 # tells a fault)
 _CODE_WORK_TO_DO = re.compile(
