@@ -840,3 +840,26 @@ def test_porting_and_what_a_ticket_says_must_be_done_are_no_fault_and_no_job():
     request = ExtractionRequest(text=text, language="ru", product="", records="bug_report")
     kinds = {n.type for n in extract_offline(request).nodes}
     assert not kinds & {"pain", "job"}
+
+
+@pytest.mark.parametrize(
+    ("text", "alternative"),
+    [
+        ("Картинки пропадают. Вставка в другой редактор тоже устраняет проблему.", "вставка"),
+        ("Редактор зависает. Перезапуск помогает.", "перезапуск"),
+    ],
+)
+def test_a_way_round_told_by_an_actions_noun_is_an_alternative_and_no_new_pain(text, alternative):
+    nodes = _nodes(text)
+    assert any(kind == "alternative" and label.startswith(alternative) for kind, label in nodes)
+    assert [label for kind, label in nodes if kind == "pain"] == [text.split(".")[0].lower()]
+    assert "alternative" not in {kind for kind, _ in _nodes("Редактор зависает. Коллега помог.")}
+
+
+def test_a_ticket_naming_its_duplicates_search_or_a_remedy_in_vain_states_no_second_fault():
+    text = (
+        "Редактор зависает при вставке.\n\nПереустановка не помогла. Явных дубликатов не найдено."
+    )
+    request = ExtractionRequest(text=text, language="ru", product="", records="bug_report")
+    pains = [n.label for n in extract_offline(request).nodes if n.type == "pain"]
+    assert pains == ["редактор зависает при вставке"]

@@ -1355,7 +1355,7 @@ def _pains(
             continue  # «Портировать изменения из бага 123»: work on the code, no fault
         if english and _CODE_WORK_TO_DO.search(text, *clause):
             continue  # "RDF usage needs to be removed": work still to do, no fault one sees
-        if english and linguistic.tells_a_workaround(text, clause):
+        if linguistic.tells_a_workaround(text, clause):
             continue  # "pasting it elsewhere eliminates the problem": the way round, no fault
         if not english and report_ru.about_the_report(text[clause[0] : clause[1]]):
             continue  # «Прикладываю скриншот ошибки»: the report's own business
@@ -1467,10 +1467,13 @@ def _names_a_group(text: str, segment: Finding) -> bool:
     return False
 
 
-# "Switching to a new profile does not help", "enabling JavaScript did not change the behavior"
+# "Switching to a new profile does not help", "enabling JavaScript did not change the behavior",
+# «Переустановка не помогла», «включение JavaScript поведение не изменило»
 _TRIED_REMEDY = re.compile(
     r"\b(?:does\s+not|doesn't|did\s+not|didn't|won't|will\s+not)\s+(?:help|change\s+(?:anything|"
-    r"the\s+behaviou?r|a\s+thing)|make\s+(?:any\s+|a\s+)?difference)\b",
+    r"the\s+behaviou?r|a\s+thing)|make\s+(?:any\s+|a\s+)?difference)\b"
+    r"|(?<![\w-])не\s+(?:помога\w*|помог\w*|изменил\w*|меняет)(?![\w-])"
+    r"|(?<![\w-])ничего\s+не\s+(?:да[её]т|дал[оа]?|изменил\w*)(?![\w-])",
     re.IGNORECASE,
 )
 # «Нужно удалить файл», «надо убрать RDF»: in a ticket, what must be done to the code or to get

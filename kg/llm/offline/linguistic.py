@@ -3851,7 +3851,7 @@ _WORKAROUND = re.compile(
 # another editor also eliminates the problem" (an action, told by a gerund, that helps).
 _WORKAROUND_BEFORE = re.compile(
     r"(?<![\w-])(?P<w>(?P<gerund>[A-Za-z]+ing)\s(?:[^,;.!?()]|\.(?=\d)){1,80}?)\s+"
-    r"(?:also\s+|always\s+)?"
+    r"(?:also\s+|always\s+)?(?<!not\s)(?<!never\s)"
     r"(?:eliminates|eliminated|solves|solved|fixes|fixed|resolves|resolved|avoids|avoided|"
     r"helps|helped|works\s+around|gets\s+around)"
     r"(?:\s+(?:it|this|that|the\s+(?:problem|issue|bug)))?(?![\w-])",
@@ -3865,10 +3865,32 @@ _WORKAROUND_END = re.compile(
 _MAX_WORKAROUND_WORDS = 8
 
 
+# The same in Russian, told by an action's noun: «вставка в другой редактор тоже устраняет
+# проблему», «перезапуск помогает».
+_WORKAROUND_BEFORE_RU = re.compile(
+    r"(?<![\w-])(?P<w>(?P<gerund>[а-яё]+)(?:\s[^,;.!?()]{1,80}?)?)\s+(?:тоже\s+|также\s+)?"
+    r"(?<![Нн]е\s)(?:устраняет|устранил[аои]?|решает|решил[аои]?|исправляет|исправил[аои]?|помогает|помог(?:ла|ло)?)"
+    r"(?:\s+(?:проблему|это|е[ёе]|ситуацию))?(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+def _workarounds_before(text: str, span: Span) -> list[re.Match[str]]:
+    """What gets round the fault, told before what it does: an action in -ing ("restarting
+    fixes it") or by an action's noun in the nominative («перезапуск помогает»)."""
+    found = [m for m in _WORKAROUND_BEFORE.finditer(text, *span) if _acts(m["gerund"])]
+    found += [
+        m
+        for m in _WORKAROUND_BEFORE_RU.finditer(text, *span)
+        if {"NOUN", "nomn"} <= grammemes(m["gerund"]) and "anim" not in grammemes(m["gerund"])
+    ]
+    return found
+
+
 def tells_a_workaround(text: str, clause: Span) -> bool:
     """The clause tells what gets round the fault ("pasting it elsewhere eliminates the
     problem"): the problem it names is the one told before, not a new one."""
-    return any(_acts(m["gerund"]) for m in _WORKAROUND_BEFORE.finditer(text, clause[0], clause[1]))
+    return bool(_workarounds_before(text, clause))
 
 
 def _acts(gerund: str) -> bool:
@@ -3882,11 +3904,7 @@ def workaround_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
     """(cue start, the workaround's words) for each workaround a sentence tells."""
     found = []
     matches = list(_WORKAROUND.finditer(text, sentence[0], sentence[1]))
-    matches += [
-        m
-        for m in _WORKAROUND_BEFORE.finditer(text, sentence[0], sentence[1])
-        if _acts(m["gerund"])  # "Restarting", not "Everything"
-    ]
+    matches += _workarounds_before(text, sentence)  # "Restarting", not "Everything"
     for match in matches:
         start, end = match.span("w")
         stop = _WORKAROUND_END.search(text, start, end)
