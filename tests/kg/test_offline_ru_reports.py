@@ -863,3 +863,13 @@ def test_a_ticket_naming_its_duplicates_search_or_a_remedy_in_vain_states_no_sec
     request = ExtractionRequest(text=text, language="ru", product="", records="bug_report")
     pains = [n.label for n in extract_offline(request).nodes if n.type == "pain"]
     assert pains == ["редактор зависает при вставке"]
+
+
+def test_the_only_way_round_is_an_alternative_and_a_ticket_filed_is_no_fault():
+    nodes = _nodes(
+        "Окно не закрывается крестиком. Единственный способ закрыть окно — развернуть его."
+    )
+    assert ("alternative", "развернуть") in nodes
+    assert _labels("Сборка падает. Для этого год назад был заведён баг 1728988.", "pain") == [
+        "сборка падает"
+    ]

@@ -3840,6 +3840,8 @@ _WORKAROUND = re.compile(
     r"|\b(?:works|opens|starts|runs|appears|shows\s+up|helps)\s+only\s+(?:if|when|after)"
     r"|\bonly\s+(?:works|opens|starts|runs|appears|helps)\s+(?:if|when|after)"
     r"|\bworkaround\s*(?:is|:|—|-)"
+    # «Единственный способ закрыть окно — развернуть его»
+    r"|(?<![\w-])единственн\w+\s+(?:способ|вариант|выход)(?:\s+[^,;.!?—:-]{1,60}?)?\s*(?:—|-|:|это)"
     # "the only way to close it is to maximise the window"
     # ("the only thing is that …" tells a drawback, not a way)
     r"|\bthe\s+only\s+(?:way|option|solution|fix)\s+(?:to\s+[^,;.!?]{1,60}?\s+)?(?:is|was)"

@@ -155,8 +155,9 @@ _POINTING_BACK = re.compile(
     r"(?:проблем|ошибк|баг|глюк|сбо[йея])\w*",
     re.I,
 )
-# The tracker's own search for the same report: «явных дубликатов не найдено».
-_DUPLICATES_SEARCHED = re.compile(r"(?<![\w-])дубликат\w*", re.I)
+# The tracker's own business: its search for the same report («явных дубликатов не найдено»),
+# a ticket filed («для этого был заведён баг 1728988»).
+_DUPLICATES_SEARCHED = re.compile(r"(?<![\w-])(?:дубликат|заведен|заведён)\w*", re.I)
 # What the writer does about the report: attaching a screenshot, checking, trying.
 _ABOUT_THE_REPORT = frozenset(
     {
@@ -195,7 +196,7 @@ def about_the_report(clause: str) -> bool:
     """The clause speaks of the problem already told or of the report itself, and names no
     problem of its own: «Может, кто-то сталкивался с такой проблемой?», «Прикладываю скриншот
     ошибки», «Проверял на чистой установке», «Проблема наблюдается уже неделю», «Явных
-    дубликатов не найдено»."""
+    дубликатов не найдено», «Для этого был заведён баг 123»."""
     if _POINTING_BACK.search(clause) or _DUPLICATES_SEARCHED.search(clause):
         return True
     tokens = [t for t in analyse(clause) if t.pos != "PUNCT"]
