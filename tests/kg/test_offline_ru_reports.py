@@ -873,3 +873,11 @@ def test_the_only_way_round_is_an_alternative_and_a_ticket_filed_is_no_fault():
     assert _labels("Сборка падает. Для этого год назад был заведён баг 1728988.", "pain") == [
         "сборка падает"
     ]
+
+
+def test_porting_is_no_fault_when_the_title_quotes_a_long_english_one():
+    text = (
+        'Портировать в SeaMonkey Bug 1602463 Part 4 "Register/unregister the default browser '
+        'agent scheduled task during install/uninstall"'
+    )
+    assert _labels(text, "pain") == []

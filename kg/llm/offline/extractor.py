@@ -1351,7 +1351,7 @@ def _pains(
             continue  # "can't reproduce it now", "reproduces in safe mode": whether, not what
         if _ANOTHER_TICKET.match(text, clause[0]) or _A_CODE_TASK.match(text, clause[0]):
             continue  # "Bug 1602463 added a new agent", "Port shell changes …": work, no fault
-        if not english and _A_CODE_TASK_RU.search(text, *clause):
+        if _A_CODE_TASK_RU.search(text, *clause):
             continue  # «Портировать изменения из бага 123»: work on the code, no fault
         if english and _CODE_WORK_TO_DO.search(text, *clause):
             continue  # "RDF usage needs to be removed": work still to do, no fault one sees
