@@ -64,10 +64,6 @@ def free_port(
     raise EmbeddedServiceError(f"no free port found in {low}..{high}")
 
 
-def _redis_ping(port: int, password: str = "") -> bool:
-    return redis_state(port, password) == "ready"
-
-
 def redis_state(port: int, password: str = "") -> str:
     """ "ready" when the server answers PING, "loading" while it still reads its data back from
     disk (it answers, with -LOADING), "" when nothing answers as redis does."""

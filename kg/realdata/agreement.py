@@ -27,13 +27,14 @@ def second_annotation(path: Path) -> dict[str, list[dict]]:
 
 def as_found(item: Item, nodes: list[dict]) -> list[AcceptedNode]:
     """An annotator's nodes in the form the engine's are scored in (quotes are verbatim)."""
-    return [
-        AcceptedNode(
-            CandidateNode(ref=f"n{i}", type=n["type"], label=n["label"], quote=n["quote"]),
-            (item.text.index(n["quote"]), item.text.index(n["quote"]) + len(n["quote"])),
+    found = []
+    for i, node in enumerate(nodes, start=1):
+        start = item.text.index(node["quote"])
+        candidate = CandidateNode(
+            ref=f"n{i}", type=node["type"], label=node["label"], quote=node["quote"]
         )
-        for i, n in enumerate(nodes, start=1)
-    ]
+        found.append(AcceptedNode(candidate, (start, start + len(node["quote"]))))
+    return found
 
 
 def annotation_agreement(items: list[Item], second: Path) -> dict:

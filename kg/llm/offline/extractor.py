@@ -199,7 +199,7 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     own = {_name_key(n) for n in (request.product, request.project_name) if n.strip()}
     findings = [_find_all(text, sentence, request.product.strip(), own) for sentence in sentences]
     if expected.strip():
-        # "Expected: … Firefox 98 renders this page correctly": what should happen states no
+        # "Expected: … Opera 102 shows the chart correctly": what should happen states no
         # fault, but a product where it does happen is a competitor all the same
         compared = [
             (sentence, _competitors(expected, sentence, own, []))
@@ -534,7 +534,7 @@ def _title_restated(
     """Pains a report's title and its body both state, one of each pair to drop. A title is a
     short first line set off by a blank line; it sums up the body, often in other words or
     another language. A title that says what happens, in a clause of the body's language
-    ("Images are not copied to the composer"), is the report's own summary and stands: body
+    ("Attachments are not saved to the drafts folder"), is the report's own summary and stands: body
     pains that say the same in no more words go (half their words the title's), and a body
     pain whose sentence only names the title's matter tells more of it and stays ("Can't sign
     in" above "I click Sign in and nothing happens"). Otherwise the title gives way to the
@@ -585,9 +585,14 @@ def _title_restated(
 
 def _restates_closely(title: str, body: str) -> bool:
     """At least half the body pain's content words are the title's, or share its roots."""
-    said, told = content_lemmas(title), content_lemmas(body)
-    shared = [b for b in told if b in said or any(_same_root(a, b) for a in said)]
-    return bool(told) and 2 * len(shared) >= len(told)
+    told = content_lemmas(body)
+    return bool(told) and 2 * len(_words_shared(title, body)) >= len(told)
+
+
+def _words_shared(title: str, body: str) -> list[str]:
+    """The body's content words that are the title's or share a root with one of them."""
+    said = content_lemmas(title)
+    return [b for b in content_lemmas(body) if b in said or any(_same_root(a, b) for a in said)]
 
 
 def _same_script(one: str, other: str) -> bool:
@@ -598,10 +603,9 @@ def _same_matter(title: str, body: str) -> bool:
     """A shared content word, or two languages (a report titled in one, told in another). A
     Russian title often names by a noun what the body tells by a verb of the same root
     («Не работает вставка» above «текст не вставляется»): a shared root counts too."""
-    if bool(_CYRILLIC.search(title)) != bool(_CYRILLIC.search(body)):
+    if not _same_script(title, body):
         return True
-    said, told = content_lemmas(title), content_lemmas(body)
-    return bool(said & told) or any(_same_root(a, b) for a in said for b in told)
+    return bool(_words_shared(title, body))
 
 
 _ROOT_MIN = 5  # letters: «встав-» in «вставка» and «вставляться»; «пере-» alone is a prefix
@@ -1151,7 +1155,7 @@ def _segments(text: str, sentence: Sentence) -> list[Finding]:
         if _inside_a_name(text, head.start(), head.end(), sentence.start):
             continue  # "Microsoft Teams Rooms": a head word inside a product's name
         if _GLUED.match(text, head.start()):
-            continue  # "discoverFolders": a name in code, not people
+            continue  # "parseHeaders": a name in code, not people
         following = heads[index + 1] if index + 1 < len(heads) else None
         if (
             lex.NOUN_COMPOUNDS
@@ -1354,9 +1358,9 @@ def _pains(
         if _A_CODE_TASK_RU.search(text, *clause):
             continue  # «Портировать изменения из бага 123»: work on the code, no fault
         if english and _CODE_WORK_TO_DO.search(text, *clause):
-            continue  # "RDF usage needs to be removed": work still to do, no fault one sees
+            continue  # "the old parser needs to be removed": work still to do, no fault one sees
         if linguistic.tells_a_workaround(text, clause):
-            continue  # "pasting it elsewhere eliminates the problem": the way round, no fault
+            continue  # "reopening it elsewhere eliminates the problem": the way round, no fault
         if not english and report_ru.about_the_report(text[clause[0] : clause[1]]):
             continue  # «Прикладываю скриншот ошибки»: the report's own business
         if not english and (
@@ -1454,8 +1458,8 @@ _PLURAL_PEOPLE = frozenset({"people", "men", "women", "children", "staff", "pers
 
 def _names_a_group(text: str, segment: Finding) -> bool:
     """A segment a ticket names in the plural ("Windows users", «пользователи Windows»). In a
-    ticket one person ("the man on the phone", "my internet provider", «коллега») or one
-    program ("a background agent") is no group of people."""
+    ticket one person ("the clerk at the desk", "my landlord", «коллега») or one
+    program ("a helper process") is no group of people."""
     start, end = segment.named or segment.quote
     for word in re.findall(r"[^\W\d_]+", text[start:end]):
         lowered = word.lower()
@@ -1467,8 +1471,8 @@ def _names_a_group(text: str, segment: Finding) -> bool:
     return False
 
 
-# "Switching to a new profile does not help", "enabling JavaScript did not change the behavior",
-# «Переустановка не помогла», «включение JavaScript поведение не изменило»
+# "Clearing the cache does not help", "turning off the plugins did not change anything",
+# «Переустановка не помогла», «очистка кэша ничего не изменила»
 _TRIED_REMEDY = re.compile(
     r"\b(?:does\s+not|doesn't|did\s+not|didn't|won't|will\s+not)\s+(?:help|change\s+(?:anything|"
     r"the\s+behaviou?r|a\s+thing)|make\s+(?:any\s+|a\s+)?difference)\b"
@@ -1476,11 +1480,11 @@ _TRIED_REMEDY = re.compile(
     r"|(?<![\w-])ничего\s+не\s+(?:да[её]т|дал[оа]?|изменил\w*)(?![\w-])",
     re.IGNORECASE,
 )
-# «Нужно удалить файл», «надо убрать RDF»: in a ticket, what must be done to the code or to get
-# round the fault, not a goal of the writer's («хочу настроить почту» is one)
+# «Нужно удалить файл настроек», «надо убрать старый парсер»: in a ticket, what must be done
+# to the code or to get round the fault, not a goal of the writer's («хочу настроить почту» is)
 _IMPERSONAL_NEED = re.compile(r"(?:нужно|надо|необходимо|должн\w*)(?![\w-])", re.IGNORECASE)
 _A_CODE_TASK_RU = re.compile(r"(?<![\w-])(?:портир|бэкпорт)\w*", re.IGNORECASE)
-# Work still to do on the code: "RDF usage needs to be removed" (not "needs to be fixed", which
+# Work still to do on the code: "the old parser needs to be removed" (not "needs to be fixed", which
 # tells a fault)
 _CODE_WORK_TO_DO = re.compile(
     r"\bneeds?\s+to\s+be\s+(?:removed|changed|updated|ported|adapted|rewritten|renamed|"
@@ -1701,8 +1705,8 @@ def _jobs(text: str, sentence: Sentence, wished: list[int]) -> list[Finding]:
 
 
 def _no_attempt_of_theirs(text: str, floor: int, at: int) -> bool:
-    """An attempt ordered ("Try to rate it", a step) or denied ("I have not tried to remove
-    it"): no goal the writer has."""
+    """An attempt ordered ("Try to sort the list", a step) or denied ("I have not tried to
+    reinstall it"): no goal the writer has."""
     cue = lexicon_en.JOB_ATTEMPT.match(text, at)
     if cue is None:
         return False
@@ -1860,7 +1864,7 @@ def _only(text: str, spans: list[Span]) -> str:
 
 def _a_word_opening_the_sentence(text: str, sentence: Sentence, start: int, name: str) -> bool:
     """A one-word name that opens its sentence and is a word of the dictionary: the capital is
-    the sentence's, not a name's ("Menu works fine", but "Firefox works fine"). A version
+    the sentence's, not a name's ("Menu works fine", but "Vivaldi works fine"). A version
     number after it makes it a name ("Opera 102 plays it")."""
     opening = not text[sentence.start : start].strip(" \t\n\"'«(*>-")
     if _VERSION_AFTER.match(text, start + len(name)):
@@ -1902,7 +1906,7 @@ def _name_span(text: str, start: int, end: int) -> Span:
 
 
 _SENTENCE_JOINED = re.compile(r"[.!?](?=[A-Z])")
-_GLUED = re.compile(r"([a-z]{3,})[A-Z]")  # "getPref", "capabilitiesEver": code or run-on
+_GLUED = re.compile(r"([a-z]{3,})[A-Z]")  # "loadConf", "capabilitiesEver": code or run-on
 
 
 def _is_competitor_name(name: str, own: set[str], lex: ModuleType) -> bool:

@@ -416,7 +416,7 @@ PAIN_PREDICATE = re.compile(
     # a part that does harm to what the user made: "the installer overwrites my settings"
     r"|(?:drops|skips|overwrites|erases|deletes|wipes|truncates|duplicates|scrambles|reverts)"
     r"\s+(?=(?:my|our|your|their|the|all|every|some|any|its)\b)"
-    # a part that passes over what it is given: "the layout engine ignores the sidebar width"
+    # a part that passes over what it is given: "the printer driver ignores the paper size"
     r"|(?<!\bI\s)(?<!\bwe\s)(?<!\byou\s)(?<!\bthey\s)ignores\s+(?=[\w'\"])"
     r"|times?\s+out|keeps?\s+(?:crashing|freezing|failing|dropping)"
     r"|(?:does\s+not|doesn't|did\s+not|didn't|won't|will\s+not)\s+(?:work|load|sync|open|save)"
@@ -430,7 +430,7 @@ PAIN_PREDICATE = re.compile(
 PAIN_NOUN = re.compile(
     r"\b(?:lag|lags|delays?|errors|mistakes|confusion|mess|chaos|bugs|crashes|downtime|"
     r"slowness|double\s+bookings?|no-shows|inconsistenc(?:y|ies)|distrust|mistrust|"
-    # faults of a text or a page: "Typos", "Dead link to the FAQ"
+    # faults of a text or a page: "Typos in the manual", "Broken link to the pricing page"
     r"typos|misspellings|spelling\s+mistakes|(?:dead|broken)\s+links?|"
     r"lack\s+of\s+[\w-]+"
     # "unwanted scrolling in the editor": what happens unasked, named as an event
@@ -491,7 +491,7 @@ JOB_EXCLUDED_BEFORE = re.compile(
     r"\b(?:we|we'd|i|i'd|you|us|goal\s+is|plan|plans|planning|when|while|whenever)\s*$", _I
 )
 JOB_EXCLUDED_VERBS = _words("add build ship launch release implement develop be have happen")
-# An attempt denied ("I have not tried to remove it") or ordered ("Try to rate the app") is no
+# An attempt denied ("I have not tried to reinstall it") or ordered ("Try to sort the list") is no
 # goal the writer has ("they don't want to lose notes" still is one).
 JOB_ATTEMPT = re.compile(r"(?:tr(?:y|ies|ied|ying)|attempt(?:s|ed|ing)?)\b", _I)
 JOB_DENIED_BEFORE = re.compile(r"(?:\bnot|\bnever|n't)\s+(?:\w+\s+)?$", _I)

@@ -2086,7 +2086,7 @@ _MACHINE = re.compile(
 
 
 # What the program takes of the machine is a measure of the problem, not the machine:
-# "memory usage grows to 3 GB", "CPU load is 40%", «потребляет 2 ГБ памяти».
+# "memory use climbs past 5 GB", "CPU load is 40%", «потребляет 2 ГБ памяти».
 _TAKES_OF_THE_MACHINE = re.compile(
     r"(?<![\w-])(?:usage|consumption|load|uses|used|consumes?|consumed|eats|takes\s+up|"
     r"использовани\w*|потребл\w*|загрузк\w*|нагрузк\w*|занима\w*|съеда\w*)(?![\w-])",
@@ -3840,17 +3840,17 @@ _WORKAROUND = re.compile(
     r"|\b(?:works|opens|starts|runs|appears|shows\s+up|helps)\s+only\s+(?:if|when|after)"
     r"|\bonly\s+(?:works|opens|starts|runs|appears|helps)\s+(?:if|when|after)"
     r"|\bworkaround\s*(?:is|:|—|-)"
-    # «Единственный способ закрыть окно — развернуть его»
+    # «Единственный способ сохранить файл — скопировать текст»
     r"|(?<![\w-])единственн\w+\s+(?:способ|вариант|выход)(?:\s+[^,;.!?—:-]{1,60}?)?\s*(?:—|-|:|это)"
-    # "the only way to close it is to maximise the window"
+    # "the only way to save it is to copy the text out"
     # ("the only thing is that …" tells a drawback, not a way)
     r"|\bthe\s+only\s+(?:way|option|solution|fix)\s+(?:to\s+[^,;.!?]{1,60}?\s+)?(?:is|was)"
     r"(?!\s+that\b))"
     r"\s*(?:(?:I|we|you|я|мы)\s+)?(?:to\s+)?(?P<w>[^,;.!?()]+)",
     re.IGNORECASE,
 )
-# The workaround told before what it does: "Downgrading to 2.16 fixes it", "pasting it in
-# another editor also eliminates the problem" (an action, told by a gerund, that helps).
+# The workaround told before what it does: "Reinstalling the plugin fixes it", "opening it
+# in another viewer also eliminates the problem" (an action, told by a gerund, that helps).
 _WORKAROUND_BEFORE = re.compile(
     r"(?<![\w-])(?P<w>(?P<gerund>[A-Za-z]+ing)\s(?:[^,;.!?()]|\.(?=\d)){1,80}?)\s+"
     r"(?:also\s+|always\s+)?(?<!not\s)(?<!never\s)"
@@ -3867,8 +3867,8 @@ _WORKAROUND_END = re.compile(
 _MAX_WORKAROUND_WORDS = 8
 
 
-# The same in Russian, told by an action's noun: «вставка в другой редактор тоже устраняет
-# проблему», «перезапуск помогает».
+# The same in Russian, told by an action's noun: «очистка кэша тоже устраняет проблему»,
+# «перезапуск помогает».
 _WORKAROUND_BEFORE_RU = re.compile(
     r"(?<![\w-])(?P<w>(?P<gerund>[а-яё]+)(?:\s[^,;.!?()]{1,80}?)?)\s+(?:тоже\s+|также\s+)?"
     r"(?<![Нн]е\s)(?:устраняет|устранил[аои]?|решает|решил[аои]?|исправляет|исправил[аои]?|помогает|помог(?:ла|ло)?)"
@@ -3890,7 +3890,7 @@ def _workarounds_before(text: str, span: Span) -> list[re.Match[str]]:
 
 
 def tells_a_workaround(text: str, clause: Span) -> bool:
-    """The clause tells what gets round the fault ("pasting it elsewhere eliminates the
+    """The clause tells what gets round the fault ("reopening it elsewhere eliminates the
     problem"): the problem it names is the one told before, not a new one."""
     return bool(_workarounds_before(text, clause))
 
@@ -5357,7 +5357,7 @@ _ENGLISH_SHARE = 0.34
 
 
 def reads_as_english(sentence: str) -> bool:
-    """The sentence is English, or too short to tell: "Koper betaalt voor retourzending" is
+    """The sentence is English, or too short to tell: "De winkel is vandaag gesloten" is
     not."""
     found = _LONG_WORD.findall(sentence)
     if len(found) < 3:
@@ -5371,8 +5371,8 @@ _NEGATIONS_OF_A_CLAUSE = frozenset({"not", "no", "never", "cannot", "не", "н�
 def states_a_clause(label: str) -> bool:
     """The words say what happens, with a verb or a negation ("images are not copied", "export
     fails", «не могу установить»), or a problem word said of a noun before it, the copula left
-    out as titles do ("page stuck in a loop"), rather than only name the matter ("wrong
-    directory", "dead link")."""
+    out as titles do ("upload stuck at the last step"), rather than only name the matter
+    ("wrong directory", "broken link")."""
     tokens = analyse(label)
     if any(
         t.pos in ("VERB", "AUX") or t.lower in _NEGATIONS_OF_A_CLAUSE or t.lower.endswith("n't")

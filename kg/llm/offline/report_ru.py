@@ -156,8 +156,8 @@ _POINTING_BACK = re.compile(
     re.I,
 )
 # The tracker's own business: its search for the same report («явных дубликатов не найдено»),
-# a ticket filed («для этого был заведён баг 1728988»).
-_DUPLICATES_SEARCHED = re.compile(r"(?<![\w-])(?:дубликат|заведен|заведён)\w*", re.I)
+# a ticket filed («для этого был заведён баг 123»).
+_THE_TRACKERS_OWN = re.compile(r"(?<![\w-])(?:дубликат|заведен|заведён)\w*", re.I)
 # What the writer does about the report: attaching a screenshot, checking, trying.
 _ABOUT_THE_REPORT = frozenset(
     {
@@ -197,7 +197,7 @@ def about_the_report(clause: str) -> bool:
     problem of its own: «Может, кто-то сталкивался с такой проблемой?», «Прикладываю скриншот
     ошибки», «Проверял на чистой установке», «Проблема наблюдается уже неделю», «Явных
     дубликатов не найдено», «Для этого был заведён баг 123»."""
-    if _POINTING_BACK.search(clause) or _DUPLICATES_SEARCHED.search(clause):
+    if _POINTING_BACK.search(clause) or _THE_TRACKERS_OWN.search(clause):
         return True
     tokens = [t for t in analyse(clause) if t.pos != "PUNCT"]
     verbs = [t for t in tokens if t.pos in ("VERB", "AUX")]
