@@ -9,7 +9,7 @@ Tags are mapped to one small universal set so the rules above them are language-
 """
 
 from kg.language.lemmas import content_lemmas, is_cyrillic, is_english_word, lemma, lemma_key
-from kg.language.tokens import Token, analyse, cases, grammemes, may_name_a_person
+from kg.language.tokens import Token, analyse, cases, grammemes, may_name_a_person, tagged
 
 
 def load_models() -> None:
@@ -32,4 +32,5 @@ __all__ = [
     "lemma",
     "lemma_key",
     "may_name_a_person",
+    "tagged",
 ]

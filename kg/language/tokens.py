@@ -60,6 +60,13 @@ def _tagger() -> PatternTagger:
 
 def analyse(text: str) -> list[Token]:
     """Tag one sentence; each word chooses its language by its script."""
+    return list(tagged(text))
+
+
+@lru_cache(maxsize=8192)
+def tagged(text: str) -> tuple[Token, ...]:
+    # The rules read a sentence, its clauses and the labels cut from them several times
+    # over: each text is tagged once.
     spans = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
     latin = [s for s in spans if not is_cyrillic(s[0])]
     english = _english_tags([s[0] for s in latin]) if latin else []
@@ -76,7 +83,7 @@ def analyse(text: str) -> list[Token]:
             if index in names and pos != "PUNCT":
                 pos = "PROPN"
         tokens.append(Token(word, start, end, pos, lemma(word) if pos != "PUNCT" else word))
-    return tokens
+    return tuple(tokens)
 
 
 _SENTENCE_ENDS = frozenset(".!?")

@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 _QUOTE_MARKS = str.maketrans(
     {"“": '"', "”": '"', "„": '"', "«": '"', "»": '"', "‘": "'", "’": "'", "‚": "'", "`": "'"}
@@ -32,6 +33,7 @@ _WHITESPACE_RUN = re.compile(r"\s+")
 _ODD_WHITESPACE = re.compile(r"[^\S ]| {2,}")
 
 
+@lru_cache(maxsize=64)  # every quote of a message is checked against the same text
 def _normalised_with_map(text: str) -> tuple[str, Sequence[int]]:
     """Collapse whitespace runs to one space and unify quote marks, keeping an index map."""
     translated = text.translate(_QUOTE_MARKS)  # one character for one: offsets kept
@@ -50,7 +52,7 @@ def _normalised_with_map(text: str) -> tuple[str, Sequence[int]]:
             out.append(char)
             previous_space = False
         index.append(i)
-    return "".join(out), index
+    return "".join(out), tuple(index)
 
 
 def normalise(text: str) -> str:

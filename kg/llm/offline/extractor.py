@@ -197,7 +197,10 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     # the project's own names: its product's, and its name even when that only repeats the
     # address ("Spotify" of the project spotify), which names the project, never a rival of it
     own = {_name_key(n) for n in (request.product, request.project_name) if n.strip()}
-    findings = [_find_all(text, sentence, request.product.strip(), own) for sentence in sentences]
+    product = request.product.strip()
+    findings = [
+        _find_all(text, sentence, product, own, mentions=not report) for sentence in sentences
+    ]
     if expected.strip():
         # "Expected: … Opera 102 shows the chart correctly": what should happen states no
         # fault, but a product where it does happen is a competitor all the same
@@ -891,7 +894,11 @@ def _names_only_the_product(label: str, own: set[str]) -> bool:
     return False
 
 
-def _find_all(text: str, sentence: Sentence, product: str, own: set[str]) -> list[Finding]:
+def _find_all(
+    text: str, sentence: Sentence, product: str, own: set[str], *, mentions: bool = True
+) -> list[Finding]:
+    """What one sentence says. Without `mentions` the features are only those asked for or
+    offered: a ticket's parts are named inside its pains, so they are not read as features."""
     if sentence.lex is lexicon_en and not linguistic.reads_as_english(
         text[sentence.start : sentence.end]
     ):
@@ -925,7 +932,9 @@ def _find_all(text: str, sentence: Sentence, product: str, own: set[str]) -> lis
     ]
     features = [
         f
-        for f in _features(text, sentence, requests, competitors, planned_spans, alternatives)
+        for f in _features(
+            text, sentence, requests, competitors, planned_spans, alternatives, mentions=mentions
+        )
         if not any(s <= f.at < e for s, e in groups_jobs)
         and (f.origin == "planned" or not any(s <= f.at < e for s, e in counted))
         and not _names_only_the_product(f.label, own)
@@ -1932,6 +1941,8 @@ def _features(
     competitors: list[Finding],
     planned_spans: list[Span],
     alternatives: list[Finding],
+    *,
+    mentions: bool = True,
 ) -> list[Finding]:
     lex = sentence.lex
     found: list[Finding] = []
@@ -1955,7 +1966,7 @@ def _features(
             found.append(Finding("feature", label, quote, statement[0], origin="planned"))
     purposes = linguistic.purpose_spans(text, whole)
     parts: list[Span] = []
-    if lex.LANG == "en" and sentence.in_message_language:
+    if mentions and lex.LANG == "en" and sentence.in_message_language:
         parts += [
             span
             for clause in sentence.clauses
@@ -1991,7 +2002,7 @@ def _features(
             # "the player stutters on old phones": how a thing behaves, no function anyone uses
             and not linguistic.behaviour_of_a_thing(text, whole, p[0])
         ]
-    if lex.LANG == "en" and sentence.in_message_language:
+    if mentions and lex.LANG == "en" and sentence.in_message_language:
         # "lets you tag and archive invoices": each verb with the object they share
         for cue_start, phrase, label in linguistic.shared_object_uses(text, whole):
             quote = _cover(sentence, cue_start, phrase[1])
@@ -2008,7 +2019,7 @@ def _features(
                     origin=origin,
                 )
             )
-    if lex.LANG == "en" and sentence.in_message_language:
+    if mentions and lex.LANG == "en" and sentence.in_message_language:
         # "enjoy comedy and drama": what is joined to a use is one more
         uses = [p for c, p, origin in phrases if origin == "mentioned"]
         for quote, label in linguistic.conjunct_uses(text, whole, uses):
@@ -2056,7 +2067,7 @@ def _features(
         if label and not any(label in f.label or f.label in label for f in found):
             quote = _cover(sentence, part[0], part[1])
             found.append(Finding("feature", label, quote, part[0], origin="mentioned"))
-    if lex.LANG == "en" and sentence.in_message_language:
+    if mentions and lex.LANG == "en" and sentence.in_message_language:
         # An operation on the app ("install", "update") is its own feature each time it is
         # named, unless a longer label already holds that very word.
         for span in linguistic.operation_spans(text, whole):

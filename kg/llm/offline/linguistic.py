@@ -33,6 +33,7 @@ from kg.language import (
     is_cyrillic,
     is_english_word,
     lemma,
+    tagged,
 )
 from kg.language.lemmas import _morph
 from kg.llm.offline import lexicon_en
@@ -225,14 +226,8 @@ class Reading:
         return self.tokens[first].start + self.offset, self.tokens[last].end + self.offset
 
 
-@lru_cache(maxsize=4096)
-def _tokens(text: str) -> tuple[Token, ...]:
-    # A sentence is read by several rules (problems, parts, requests, verb phrases): tag it once.
-    return tuple(analyse(text))
-
-
 def read(text: str, span: Span) -> Reading:
-    return Reading(list(_tokens(text[span[0] : span[1]])), span[0])
+    return Reading(list(tagged(text[span[0] : span[1]])), span[0])
 
 
 def _within(reading: Reading, start: int, end: int) -> list[Token]:
@@ -408,10 +403,6 @@ def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
         if _EXCEPTION_NAME.fullmatch(token.text):
             return i
         negated = _negated(tokens, i)
-        if _in_a_condition(tokens, i) or _idiom(tokens, i) or _spared(tokens, i):
-            continue
-        if _disputed(tokens, i) or _minimized(tokens, i) or _what_should_be(tokens, i):
-            continue
         if (
             token.lemma in PROBLEM_LEMMAS
             or token.lower in PROBLEM_LEMMAS
@@ -421,6 +412,8 @@ def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
                 and _forms(token) & PROBLEM_LEMMAS
             )
         ):  # "it's been glitching": a lemmatizer may leave the -ing form
+            if _set_aside(tokens, i):
+                continue
             if negated or _the_writer_is(tokens, i) or _said_over(tokens, i):
                 continue
             if _asks_about_the_writer(tokens, i) or _limited_otherwise(tokens, i):
@@ -439,9 +432,16 @@ def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
                 return i
             generic = i if generic is None else generic
         elif _states_a_failure(tokens, i, negated) or _uses_up_ru(tokens, i):
-            return i
-        elif unable is None and (
-            _after_inability(tokens, i) or _complains_of_use(tokens, i) or _review_cue(tokens, i)
+            if not _set_aside(tokens, i):
+                return i
+        elif (
+            unable is None
+            and (
+                _after_inability(tokens, i)
+                or _complains_of_use(tokens, i)
+                or _review_cue(tokens, i)
+            )
+            and not _set_aside(tokens, i)
         ):
             unable = i  # a word a tagger missed as a verb: a failure named outright goes first
     if unable is not None:
@@ -452,6 +452,20 @@ def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
     if generic is not None:
         return generic
     return verdict
+
+
+def _set_aside(tokens: list[Token], i: int) -> bool:
+    """The word would name a problem, but its place says otherwise: a supposition, an idiom,
+    what the product spares, a dispute, a trifle or what should be. Asked only of a word that
+    would name one: most words name none."""
+    return (
+        _in_a_condition(tokens, i)
+        or _idiom(tokens, i)
+        or _spared(tokens, i)
+        or _disputed(tokens, i)
+        or _minimized(tokens, i)
+        or _what_should_be(tokens, i)
+    )
 
 
 _CONDITIONS = _wordset("if если")
@@ -3996,7 +4010,7 @@ def names_a_connection(phrase: str) -> bool:
     words = phrase.split()
     if not words:
         return False
-    first = _tokens(words[0])[0]
+    first = tagged(words[0])[0]
     return first.pos != "VERB" and words[-1].lower() in _DEVICE_CONNECTIONS
 
 
@@ -4348,7 +4362,7 @@ def not_a_feature_name(label: str) -> str:
         return "words run together"
     if label.split()[-1].lower() in _TIME_POSTPOSITIONS:
         return "a time, not a thing"  # "two years ago", "a week earlier"
-    tokens = _tokens(label)
+    tokens = tagged(label)
     if any(
         t.lower in _FINITE_BE | _FINITE_HAVE
         and tokens[k - 1].pos in ("NOUN", "PROPN")
