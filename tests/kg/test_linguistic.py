@@ -1047,6 +1047,31 @@ def test_a_title_that_states_its_fault_stands_beside_what_the_body_tells_of_it()
 
 
 @pytest.mark.parametrize(
+    ("text", "language", "title"),
+    [
+        (
+            "Attachments are not saved to drafts\n\nI attach a file and save the draft. "
+            "The attachments disappear after saving. The toolbar also flickers.",
+            "en",
+            "attachments are not saved to drafts",
+        ),
+        (
+            "Вложения не сохраняются в черновиках\n\nПрикрепляю файл и сохраняю черновик. "
+            "Вложения пропадают при сохранении. Ещё и панель инструментов зависает.",
+            "ru",
+            "вложения не сохраняются в черновиках",
+        ),
+    ],
+)
+def test_a_ticket_whose_body_restates_its_title_reports_that_one_fault(text, language, title):
+    ticket = ExtractionRequest(text=text, language=language, product="", records="bug_report")
+    pains = [n.label for n in extract_offline(ticket).nodes if n.type == "pain"]
+    assert pains == [title]
+    # notes under a heading are no ticket: what else their body says wrong stays
+    assert len(_pains(text, language)) > 1
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Кнопка сохранения неактивна.",
