@@ -2281,6 +2281,22 @@ def test_a_ticket_names_a_group_of_people_in_the_plural(text, language, segments
         assert found == segments
 
 
+def test_a_ticket_quoting_another_language_reports_the_fault_in_its_own():
+    def pains(text: str) -> list[str]:
+        ticket = ExtractionRequest(text=text, language="ru", product="", records="bug_report")
+        return [n.label for n in extract_offline(ticket).nodes if n.type == "pain"]
+
+    # the page's English words are the evidence of the fault the report states in Russian
+    text = "После обновления кнопка печати не работает.\n\nPrinting failed. The page is blank."
+    assert pains(text) == ["после обновления кнопка печати не работает"]
+    # a report whose own words state no fault keeps what its quote says wrong
+    text = (
+        "Открываю справку и нажимаю на ссылку про печать в разделе настроек браузера.\n"
+        "Printing failed."
+    )
+    assert pains(text) == ["printing failed"]
+
+
 @pytest.mark.parametrize(
     "text",
     [

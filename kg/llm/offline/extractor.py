@@ -239,6 +239,8 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
         ]
         for found in findings
     ]
+    if report:
+        findings = _quoted_tongue_dropped(text, sentences, findings)
     _judged_statements(text, sentences, findings)
     _actual_behaviour(text, sentences, findings, actual)
     # "Problem with extensions" above the report that says what goes wrong: the specific
@@ -336,6 +338,27 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
         _link_risk_to_previous(answer, sentence, found, referent)
         referent = _Referent(sentence.start, found, carried)
     return ExtractionResponse(nodes=answer.nodes, relations=answer.relations)
+
+
+def _quoted_tongue_dropped(
+    text: str, sentences: list[Sentence], findings: list[list[Finding]]
+) -> list[list[Finding]]:
+    """A ticket written in one language quotes pages, logs and messages in another ("Page not
+    found" in a Russian report): once the report states a fault in its own language, what the
+    quotes say wrong is its evidence, not another fault."""
+    own = lexicon_ru if len(_CYRILLIC.findall(text)) > len(_LATIN.findall(text)) else lexicon_en
+    told = any(
+        f.type == "pain"
+        for sentence, found in zip(sentences, findings, strict=True)
+        if sentence.lex is own
+        for f in found
+    )
+    if not told:
+        return findings
+    return [
+        [f for f in found if f.type != "pain" or sentence.lex is own]
+        for sentence, found in zip(sentences, findings, strict=True)
+    ]
 
 
 def _judged_statements(text: str, sentences: list[Sentence], findings: list[list[Finding]]) -> None:
@@ -548,9 +571,10 @@ def _title_restated(
     pains that say the same in no more words go (half their words the title's), and a body
     pain whose sentence only names the title's matter tells more of it and stays ("Can't sign
     in" above "I click Sign in and nothing happens"). A ticket reports one fault: once its body
-    restates such a title, the title is the fault and every body pain goes. Otherwise the title gives way to the
-    body, whose wording says more ("Scrolling is broken" above "after the update the page does
-    not scroll with the wheel", "Terminal problem" above anything the body tells)."""
+    restates such a title, the title is the fault and every body pain goes. Otherwise the
+    title gives way to the body, whose wording says more ("Scrolling is broken" above "after
+    the update the page does not scroll with the wheel", "Terminal problem" above anything the
+    body tells)."""
     title = _TITLE.match(text)
     if title is None or len(title["title"].split()) > _TITLE_MAX_WORDS:
         return set()
