@@ -2281,6 +2281,29 @@ def test_a_ticket_names_a_group_of_people_in_the_plural(text, language, segments
         assert found == segments
 
 
+@pytest.mark.parametrize(
+    ("text", "job"),
+    [
+        ("Жму F5, чтобы обновить список, но ничего не происходит.", None),  # a step's purpose
+        ("Старый модуль больше не нужен, его надо удалить из сборки.", None),  # a code task
+        ("Нужно заново вводить пароль при каждом запуске.", None),
+        # the writer's own aim, told as "so that I can" or "in order to"
+        (
+            "Я поставил расширение, чтобы я мог сохранять вкладки, но оно не запускается.",
+            "сохранять вкладки",
+        ),
+        (
+            "Для того чтобы сохранить вкладки, я поставил расширение, но оно не запускается.",
+            "сохранить вкладки",
+        ),
+    ],
+)
+def test_a_russian_ticket_tells_a_job_only_as_the_writers_aim(text, job):
+    ticket = ExtractionRequest(text=text, language="ru", product="", records="bug_report")
+    jobs = [n.label for n in extract_offline(ticket).nodes if n.type == "job"]
+    assert jobs == ([job] if job else [])
+
+
 def test_a_ticket_quoting_another_language_reports_the_fault_in_its_own():
     def pains(text: str) -> list[str]:
         ticket = ExtractionRequest(text=text, language="ru", product="", records="bug_report")

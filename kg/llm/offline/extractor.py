@@ -222,7 +222,7 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
                 if (f.type != "feature" or f.origin == "planned")
                 and not (f.type == "pain" and _TRIED_REMEDY.search(f.label))
                 and not (f.type == "segment" and not _names_a_group(text, f))
-                and not (f.type == "job" and _IMPERSONAL_NEED.match(text, f.quote[0]))
+                and not (f.type == "job" and _no_aim_in_a_ticket(text, f))
             ]
             for found in findings
         ]
@@ -1526,9 +1526,25 @@ _TRIED_REMEDY = re.compile(
     r"|(?<![\w-])ничего\s+не\s+(?:да[её]т|дал[оа]?|изменил\w*)(?![\w-])",
     re.IGNORECASE,
 )
-# «Нужно удалить файл настроек», «надо убрать старый парсер»: in a ticket, what must be done
+# «Нужно удалить файл настроек», «его надо убрать из сборки»: in a ticket, what must be done
 # to the code or to get round the fault, not a goal of the writer's («хочу настроить почту» is)
-_IMPERSONAL_NEED = re.compile(r"(?:нужно|надо|необходимо|должн\w*)(?![\w-])", re.IGNORECASE)
+_NEED_RU = r"(?:нужно|надо|необходимо|должн\w*)(?![\w-])"
+_IMPERSONAL_NEED = re.compile(_NEED_RU, re.IGNORECASE)
+_IMPERSONAL_NEED_BEFORE = re.compile(rf"(?<![\w-]){_NEED_RU}(?:\s+[\w-]+)?\s+$", re.IGNORECASE)
+# «Жму F5, чтобы обновить список»: in a ticket a bare purpose is what a step or a change is
+# for, as "to refresh the list" is in English; "so that I can" («чтобы я мог») and "in order
+# to" («для того чтобы») still tell the writer's own aim.
+_A_BARE_PURPOSE_RU = re.compile(r"(?<![\w-])(?<!того )(?<!того, )чтобы\s+$", re.IGNORECASE)
+
+
+def _no_aim_in_a_ticket(text: str, job: Finding) -> bool:
+    """What a ticket says must be done, or what a step is for: no job of the writer's."""
+    if _IMPERSONAL_NEED.match(text, job.at):
+        return True  # the need is the job's own cue
+    before = (max(0, job.at - 40), job.at)
+    return any(p.search(text, *before) for p in (_IMPERSONAL_NEED_BEFORE, _A_BARE_PURPOSE_RU))
+
+
 _A_CODE_TASK_RU = re.compile(r"(?<![\w-])(?:портир|бэкпорт)\w*", re.IGNORECASE)
 # Work still to do on the code: "the old parser needs to be removed" (not "needs to be fixed", which
 # tells a fault)
