@@ -2304,6 +2304,37 @@ def test_a_russian_ticket_tells_a_job_only_as_the_writers_aim(text, job):
     assert jobs == ([job] if job else [])
 
 
+@pytest.mark.parametrize(
+    ("text", "pain"),
+    [
+        ("Драйвер принтера игнорирует размер бумаги.", "драйвер принтера игнорирует размер бумаги"),
+        ("Список писем бесконечно загружается.", "список писем бесконечно загружается"),
+        ("Видео на странице не воспроизводится.", "видео на странице не воспроизводится"),
+        ("Кнопки на панели не видны.", "кнопки на панели не видны"),
+        ("Кнопка сохранения сломана.", "кнопка сохранения сломана"),
+        ("Звука нет.", "звука нет"),
+        # a fault the tracker cannot repeat, and troubles said to be absent, are none
+        ("Проблема не воспроизводится.", None),
+        ("В логах ошибок нет.", None),
+        ("Вопросов нет.", None),
+    ],
+)
+def test_russian_says_what_goes_wrong_in_its_own_constructions(text, pain):
+    assert _pains(text, "ru") == ([pain] if pain else []), _nodes(text, "ru")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Проверено в другом браузере: Да, Opera",
+        "В SeaMonkey страница пустая, а в Opera — нет.",
+        "Opera и Vivaldi работают без проблем.",
+    ],
+)
+def test_russian_names_a_product_where_the_fault_is_absent(text):
+    assert ("competitor", "Opera") in _nodes(text, "ru")
+
+
 def test_a_ticket_quoting_another_language_reports_the_fault_in_its_own():
     def pains(text: str) -> list[str]:
         ticket = ExtractionRequest(text=text, language="ru", product="", records="bug_report")

@@ -919,7 +919,9 @@ def _lacks_a_quality(token: Token) -> bool:
 
 
 # Russian predicatives of perceiving: negated, what should show or sound does not.
-_PERCEIVED = _wordset("видно слышно заметно")
+_PERCEIVED = _wordset(
+    "видно слышно заметно видны виден видна слышны слышен слышна заметны заметен заметна"
+)
 _HAPPEN = _wordset("happen occur происходить произойти случаться случиться")
 _NOTHING = _wordset("nothing ничего")
 
@@ -5074,6 +5076,9 @@ def _phrasal_verb_end(tokens: list[Token]) -> bool:
     )
 
 
+_ABSENT_TROUBLES = _wordset("вопрос жалоба замечание претензия нарекание")
+
+
 def fragment_reason(label: str) -> str:
     """Why a label is not a whole phrase ("" when it is one)."""
     stripped = label.strip()
@@ -5109,12 +5114,21 @@ def fragment_reason(label: str) -> str:
     # "longer than before": "before" stands for a time, an adverb; "at all" is one too
     compared = tokens[-1].lower == "before" and len(tokens) > 1 and tokens[-2].lower in _AS_THAN
     compared = compared or [t.lower for t in tokens[-2:]] == ["at", "all"]
+    # «звука нет»: Russian says what is missing before its «нет», the noun in the genitive
+    # («ошибок нет» says a trouble is absent)
+    absent = (
+        tokens[-1].lower == "нет"
+        and len(tokens) > 1
+        and tokens[-2].pos == "NOUN"
+        and "gent" in grammemes(tokens[-2].text)
+        and tokens[-2].lemma not in PROBLEM_LEMMAS | _ABSENT_TROUBLES
+    )
     if (
         (tokens[-1].pos in ("DET", "ADP", "CONJ") or tokens[-1].lower in _TEXTED_CONJUNCTIONS)
         and not _phrasal_verb_end(tokens)
         and not pointed
         and not compared
-    ) or (tokens[-1].lower in NEGATORS and not object_nothing):
+    ) or (tokens[-1].lower in NEGATORS and not object_nothing and not absent):
         return f"ends on '{tokens[-1].text}'"
     if (
         tokens[0].lemma == "be"

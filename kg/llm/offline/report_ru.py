@@ -18,9 +18,17 @@ Span = tuple[int, int]
 _REPRODUCED = re.compile(r"(?<![\w-])воспроизв\w*", re.I)
 
 
+# «видео не воспроизводится»: media that does not play, a fault of its own
+_MEDIA_PLAYED = re.compile(
+    r"(?<![\w-])(?:видео|ролик\w*|звук\w*|аудио|музык\w*|трек\w*|анимаци\w+|gif)\s+"
+    r"(?:[\w-]+\s+){0,3}?(?:не\s+)?воспроизв",
+    re.I,
+)
+
+
 def tells_reproduction(clause: str) -> bool:
     """The clause says that (or where) the fault can be reproduced, not what it is."""
-    return bool(_REPRODUCED.search(clause))
+    return bool(_REPRODUCED.search(clause)) and not _MEDIA_PLAYED.search(clause)
 
 
 _ASKING = re.compile(
