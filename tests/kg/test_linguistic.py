@@ -1047,31 +1047,6 @@ def test_a_title_that_states_its_fault_stands_beside_what_the_body_tells_of_it()
 
 
 @pytest.mark.parametrize(
-    ("text", "language", "title"),
-    [
-        (
-            "Attachments are not saved to drafts\n\nI attach a file and save the draft. "
-            "The attachments disappear after saving. The toolbar also flickers.",
-            "en",
-            "attachments are not saved to drafts",
-        ),
-        (
-            "Вложения не сохраняются в черновиках\n\nПрикрепляю файл и сохраняю черновик. "
-            "Вложения пропадают при сохранении. Ещё и панель инструментов зависает.",
-            "ru",
-            "вложения не сохраняются в черновиках",
-        ),
-    ],
-)
-def test_a_ticket_whose_body_restates_its_title_reports_that_one_fault(text, language, title):
-    ticket = ExtractionRequest(text=text, language=language, product="", records="bug_report")
-    pains = [n.label for n in extract_offline(ticket).nodes if n.type == "pain"]
-    assert pains == [title]
-    # notes under a heading are no ticket: what else their body says wrong stays
-    assert len(_pains(text, language)) > 1
-
-
-@pytest.mark.parametrize(
     "text",
     [
         "Кнопка сохранения неактивна.",
@@ -2333,22 +2308,6 @@ def test_russian_says_what_goes_wrong_in_its_own_constructions(text, pain):
 )
 def test_russian_names_a_product_where_the_fault_is_absent(text):
     assert ("competitor", "Opera") in _nodes(text, "ru")
-
-
-def test_a_ticket_quoting_another_language_reports_the_fault_in_its_own():
-    def pains(text: str) -> list[str]:
-        ticket = ExtractionRequest(text=text, language="ru", product="", records="bug_report")
-        return [n.label for n in extract_offline(ticket).nodes if n.type == "pain"]
-
-    # the page's English words are the evidence of the fault the report states in Russian
-    text = "После обновления кнопка печати не работает.\n\nPrinting failed. The page is blank."
-    assert pains(text) == ["после обновления кнопка печати не работает"]
-    # a report whose own words state no fault keeps what its quote says wrong
-    text = (
-        "Открываю справку и нажимаю на ссылку про печать в разделе настроек браузера.\n"
-        "Printing failed."
-    )
-    assert pains(text) == ["printing failed"]
 
 
 @pytest.mark.parametrize(
