@@ -2235,6 +2235,32 @@ def test_a_remedy_a_ticket_tried_in_vain_is_no_second_fault():
 
 
 @pytest.mark.parametrize(
+    "text",
+    [
+        "The problem has existed since version 2.",  # a bare problem word, said only to be there
+        "The issue persists.",
+        "This even happened when closing the sidebar.",  # its subject told before
+        "I was going to submit the bug.",  # the ticket, not a fault
+        "Useful for checking recent bugs before the release.",
+    ],
+)
+def test_a_problem_word_that_names_no_symptom_is_no_pain(text):
+    assert "pain" not in _types(text), _nodes(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The sidebar crashes when I open it.",
+        "I filed an issue because the app crashes on start.",
+        "It happens every time and the window freezes.",
+    ],
+)
+def test_a_symptom_beside_a_problem_word_stays_a_pain(text):
+    assert "pain" in _types(text), _nodes(text)
+
+
+@pytest.mark.parametrize(
     ("text", "language", "segments"),
     [
         (

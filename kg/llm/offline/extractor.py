@@ -314,6 +314,8 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
                 continue  # «сломалось после обновления», «это мешает» beside what broke
             if item.type == "pain" and linguistic.says_only_something_is_wrong(item.label):
                 continue
+            if item.type == "pain" and linguistic.tells_of_the_tracker(item.label):
+                continue  # "as I was going to submit the bug": the ticket, not a fault
             if item.type == "pain" and linguistic.points_back_at_a_problem(item.label):
                 continue  # "the same issue happens in Firefox": where again, not what
             if id(item) in empty_fixes and told_pain:

@@ -5312,6 +5312,27 @@ _UNSEEN_PROBLEMS = _wordset(
 _TOLD_ALREADY = _wordset("same similar this that such такой такая такое тот та то этот эта это")
 
 
+# A tracker's verb with a ticket for its object: "as I was going to submit the bug", "useful
+# for checking recent bugs", "filed an issue upstream".
+_A_TICKET_HANDLED = re.compile(
+    r"\b(?:submit|file|report|open|creat|check|track|triag|search|clos|reopen|dup)\w*\s+"
+    r"(?:(?:the|a|an|this|that|these|those|another|other|recent|related|similar|existing|older"
+    r"|new|open|closed|upstream)\s+){0,2}(?:bugs?|issues?|tickets?|bug\s+reports?)\b",
+    re.IGNORECASE,
+)
+
+
+def tells_of_the_tracker(label: str) -> bool:
+    """The pain's problem word is a ticket someone files, checks or tracks, and the label names
+    no other problem: the tracker's business, not a fault of the product."""
+    if _A_TICKET_HANDLED.search(label) is None:
+        return False
+    return not any(
+        (t.lemma in PROBLEM_LEMMAS or t.lower in PROBLEM_LEMMAS) and t.lower not in GENERIC_PROBLEMS
+        for t in analyse(label)
+    )
+
+
 def points_back_at_a_problem(label: str) -> bool:
     """ "I saw the same issue on another server", "problem also occurs if a HTML mail is
     composed", «у коллеги такая же проблема»: the pain names no symptom, only a problem told
@@ -5323,11 +5344,17 @@ def points_back_at_a_problem(label: str) -> bool:
     at = next((i for i, t in enumerate(tokens) if t.lower in _UNSEEN_PROBLEMS), None)
     if at is None and tokens and tokens[0].lower in _TOLD_ALREADY:
         at = 0  # "this was also happening in 2.48": the pronoun stands for the problem
+    if at is None and tokens and tokens[0].lemma in _OCCURRING and tokens[0].pos == "VERB":
+        at = 0  # "happened when I pressed Enter": its subject, left out, was told before
     if at is None:
         return False
     before = {t.lower for t in tokens[max(0, at - 2) : at]}
     again = any(t.lower in ("also", "again", "тоже", "также") for t in tokens)
-    if not before & _TOLD_ALREADY and not again:
+    # "the problem has existed since 2019", "issue persists": a bare problem word said only
+    # to be there, nothing else beside it
+    rest = [t for i, t in enumerate(tokens) if i != at]
+    bare = any(t.pos == "VERB" for t in rest) and all(t.pos in _ONLY_THERE_POS for t in rest)
+    if not before & _TOLD_ALREADY and not again and not bare:
         return False
     return not any(
         t.lower in NEGATORS
@@ -5339,7 +5366,8 @@ def points_back_at_a_problem(label: str) -> bool:
     )
 
 
-_WHERE_IT_SHOWS = _wordset("if when whenever while after если когда после пока")
+_WHERE_IT_SHOWS = _wordset("if when whenever while after since если когда после пока")
+_ONLY_THERE_POS = frozenset({"VERB", "AUX", "DET", "ADV", "PART"})
 # Verbs that say only that a problem is there or is met ("happens", "I saw", «возникает»); any
 # other says what it does ("Twitter ignores me every time I file this issue").
 _OCCURRING = _wordset(
