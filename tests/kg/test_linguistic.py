@@ -2235,6 +2235,28 @@ def test_a_remedy_a_ticket_tried_in_vain_is_no_second_fault():
 
 
 @pytest.mark.parametrize(
+    ("text", "language", "pain"),
+    [
+        ("Opening the page causes significant CPU load.", "en", "significant CPU load"),
+        ("Extremely high memory usage with many tabs.", "en", "extremely high memory usage"),
+        (
+            "Открытие страницы вызывает высокую нагрузку на процессор.",
+            "ru",
+            "нагрузку на процессор",
+        ),
+        ("Очень большое потребление памяти.", "ru", "большое потребление памяти"),
+    ],
+)
+def test_too_much_of_the_machine_taken_is_a_pain(text, language, pain):
+    assert any(pain in label for label in _pains(text, language)), _nodes(text, language)
+
+
+def test_edge_alone_is_the_browser_and_after_a_phone_its_model():
+    assert ("competitor", "Edge") in _nodes("Tested with Firefox and Edge.")
+    assert "competitor" not in _types("I love it on my Galaxy S7 Edge.")
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "The problem has existed since version 2.",  # a bare problem word, said only to be there

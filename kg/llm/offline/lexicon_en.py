@@ -434,7 +434,12 @@ PAIN_NOUN = re.compile(
     r"typos|misspellings|spelling\s+mistakes|(?:dead|broken)\s+links?|"
     r"lack\s+of\s+[\w-]+"
     # "unwanted scrolling in the editor": what happens unasked, named as an event
-    r"|(?:unwanted|unintended|involuntary)\s+(?:[\w-]+ing|changes?|resets?|restarts?|jumps?))"
+    r"|(?:unwanted|unintended|involuntary)\s+(?:[\w-]+ing|changes?|resets?|restarts?|jumps?)"
+    # what the program takes of the machine, said to be too much: "significant CPU load",
+    # "extremely high memory and processor usage"
+    r"|(?:(?:very|extremely|really|too)\s+)?(?:high|heavy|huge|excessive|significant|massive)"
+    r"\s+(?:(?:CPU|memory|RAM|processor|disk|GPU|battery|network)\s+(?:and\s+)?){1,2}"
+    r"(?:load|usage|use|consumption|utili[sz]ation|drain))"
     r"\b(?:\s+(?:in|on|with|of|at|during)\s+(?:the\s+)?[\w-]+"
     r"|\s+when\s+\w+ing)?",
     _I,

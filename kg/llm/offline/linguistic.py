@@ -3846,6 +3846,8 @@ def _operation_here(token: Token, before: Token | None, after: Token | None) -> 
 _DEVICE_NAMES = _wordset("iphone ipad ipod android kindle galaxy samsung htc nexus blackberry")
 # Words after a device's name that only say which model: "Kindle Fire HD", "Galaxy S3 mini".
 _MODEL_WORDS = _wordset("fire hd pro plus mini max air edge ultra lite note")
+# Alone, "Edge" is the browser ("tested with Firefox and Edge"), not a phone's model.
+_LONE_MODEL_WORDS = _MODEL_WORDS - {"edge"}
 
 
 # A workaround: what makes the product work for now. «работает только после перезапуска»,
@@ -3992,7 +3994,7 @@ def names_a_device(phrase: str) -> bool:
     """ "Kindle Fire HD", "my iPhone 6", "HTC mobile": the phrase names a device, not a
     feature (its head, past the model's name, is a device)."""
     found = re.findall(r"[A-Za-z][A-Za-z0-9]*", phrase)
-    if len(found) == 1 and found[0][0].isupper() and found[0].lower() in _MODEL_WORDS:
+    if len(found) == 1 and found[0][0].isupper() and found[0].lower() in _LONE_MODEL_WORDS:
         return True  # "apps for Fire": the Kindle Fire, named short
     words = [w.lower() for w in found]
     if words[-2:] == ["operating", "system"]:
