@@ -30,6 +30,10 @@ FOIA = "en_user_research_18f_foia"
 # sample per split (tests/kg/real/seamonkey_<split>.json says how it was drawn).
 SEAMONKEY = "en_bug_reports_seamonkey"
 _SEAMONKEY_CSV = Path("en_bug_report_duplicates") / "seamonkey_bugs.csv"
+# A second English tracker, dev only: Apache Hadoop's JIRA reports (tests/kg/real/hadoop_dev.json),
+# to check that a rule written on SeaMonkey's reports holds on another tracker's.
+HADOOP = "en_bug_reports_hadoop"
+_HADOOP_CSV = Path("en_bug_report_duplicates") / "hadoop_bugs.csv"
 
 
 @dataclass(frozen=True)
@@ -163,16 +167,36 @@ def seamonkey_sample(
 
 def seamonkey_reports(datasets: Path, annotation: Path) -> list[Item]:
     """The annotated SeaMonkey bug reports of one split: title + blank line + description."""
+    return _tracker_reports(datasets / _SEAMONKEY_CSV, annotation, split=None)
+
+
+def hadoop_sample(datasets: Path, size: int = 60) -> list[str]:
+    """The ids of the Hadoop dev sample: reports with a description of at most 2,000
+    characters, in the order of a hash of their id."""
+    rows = _rows(datasets / _HADOOP_CSV)
+    ids = [r["Issue id"] for r in rows if 0 < len(r["Description"].strip()) <= 2000]
+    ids.sort(key=lambda i: hashlib.sha256(f"hadoop:{i}".encode()).hexdigest())
+    return ids[:size]
+
+
+def hadoop_reports(datasets: Path, annotation: Path) -> list[Item]:
+    """The annotated Hadoop reports, all dev: title + blank line + description."""
+    return _tracker_reports(datasets / _HADOOP_CSV, annotation, split="dev")
+
+
+def _tracker_reports(csv_path: Path, annotation: Path, split: Split | None) -> list[Item]:
+    """Annotated reports of a tracker's export (Summary and Description columns); `split`
+    None takes each report's split from its id (SeaMonkey's rule)."""
     if not annotation.exists():
         return []
-    rows = {row["Issue id"]: row for row in _rows(datasets / _SEAMONKEY_CSV)}
+    rows = {row["Issue id"]: row for row in _rows(csv_path)}
     items = []
     for entry in json.loads(annotation.read_text(encoding="utf-8"))["items"]:
         row = rows[entry["id"]]
         text = f"{row['Summary'].strip()}\n\n{row['Description'].strip()}"
-        split = split_of(SEAMONKEY, entry["id"])
+        chosen = split or split_of(SEAMONKEY, entry["id"])
         items.append(
-            Item(entry["id"], split, text, "en", _annotated_gold(entry), records="bug_report")
+            Item(entry["id"], chosen, text, "en", _annotated_gold(entry), records="bug_report")
         )
     return items
 

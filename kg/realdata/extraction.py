@@ -48,6 +48,7 @@ SCORED_TYPES = {
     sets.USER_STORIES: None,  # every type but product
     sets.RU_VSCODE: None,
     sets.SEAMONKEY: None,
+    sets.HADOOP: None,
 }
 
 
@@ -208,6 +209,10 @@ def evaluate_extraction(datasets: Path, annotations: Path, split: Split) -> dict
     translated = sets.annotated_tickets(annotations / "seamonkey_dev_ru.json", "ru")
     if split == "dev" and translated:
         results[sets.SEAMONKEY_RU] = evaluate_set(sets.RU_VSCODE, translated, split)
+    # a second English tracker's reports, dev only: a ticket rule must hold on both
+    hadoop = sets.hadoop_reports(datasets, annotations / "hadoop_dev.json")
+    if split == "dev" and hadoop:
+        results[sets.HADOOP] = evaluate_set(sets.HADOOP, hadoop, split)
     second = annotations / f"app_review_complaints_{split}2.json"
     if second.exists():
         # A second sample of the split, annotated later the same way and never tuned on: it

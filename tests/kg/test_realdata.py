@@ -245,6 +245,17 @@ def _ticket_items(stem: str, split: str) -> list[sets.Item]:
 
 
 @needs_data
+def test_the_hadoop_dev_sample_is_drawn_by_its_rule_and_quotes_its_reports():
+    items = sets.hadoop_reports(DATASETS, ANNOTATIONS / "hadoop_dev.json")
+    assert [i.id for i in items] == sets.hadoop_sample(DATASETS)  # the first 60 in hash order
+    assert {i.split for i in items} == {"dev"}  # a second tracker to tune against, never a test
+    assert all(i.records == "bug_report" for i in items)
+    for item in items:
+        assert all(gold.quote and gold.quote in item.text for gold in item.gold)
+    assert sum(len(i.gold) for i in items) > len(items)
+
+
+@needs_data
 def test_the_russian_rendering_of_the_seamonkey_dev_sample_keeps_its_items_and_quotes():
     english = json.loads((ANNOTATIONS / "seamonkey_dev.json").read_text(encoding="utf-8"))
     russian = sets.annotated_tickets(ANNOTATIONS / "seamonkey_dev_ru.json", "ru")
