@@ -2251,6 +2251,32 @@ def test_too_much_of_the_machine_taken_is_a_pain(text, language, pain):
     assert any(pain in label for label in _pains(text, language)), _nodes(text, language)
 
 
+def _ticket(text: str, language: str = "en") -> list[tuple[str, str]]:
+    request = ExtractionRequest(text=text, language=language, product="", records="bug_report")
+    return [(n.type, n.label) for n in extract_offline(request).nodes]
+
+
+def test_a_tickets_tools_are_no_rivals_but_a_product_it_works_in_is():
+    found = _ticket("We use Gradle for the build. The export works fine in Opera.")
+    assert ("competitor", "Opera") in found
+    assert ("competitor", "Gradle") not in found
+    assert "competitor" not in {t for t, _ in _ticket("Я использую Docker для сборки.", "ru")}
+
+
+def test_a_tickets_people_are_named_by_a_word_for_people():
+    found = _ticket("Admins cannot log in. The credential providers are loaded twice.")
+    segments = [label for kind, label in found if kind == "segment"]
+    assert segments == ["admins"], found
+
+
+def test_a_jira_code_block_is_no_statement():
+    text = (
+        "The refresh loses groups.\n{code:java}\npublic void refresh() throws IOException {\n"
+        "  cache.clear(); // the broken call fails here\n}\n{code}"
+    )
+    assert _pains(text) == ["loses groups"], _nodes(text)
+
+
 def test_edge_alone_is_the_browser_and_after_a_phone_its_model():
     assert ("competitor", "Edge") in _nodes("Tested with Firefox and Edge.")
     assert "competitor" not in _types("I love it on my Galaxy S7 Edge.")

@@ -223,6 +223,8 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
                 and not (f.type == "pain" and _TRIED_REMEDY.search(f.label))
                 and not (f.type == "segment" and not _names_a_group(text, f))
                 and not (f.type == "job" and _no_aim_in_a_ticket(text, f))
+                # "we use Maven", «использую Docker»: a ticket's tools, no rival product
+                and not (f.type == "competitor" and _A_TOOL_USED.match(text, f.quote[0]))
             ]
             for found in findings
         ]
@@ -1467,6 +1469,9 @@ _A_CODE_TASK = re.compile(
 _PLURAL_PEOPLE = frozenset({"people", "men", "women", "children", "staff", "personnel", "folks"})
 
 
+_A_TOOL_USED = re.compile(r"(?:use[sd]?|using|использу\w*|пользу\w*)\s", re.IGNORECASE)
+
+
 def _names_a_group(text: str, segment: Finding) -> bool:
     """A segment a ticket names in the plural ("Windows users", «пользователи Windows»). In a
     ticket one person ("the clerk at the desk", "my landlord", «коллега») or one
@@ -1477,9 +1482,17 @@ def _names_a_group(text: str, segment: Finding) -> bool:
         if is_cyrillic(word):
             if "plur" in grammemes(word) and {"NOUN"} & grammemes(word):
                 return True
-        elif lowered in _PLURAL_PEOPLE or (lowered.endswith("s") and not lowered.endswith("ss")):
+        elif lowered in _PLURAL_PEOPLE or (
+            lowered.endswith("s") and lowered[:-1] in _TICKET_PEOPLE
+        ):
+            # a ticket's -er nouns are mostly its machinery ("credential providers",
+            # "custom signers"): its people are named by a word for people
             return True
     return False
+
+
+# English words for people a ticket names ("users", "admins", "developers", "customers").
+_TICKET_PEOPLE = lexicon_en.ROLE_NOUNS | {"people", "person", "operator", "maintainer", "reader"}
 
 
 # "Clearing the cache does not help", "turning off the plugins did not change anything",

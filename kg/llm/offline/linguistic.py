@@ -4884,6 +4884,8 @@ def purpose_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
 _MARKUP = re.compile(
     r"^[^\n:]{1,40}:[ \t]*<(\w+)>[^<\n]*</\1>[ \t]*$"
     r"|```.*?```|<!--.*?-->"
+    # a JIRA ticket's code and unformatted blocks: "{code:java}…{code}", "{noformat}…{noformat}"
+    r"|\{code(?::[^}\n]*)?\}.*?\{code\}|\{noformat\}.*?\{noformat\}"
     # a form's question with its short answer ("Occurs in safe mode?: Yes")
     r"|^[^\n?]{3,160}\?:[ \t]*[^\n]{0,30}$"
     r"|!?\[[^\]\n]*\]\([^)\n]*\)"
