@@ -2269,6 +2269,24 @@ def test_a_tickets_people_are_named_by_a_word_for_people():
     assert segments == ["admins"], found
 
 
+def test_what_the_writer_used_to_bypass_a_fault_is_a_workaround():
+    text = "For what it is worth, I used a local mirror to bypass this error."
+    assert ("alternative", "local mirror") in _nodes(text)
+    assert "pain" not in _types(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Make this an experimental option for now, to see what breaks.",  # a question to answer
+        "Implement a pool which uses weak references for garbage collection.",  # a term
+        "I discovered this problem in our testing environment.",  # where it was met
+    ],
+)
+def test_a_problem_word_asked_about_used_as_a_term_or_met_is_no_pain(text):
+    assert "pain" not in _types(text), _nodes(text)
+
+
 def test_a_jira_code_block_is_no_statement():
     text = (
         "The refresh loses groups.\n{code:java}\npublic void refresh() throws IOException {\n"

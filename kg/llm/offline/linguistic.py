@@ -464,12 +464,38 @@ def _set_aside(tokens: list[Token], i: int) -> bool:
     would name one: most words name none."""
     return (
         _in_a_condition(tokens, i)
+        or _asked_indirectly(tokens, i)
+        or _a_technical_term(tokens, i)
         or _idiom(tokens, i)
         or _spared(tokens, i)
         or _disputed(tokens, i)
         or _minimized(tokens, i)
         or _what_should_be(tokens, i)
     )
+
+
+# "to see what breaks", «проверить, что сломается»: a question the writer will answer, not a
+# fault told
+_ASKING_VERBS = _wordset("see check test know find verify determine посмотреть проверить узнать")
+_QUESTION_OPENERS = _wordset("what whether что ли")
+
+
+def _asked_indirectly(tokens: list[Token], i: int) -> bool:
+    before = [t for t in tokens[max(0, i - 3) : i] if t.pos != "PUNCT"]
+    return (
+        len(before) >= 2
+        and before[-1].lower in _QUESTION_OPENERS
+        and (before[-2].lemma in _ASKING_VERBS or before[-2].lower in _ASKING_VERBS)
+    )
+
+
+# "garbage collection": a term of the trade, no judgement
+_TERMS_AFTER = {"garbage": _wordset("collection collector collect collected collecting")}
+
+
+def _a_technical_term(tokens: list[Token], i: int) -> bool:
+    after = _TERMS_AFTER.get(tokens[i].lower)
+    return after is not None and i + 1 < len(tokens) and tokens[i + 1].lower in after
 
 
 _CONDITIONS = _wordset("if если")
@@ -3899,10 +3925,23 @@ _WORKAROUND_BEFORE_RU = re.compile(
 )
 
 
+# What the writer used to get round the fault: "I used a local mirror to bypass this error",
+# «использовал зеркало, чтобы обойти эту ошибку».
+_WORKAROUND_USED = re.compile(
+    r"\b(?:I|we|я|мы)\s+(?:used|use|switched\s+to|installed|added|set|использ\w+|поставил\w*"
+    r"|переключил\w*\s+на)\s+(?P<w>[^,;.!?()]{1,60}?),?\s+(?:to|чтобы)\s+(?:bypass|circumvent"
+    r"|work\s+around|get\s+around|avoid|обойти|избежать)\s+(?:this|the|that|these|эт\w+)?\s*"
+    r"(?:errors?|problems?|issues?|bugs?|crash(?:es)?|failures?|ошибк\w*|проблем\w*|баг\w*)",
+    re.IGNORECASE,
+)
+
+
 def _workarounds_before(text: str, span: Span) -> list[re.Match[str]]:
     """What gets round the fault, told before what it does: an action in -ing ("restarting
-    fixes it") or by an action's noun in the nominative («перезапуск помогает»)."""
+    fixes it"), by an action's noun in the nominative («перезапуск помогает»), or what the
+    writer used to bypass it."""
     found = [m for m in _WORKAROUND_BEFORE.finditer(text, *span) if _acts(m["gerund"])]
+    found += list(_WORKAROUND_USED.finditer(text, *span))
     found += [
         m
         for m in _WORKAROUND_BEFORE_RU.finditer(text, *span)
@@ -5377,7 +5416,9 @@ _ONLY_THERE_POS = frozenset({"VERB", "AUX", "DET", "ADV", "PART"})
 _OCCURRING = _wordset(
     """happen occur appear exist see saw seen have get experience notice face reproduce show
     be persist remain arise возникать возникнуть происходить произойти появляться появиться
-    быть наблюдаться видеть иметь сохраняться остаться оставаться"""
+    быть наблюдаться видеть иметь сохраняться остаться оставаться
+    discover find notice encounter observe introduce start begin
+    обнаружить заметить столкнуться начаться появиться"""
 )
 
 
