@@ -2287,6 +2287,18 @@ def test_a_problem_word_asked_about_used_as_a_term_or_met_is_no_pain(text):
     assert "pain" not in _types(text), _nodes(text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Мне ничего не пришлось делать.",  # what the writer did not have to do
+        "В баге 123456 были сделаны изменения для модуля почты.",  # another ticket's work
+        "Проблема существует ещё со времён первой версии.",  # since when, no symptom
+    ],
+)
+def test_russian_statements_that_tell_no_fault(text):
+    assert "pain" not in _types(text, "ru"), _nodes(text, "ru")
+
+
 def test_a_jira_code_block_is_no_statement():
     text = (
         "The refresh loses groups.\n{code:java}\npublic void refresh() throws IOException {\n"

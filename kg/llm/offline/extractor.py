@@ -1451,7 +1451,8 @@ def _points_onward(text: str, finding: Finding) -> bool:
 _REPRODUCED_EN = re.compile(r"(?<![\w-])(?:reproduc\w*|repro)(?![\w-])", re.IGNORECASE)
 # A clause that opens on another ticket by its number: "Bug 1602463 …", "Issue #12 …", «Баг 123».
 _ANOTHER_TICKET = re.compile(
-    r"(?:(?:port\s+)?(?:bug|issue|ticket|баг|задача|тикет)\s*#?\d+|#\d+)(?![\w-])",
+    r"(?:(?:in\s+|в\s+)?(?:port\s+)?(?:bug|issue|ticket|баг\w*|задач\w*|тикет\w*)\s*#?\d+"
+    r"|#\d+)(?![\w-])",
     re.IGNORECASE,
 )
 
