@@ -2299,6 +2299,41 @@ def test_russian_statements_that_tell_no_fault(text):
     assert "pain" not in _types(text, "ru"), _nodes(text, "ru")
 
 
+def test_a_tickets_tools_listed_after_use_are_no_rivals():
+    found = _ticket("We use Drive, Docs and Sheets every day. The upload fails.")
+    assert "competitor" not in {kind for kind, _ in found}, found
+
+
+def test_an_impersonal_need_in_an_english_ticket_is_no_job():
+    found = _ticket("The memory grows. It is needed to restart the browser every hour.")
+    assert "job" not in {kind for kind, _ in found}, found
+
+
+def test_an_order_to_try_by_hand_is_no_pain():
+    assert "pain" not in _types("Try this manually in both browsers.")
+    assert "pain" in _types("I have to copy every address manually.")
+
+
+def test_a_verdict_that_names_nothing_gives_way_to_the_fault():
+    assert _pains("The export fails. It is also not good.") == ["export fails"]
+
+
+def test_a_remedy_tried_in_vain_in_the_actual_results_is_no_pain():
+    text = (
+        "Videos do not play\n\nSteps to reproduce:\nOpen the page.\n\nActual results:\n"
+        "Enabling javascript on all pages did not change the behavior.\n"
+    )
+    labels = [label for kind, label in _ticket(text) if kind == "pain"]
+    assert not any("javascript" in label for label in labels), labels
+
+
+def test_an_occurring_verb_whose_subject_was_told_before_is_no_pain():
+    text = (
+        "The autocomplete overwrites my typed address. This even happened when I typed it in full."
+    )
+    assert _pains(text) == ["autocomplete overwrites my typed address"], _nodes(text)
+
+
 def test_a_jira_code_block_is_no_statement():
     text = (
         "The refresh loses groups.\n{code:java}\npublic void refresh() throws IOException {\n"

@@ -224,7 +224,7 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
                 and not (f.type == "segment" and not _names_a_group(text, f))
                 and not (f.type == "job" and _no_aim_in_a_ticket(text, f))
                 # "we use Maven", «использую Docker»: a ticket's tools, no rival product
-                and not (f.type == "competitor" and _A_TOOL_USED.match(text, f.quote[0]))
+                and not (f.type == "competitor" and _a_tool_used(text, f))
             ]
             for found in findings
         ]
@@ -316,6 +316,8 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
                 continue  # «сломалось после обновления», «это мешает» beside what broke
             if item.type == "pain" and linguistic.says_only_something_is_wrong(item.label):
                 continue
+            if report and item.type == "pain" and _TRIED_REMEDY.search(item.label):
+                continue  # a remedy tried in vain, told in the actual results too
             if item.type == "pain" and linguistic.tells_of_the_tracker(item.label):
                 continue  # "as I was going to submit the bug": the ticket, not a fault
             if item.type == "pain" and linguistic.points_back_at_a_problem(item.label):
@@ -1416,8 +1418,9 @@ def _pains(
         if manual and (
             lex.METRIC_NUMBER.search(text, *clause) is not None
             or any(clause[0] <= a.at < clause[1] for a in alternatives)
+            or _ORDERED.match(text, clause[0])
         ):
-            continue
+            continue  # "Try this manually": an order to the reader, no work the writer bears
         phrase, label = _pain_label(text, span, clause, sentence)
         lone = english and len(label.split()) == 1  # "it makes my phone lag": a word alone
         if label and (linguistic.fragment_reason(label) or lone):
@@ -1470,7 +1473,20 @@ _A_CODE_TASK = re.compile(
 _PLURAL_PEOPLE = frozenset({"people", "men", "women", "children", "staff", "personnel", "folks"})
 
 
-_A_TOOL_USED = re.compile(r"(?:use[sd]?|using|использу\w*|пользу\w*)\s", re.IGNORECASE)
+_USE = r"(?:use[sd]?|using|использу\w*|пользу\w*)"
+_A_TOOL_USED = re.compile(rf"{_USE}\s", re.IGNORECASE)
+# the later names of a list the use cue opens: "use Drive, Docs and Sheets"
+_IN_A_LIST_USED = re.compile(
+    rf"(?<![\w-]){_USE}\s+(?:[\w.+-]+(?:\s+[\w.+-]+)?\s*(?:,|\band\b|\bor\b|&|и)\s*)+$",
+    re.IGNORECASE,
+)
+
+
+def _a_tool_used(text: str, competitor: Finding) -> bool:
+    start = competitor.quote[0]
+    return bool(
+        _A_TOOL_USED.match(text, start) or _IN_A_LIST_USED.search(text, max(0, start - 120), start)
+    )
 
 
 def _names_a_group(text: str, segment: Finding) -> bool:
@@ -1498,6 +1514,12 @@ _TICKET_PEOPLE = lexicon_en.ROLE_NOUNS | {"people", "person", "operator", "maint
 
 # "Clearing the cache does not help", "turning off the plugins did not change anything",
 # «Переустановка не помогла», «очистка кэша ничего не изменила»
+# A clause that opens on an order: "Try it manually", «Попробуйте вручную».
+_ORDERED = re.compile(
+    r"\W*(?:try|do|check|test|repeat|run|попробуйте|попробовать|сделайте|проверьте|проверить)"
+    r"(?![\w-])",
+    re.IGNORECASE,
+)
 _TRIED_REMEDY = re.compile(
     r"\b(?:does\s+not|doesn't|did\s+not|didn't|won't|will\s+not)\s+(?:help|change\s+(?:anything|"
     r"the\s+behaviou?r|a\s+thing)|make\s+(?:any\s+|a\s+)?difference)\b"
@@ -1509,6 +1531,9 @@ _TRIED_REMEDY = re.compile(
 # to the code or to get round the fault, not a goal of the writer's («хочу настроить почту» is)
 _NEED_RU = r"(?:нужно|надо|необходимо|должн\w*)(?![\w-])"
 _IMPERSONAL_NEED = re.compile(_NEED_RU, re.IGNORECASE)
+# "It is needed to restart it", "you need to remove the file": the same in English
+_NEED_EN = re.compile(r"(?:needs?|needed|necessary|required|ha(?:ve|s))\s+to\s", re.IGNORECASE)
+_NO_ONE_BEFORE_EN = re.compile(r"(?<![\w-])(?:it\s+is|it's|you|one)\s+$", re.IGNORECASE)
 _IMPERSONAL_NEED_BEFORE = re.compile(rf"(?<![\w-]){_NEED_RU}(?:\s+[\w-]+)?\s+$", re.IGNORECASE)
 # «Жму F5, чтобы обновить список»: in a ticket a bare purpose is what a step or a change is
 # for, as "to refresh the list" is in English; "so that I can" («чтобы я мог») and "in order
@@ -1520,6 +1545,8 @@ def _no_aim_in_a_ticket(text: str, job: Finding) -> bool:
     """What a ticket says must be done, or what a step is for: no job of the writer's."""
     if _IMPERSONAL_NEED.match(text, job.at):
         return True  # the need is the job's own cue
+    if _NEED_EN.match(text, job.at) and _NO_ONE_BEFORE_EN.search(text, max(0, job.at - 10), job.at):
+        return True
     before = (max(0, job.at - 40), job.at)
     return any(p.search(text, *before) for p in (_IMPERSONAL_NEED_BEFORE, _A_BARE_PURPOSE_RU))
 

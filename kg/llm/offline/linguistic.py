@@ -5332,12 +5332,26 @@ _NOTHING_HAPPENS = _wordset(
 _WORKING = _wordset("work function работать функционировать срабатывать сработать")
 
 
+_DEGREE_WORDS = _wordset("also too really very so quite still just тоже также очень совсем слишком")
+
+
 def names_nothing(label: str) -> bool:
     """A short failure to work said of nothing named ("not working", «не работает», «перестало
     работать»): no noun, name or pronoun says what fails; or only that nothing happens
     ("and then nothing happens", «больше ничего не происходит»)."""
     if content_lemmas(label) <= _NOTHING_HAPPENS:
         return True
+    core = [
+        t
+        for t in analyse(label)
+        if t.pos not in ("PUNCT", "PRON", "AUX", "DET") and t.lower not in _DEGREE_WORDS
+    ]
+    if (
+        len(core) == 2
+        and core[0].lower in NEGATORS
+        and (core[1].lemma in QUALITY_LEMMAS or core[1].lower in QUALITY_LEMMAS)
+    ):
+        return True  # "it is also not good": a verdict on something the label leaves out
     tokens = [t for t in analyse(label) if t.pos != "PUNCT"]
     if not tokens or len(tokens) > 4 or tokens[0].lower not in NEGATORS | CEASE:
         return False
@@ -5387,12 +5401,19 @@ def points_back_at_a_problem(label: str) -> bool:
     at = next((i for i, t in enumerate(tokens) if t.lower in _UNSEEN_PROBLEMS), None)
     if at is None and tokens and tokens[0].lower in _TOLD_ALREADY:
         at = 0  # "this was also happening in 2.48": the pronoun stands for the problem
-    if at is None and tokens and tokens[0].lemma in _OCCURRING and tokens[0].pos == "VERB":
+    # "happened when I pressed Enter" (not "what happened to the search bar": what it did)
+    subject_left_out = (
+        at is None
+        and bool(tokens)
+        and tokens[0].lemma in _HAPPENING
+        and all(t.pos in ("ADV", "PART", "AUX") for t in tokens[1:])
+    )
+    if subject_left_out:
         at = 0  # "happened when I pressed Enter": its subject, left out, was told before
     if at is None:
         return False
     before = {t.lower for t in tokens[max(0, at - 2) : at]}
-    again = any(t.lower in ("also", "again", "тоже", "также") for t in tokens)
+    again = subject_left_out or any(t.lower in ("also", "again", "тоже", "также") for t in tokens)
     # "the problem has existed since 2019", "issue persists": a bare problem word said only
     # to be there, nothing else beside it
     rest = [t for i, t in enumerate(tokens) if i != at]
@@ -5410,6 +5431,7 @@ def points_back_at_a_problem(label: str) -> bool:
 
 
 _WHERE_IT_SHOWS = _wordset("if when whenever while after since если когда после пока")
+_HAPPENING = _wordset("happen occur recur происходить произойти случаться случиться")
 _ONLY_THERE_POS = frozenset({"VERB", "AUX", "DET", "ADV", "PART"})
 # Verbs that say only that a problem is there or is met ("happens", "I saw", «возникает»); any
 # other says what it does ("Twitter ignores me every time I file this issue").
