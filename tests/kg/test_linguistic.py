@@ -2334,6 +2334,17 @@ def test_an_occurring_verb_whose_subject_was_told_before_is_no_pain():
     assert _pains(text) == ["autocomplete overwrites my typed address"], _nodes(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("The bundled parser is vulnerable to a known CVE.", "en"),
+        ("В библиотеке есть уязвимость.", "ru"),
+    ],
+)
+def test_a_security_vulnerability_is_a_pain(text, language):
+    assert "pain" in _types(text, language), _nodes(text, language)
+
+
 def test_a_jira_code_block_is_no_statement():
     text = (
         "The refresh loses groups.\n{code:java}\npublic void refresh() throws IOException {\n"

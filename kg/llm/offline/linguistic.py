@@ -68,7 +68,8 @@ PROBLEM_LEMMAS = _wordset(
     hideous pointless worthless mediocre boring dull lame mess messy disaster unacceptable
     irritating irritate outdated invasive spammy greedy scam rip-off ripoff ruin ruined lack
     lacking lacks limited nag nagging paywall broke hog incompatible spam spammed spamming
-    outrageous absurd fake irrelevant buffering unpleasant
+    outrageous absurd fake irrelevant buffering unpleasant vulnerable vulnerability
+    vulnerabilities
     ошибка баг проблема падать вылетать зависать тормозить глючить сломаться ломаться
     пропадать пропасть исчезать исчезнуть медленный медленно невозможно
     мешать раздражать сбой краш слететь слетать нельзя иероглиф кракозябра
@@ -79,7 +80,7 @@ PROBLEM_LEMMAS = _wordset(
     устаревший испорченный повреждённый повредить мерцание искажение
     зависнуть подвисать подвиснуть виснуть вылететь упасть крашиться крашнуться мерцать
     дергаться прыгать размываться искажаться съезжать съехать дублироваться двоиться
-    сбиваться сбиться неудобный неудобно ломать сломать"""
+    сбиваться сбиться неудобный неудобно ломать сломать уязвимость уязвимый"""
 )
 # Verbs whose absence is a problem when negated ("doesn't open", «не запускается»).
 FUNCTION_LEMMAS = _wordset(
