@@ -2345,6 +2345,25 @@ def test_a_security_vulnerability_is_a_pain(text, language):
     assert "pain" in _types(text, language), _nodes(text, language)
 
 
+def test_what_a_product_of_the_ticket_can_do_names_no_rival():
+    found = _ticket(
+        "Шаги\n\nОткрыть файл.\n\nOpera умеет открывать такие файлы, а здесь ошибка.", "ru"
+    )
+    assert "competitor" not in {kind for kind, _ in found}, found
+    found = _ticket("The upload fails. The storage layer provides no retry.")
+    assert "competitor" not in {kind for kind, _ in found}, found
+
+
+def test_the_only_way_round_under_actual_results_is_no_pain():
+    text = (
+        "Окно не закрывается\n\nШаги для воспроизведения:\nОткрыть окно.\n\n"
+        "Фактический результат:\nЕдинственный способ закрыть окно — развернуть его.\n"
+    )
+    found = _ticket(text, "ru")
+    assert not any(kind == "pain" and "способ" in label for kind, label in found), found
+    assert "alternative" in {kind for kind, _ in found}, found
+
+
 def test_a_jira_code_block_is_no_statement():
     text = (
         "The refresh loses groups.\n{code:java}\npublic void refresh() throws IOException {\n"

@@ -225,6 +225,9 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
                 and not (f.type == "job" and _no_aim_in_a_ticket(text, f))
                 # "we use Maven", «использую Docker»: a ticket's tools, no rival product
                 and not (f.type == "competitor" and _a_tool_used(text, f))
+                # "S3A provides …", «X умеет …»: what a product of the report can do, no rival
+                # (read in the raw text: the expected results are masked in `text`)
+                and not (f.type == "competitor" and _ABLE_AFTER.match(raw, f.at + len(f.label)))
             ]
             for found in findings
         ]
@@ -403,8 +406,8 @@ def _actual_behaviour(
             ):
                 continue  # the page's own text, quoted in its language: what shows, not a fault
             statement = _first_statement(text, (sentence.start, sentence.end))
-            if statement is None:
-                continue
+            if statement is None or linguistic.tells_a_workaround(text, statement):
+                continue  # «Единственный способ закрыть окно — …»: the way round, told there
             phrase, label = _pain_label(text, statement, statement, sentence)
             if label and len(label.split()) > 1 and not linguistic.fragment_reason(label):
                 findings[index].append(Finding("pain", label, statement, phrase[0]))
@@ -1478,6 +1481,13 @@ _A_TOOL_USED = re.compile(rf"{_USE}\s", re.IGNORECASE)
 # the later names of a list the use cue opens: "use Drive, Docs and Sheets"
 _IN_A_LIST_USED = re.compile(
     rf"(?<![\w-]){_USE}\s+(?:[\w.+-]+(?:\s+[\w.+-]+)?\s*(?:,|\band\b|\bor\b|&|и)\s*)+$",
+    re.IGNORECASE,
+)
+
+
+_ABLE_AFTER = re.compile(
+    r"\s+(?:(?:already|уже)\s+)?(?:can|provides|offers|supports|allows|lets|умеет|позволяет"
+    r"|поддерживает|предлагает)(?![\w-])",
     re.IGNORECASE,
 )
 

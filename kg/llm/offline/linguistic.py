@@ -3951,10 +3951,19 @@ def _workarounds_before(text: str, span: Span) -> list[re.Match[str]]:
     return found
 
 
+# «Единственный способ закрыть окно — …», "the only way to close it is …": the way round
+_ONLY_WAY = re.compile(
+    r"(?<![\w-])(?:единственн\w+\s+(?:способ|вариант|выход)|the\s+only\s+(?:way|option|solution))"
+    r"(?![\w-])",
+    re.IGNORECASE,
+)
+
+
 def tells_a_workaround(text: str, clause: Span) -> bool:
     """The clause tells what gets round the fault ("reopening it elsewhere eliminates the
-    problem"): the problem it names is the one told before, not a new one."""
-    return bool(_workarounds_before(text, clause))
+    problem", "the only way to close it is to maximise it"): the problem it names is the one
+    told before, not a new one."""
+    return bool(_workarounds_before(text, clause)) or bool(_ONLY_WAY.search(text, *clause))
 
 
 def _acts(gerund: str) -> bool:
