@@ -2237,8 +2237,8 @@ def test_a_remedy_a_ticket_tried_in_vain_is_no_second_fault():
 @pytest.mark.parametrize(
     ("text", "language", "pain"),
     [
-        ("Opening the page causes significant CPU load.", "en", "significant CPU load"),
-        ("Extremely high memory usage with many tabs.", "en", "extremely high memory usage"),
+        ("Opening the page causes heavy CPU load.", "en", "heavy CPU load"),
+        ("Very high RAM usage with two windows open.", "en", "very high RAM usage"),
         (
             "Открытие страницы вызывает высокую нагрузку на процессор.",
             "ru",
@@ -2264,7 +2264,7 @@ def test_a_tickets_tools_are_no_rivals_but_a_product_it_works_in_is():
 
 
 def test_a_tickets_people_are_named_by_a_word_for_people():
-    found = _ticket("Admins cannot log in. The credential providers are loaded twice.")
+    found = _ticket("Admins cannot log in. The retry handlers are loaded twice.")
     segments = [label for kind, label in found if kind == "segment"]
     assert segments == ["admins"], found
 
@@ -2278,9 +2278,9 @@ def test_what_the_writer_used_to_bypass_a_fault_is_a_workaround():
 @pytest.mark.parametrize(
     "text",
     [
-        "Make this an experimental option for now, to see what breaks.",  # a question to answer
-        "Implement a pool which uses weak references for garbage collection.",  # a term
-        "I discovered this problem in our testing environment.",  # where it was met
+        "Ship it behind a flag first, to check what fails.",  # a question to answer
+        "The cache relies on garbage collection to free old entries.",  # a term
+        "I first noticed this problem on a colleague's laptop.",  # where it was met
     ],
 )
 def test_a_problem_word_asked_about_used_as_a_term_or_met_is_no_pain(text):
@@ -2290,9 +2290,9 @@ def test_a_problem_word_asked_about_used_as_a_term_or_met_is_no_pain(text):
 @pytest.mark.parametrize(
     "text",
     [
-        "Мне ничего не пришлось делать.",  # what the writer did not have to do
-        "В баге 123456 были сделаны изменения для модуля почты.",  # another ticket's work
-        "Проблема существует ещё со времён первой версии.",  # since when, no symptom
+        "Настраивать ничего не пришлось.",  # what the writer did not have to do
+        "В задаче 4521 переделали экспорт настроек.",  # another ticket's work
+        "Проблема существует уже несколько лет.",  # since when, no symptom
     ],
 )
 def test_russian_statements_that_tell_no_fault(text):
@@ -2300,12 +2300,12 @@ def test_russian_statements_that_tell_no_fault(text):
 
 
 def test_a_tickets_tools_listed_after_use_are_no_rivals():
-    found = _ticket("We use Drive, Docs and Sheets every day. The upload fails.")
+    found = _ticket("We use Jira, Confluence and Slack every day. The upload fails.")
     assert "competitor" not in {kind for kind, _ in found}, found
 
 
 def test_an_impersonal_need_in_an_english_ticket_is_no_job():
-    found = _ticket("The memory grows. It is needed to restart the browser every hour.")
+    found = _ticket("The memory grows. It is needed to clear the cache after each update.")
     assert "job" not in {kind for kind, _ in found}, found
 
 
@@ -2321,17 +2321,15 @@ def test_a_verdict_that_names_nothing_gives_way_to_the_fault():
 def test_a_remedy_tried_in_vain_in_the_actual_results_is_no_pain():
     text = (
         "Videos do not play\n\nSteps to reproduce:\nOpen the page.\n\nActual results:\n"
-        "Enabling javascript on all pages did not change the behavior.\n"
+        "Turning off the ad blocker did not change the behavior.\n"
     )
     labels = [label for kind, label in _ticket(text) if kind == "pain"]
-    assert not any("javascript" in label for label in labels), labels
+    assert not any("blocker" in label for label in labels), labels
 
 
 def test_an_occurring_verb_whose_subject_was_told_before_is_no_pain():
-    text = (
-        "The autocomplete overwrites my typed address. This even happened when I typed it in full."
-    )
-    assert _pains(text) == ["autocomplete overwrites my typed address"], _nodes(text)
+    text = "The spell checker overwrites my fixes. This happened again when I reopened the draft."
+    assert _pains(text) == ["spell checker overwrites my fixes"], _nodes(text)
 
 
 @pytest.mark.parametrize(
@@ -2356,8 +2354,8 @@ def test_what_a_product_of_the_ticket_can_do_names_no_rival():
 
 def test_the_only_way_round_under_actual_results_is_no_pain():
     text = (
-        "Окно не закрывается\n\nШаги для воспроизведения:\nОткрыть окно.\n\n"
-        "Фактический результат:\nЕдинственный способ закрыть окно — развернуть его.\n"
+        "Меню не закрывается\n\nШаги для воспроизведения:\nОткрыть меню.\n\n"
+        "Фактический результат:\nЕдинственный способ выйти из меню — перезапустить программу.\n"
     )
     found = _ticket(text, "ru")
     assert not any(kind == "pain" and "способ" in label for kind, label in found), found
@@ -2373,18 +2371,18 @@ def test_a_jira_code_block_is_no_statement():
 
 
 def test_edge_alone_is_the_browser_and_after_a_phone_its_model():
-    assert ("competitor", "Edge") in _nodes("Tested with Firefox and Edge.")
+    assert ("competitor", "Edge") in _nodes("Checked in Chrome and Edge.")
     assert "competitor" not in _types("I love it on my Galaxy S7 Edge.")
 
 
 @pytest.mark.parametrize(
     "text",
     [
-        "The problem has existed since version 2.",  # a bare problem word, said only to be there
+        "The problem has existed since then.",  # a bare problem word, said only to be there
         "The issue persists.",
-        "This even happened when closing the sidebar.",  # its subject told before
-        "I was going to submit the bug.",  # the ticket, not a fault
-        "Useful for checking recent bugs before the release.",
+        "This happened again when I reopened the tab.",  # its subject told before
+        "I was about to file the bug.",  # the ticket, not a fault
+        "Handy for triaging older bugs before a release.",
     ],
 )
 def test_a_problem_word_that_names_no_symptom_is_no_pain(text):

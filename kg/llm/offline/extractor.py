@@ -225,7 +225,8 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
                 and not (f.type == "job" and _no_aim_in_a_ticket(text, f))
                 # "we use Maven", «использую Docker»: a ticket's tools, no rival product
                 and not (f.type == "competitor" and _a_tool_used(text, f))
-                # "S3A provides …", «X умеет …»: what a product of the report can do, no rival
+                # "the storage layer provides …", «X умеет …»: what a product of the report can
+                # do, no rival
                 # (read in the raw text: the expected results are masked in `text`)
                 and not (f.type == "competitor" and _ABLE_AFTER.match(raw, f.at + len(f.label)))
             ]
@@ -322,7 +323,7 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
             if report and item.type == "pain" and _TRIED_REMEDY.search(item.label):
                 continue  # a remedy tried in vain, told in the actual results too
             if item.type == "pain" and linguistic.tells_of_the_tracker(item.label):
-                continue  # "as I was going to submit the bug": the ticket, not a fault
+                continue  # "as I was about to file the bug": the ticket, not a fault
             if item.type == "pain" and linguistic.points_back_at_a_problem(item.label):
                 continue  # "the same issue happens in Firefox": where again, not what
             if id(item) in empty_fixes and told_pain:
@@ -407,7 +408,7 @@ def _actual_behaviour(
                 continue  # the page's own text, quoted in its language: what shows, not a fault
             statement = _first_statement(text, (sentence.start, sentence.end))
             if statement is None or linguistic.tells_a_workaround(text, statement):
-                continue  # «Единственный способ закрыть окно — …»: the way round, told there
+                continue  # «Единственный способ выйти из меню — …»: the way round, told there
             phrase, label = _pain_label(text, statement, statement, sentence)
             if label and len(label.split()) > 1 and not linguistic.fragment_reason(label):
                 findings[index].append(Finding("pain", label, statement, phrase[0]))
@@ -1423,7 +1424,7 @@ def _pains(
             or any(clause[0] <= a.at < clause[1] for a in alternatives)
             or _ORDERED.match(text, clause[0])
         ):
-            continue  # "Try this manually": an order to the reader, no work the writer bears
+            continue  # "Try it by hand": an order to the reader, no work the writer bears
         phrase, label = _pain_label(text, span, clause, sentence)
         lone = english and len(label.split()) == 1  # "it makes my phone lag": a word alone
         if label and (linguistic.fragment_reason(label) or lone):
@@ -1478,7 +1479,7 @@ _PLURAL_PEOPLE = frozenset({"people", "men", "women", "children", "staff", "pers
 
 _USE = r"(?:use[sd]?|using|использу\w*|пользу\w*)"
 _A_TOOL_USED = re.compile(rf"{_USE}\s", re.IGNORECASE)
-# the later names of a list the use cue opens: "use Drive, Docs and Sheets"
+# the later names of a list the use cue opens: "use Jira, Confluence and Slack"
 _IN_A_LIST_USED = re.compile(
     rf"(?<![\w-]){_USE}\s+(?:[\w.+-]+(?:\s+[\w.+-]+)?\s*(?:,|\band\b|\bor\b|&|и)\s*)+$",
     re.IGNORECASE,
@@ -1512,8 +1513,8 @@ def _names_a_group(text: str, segment: Finding) -> bool:
         elif lowered in _PLURAL_PEOPLE or (
             lowered.endswith("s") and lowered[:-1] in _TICKET_PEOPLE
         ):
-            # a ticket's -er nouns are mostly its machinery ("credential providers",
-            # "custom signers"): its people are named by a word for people
+            # a ticket's -er nouns are mostly its machinery ("retry handlers", "metrics
+            # reporters"): its people are named by a word for people
             return True
     return False
 
@@ -1541,7 +1542,7 @@ _TRIED_REMEDY = re.compile(
 # to the code or to get round the fault, not a goal of the writer's («хочу настроить почту» is)
 _NEED_RU = r"(?:нужно|надо|необходимо|должн\w*)(?![\w-])"
 _IMPERSONAL_NEED = re.compile(_NEED_RU, re.IGNORECASE)
-# "It is needed to restart it", "you need to remove the file": the same in English
+# "It is needed to clear the cache", "you need to remove the file": the same in English
 _NEED_EN = re.compile(r"(?:needs?|needed|necessary|required|ha(?:ve|s))\s+to\s", re.IGNORECASE)
 _NO_ONE_BEFORE_EN = re.compile(r"(?<![\w-])(?:it\s+is|it's|you|one)\s+$", re.IGNORECASE)
 _IMPERSONAL_NEED_BEFORE = re.compile(rf"(?<![\w-]){_NEED_RU}(?:\s+[\w-]+)?\s+$", re.IGNORECASE)

@@ -435,8 +435,8 @@ PAIN_NOUN = re.compile(
     r"lack\s+of\s+[\w-]+"
     # "unwanted scrolling in the editor": what happens unasked, named as an event
     r"|(?:unwanted|unintended|involuntary)\s+(?:[\w-]+ing|changes?|resets?|restarts?|jumps?)"
-    # what the program takes of the machine, said to be too much: "significant CPU load",
-    # "extremely high memory and processor usage"
+    # what the program takes of the machine, said to be too much: "heavy CPU load", "very
+    # high RAM usage"
     r"|(?:(?:very|extremely|really|too)\s+)?(?:high|heavy|huge|excessive|significant|massive)"
     r"\s+(?:(?:CPU|memory|RAM|processor|disk|GPU|battery|network)\s+(?:and\s+)?){1,2}"
     r"(?:load|usage|use|consumption|utili[sz]ation|drain))"

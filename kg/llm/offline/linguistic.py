@@ -475,7 +475,7 @@ def _set_aside(tokens: list[Token], i: int) -> bool:
     )
 
 
-# "to see what breaks", «проверить, что сломается»: a question the writer will answer, not a
+# "to check what fails", «проверить, что сломается»: a question the writer will answer, not a
 # fault told
 _ASKING_VERBS = _wordset("see check test know find verify determine посмотреть проверить узнать")
 _QUESTION_OPENERS = _wordset("what whether что ли")
@@ -3873,7 +3873,7 @@ def _operation_here(token: Token, before: Token | None, after: Token | None) -> 
 _DEVICE_NAMES = _wordset("iphone ipad ipod android kindle galaxy samsung htc nexus blackberry")
 # Words after a device's name that only say which model: "Kindle Fire HD", "Galaxy S3 mini".
 _MODEL_WORDS = _wordset("fire hd pro plus mini max air edge ultra lite note")
-# Alone, "Edge" is the browser ("tested with Firefox and Edge"), not a phone's model.
+# Alone, "Edge" is the browser ("checked in Chrome and Edge"), not a phone's model.
 _LONE_MODEL_WORDS = _MODEL_WORDS - {"edge"}
 
 
@@ -3926,8 +3926,8 @@ _WORKAROUND_BEFORE_RU = re.compile(
 )
 
 
-# What the writer used to get round the fault: "I used a local mirror to bypass this error",
-# «использовал зеркало, чтобы обойти эту ошибку».
+# What the writer used to get round the fault: "I installed an older plugin to get around this
+# error", «поставил старый плагин, чтобы обойти эту ошибку».
 _WORKAROUND_USED = re.compile(
     r"\b(?:I|we|я|мы)\s+(?:used|use|switched\s+to|installed|added|set|использ\w+|поставил\w*"
     r"|переключил\w*\s+на)\s+(?P<w>[^,;.!?()]{1,60}?),?\s+(?:to|чтобы)\s+(?:bypass|circumvent"
@@ -3951,7 +3951,7 @@ def _workarounds_before(text: str, span: Span) -> list[re.Match[str]]:
     return found
 
 
-# «Единственный способ закрыть окно — …», "the only way to close it is …": the way round
+# «Единственный способ выйти из меню — …», "the only way to leave it is …": the way round
 _ONLY_WAY = re.compile(
     r"(?<![\w-])(?:единственн\w+\s+(?:способ|вариант|выход)|the\s+only\s+(?:way|option|solution))"
     r"(?![\w-])",
@@ -3961,7 +3961,7 @@ _ONLY_WAY = re.compile(
 
 def tells_a_workaround(text: str, clause: Span) -> bool:
     """The clause tells what gets round the fault ("reopening it elsewhere eliminates the
-    problem", "the only way to close it is to maximise it"): the problem it names is the one
+    problem", "the only way to leave it is to restart"): the problem it names is the one
     told before, not a new one."""
     return bool(_workarounds_before(text, clause)) or bool(_ONLY_WAY.search(text, *clause))
 
@@ -5361,7 +5361,7 @@ def names_nothing(label: str) -> bool:
         and core[0].lower in NEGATORS
         and (core[1].lemma in QUALITY_LEMMAS or core[1].lower in QUALITY_LEMMAS)
     ):
-        return True  # "it is also not good": a verdict on something the label leaves out
+        return True  # "it is really not good": a verdict on something the label leaves out
     tokens = [t for t in analyse(label) if t.pos != "PUNCT"]
     if not tokens or len(tokens) > 4 or tokens[0].lower not in NEGATORS | CEASE:
         return False
@@ -5379,8 +5379,8 @@ _UNSEEN_PROBLEMS = _wordset(
 _TOLD_ALREADY = _wordset("same similar this that such такой такая такое тот та то этот эта это")
 
 
-# A tracker's verb with a ticket for its object: "as I was going to submit the bug", "useful
-# for checking recent bugs", "filed an issue upstream".
+# A tracker's verb with a ticket for its object: "as I was about to file the bug", "handy for
+# triaging old bugs", "opened an issue upstream".
 _A_TICKET_HANDLED = re.compile(
     r"\b(?:submit|file|report|open|creat|check|track|triag|search|clos|reopen|dup)\w*\s+"
     r"(?:(?:the|a|an|this|that|these|those|another|other|recent|related|similar|existing|older"
@@ -5411,7 +5411,7 @@ def points_back_at_a_problem(label: str) -> bool:
     at = next((i for i, t in enumerate(tokens) if t.lower in _UNSEEN_PROBLEMS), None)
     if at is None and tokens and tokens[0].lower in _TOLD_ALREADY:
         at = 0  # "this was also happening in 2.48": the pronoun stands for the problem
-    # "happened when I pressed Enter" (not "what happened to the search bar": what it did)
+    # "happened when I reopened the tab" (not "what happened to the search bar": what it did)
     subject_left_out = (
         at is None
         and bool(tokens)
@@ -5419,12 +5419,12 @@ def points_back_at_a_problem(label: str) -> bool:
         and all(t.pos in ("ADV", "PART", "AUX") for t in tokens[1:])
     )
     if subject_left_out:
-        at = 0  # "happened when I pressed Enter": its subject, left out, was told before
+        at = 0  # "happened when I reopened the tab": its subject, left out, was told before
     if at is None:
         return False
     before = {t.lower for t in tokens[max(0, at - 2) : at]}
     again = subject_left_out or any(t.lower in ("also", "again", "тоже", "также") for t in tokens)
-    # "the problem has existed since 2019", "issue persists": a bare problem word said only
+    # "the problem has existed since then", "issue persists": a bare problem word said only
     # to be there, nothing else beside it
     rest = [t for i, t in enumerate(tokens) if i != at]
     bare = any(t.pos == "VERB" for t in rest) and all(t.pos in _ONLY_THERE_POS for t in rest)
