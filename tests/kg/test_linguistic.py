@@ -2256,6 +2256,24 @@ def _ticket(text: str, language: str = "en") -> list[tuple[str, str]]:
     return [(n.type, n.label) for n in extract_offline(request).nodes]
 
 
+def test_an_english_ticket_whose_body_restates_its_title_reports_that_one_fault():
+    text = (
+        "Attachments are not saved to drafts\n\nI attach a file and save the draft. "
+        "The attachments disappear after saving. The toolbar also flickers."
+    )
+    assert [label for kind, label in _ticket(text) if kind == "pain"] == [
+        "attachments are not saved to drafts"
+    ]
+    # notes under a heading are no ticket: what else their body says wrong stays
+    assert len(_pains(text)) > 1
+    # a Russian ticket keeps the other faults its body states
+    text = (
+        "Вложения не сохраняются в черновиках\n\nПрикрепляю файл и сохраняю черновик. "
+        "Вложения пропадают при сохранении. Ещё и панель инструментов зависает."
+    )
+    assert len([kind for kind, _ in _ticket(text, "ru") if kind == "pain"]) > 1
+
+
 def test_a_tickets_tools_are_no_rivals_but_a_product_it_works_in_is():
     found = _ticket("We use Gradle for the build. The export works fine in Opera.")
     assert ("competitor", "Opera") in found

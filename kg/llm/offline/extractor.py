@@ -267,7 +267,9 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     if not any(f.type == "pain" and id(f) not in consequences for found in findings for f in found):
         consequences = set()
     # a consequence restates no title: the title stays the problem's statement
-    said_again |= _title_restated(text, sentences, findings, said_again | consequences)
+    said_again |= _title_restated(
+        text, sentences, findings, said_again | consequences, ticket=report and not russian
+    )
     # "Please fix it.": a request to repair naming nothing, only worth a pain when alone
     all_pains = [f for found in findings for f in found if f.type == "pain"]
     empty_fixes = {id(f) for f in all_pains if linguistic.asks_a_fix_of_nothing(f.label)}
@@ -542,7 +544,12 @@ _TITLE_MAX_WORDS = 20
 
 
 def _title_restated(
-    text: str, sentences: list[Sentence], findings: list[list[Finding]], dropped: set[int]
+    text: str,
+    sentences: list[Sentence],
+    findings: list[list[Finding]],
+    dropped: set[int],
+    *,
+    ticket: bool = False,
 ) -> set[int]:
     """Pains a report's title and its body both state, one of each pair to drop. A title is a
     short first line set off by a blank line; it sums up the body, often in other words or
@@ -550,9 +557,12 @@ def _title_restated(
     ("Attachments are not saved to the drafts folder"), is the report's own summary and stands: body
     pains that say the same in no more words go (half their words the title's), and a body
     pain whose sentence only names the title's matter tells more of it and stays ("Can't sign
-    in" above "I click Sign in and nothing happens"). Otherwise the title gives way to the
-    body, whose wording says more ("Scrolling is broken" above "after the update the page does
-    not scroll with the wheel", "Terminal problem" above anything the body tells)."""
+    in" above "I click Sign in and nothing happens"). An English ticket reports one fault:
+    once its body restates such a title, the title is the fault and every body pain goes (the
+    Russian tickets at hand state several faults in their bodies). Otherwise the title gives
+    way to the body, whose wording says more ("Scrolling is broken" above "after the update
+    the page does not scroll with the wheel", "Terminal problem" above anything the body
+    tells)."""
     title = _TITLE.match(text)
     if title is None or len(title["title"].split()) > _TITLE_MAX_WORDS:
         return set()
@@ -590,6 +600,11 @@ def _title_restated(
             len(content_lemmas(pain.label)) >= len(content_lemmas(f.label)) for f in close
         ):
             going |= {id(f) for f in close}
+            if ticket:
+                # an English ticket reports one fault: what else its body says wrong tells
+                # that fault's course, not faults of their own
+                going |= {id(f) for f, _ in body}
+                continue
             if close or not any(_same_matter(pain.label, f.label) for f in restated):
                 continue
         going.add(id(pain))
