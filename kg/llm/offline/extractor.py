@@ -558,7 +558,7 @@ def _title_restated(
     pains that say the same in no more words go (half their words the title's), and a body
     pain whose sentence only names the title's matter tells more of it and stays ("Can't sign
     in" above "I click Sign in and nothing happens"). An English ticket reports one fault:
-    once its body restates such a title, the title is the fault and every body pain goes (the
+    when its title states it in a clause, the title is the fault and every body pain goes (the
     Russian tickets at hand state several faults in their bodies). Otherwise the title gives
     way to the body, whose wording says more ("Scrolling is broken" above "after the update
     the page does not scroll with the wheel", "Terminal problem" above anything the body
@@ -584,6 +584,13 @@ def _title_restated(
         and not linguistic.names_nothing(f.label)
     ]
     going: set[int] = set()
+    if ticket and any(
+        linguistic.states_a_clause(pain.label) and not _only_a_verdict(pain.label)
+        for pain in heading
+    ):
+        # an English ticket reports one fault, and a title that states it in a clause is its
+        # statement: what else the body says wrong tells that fault's course
+        return {id(f) for f, _ in body}
     for pain in heading:
         restated = [
             f
@@ -600,15 +607,34 @@ def _title_restated(
             len(content_lemmas(pain.label)) >= len(content_lemmas(f.label)) for f in close
         ):
             going |= {id(f) for f in close}
-            if ticket:
-                # an English ticket reports one fault: what else its body says wrong tells
-                # that fault's course, not faults of their own
-                going |= {id(f) for f, _ in body}
-                continue
             if close or not any(_same_matter(pain.label, f.label) for f in restated):
                 continue
         going.add(id(pain))
     return going
+
+
+# "Shop page broken", "Site does not work properly": a title that says only that something
+# fails, leaving what to the body
+_VERDICT_WORDS = frozenset(
+    {
+        "broken",
+        "break",
+        "work",
+        "working",
+        "correctly",
+        "properly",
+        "wrong",
+        "issue",
+        "problem",
+        "bug",
+    }
+)
+
+
+def _only_a_verdict(label: str) -> bool:
+    words = content_lemmas(label)
+    told = {w for w in words if w in _VERDICT_WORDS}
+    return bool(told) and len(words - told) <= 2
 
 
 def _restates_closely(title: str, body: str) -> bool:
