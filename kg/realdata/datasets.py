@@ -151,18 +151,22 @@ def ru_vscode_issues(datasets: Path, annotations: Path) -> list[Item]:
 def seamonkey_sample(
     datasets: Path, split: Split, size: int = 30, left_out: frozenset[str] = frozenset()
 ) -> list[str]:
-    """The ids of a split's annotated sample: reports with a description of at most 2,000
-    characters, in the order of a hash of their id, less those left out (read while rules were
+    """The ids of a split's annotated sample, less those left out (read while rules were
     written)."""
-    rows = _rows(datasets / _SEAMONKEY_CSV)
-    ids = [
-        row["Issue id"]
-        for row in rows
-        if row["Description"].strip() and len(row["Description"]) <= 2000
-    ]
-    ids.sort(key=lambda i: hashlib.sha256(f"seamonkey:{i}".encode()).hexdigest())
+    ids = _short_reports_in_hash_order(datasets / _SEAMONKEY_CSV, "seamonkey")
     chosen = [i for i in ids if split_of(SEAMONKEY, i) == split and i not in left_out]
     return chosen[:size]
+
+
+def _short_reports_in_hash_order(csv_path: Path, prefix: str) -> list[str]:
+    """Reports with a description of at most 2,000 characters, in the order of a hash of
+    their id: the order a tracker's annotated samples are drawn in."""
+    ids = [
+        row["Issue id"]
+        for row in _rows(csv_path)
+        if row["Description"].strip() and len(row["Description"]) <= 2000
+    ]
+    return sorted(ids, key=lambda i: hashlib.sha256(f"{prefix}:{i}".encode()).hexdigest())
 
 
 def seamonkey_reports(datasets: Path, annotation: Path) -> list[Item]:
@@ -171,12 +175,8 @@ def seamonkey_reports(datasets: Path, annotation: Path) -> list[Item]:
 
 
 def hadoop_sample(datasets: Path, size: int = 60) -> list[str]:
-    """The ids of the Hadoop dev sample: reports with a description of at most 2,000
-    characters, in the order of a hash of their id."""
-    rows = _rows(datasets / _HADOOP_CSV)
-    ids = [r["Issue id"] for r in rows if 0 < len(r["Description"].strip()) <= 2000]
-    ids.sort(key=lambda i: hashlib.sha256(f"hadoop:{i}".encode()).hexdigest())
-    return ids[:size]
+    """The ids of the Hadoop dev sample."""
+    return _short_reports_in_hash_order(datasets / _HADOOP_CSV, "hadoop")[:size]
 
 
 def hadoop_reports(datasets: Path, annotation: Path) -> list[Item]:

@@ -549,7 +549,7 @@ def _title_restated(
     findings: list[list[Finding]],
     dropped: set[int],
     *,
-    ticket: bool = False,
+    ticket: bool,
 ) -> set[int]:
     """Pains a report's title and its body both state, one of each pair to drop. A title is a
     short first line set off by a blank line; it sums up the body, often in other words or
@@ -585,7 +585,7 @@ def _title_restated(
     ]
     going: set[int] = set()
     if ticket and any(
-        linguistic.states_a_clause(pain.label) and not _only_a_verdict(pain.label)
+        linguistic.states_a_clause(pain.label) and not _says_only_it_fails(pain.label)
         for pain in heading
     ):
         # an English ticket reports one fault, and a title that states it in a clause is its
@@ -631,7 +631,7 @@ _VERDICT_WORDS = frozenset(
 )
 
 
-def _only_a_verdict(label: str) -> bool:
+def _says_only_it_fails(label: str) -> bool:
     words = content_lemmas(label)
     told = {w for w in words if w in _VERDICT_WORDS}
     return bool(told) and len(words - told) <= 2

@@ -3877,6 +3877,11 @@ _MODEL_WORDS = _wordset("fire hd pro plus mini max air edge ultra lite note")
 _LONE_MODEL_WORDS = _MODEL_WORDS - {"edge"}
 
 
+# «единственный способ», "the only way": what opens the one way round a fault
+_ONLY_WAY_RU = r"единственн\w+\s+(?:способ|вариант|выход)"
+_ONLY_WAY_EN = r"the\s+only\s+(?:way|option|solution|fix)"
+
+
 # A workaround: what makes the product work for now. «работает только после перезапуска»,
 # «помогает только перезапуск окна», «обходное решение — …», "it only opens if I use the
 # keyboard shortcut", "the workaround is to reload the window".
@@ -3890,10 +3895,10 @@ _WORKAROUND = re.compile(
     r"|\bonly\s+(?:works|opens|starts|runs|appears|helps)\s+(?:if|when|after)"
     r"|\bworkaround\s*(?:is|:|—|-)"
     # «Единственный способ сохранить файл — скопировать текст»
-    r"|(?<![\w-])единственн\w+\s+(?:способ|вариант|выход)(?:\s+[^,;.!?—:-]{1,60}?)?\s*(?:—|-|:|это)"
+    rf"|(?<![\w-]){_ONLY_WAY_RU}(?:\s+[^,;.!?—:-]{{1,60}}?)?\s*(?:—|-|:|это)"
     # "the only way to save it is to copy the text out"
     # ("the only thing is that …" tells a drawback, not a way)
-    r"|\bthe\s+only\s+(?:way|option|solution|fix)\s+(?:to\s+[^,;.!?]{1,60}?\s+)?(?:is|was)"
+    rf"|\b{_ONLY_WAY_EN}\s+(?:to\s+[^,;.!?]{{1,60}}?\s+)?(?:is|was)"
     r"(?!\s+that\b))"
     r"\s*(?:(?:I|we|you|я|мы)\s+)?(?:to\s+)?(?P<w>[^,;.!?()]+)",
     re.IGNORECASE,
@@ -3952,11 +3957,7 @@ def _workarounds_before(text: str, span: Span) -> list[re.Match[str]]:
 
 
 # «Единственный способ выйти из меню — …», "the only way to leave it is …": the way round
-_ONLY_WAY = re.compile(
-    r"(?<![\w-])(?:единственн\w+\s+(?:способ|вариант|выход)|the\s+only\s+(?:way|option|solution))"
-    r"(?![\w-])",
-    re.IGNORECASE,
-)
+_ONLY_WAY = re.compile(rf"(?<![\w-])(?:{_ONLY_WAY_RU}|{_ONLY_WAY_EN})(?![\w-])", re.IGNORECASE)
 
 
 def tells_a_workaround(text: str, clause: Span) -> bool:
@@ -5450,7 +5451,7 @@ _OCCURRING = _wordset(
     be persist remain arise возникать возникнуть происходить произойти появляться появиться
     быть наблюдаться видеть иметь сохраняться остаться оставаться
     discover find notice encounter observe introduce start begin
-    обнаружить заметить столкнуться начаться появиться"""
+    обнаружить заметить столкнуться начаться"""
 )
 
 

@@ -8,7 +8,7 @@ import re
 
 from kg.language import is_cyrillic
 from kg.language.tokens import analyse, cases, grammemes
-from kg.llm.offline import linguistic
+from kg.llm.offline import lexicon_ru, linguistic
 
 Span = tuple[int, int]
 
@@ -20,8 +20,7 @@ _REPRODUCED = re.compile(r"(?<![\w-])воспроизв\w*", re.I)
 
 # «видео не воспроизводится»: media that does not play, a fault of its own
 _MEDIA_PLAYED = re.compile(
-    r"(?<![\w-])(?:видео|ролик\w*|звук\w*|аудио|музык\w*|трек\w*|анимаци\w+|gif)\s+"
-    r"(?:[\w-]+\s+){0,3}?(?:не\s+)?воспроизв",
+    rf"(?<![\w-]){lexicon_ru.MEDIA_NOUNS}\s+(?:[\w-]+\s+){{0,3}}?(?:не\s+)?воспроизв",
     re.I,
 )
 
