@@ -22,8 +22,6 @@ from kg import language
 from kg.language import (
     analyse,
     content_lemmas,
-    grammemes,
-    is_cyrillic,
     is_english_word,
     lemma,
     vectors,
@@ -221,8 +219,11 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
                 for f in found
                 if (f.type != "feature" or f.origin == "planned")
                 and not (f.type == "pain" and _TRIED_REMEDY.search(f.label))
-                and not (f.type == "segment" and not _names_a_group(text, f))
-                and not (f.type == "job" and _no_aim_in_a_ticket(text, f))
+                # a ticket tells what goes wrong, not who its customers are nor what they are
+                # after: the people it names are its writer's colleagues or its code's parts,
+                # its needs and purposes are steps and work on the code
+                and f.type != "segment"
+                and (f.type != "job" or _the_writers_aim(text, f))
                 # "we use Maven", «использую Docker»: a ticket's tools, no rival product
                 and not (f.type == "competitor" and _a_tool_used(text, f))
                 # "the storage layer provides …", «X умеет …»: what a product of the report can
@@ -1515,7 +1516,6 @@ _A_CODE_TASK = re.compile(
     r"cloned|opened|split)|will\s+(?:track|cover|be\s+used)))",
     re.IGNORECASE,
 )
-_PLURAL_PEOPLE = frozenset({"people", "men", "women", "children", "staff", "personnel", "folks"})
 
 
 _USE = r"(?:use[sd]?|using|использу\w*|пользу\w*)"
@@ -1541,29 +1541,6 @@ def _a_tool_used(text: str, competitor: Finding) -> bool:
     )
 
 
-def _names_a_group(text: str, segment: Finding) -> bool:
-    """A segment a ticket names in the plural ("Windows users", «пользователи Windows»). In a
-    ticket one person ("the clerk at the desk", "my landlord", «коллега») or one
-    program ("a helper process") is no group of people."""
-    start, end = segment.named or segment.quote
-    for word in re.findall(r"[^\W\d_]+", text[start:end]):
-        lowered = word.lower()
-        if is_cyrillic(word):
-            if "plur" in grammemes(word) and {"NOUN"} & grammemes(word):
-                return True
-        elif lowered in _PLURAL_PEOPLE or (
-            lowered.endswith("s") and lowered[:-1] in _TICKET_PEOPLE
-        ):
-            # a ticket's -er nouns are mostly its machinery ("retry handlers", "metrics
-            # reporters"): its people are named by a word for people
-            return True
-    return False
-
-
-# English words for people a ticket names ("users", "admins", "developers", "customers").
-_TICKET_PEOPLE = lexicon_en.ROLE_NOUNS | {"people", "person", "operator", "maintainer", "reader"}
-
-
 # "Clearing the cache does not help", "turning off the plugins did not change anything",
 # «Переустановка не помогла», «очистка кэша ничего не изменила»
 # A clause that opens on an order: "Try it manually", «Попробуйте вручную».
@@ -1579,28 +1556,21 @@ _TRIED_REMEDY = re.compile(
     r"|(?<![\w-])ничего\s+не\s+(?:да[её]т|дал[оа]?|изменил\w*)(?![\w-])",
     re.IGNORECASE,
 )
-# «Нужно удалить файл настроек», «его надо убрать из сборки»: in a ticket, what must be done
-# to the code or to get round the fault, not a goal of the writer's («хочу настроить почту» is)
-_NEED_RU = r"(?:нужно|надо|необходимо|должн\w*)(?![\w-])"
-_IMPERSONAL_NEED = re.compile(_NEED_RU, re.IGNORECASE)
-# "It is needed to clear the cache", "you need to remove the file": the same in English
-_NEED_EN = re.compile(r"(?:needs?|needed|necessary|required|ha(?:ve|s))\s+to\s", re.IGNORECASE)
-_NO_ONE_BEFORE_EN = re.compile(r"(?<![\w-])(?:it\s+is|it's|you|one)\s+$", re.IGNORECASE)
-_IMPERSONAL_NEED_BEFORE = re.compile(rf"(?<![\w-]){_NEED_RU}(?:\s+[\w-]+)?\s+$", re.IGNORECASE)
-# «Жму F5, чтобы обновить список»: in a ticket a bare purpose is what a step or a change is
-# for, as "to refresh the list" is in English; "so that I can" («чтобы я мог») and "in order
-# to" («для того чтобы») still tell the writer's own aim.
-_A_BARE_PURPOSE_RU = re.compile(r"(?<![\w-])(?<!того )(?<!того, )чтобы\s+$", re.IGNORECASE)
+# "so that I can …", "in order to …", «чтобы я мог …», «для того чтобы …»: the writer's own
+# aim, right before the job it opens; a bare «чтобы» or "to" is what a step is for
+_WRITERS_AIM = re.compile(
+    r"(?:so\s+that\s+(?:I|we)\s+(?:can|could|will)|in\s+order\s+to"
+    r"|(?<![\w-])для\s+того,?\s+чтобы|(?<![\w-])чтобы\s+(?:я|мы)(?:\s+мог\w*)?)\s+$",
+    re.IGNORECASE,
+)
 
 
-def _no_aim_in_a_ticket(text: str, job: Finding) -> bool:
-    """What a ticket says must be done, or what a step is for: no job of the writer's."""
-    if _IMPERSONAL_NEED.match(text, job.at):
-        return True  # the need is the job's own cue
-    if _NEED_EN.match(text, job.at) and _NO_ONE_BEFORE_EN.search(text, max(0, job.at - 10), job.at):
+def _the_writers_aim(text: str, job: Finding) -> bool:
+    """A ticket's job: what its writer asks how to do («Как вернуть старую панель?») or says
+    they were after."""
+    if job.origin == "asked":
         return True
-    before = (max(0, job.at - 40), job.at)
-    return any(p.search(text, *before) for p in (_IMPERSONAL_NEED_BEFORE, _A_BARE_PURPOSE_RU))
+    return job.origin == "aim" and bool(_WRITERS_AIM.search(text, max(0, job.at - 40), job.at))
 
 
 _A_CODE_TASK_RU = re.compile(r"(?<![\w-])(?:портир|бэкпорт)\w*", re.IGNORECASE)
@@ -1820,7 +1790,8 @@ def _jobs(text: str, sentence: Sentence, wished: list[int]) -> list[Finding]:
         if any(c < cue for c in wished):
             continue
         if label and not any(label in f.label or f.label in label for f in found):
-            found.append(Finding("job", label, _cover(sentence, cue, clause[1]), clause[0]))
+            quote = _cover(sentence, cue, clause[1])
+            found.append(Finding("job", label, quote, clause[0], origin="aim"))
     return found
 
 
@@ -1845,7 +1816,8 @@ def _how_to(text: str, sentence: Sentence) -> list[Finding]:
     label = _label(text, phrase, sentence)
     if not label:
         return []
-    return [Finding("job", label, _cover(sentence, match.start(), phrase[1]), match.start("j"))]
+    quote = _cover(sentence, match.start(), phrase[1])
+    return [Finding("job", label, quote, match.start("j"), origin="asked")]
 
 
 def _triggers(text: str, sentence: Sentence) -> list[Finding]:
