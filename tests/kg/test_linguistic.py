@@ -773,7 +773,7 @@ def test_labels_cut_across_their_text_are_fragments(label, reason):
     assert linguistic.metric_label_problem(label) == reason
 
 
-@pytest.mark.parametrize("label", ["12 days", "90%", "3 недели", "$15 a week"])
+@pytest.mark.parametrize("label", ["12 days", "90%", "3 недели", "$15 a week", "4 times", "3 раза"])
 def test_a_metric_of_a_quantity_alone_does_not_say_what_it_counts(label):
     assert linguistic.metric_label_problem(label) == "a quantity only, not what it counts"
 
@@ -789,6 +789,24 @@ def test_a_metric_of_a_quantity_alone_does_not_say_what_it_counts(label):
 )
 def test_a_metric_that_says_what_it_counts_passes(label):
     assert linguistic.metric_label_problem(label) == ""
+
+
+@pytest.mark.parametrize(
+    ("label", "date"),
+    [
+        ("the page was last edited on 4 May 2021", True),
+        ("the plugin was updated October 9, 2022", True),
+        ("страница обновлялась 3 марта 2021 года", True),
+        ("в 2020 году цены не менялись", True),
+        # a date beside a quantity, or a number that is no year, still measures
+        ("sign-ups fell 30% since May 2021", False),
+        ("2000 clinics signed up", False),
+        ("в 2020 году выручка выросла на 15%", False),
+    ],
+)
+def test_a_metric_that_only_tells_a_date_measures_nothing(label, date):
+    reason = linguistic.metric_label_problem(label)
+    assert (reason == "a date, not a quantity measured") is date, reason
 
 
 @pytest.mark.parametrize(

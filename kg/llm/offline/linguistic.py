@@ -5051,8 +5051,8 @@ def _cut_across(label: str) -> str:
 # Units a quantity is counted in: a label with nothing but numbers and units says how much,
 # not of what ("333 days", «2 часа»).
 _UNITS = _wordset(
-    "second minute hour day week month year percent per cent dollar euro pound "
-    "секунда минута час день неделя месяц год процент рубль доллар евро"
+    "second minute hour day week month year percent per cent dollar euro pound time "
+    "секунда минута час день неделя месяц год процент рубль доллар евро раз"
 )
 
 
@@ -5060,6 +5060,20 @@ _UNITS = _wordset(
 _TIME_AGO = re.compile(
     r"\d+\s*(?:\w+\s+)?(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|секунд\w*"
     r"|минут\w*|час\w*|дн(?:я|ей)|день|недел\w*|месяц\w*|год\w*|лет)\s+(?:ago|назад)(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+_MONTHS = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+    r"|январ|феврал|март|апрел|ма[йя]|июн|июл|август|сентябр|октябр|ноябр|декабр)\w*"
+)
+# "on 12 July 2020", "March 3, 2021", «12 июля 2020 года», «в 2019 году»: when, not how much
+_CALENDAR_DATE = re.compile(
+    rf"(?<![\w.,])(?:\d{{1,2}}\s+{_MONTHS}(?:\s+(?:19|20)\d\d)?|{_MONTHS}\s+\d{{1,2}}"
+    rf"(?:st|nd|rd|th)?(?:,?\s+(?:19|20)\d\d)?|(?:in|since|в|с)\s+(?:19|20)\d\d"
+    r"|(?:19|20)\d\d\s+(?:год|г\.)\w*)(?![\w-])",
     re.IGNORECASE,
 )
 
@@ -5075,6 +5089,8 @@ def metric_label_problem(label: str) -> str:
         return "a file path or code name"
     if _TIME_AGO.search(label):
         return "a date told as time ago, not a quantity measured"
+    if _CALENDAR_DATE.search(label) and not re.search(r"\d", _CALENDAR_DATE.sub(" ", label)):
+        return "a date, not a quantity measured"
     tokens = [t for t in analyse(label) if t.pos != "PUNCT"]
     numbers = [t for t in tokens if t.pos == "NUM" or any(c.isdigit() for c in t.text)]
     rest = [t for t in tokens if t not in numbers and t.pos not in FUNCTION_POS]
