@@ -2540,3 +2540,16 @@ def test_a_title_with_its_copula_left_out_states_a_clause():
     assert not linguistic.states_a_clause("dead link")  # the adjective only names which link
     assert _pains("Layout engine ignores sidebar width") == ["layout engine ignores sidebar width"]
     assert _pains("I ignore the warnings.") == []
+
+
+def test_a_russian_fault_of_what_cannot_be_seen_keeps_its_predicate():
+    # «видно» can also be read as "apparently", a conjunction a label must not end on
+    assert _pains("Кнопки сохранения больше не видно.", "ru") == [
+        "кнопки сохранения больше не видно"
+    ]
+
+
+def test_what_ought_to_be_against_what_is_not_is_no_fault():
+    assert _pains("Поле даты должно быть пустым, а не нулём.", "ru") == []
+    # what the product did where another thing was meant stays one
+    assert _pains("Отчёт сохраняется в загрузки, а не в папку проекта.", "ru") != []

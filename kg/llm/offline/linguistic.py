@@ -915,7 +915,12 @@ def _contrasted(tokens: list[Token], i: int) -> bool:
         return False
     if any(t.lower in _SPEAKERS_AND_READERS for t in tokens[:i]):
         return False  # «я работаю не в офисе, а дома»: what the writer does
+    if any(t.lemma in _OUGHT_RU for t in tokens[:i]):
+        return False  # «значение должно быть строкой, а не null»: what ought to be
     return any(t.pos == "VERB" for t in tokens[:i])
+
+
+_OUGHT_RU = _wordset("должен должный")
 
 
 def denied_before_contrast(piece: str) -> bool:
@@ -2954,6 +2959,8 @@ def _content_bounds(tokens: list[Token], first: int, last: int) -> tuple[int, in
     while last >= first and (tokens[last].pos in FUNCTION_POS or _filler(tokens[last])):
         if last > first and _particle_of(tokens, last):
             break  # "keeps logging me out", "GPS is way off": the particle ends the phrase
+        if tokens[last].lower in _PERCEIVED and _right_after_negator(tokens, last):
+            break  # «кнопок не видно», read as a conjunction ("apparently"), is the fault
         last -= 1
     return first, last
 
@@ -5193,11 +5200,14 @@ def fragment_reason(label: str) -> str:
         and "gent" in grammemes(tokens[-2].text)
         and tokens[-2].lemma not in PROBLEM_LEMMAS | _ABSENT_TROUBLES
     )
+    # «кнопок не видно»: the predicative the tagger can read as "apparently"
+    unseen = tokens[-1].lower in _PERCEIVED and _right_after_negator(tokens, len(tokens) - 1)
     if (
         (tokens[-1].pos in ("DET", "ADP", "CONJ") or tokens[-1].lower in _TEXTED_CONJUNCTIONS)
         and not _phrasal_verb_end(tokens)
         and not pointed
         and not compared
+        and not unseen
     ) or (tokens[-1].lower in NEGATORS and not object_nothing and not absent):
         return f"ends on '{tokens[-1].text}'"
     if (
