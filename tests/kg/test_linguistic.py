@@ -2553,3 +2553,17 @@ def test_what_ought_to_be_against_what_is_not_is_no_fault():
     assert _pains("Поле даты должно быть пустым, а не нулём.", "ru") == []
     # what the product did where another thing was meant stays one
     assert _pains("Отчёт сохраняется в загрузки, а не в папку проекта.", "ru") != []
+
+
+@pytest.mark.parametrize(
+    ("text", "fault"),
+    [
+        ("После обновления открывается пустая страница.", True),
+        ("При запуске игры чёрный экран.", True),
+        ("Отчёт отображается в браузере совершенно пустым.", True),
+        ("Оставляю поле пустым и нажимаю «Сохранить».", False),
+        ("Купил белый чехол к телефону.", False),
+    ],
+)
+def test_a_russian_blank_screen_is_a_fault_and_an_empty_field_is_not(text, fault):
+    assert bool(_pains(text, "ru")) is fault, _nodes(text, "ru")

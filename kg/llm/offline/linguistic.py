@@ -681,6 +681,8 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
         return True  # "nothing happens", «ничего не происходит»; not "this doesn't happen"
     if _wrong_result(tokens, i) or (not negated and _shown_garbled(tokens, i)):
         return True
+    if not negated and _shown_blank_ru(tokens, i):
+        return True
     if token.lemma in CEASE and after is not None and after.lower == "being":
         after = tokens[i + 2] if i + 2 < len(tokens) else None  # "stopped being shown"
         return after is not None and after.lemma in FUNCTION_LEMMAS
@@ -695,6 +697,32 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
     # "it stopped loading" is a failure; "couriers stop opening the app" is what people do.
     following = tokens[i + 2] if i + 2 < len(tokens) else None
     return following is None or following.pos not in ("DET", "NOUN", "PROPN", "PRON")
+
+
+# «пустой экран», «открывается пустая страница», «сайт отображается совершенно пустым»: what
+# a failure leaves on the screen (English reads "blank" as a problem by itself; «пустой» is
+# neutral until it is what is shown)
+_BLANK_RU = _wordset("пустой белый чёрный черный серый")
+_SHOWN_SURFACES_RU = _wordset("экран страница окно вкладка область прямоугольник")
+_SHOWING_RU = _wordset(
+    "отображаться показываться открываться загружаться появляться оставаться выглядеть "
+    "показывать отображать открывать загружать грузиться"
+)
+
+
+def _shown_blank_ru(tokens: list[Token], i: int) -> bool:
+    if tokens[i].lemma.replace("ё", "е") not in {w.replace("ё", "е") for w in _BLANK_RU}:
+        return False
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    if after is not None and after.lemma in _SHOWN_SURFACES_RU:
+        shown = any(t.lemma in _SHOWING_RU for t in tokens[:i] + tokens[i + 2 :])
+        return after.lemma == "экран" or shown
+    # «отображается в браузере совершенно пустым»: the emptiness a thing is shown in
+    return (
+        tokens[i].lemma == "пустой"
+        and "ablt" in grammemes(tokens[i].text)
+        and any(t.lemma in _SHOWING_RU for t in tokens[:i])
+    )
 
 
 _PEOPLE_PRONOUNS = _wordset("я мы ты вы они")
