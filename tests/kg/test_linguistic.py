@@ -2567,3 +2567,31 @@ def test_what_ought_to_be_against_what_is_not_is_no_fault():
 )
 def test_a_russian_blank_screen_is_a_fault_and_an_empty_field_is_not(text, fault):
     assert bool(_pains(text, "ru")) is fault, _nodes(text, "ru")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The booking portal is inaccessible since Monday.",
+        "The sync server is unreachable from the office.",
+        "The manual is full of misspelled words.",
+        "Half of the mirrors in the list are defunct.",
+        "The report table has excessive padding in every cell.",
+        "The thumbnails look crippled after the update.",
+    ],
+)
+def test_words_of_malfunction_state_a_fault(text):
+    assert _pains(text), _nodes(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "fault"),
+    [
+        ("Ошибок при импорте не нашёл.", False),
+        ("Опечаток в новом разделе не заметил.", False),
+        ("В справке полно опечаток.", True),
+        ("Ошибки в разметке так и не исправлены.", True),
+    ],
+)
+def test_a_russian_problem_in_the_genitive_before_a_denied_verb_is_absent(text, fault):
+    assert bool(_pains(text, "ru")) is fault, _nodes(text, "ru")

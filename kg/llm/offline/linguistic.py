@@ -69,7 +69,8 @@ PROBLEM_LEMMAS = _wordset(
     irritating irritate outdated invasive spammy greedy scam rip-off ripoff ruin ruined lack
     lacking lacks limited nag nagging paywall broke hog incompatible spam spammed spamming
     outrageous absurd fake irrelevant buffering unpleasant vulnerable vulnerability
-    vulnerabilities
+    vulnerabilities inaccessible unreachable unavailable defunct crippled misspelled misspell
+    misspelling excessive
     ошибка баг проблема падать вылетать зависать тормозить глючить сломаться ломаться
     пропадать пропасть исчезать исчезнуть медленный медленно невозможно
     мешать раздражать сбой краш слететь слетать нельзя иероглиф кракозябра
@@ -80,7 +81,8 @@ PROBLEM_LEMMAS = _wordset(
     устаревший испорченный повреждённый повредить мерцание искажение
     зависнуть подвисать подвиснуть виснуть вылететь упасть крашиться крашнуться мерцать
     дергаться прыгать размываться искажаться съезжать съехать дублироваться двоиться
-    сбиваться сбиться неудобный неудобно ломать сломать уязвимость уязвимый"""
+    сбиваться сбиться неудобный неудобно ломать сломать уязвимость уязвимый опечатка
+    недостижимый"""
 )
 # Verbs whose absence is a problem when negated ("doesn't open", «не запускается»).
 FUNCTION_LEMMAS = _wordset(
@@ -248,7 +250,7 @@ def _negated(tokens: list[Token], index: int) -> bool:
     """A negator up to four words before, with no clause boundary between. A negator's scope
     ends at the noun it negates: in "no problems downloading" the download is not negated.
     "Have yet to" denies the whole verb phrase after it ("I have yet to run into a problem")."""
-    if _yet_to_come(tokens, index):
+    if _yet_to_come(tokens, index) or _genitive_of_negation(tokens, index):
         return True
     for back in range(index - 1, max(-1, index - 5), -1):
         token = tokens[back]
@@ -262,6 +264,29 @@ def _negated(tokens: list[Token], index: int) -> bool:
             return False  # "couldn't be happier I downloaded it": a new clause, its own subject
         if token.text.isascii() and token.lemma in CEASE:
             return False  # "it doesn't stop crashing": the negation is the stop's, it crashes on
+    return False
+
+
+def _genitive_of_negation(tokens: list[Token], index: int) -> bool:
+    """«Ошибок не нашёл», «проблем не было»: a Russian noun in the genitive before the verb
+    denied is what is said not to be there. («Ошибки не исправлены» names errors that are.)"""
+    token = tokens[index]
+    if token.pos != "NOUN" or not is_cyrillic(token.text):
+        return False
+    forms = grammemes(token.text)
+    if "gent" not in forms or "nomn" in forms:
+        return False
+    owner = index - 1
+    while owner >= 0 and tokens[owner].pos in ("ADJ", "DET", "NUM"):
+        owner -= 1
+    if owner >= 0 and tokens[owner].pos in ("NOUN", "PROPN"):
+        return False  # «подчёркивание ошибок не появляется»: the genitive of what it belongs to
+    for at in range(index + 1, min(len(tokens) - 1, index + 5)):  # «ошибок при импорте не …»
+        if tokens[at].pos in ("PUNCT", "VERB", "CONJ"):
+            return False
+        if tokens[at].lower == "не":
+            verb = tokens[at + 1]
+            return verb.pos in ("VERB", "AUX") and verb.lemma not in FIX_LEMMAS
     return False
 
 
