@@ -2595,3 +2595,17 @@ def test_words_of_malfunction_state_a_fault(text):
 )
 def test_a_russian_problem_in_the_genitive_before_a_denied_verb_is_absent(text, fault):
     assert bool(_pains(text, "ru")) is fault, _nodes(text, "ru")
+
+
+@pytest.mark.parametrize(
+    ("text", "fault"),
+    [
+        ("Nothing is clickable in the settings panel.", True),
+        ("None of the menu items respond.", True),
+        ("No tab in the sidebar is clickable.", True),
+        ("Nothing is more reliable than the desktop client.", False),
+        ("No problems downloading the reports.", False),
+    ],
+)
+def test_a_subject_that_denies_every_thing_states_a_fault(text, fault):
+    assert bool(_pains(text)) is fault, _nodes(text)

@@ -655,6 +655,8 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
         return not any(t.lemma in PROBLEM_LEMMAS for t in tokens[i + 1 : i + 4])
     if negated and _fails_to_act(tokens, i):
         return True
+    if _denied_by_its_subject(tokens, i):
+        return True
     compared = token.text.isascii() and token.lower.endswith(("er", "est"))
     if (
         negated
@@ -748,6 +750,36 @@ def _shown_blank_ru(tokens: list[Token], i: int) -> bool:
         and "ablt" in grammemes(tokens[i].text)
         and any(t.lemma in _SHOWING_RU for t in tokens[:i])
     )
+
+
+_NO_THING = _wordset("nothing none no")
+_MORE = _wordset("more less better worse")
+
+
+def _denied_by_its_subject(tokens: list[Token], i: int) -> bool:
+    """ "Nothing is clickable", "none of the buttons respond", "no link works": the subject
+    denies the function or quality of every thing it covers."""
+    token = tokens[i]
+    able = token.pos == "ADJ" and (token.lemma in QUALITY_LEMMAS or token.lower.endswith("able"))
+    acting = token.pos == "VERB" and token.lemma in FUNCTION_LEMMAS
+    if not token.text.isascii() or not (able or acting):
+        return False
+    start = i
+    while start > 0 and tokens[start - 1].pos != "PUNCT" and i - start < 6:
+        start -= 1
+    subject = tokens[start]
+    if subject.lower not in _NO_THING:
+        return False
+    between = tokens[start + 1 : i]
+    if any(t.pos == "VERB" or t.lower in _SUBJECT_PRONOUNS for t in between):
+        return False  # "no matter what I do, it loads": another clause's subject
+    if token.lower.endswith(("er", "est")) or any(t.lower in _AS_THAN | _MORE for t in between):
+        return False  # "nothing is more reliable", "none is as fast": praise by comparison
+    if any(t.lemma in PROBLEM_LEMMAS for t in tokens[start : i + 2]):
+        return False  # "no problems downloading", "nothing crashes": a problem said absent
+    if subject.lower == "no":
+        return bool(between) and between[0].pos == "NOUN"
+    return True
 
 
 _PEOPLE_PRONOUNS = _wordset("я мы ты вы они")
