@@ -2609,3 +2609,15 @@ def test_a_russian_problem_in_the_genitive_before_a_denied_verb_is_absent(text, 
 )
 def test_a_subject_that_denies_every_thing_states_a_fault(text, fault):
     assert bool(_pains(text)) is fault, _nodes(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "feature"),
+    [
+        ("Please add support for dark mode.", "support for dark mode"),
+        ("Add support for more calendar formats", "support for more calendar formats"),
+    ],
+)
+def test_a_bare_feature_head_is_named_with_its_complement(text, feature):
+    assert ("feature", feature) in _nodes(text)
+    assert ("feature", "support") not in _nodes(text)

@@ -2091,6 +2091,8 @@ def _features(
             quote = _cover(sentence, cue_start, phrase[1])
             found.append(Finding("feature", label, quote, phrase[0], origin="mentioned"))
     for cue_start, phrase, origin in phrases:
+        if origin == "planned":
+            phrase = _with_its_complement(text, phrase, _clause_end(sentence, phrase[0]), lex)
         label = _label(text, phrase, sentence)
         if label and not any(label in f.label or f.label in label for f in found):
             found.append(
@@ -2117,6 +2119,7 @@ def _features(
     for cue_start, start, origin in candidates:
         end = _clause_end(sentence, start)
         phrase = _phrase(text, start, end, lex, lex.FEATURE_CUTTER, lex.FEATURE_MAX_WORDS)
+        phrase = _with_its_complement(text, phrase, end, lex)
         label = _label(text, phrase, sentence)
         if label:
             described.append((phrase[1], end))
@@ -2202,6 +2205,21 @@ def _features(
         and not linguistic.not_a_feature_name(f.label)
         and (f.origin == "planned" or not any(s <= f.at < e for s, e in spared))
     ]
+
+
+# A head that says only that something is wanted ("support", "an option") names the feature
+# with its complement: "add support for dark mode", "an option for bulk export".
+_BARE_FEATURE_HEADS = frozenset({"support", "option", "options", "setting", "settings"})
+_COMPLEMENT = re.compile(r"\s+(?:for|of)\s+", re.IGNORECASE)
+
+
+def _with_its_complement(text: str, phrase: Span, end: int, lex: ModuleType) -> Span:
+    head = _bare(text, phrase).lower().split()
+    after = _COMPLEMENT.match(text, phrase[1], end)
+    if not head or head[-1] not in _BARE_FEATURE_HEADS or after is None:
+        return phrase
+    rest = _phrase(text, after.end(), end, lex, lex.FEATURE_CUTTER, lex.FEATURE_MAX_WORDS)
+    return (phrase[0], rest[1]) if rest[1] > rest[0] else phrase
 
 
 def _a_group_of_people(label: str, lex: ModuleType) -> bool:
