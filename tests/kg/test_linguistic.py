@@ -2621,3 +2621,19 @@ def test_a_subject_that_denies_every_thing_states_a_fault(text, fault):
 def test_a_bare_feature_head_is_named_with_its_complement(text, feature):
     assert ("feature", feature) in _nodes(text)
     assert ("feature", "support") not in _nodes(text)
+
+
+def test_a_measure_with_an_aside_in_brackets_is_still_a_metric():
+    assert ("metric", "sync takes 40 minutes") in _nodes("The sync takes 40 minutes (on Wi-Fi).")
+    found = _nodes("Потребление памяти доходит до 2GB (гигабайта).", "ru")
+    assert ("metric", "потребление памяти доходит до 2GB") in found
+
+
+def test_a_measure_told_under_actual_results_is_a_metric_not_a_fault():
+    text = (
+        "Slow report export\n\nActual results:\n\nThe export uses about 2GB of memory.\n\n"
+        "Expected results:\n\nThe export finishes quickly."
+    )
+    found = _ticket(text)
+    assert any(kind == "metric" and "2GB" in label for kind, label in found), found
+    assert not any(kind == "pain" and "2GB" in label for kind, label in found), found

@@ -748,7 +748,9 @@ METRIC_NUMBER = re.compile(
 METRIC_CUTTER = re.compile(
     r"\s+(?:during|on\s+average|at\s+least|last\s+(?:week|month|quarter|year)|every|each|"
     r"for\s+a|for\s+the|in\s+the|"
-    r"after|because|so|but)\b",
+    r"after|because|so|but)\b"
+    # an aside in brackets: "about 3GB (gigabytes)"
+    r"|\s*\(",
     _I,
 )
 METRIC_MAX_WORDS = 10
