@@ -2637,3 +2637,13 @@ def test_a_measure_told_under_actual_results_is_a_metric_not_a_fault():
     found = _ticket(text)
     assert any(kind == "metric" and "2GB" in label for kind, label in found), found
     assert not any(kind == "pain" and "2GB" in label for kind, label in found), found
+
+
+def test_lines_a_lead_in_shows_under_actual_results_are_its_examples():
+    text = (
+        "Labels overlap on the order page\n\nActual results:\n\nOverlapping labels:\n"
+        "The seller rating over the return policy.\nThe delivery date over the shipping cost.\n\n"
+        "Expected results:\n\nNo overlapping labels."
+    )
+    pains = [label for kind, label in _ticket(text) if kind == "pain"]
+    assert pains and not any("seller" in p or "delivery" in p for p in pains), pains

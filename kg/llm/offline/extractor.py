@@ -403,6 +403,8 @@ def _actual_behaviour(
         for index, sentence in enumerate(sentences):
             if not body[0] <= sentence.start < end:
                 continue
+            if _after_a_lead_in(text, body[0], sentence.start):
+                continue  # "Overlapping text:" and the lines it shows: examples of one fault
             if any(f.type in ("pain", "metric") for f in findings[index]):
                 continue  # a fault found, or a measure taken ("memory use reaches 3 GB")
             if sentence.lex is lexicon_en and not linguistic.reads_as_english(
@@ -415,6 +417,12 @@ def _actual_behaviour(
             phrase, label = _pain_label(text, statement, statement, sentence)
             if label and len(label.split()) > 1 and not linguistic.fragment_reason(label):
                 findings[index].append(Finding("pain", label, statement, phrase[0]))
+
+
+def _after_a_lead_in(text: str, start: int, at: int) -> bool:
+    """A line of the section before `at` ends on a colon: what follows it is what it shows."""
+    lines = text[start:at].split("\n")[:-1]
+    return any(line.rstrip().endswith(":") for line in lines if line.strip())
 
 
 def _first_statement(text: str, span: Span) -> Span | None:
