@@ -2647,3 +2647,23 @@ def test_lines_a_lead_in_shows_under_actual_results_are_its_examples():
     )
     pains = [label for kind, label in _ticket(text) if kind == "pain"]
     assert pains and not any("seller" in p or "delivery" in p for p in pains), pains
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        (
+            "Окно настроек не открывается\n\nФактический результат:\n\n"
+            "После перезагрузки компьютера всё нормально.",
+            "ru",
+        ),
+        (
+            "Settings window does not open\n\nActual results:\n\n"
+            "After a reboot everything works again.",
+            "en",
+        ),
+    ],
+)
+def test_a_statement_that_all_is_well_under_actual_results_is_no_fault(text, language):
+    pains = [label for kind, label in _ticket(text, language) if kind == "pain"]
+    assert len(pains) == 1 and "перезагрузки" not in pains[0] and "reboot" not in pains[0], pains

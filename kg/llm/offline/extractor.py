@@ -414,6 +414,8 @@ def _actual_behaviour(
             statement = _first_statement(text, (sentence.start, sentence.end))
             if statement is None or linguistic.tells_a_workaround(text, statement):
                 continue  # «Единственный способ выйти из меню — …»: the way round, told there
+            if linguistic.says_all_is_well(text[statement[0] : statement[1]]):
+                continue  # «После перезапуска всё нормально»: the fault is gone, none told
             phrase, label = _pain_label(text, statement, statement, sentence)
             if label and len(label.split()) > 1 and not linguistic.fragment_reason(label):
                 findings[index].append(Finding("pain", label, statement, phrase[0]))

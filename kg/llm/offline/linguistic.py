@@ -2715,6 +2715,22 @@ _RESOLVED = re.compile(
     r"|\b(?:fixed|solved|resolved)\s+(?:it|that|this|the\s+problem|the\s+issue)\b)",
     re.IGNORECASE,
 )
+# A statement that all is well: «после перезапуска всё нормально», "then everything works".
+_ALL_IS_WELL = re.compile(
+    r"(?<![\w-])(?<!не )вс[её]\s+(?:снова\s+|опять\s+|сразу\s+)?(?:в\s+порядке|работает|"
+    r"нормально|хорошо|ок)(?![\w-])"
+    r"|\beverything\s+(?:is\s+|was\s+)?(?:again\s+)?(?:works?|worked|fine|ok|okay|normal|good"
+    r"|back\s+to\s+normal)\b",
+    re.IGNORECASE,
+)
+
+
+def says_all_is_well(statement: str) -> bool:
+    return _ALL_IS_WELL.search(statement) is not None and not _NEGATION_IN.search(
+        _ALL_IS_WELL.sub(" ", statement)
+    )
+
+
 # A negated verb: «не», "not", "never", a contraction ("doesn't", "isn’t") or one typed without
 # its apostrophe ("doesnt", "cant"). Only these spellings: a word that merely ends in "nt"
 # ("percent", "client", "want") is no negation.
