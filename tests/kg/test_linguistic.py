@@ -2667,3 +2667,11 @@ def test_lines_a_lead_in_shows_under_actual_results_are_its_examples():
 def test_a_statement_that_all_is_well_under_actual_results_is_no_fault(text, language):
     pains = [label for kind, label in _ticket(text, language) if kind == "pain"]
     assert len(pains) == 1 and "перезагрузки" not in pains[0] and "reboot" not in pains[0], pains
+
+
+def test_a_share_of_missing_content_is_no_feature_asked_for():
+    found = _nodes("На главной странице не хватает многих иконок и шрифтов.", "ru")
+    assert "feature" not in {kind for kind, _ in found}, found
+    assert "pain" in {kind for kind, _ in found}, found
+    asked = _nodes("Очень не хватает функции печати.", "ru")
+    assert "feature" in {kind for kind, _ in asked}, asked

@@ -2313,6 +2313,8 @@ def _label_problem(finding: Finding) -> str:
         return linguistic.metric_label_problem(finding.label)
     if finding.type in ("feature", "job", "goal") and linguistic.points_elsewhere(finding.label):
         return "says what is wanted only by pointing elsewhere"
+    if finding.type == "feature" and linguistic.counts_a_share(finding.label):
+        return "a share of the content missing, not a capability"  # «многих картинок»
     return linguistic.fragment_reason(finding.label)
 
 

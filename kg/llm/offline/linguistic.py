@@ -5215,6 +5215,15 @@ _DEMONSTRATIVES = _wordset("this these those")
 _NAMING_POS = frozenset({"NOUN", "PROPN", "ADJ", "NUM"})
 
 
+_SHARES = _wordset("многий некоторый несколько часть половина большинство many some several")
+
+
+def counts_a_share(label: str) -> bool:
+    """The label opens on a share of things ("some of the icons", «многих картинок»)."""
+    tokens = analyse(label)
+    return bool(tokens) and (tokens[0].lemma in _SHARES or tokens[0].lower in _SHARES)
+
+
 def points_elsewhere(label: str) -> bool:
     """The label's subject or object is only a pointer to words outside it."""
     if _POINTS_ONWARD.search(label):
