@@ -2675,3 +2675,26 @@ def test_a_share_of_missing_content_is_no_feature_asked_for():
     assert "pain" in {kind for kind, _ in found}, found
     asked = _nodes("Очень не хватает функции печати.", "ru")
     assert "feature" in {kind for kind, _ in asked}, asked
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "verb"),
+    [
+        (
+            "Страница бесконечно грузится\n\nОписание: Не удаётся войти.\n"
+            "Больше не могу войти. Только кружок.",
+            "ru",
+            "войти",
+        ),
+        (
+            "The page keeps loading\n\nDescription: Cannot sign in.\n"
+            "I am unable to sign in anymore. Only a spinner.",
+            "en",
+            "sign in",
+        ),
+    ],
+)
+def test_one_failure_to_act_told_twice_is_one_fault(text, language, verb):
+    pains = [label for kind, label in _ticket(text, language) if kind == "pain"]
+    assert len([p for p in pains if verb in p]) <= 1, pains
+    assert any("грузится" in p or "loading" in p for p in pains), pains

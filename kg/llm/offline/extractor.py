@@ -544,10 +544,26 @@ def _said_again(findings: list[list[Finding]]) -> set[int]:
             fewer = len(words) < len(other_words) or (
                 len(words) == len(other_words) and other_index < index
             )
-            if fewer and words <= other_words:
+            if (fewer and words <= other_words) or (
+                other_index < index and _same_but_for_ability(words, other_words)
+            ):
                 dropped.add(id(pain))
                 break
     return dropped
+
+
+# How a failure to act is put: "can't log in", "unable to log in any more", «не удаётся
+# войти», «больше не могу войти» tell the one fault.
+_ABILITY = frozenset(
+    {"can", "can't", "cannot", "able", "unable", "мочь", "удаваться", "получаться"}
+)
+# "any more", «больше не» (read as «большой»): when, not what
+_NO_LONGER = frozenset({"anymore", "longer", "больше", "большой"})
+
+
+def _same_but_for_ability(words: set[str], other: set[str]) -> bool:
+    kept, other_kept = words - _ABILITY - _NO_LONGER, other - _ABILITY - _NO_LONGER
+    return bool(kept) and kept == other_kept and bool((words ^ other) & _ABILITY)
 
 
 _TITLE = re.compile(r"\A[ \t]*(?P<title>[^\n]{1,160}?)[ \t]*\n[ \t]*\n")
