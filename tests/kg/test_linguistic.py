@@ -2698,3 +2698,21 @@ def test_one_failure_to_act_told_twice_is_one_fault(text, language, verb):
     pains = [label for kind, label in _ticket(text, language) if kind == "pain"]
     assert len([p for p in pains if verb in p]) <= 1, pains
     assert any("грузится" in p or "loading" in p for p in pains), pains
+
+
+@pytest.mark.parametrize(
+    ("label", "reason"),
+    [
+        ("которая выглядит совсем пустой", "starts on 'которая'"),
+        ("who cannot sign in", "starts on 'who'"),
+        ("uploads of type image/", "ends on a path separator"),
+    ],
+)
+def test_a_label_cut_from_its_antecedent_or_inside_a_name_is_a_fragment(label, reason):
+    assert linguistic.fragment_reason(label) == reason
+
+
+def test_a_pain_told_in_a_relative_clause_keeps_what_it_is_about():
+    text = "После обновления появилась серая полоса, которая не даёт нажать на кнопки."
+    (pain,) = _pains(text, "ru")
+    assert "серая полоса, которая не даёт нажать на кнопки" in pain

@@ -1623,11 +1623,28 @@ def _pain_label(text: str, span: Span, clause: Span, sentence: Sentence) -> tupl
     phrase = linguistic.with_preposition(text, phrase, clause)
     phrase = _whole_quote(text, phrase, clause)
     phrase = _with_pronoun_subject(text, phrase, clause[0])
+    phrase = _with_antecedent(text, phrase, sentence, lex)
     if lex is lexicon_ru:
         phrase = _past_a_cut_preposition(text, phrase, clause[0])
     if text[phrase[1] : phrase[1] + 1] == "%" and text[phrase[1] - 1 : phrase[1]].isdigit():
         phrase = (phrase[0], phrase[1] + 1)  # "на 100%": the sign is the number's own
     return phrase, _label(text, phrase, sentence)
+
+
+_RELATIVE_OPENING = re.compile(r"(?:котор\w+|which|who)(?![\w-])", re.IGNORECASE)
+_COMMA_BEFORE = re.compile(r",\s*$")
+
+
+def _with_antecedent(text: str, phrase: Span, sentence: Sentence, lex: ModuleType) -> Span:
+    """«…в белый прямоугольник, который не даёт печатать»: a label that opens on a relative
+    pronoun takes in the noun phrase it stands for."""
+    if not _RELATIVE_OPENING.match(text, phrase[0], phrase[1]):
+        return phrase
+    comma = _COMMA_BEFORE.search(text, sentence.start, phrase[0])
+    if comma is None:
+        return phrase
+    start = _words_before(text, comma.start(), sentence.start, lex, 3)
+    return (start, phrase[1]) if start < comma.start() else phrase
 
 
 def _past_a_cut_preposition(text: str, phrase: Span, floor: int) -> Span:

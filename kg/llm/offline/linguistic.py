@@ -5291,6 +5291,8 @@ def fragment_reason(label: str) -> str:
         return "a pronoun"  # "you'd" of "I wish you'd give some love to lists"
     if LONE_LETTER_END.search(stripped):
         return f"ends on a lone letter '{stripped[-1]}'"  # "play feature f**ks" cut short
+    if stripped.endswith(("/", "\\")):
+        return "ends on a path separator"  # "files of type audio/" cut inside a name
     if all(t.lower in GENERIC_PROBLEMS or t.pos in FUNCTION_POS for t in tokens):
         return "only says there is a problem, not which"
     object_nothing = (
@@ -5332,7 +5334,12 @@ def fragment_reason(label: str) -> str:
     english_preposition = tokens[0].pos == "ADP" and tokens[0].text.isascii()
     if english_preposition or tokens[0].pos == "CONJ" or tokens[0].lower in _QUESTION_WORDS:
         return f"starts on '{tokens[0].text}'"
+    if tokens[0].lemma in _OPENING_RELATIVES or tokens[0].lower in _OPENING_RELATIVES:
+        return f"starts on '{tokens[0].text}'"  # «которая выглядит сломанной»: of what?
     return ""
+
+
+_OPENING_RELATIVES = _wordset("который who whom whose")
 
 
 # "because", "though" and "before" as they are texted: a last word that opens a clause left
