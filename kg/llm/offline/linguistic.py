@@ -2045,7 +2045,7 @@ def _hoped_for(tokens: list[Token], j: int) -> bool:
     return any(t.lower in _HOPING for t in tokens[max(0, j - 5) : j])
 
 
-_PLEAS = _wordset("please pls plz kindly")
+_PLEAS = _wordset("please pls plz kindly пожалуйста")
 _OUGHT = _wordset("should must")
 _URGING = _wordset("just so now")
 _AT_ONCE = _wordset("already asap soon please pls plz")
@@ -4103,9 +4103,6 @@ def workaround_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
 
 
 _ADDRESS_WORDS = _wordset("dear уважаемый дорогой hi hello hey привет здравствуйте")
-_PLEAS = _wordset("please pls plz пожалуйста")
-
-
 def addressed(text: str, sentence: Span, start: int, end: int) -> bool:
     """The people named are the ones the text speaks to: "Dear developers, …", «Уважаемые
     разработчики, исправьте …», "Developers, please …". A list of subjects ("Students,
