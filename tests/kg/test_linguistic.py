@@ -2716,3 +2716,17 @@ def test_a_pain_told_in_a_relative_clause_keeps_what_it_is_about():
     text = "После обновления появилась серая полоса, которая не даёт нажать на кнопки."
     (pain,) = _pains(text, "ru")
     assert "серая полоса, которая не даёт нажать на кнопки" in pain
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the lexicon writes «ё», the lemmas come with «е»: both spellings are read
+        "Иконки на панели выглядят покорёженными.",
+        "Таблица на странице отображается криво.",
+        "Экспорт добавляет ненужную пустую колонку.",
+        "В разделе справки полно опечаток.",
+    ],
+)
+def test_russian_words_of_malfunction_state_a_fault(text):
+    assert _pains(text, "ru"), _nodes(text, "ru")

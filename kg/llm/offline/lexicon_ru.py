@@ -16,7 +16,9 @@ _I = re.IGNORECASE
 
 
 def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
+    """The words, each also spelt with «е» for «ё»: lemmas come that way, text either way."""
+    words = text.split()
+    return frozenset(words + [w.replace("ё", "е") for w in words])
 
 
 # «…, а не …» denies a phrase of its clause, it opens no clause of its own.

@@ -42,7 +42,9 @@ Span = tuple[int, int]
 
 
 def _wordset(text: str) -> frozenset[str]:
-    return frozenset(text.split())
+    """The words, each also spelt with «е» for «ё»: lemmas come that way, text either way."""
+    words = text.split()
+    return frozenset(words + [w.replace("ё", "е") for w in words])
 
 
 NEGATORS = _wordset(
@@ -82,7 +84,7 @@ PROBLEM_LEMMAS = _wordset(
     зависнуть подвисать подвиснуть виснуть вылететь упасть крашиться крашнуться мерцать
     дергаться прыгать размываться искажаться съезжать съехать дублироваться двоиться
     сбиваться сбиться неудобный неудобно ломать сломать уязвимость уязвимый опечатка
-    недостижимый"""
+    недостижимый покорёженный покорёжить искорёженный искорёжить кривой криво ненужный"""
 )
 # Verbs whose absence is a problem when negated ("doesn't open", «не запускается»).
 FUNCTION_LEMMAS = _wordset(
