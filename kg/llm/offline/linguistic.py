@@ -731,7 +731,7 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
 # «пустой экран», «открывается пустая страница», «сайт отображается совершенно пустым»: what
 # a failure leaves on the screen (English reads "blank" as a problem by itself; «пустой» is
 # neutral until it is what is shown)
-_BLANK_RU = _wordset("пустой белый чёрный черный серый")
+_BLANK_RU = _wordset("пустой белый чёрный серый")
 _SHOWN_SURFACES_RU = _wordset("экран страница окно вкладка область прямоугольник")
 _SHOWING_RU = _wordset(
     "отображаться показываться открываться загружаться появляться оставаться выглядеть "
@@ -740,7 +740,7 @@ _SHOWING_RU = _wordset(
 
 
 def _shown_blank_ru(tokens: list[Token], i: int) -> bool:
-    if tokens[i].lemma.replace("ё", "е") not in {w.replace("ё", "е") for w in _BLANK_RU}:
+    if tokens[i].lemma not in _BLANK_RU:
         return False
     after = tokens[i + 1] if i + 1 < len(tokens) else None
     if after is not None and after.lemma in _SHOWN_SURFACES_RU:
