@@ -2730,3 +2730,30 @@ def test_a_pain_told_in_a_relative_clause_keeps_what_it_is_about():
 )
 def test_russian_words_of_malfunction_state_a_fault(text):
     assert _pains(text, "ru"), _nodes(text, "ru")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Thanks to Marta for describing this bug so well.",
+        "Split from bug 4711 because the Windows installer is a different process.",
+    ],
+)
+def test_where_a_ticket_came_from_or_who_described_it_is_no_fault(text):
+    assert _pains(text) == [], _nodes(text)
+
+
+def test_list_markers_are_layout_not_words_of_a_label():
+    text = (
+        "Toolbar icons\n\nActual results:\n\n1/ Duplicate icons for separators\n\nExpected:\n\nOne."
+    )
+    assert ("pain", "duplicate icons for separators") in _ticket(text)
+
+
+def test_a_number_in_a_reproduction_step_is_no_measure():
+    text = (
+        "Edits are lost\n\nSteps to reproduce:\n1. Spend 30 minutes editing the file.\n"
+        "2. Save the file.\n\nActual results:\n\nThe edits are lost."
+    )
+    assert "metric" not in {kind for kind, _ in _ticket(text)}
+    assert ("metric", "memory use was 7+ GBytes") in _nodes("Memory use was 7+ GBytes.")

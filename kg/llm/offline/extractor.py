@@ -48,7 +48,7 @@ _TOKEN = re.compile(r"\S+")
 _EDGE_PUNCTUATION = ".,;:!?…\"'«»()[]—–-"
 _WORD = re.compile(r"[^\s,.;:!?()\"«»—–]+(?:\.[^\s,.;:!?()\"«»—–]+)*")
 _DIGITS = re.compile(r"\d+")
-_BULLET = re.compile(r"(?:[-•*–—]|\d{1,2}[.)]|\d{1,2}\s+[-–—])\s+")
+_BULLET = re.compile(r"(?:[-•*–—]|\d{1,2}[.)/]|[a-z]\)|\d{1,2}\s+[-–—])\s+")
 _SENTENCE_OPENERS = ("", ":", ";", "(", '"', "«", "—", "–")
 _NAMED_CONCEPTS = frozenset(CONCEPTS)
 _SHARE = re.compile(r"%|\bper\s?cent\b|\bpercent\b|процент", re.IGNORECASE)
@@ -184,7 +184,8 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     russian = request.language.lower().startswith("ru")
     steps = report_layout.steps(text)
     # a step's action or a part it clicks is how to get there, not a capability asked for
-    layout_drops = [(kind, s) for s in steps for kind in ("segment", "feature")]
+    # nor a measure: "wait 30 seconds" sets the fault up
+    layout_drops = [(kind, s) for s in steps for kind in ("segment", "feature", "metric")]
     layout_drops += [("feature", s) for s in report_layout.workarounds(text)]
     actual = report_layout.actual_behaviour(text)
     # a ticket, said so by its import or laid out as one

@@ -741,8 +741,9 @@ SOFTWARE_PARTS = _words(
 # ----------------------------------------------------------------------------- metrics
 METRIC_NUMBER = re.compile(
     r"(?:[$€£]\s?\d+(?:[.,]\d+)?(?:\s?[kKmM]\b)?(?:\s+(?:a|per|each|every)\s+\w+)?"
-    r"|\b\d+(?:[.,]\d+)?\s?(?:%|percent\b|per\s?cent\b|"
+    r"|\b\d+(?:[.,]\d+)?\+?\s?(?:%|percent\b|per\s?cent\b|"
     r"(?:minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|seconds?|secs?|ms|MB|GB|KB|km|"
+    r"[KMG]Bytes?|(?:kilo|mega|giga)bytes?|"
     r"miles?|x|times|stars?|USD|EUR|dollars?|euros?)\b(?:\s+(?:a|per|each|every)\s+\w+)?))",
 )
 METRIC_CUTTER = re.compile(

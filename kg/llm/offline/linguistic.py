@@ -2227,7 +2227,7 @@ _MACHINE = re.compile(
 # What the program takes of the machine is a measure of the problem, not the machine:
 # "memory use climbs past 5 GB", "CPU load is 40%", «потребляет 2 ГБ памяти».
 _TAKES_OF_THE_MACHINE = re.compile(
-    r"(?<![\w-])(?:usage|consumption|load|uses|used|consumes?|consumed|eats|takes\s+up|"
+    r"(?<![\w-])(?:usage|consumption|load|use|uses|used|consumes?|consumed|eats|takes\s+up|"
     r"использовани\w*|потребл\w*|загрузк\w*|нагрузк\w*|занима\w*|съеда\w*)(?![\w-])",
     re.IGNORECASE,
 )
@@ -4105,6 +4105,8 @@ def workaround_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
 
 
 _ADDRESS_WORDS = _wordset("dear уважаемый дорогой hi hello hey привет здравствуйте")
+
+
 def addressed(text: str, sentence: Span, start: int, end: int) -> bool:
     """The people named are the ones the text speaks to: "Dear developers, …", «Уважаемые
     разработчики, исправьте …», "Developers, please …". A list of subjects ("Students,
@@ -5525,9 +5527,11 @@ _TOLD_ALREADY = _wordset("same similar this that such такой такая та
 # A tracker's verb with a ticket for its object: "as I was about to file the bug", "handy for
 # triaging old bugs", "opened an issue upstream".
 _A_TICKET_HANDLED = re.compile(
-    r"\b(?:submit|file|report|open|creat|check|track|triag|search|clos|reopen|dup)\w*\s+"
+    r"\b(?:submit|file|report|open|creat|check|track|triag|search|clos|reopen|dup|describ)\w*\s+"
     r"(?:(?:the|a|an|this|that|these|those|another|other|recent|related|similar|existing|older"
-    r"|new|open|closed|upstream)\s+){0,2}(?:bugs?|issues?|tickets?|bug\s+reports?)\b",
+    r"|new|open|closed|upstream)\s+){0,2}(?:bugs?|issues?|tickets?|bug\s+reports?)\b"
+    # "Split from bug 1438084", "cloned from issue 12": where the ticket came from
+    r"|\b(?:split|clon|cop|mov|fork)\w*\s+(?:off\s+)?from\s+(?:bug|issue|ticket)\b",
     re.IGNORECASE,
 )
 
