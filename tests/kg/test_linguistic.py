@@ -2757,3 +2757,8 @@ def test_a_number_in_a_reproduction_step_is_no_measure():
     )
     assert "metric" not in {kind for kind, _ in _ticket(text)}
     assert ("metric", "memory use was 7+ GBytes") in _nodes("Memory use was 7+ GBytes.")
+
+
+def test_a_site_heading_the_title_it_reports_on_is_no_part_of_the_fault():
+    found = _ticket("shop.example.com - Checkout button does not work\n\nNothing happens.")
+    assert ("pain", "checkout button does not work") in found, found

@@ -5050,6 +5050,8 @@ _MARKUP = re.compile(
     r"|!?\[[^\]\n]*\]\([^)\n]*\)"
     r"|<[/!]?\w[^<>\n]{0,80}>"
     r"|\bhttps?://\S+|\bwww\.\S+"
+    # a site's name heading the line it reports on: "shop.example.com - Button does not work"
+    r"|^[ \t]*[A-Za-z0-9][\w-]*(?:\.[\w-]+)+(?=[ \t]+[-–—][ \t])"
     r"|\b[a-zA-Z]:[\\/][^\s'\"]+|(?<![\w.])(?:[/\\][\w.-]+){2,}[/\\]?"
     r"|^[ \t]*\|.*\|[ \t]*$"
     # code names: dotted identifiers ("editor.formatOnSave", "python.analysis.extraPaths")
