@@ -2762,3 +2762,9 @@ def test_a_number_in_a_reproduction_step_is_no_measure():
 def test_a_site_heading_the_title_it_reports_on_is_no_part_of_the_fault():
     found = _ticket("shop.example.com - Checkout button does not work\n\nNothing happens.")
     assert ("pain", "checkout button does not work") in found, found
+
+
+def test_a_pictograph_ending_a_statement_is_no_word_of_its_label():
+    text = "Search results\n\nActual results:\n\nempty result list 😥\n\nExpected:\n\nResults."
+    pains = [label for kind, label in _ticket(text) if kind == "pain"]
+    assert pains == ["empty result list"], pains

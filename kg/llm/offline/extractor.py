@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -908,6 +909,8 @@ def _bare(text: str, span: Span) -> str:
 def _label(text: str, span: Span, sentence: Sentence) -> str:
     """Whitespace collapsed; a capital that is only there because a sentence starts is dropped."""
     words = text[span[0] : span[1]].split()
+    while words and all(_a_pictograph(c) for c in words[-1]):
+        words.pop()  # "white page 😥": the writer's feeling, no word of the label
     if not words:
         return ""
     first = words[0]
@@ -916,6 +919,10 @@ def _label(text: str, span: Span, sentence: Sentence) -> str:
     if at_start and first[:1].isupper() and first[1:] == first[1:].lower():
         words[0] = first.lower()
     return " ".join(words)
+
+
+def _a_pictograph(character: str) -> bool:
+    return unicodedata.category(character) in ("So", "Sk") or character in "\ufe0f\u200d"
 
 
 def _words_before(text: str, position: int, floor: int, lex: ModuleType, limit: int) -> int:
