@@ -2768,3 +2768,8 @@ def test_a_pictograph_ending_a_statement_is_no_word_of_its_label():
     text = "Search results\n\nActual results:\n\nempty result list 😥\n\nExpected:\n\nResults."
     pains = [label for kind, label in _ticket(text) if kind == "pain"]
     assert pains == ["empty result list"], pains
+
+
+@pytest.mark.parametrize("text", ["The upload fails. It works in Opera.", "Works fine in Opera."])
+def test_another_product_the_fault_spares_is_a_competitor(text):
+    assert ("competitor", "Opera") in _ticket(text)

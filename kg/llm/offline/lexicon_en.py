@@ -655,9 +655,11 @@ COMPETITOR_WHERE_IT_WORKS = (
     ),
     # "the map rendered correctly on Safari" ("works fine with Dropbox" is an integration)
     re.compile(
-        rf"\b(?:works?|worked|loads?|loaded|renders?|rendered|displays?|displayed)\s+"
+        rf"\b(?i:works?|worked|loads?|loaded|renders?|rendered|displays?|displayed)\s+"
         rf"(?:fine|properly|correctly|as\s+expected)\s+(?:in|on|under)\s+{NAMES}"
     ),
+    # "It works in Opera.": the fault does not happen there
+    re.compile(rf"\b(?i:works?|worked)\s+(?:in|on)\s+{NAMES}\s*(?:v?\d[\w.]*\s*)?(?=[.;!)]|$)"),
 )
 # Capitalised words that are not names: pronouns, determiners, conjunctions, prepositions,
 # numerals, days, months and common technical and business acronyms.
