@@ -2773,3 +2773,10 @@ def test_a_pictograph_ending_a_statement_is_no_word_of_its_label():
 @pytest.mark.parametrize("text", ["The upload fails. It works in Opera.", "Works fine in Opera."])
 def test_another_product_the_fault_spares_is_a_competitor(text):
     assert ("competitor", "Opera") in _ticket(text)
+
+
+def test_where_a_bug_came_from_is_no_fault_of_its_own():
+    text = "The export button does nothing. The bug was introduced with version 4.1."
+    assert _pains(text) == ["export button does nothing"], _nodes(text)
+    # a named failure keeps its statement, whatever it tells of its start
+    assert _pains("The crash was introduced with version 4.1.")

@@ -5538,10 +5538,21 @@ _A_TICKET_HANDLED = re.compile(
 )
 
 
+# Where a bug came from: "the bug was introduced with version 3.2", "this regression came in
+# with the new parser".
+_A_BUG_INTRODUCED = re.compile(
+    r"\b(?:bugs?|issues?|regressions?|problems?)\s+(?:was|were|has\s+been|have\s+been|got)?\s*"
+    r"(?:introduced|added|caused)\s+(?:with|in|by|when|after)\b"
+    r"|\bregressions?\s+came\s+in\b",
+    re.IGNORECASE,
+)
+
+
 def tells_of_the_tracker(label: str) -> bool:
-    """The pain's problem word is a ticket someone files, checks or tracks, and the label names
-    no other problem: the tracker's business, not a fault of the product."""
-    if _A_TICKET_HANDLED.search(label) is None:
+    """The pain's problem word is a ticket someone files, checks or tracks, or a bug told where
+    it came from, and the label names no other problem: the tracker's business, not a fault of
+    the product."""
+    if _A_TICKET_HANDLED.search(label) is None and _A_BUG_INTRODUCED.search(label) is None:
         return False
     return not any(
         (t.lemma in PROBLEM_LEMMAS or t.lower in PROBLEM_LEMMAS) and t.lower not in GENERIC_PROBLEMS
