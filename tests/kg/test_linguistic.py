@@ -2780,3 +2780,12 @@ def test_where_a_bug_came_from_is_no_fault_of_its_own():
     assert _pains(text) == ["export button does nothing"], _nodes(text)
     # a named failure keeps its statement, whatever it tells of its start
     assert _pains("The crash was introduced with version 4.1.")
+
+
+def test_a_tickets_alternative_is_a_way_round_it_tells_not_a_medium_it_names():
+    text = "Sent mail is lost when the server is slow, so I keep a copy in Excel by hand."
+    assert "alternative" in _types(text)  # in an interview note, the medium they fall back on
+    ticket = "Attachments lost\n\nSending the email with Excel attachments drops them."
+    assert "alternative" not in {kind for kind, _ in _ticket(ticket)}
+    told = "Attachments lost\n\nThe only workaround is to zip the files before sending."
+    assert "alternative" in {kind for kind, _ in _ticket(told)}

@@ -226,6 +226,9 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
                 # its needs and purposes are steps and work on the code
                 and f.type != "segment"
                 and (f.type != "job" or _the_writers_aim(text, f))
+                # its way round the fault is one it tells as such; a tool or a medium it names
+                # ("the email", "Excel") is a part or a setting of the report
+                and (f.type != "alternative" or f.origin == "workaround")
                 # "we use Maven", «использую Docker»: a ticket's tools, no rival product
                 and not (f.type == "competitor" and _a_tool_used(text, f))
                 # "the storage layer provides …", «X умеет …»: what a product of the report can
@@ -1935,7 +1938,8 @@ def _alternatives(text: str, sentence: Sentence, own: set[str]) -> list[Finding]
             continue
         span = _whole_quote(text, span, (sentence.start, sentence.end))
         label = _label(text, span, sentence)
-        found.append(Finding("alternative", label, (cue, span[1]), span[0], named=span))
+        quote = (cue, span[1])
+        found.append(Finding("alternative", label, quote, span[0], named=span, origin="workaround"))
     return found
 
 
