@@ -2789,3 +2789,18 @@ def test_a_tickets_alternative_is_a_way_round_it_tells_not_a_medium_it_names():
     assert "alternative" not in {kind for kind, _ in _ticket(ticket)}
     told = "Attachments lost\n\nThe only workaround is to zip the files before sending."
     assert "alternative" in {kind for kind, _ in _ticket(told)}
+
+
+@pytest.mark.parametrize(
+    ("title", "fault"),
+    [
+        ("Fix the account manager in the preferences pane", False),
+        ("Stop using display names as cache keys", False),
+        ("Fix the crash on save", True),
+    ],
+)
+def test_a_ticket_named_by_its_task_states_no_fault(title, fault):
+    pains = [label for kind, label in _ticket(f"{title}\n\nSee the patch.") if kind == "pain"]
+    assert bool(pains) is fault, pains
+    # in a review, "fix the widget" still presupposes it is broken
+    assert _pains("Please fix the widget.")

@@ -221,6 +221,7 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
                 for f in found
                 if (f.type != "feature" or f.origin == "planned")
                 and not (f.type == "pain" and _TRIED_REMEDY.search(f.label))
+                and not (f.type == "pain" and not russian and _names_a_task(text, f))
                 # a ticket tells what goes wrong, not who its customers are nor what they are
                 # after: the people it names are its writer's colleagues or its code's parts,
                 # its needs and purposes are steps and work on the code
@@ -1553,6 +1554,28 @@ _A_CODE_TASK = re.compile(
     r"cloned|opened|split)|will\s+(?:track|cover|be\s+used)))",
     re.IGNORECASE,
 )
+
+
+# A ticket's task, named by its verb: "Fix the account manager in the prefs pane", "Rename the
+# build flags", "Stop using the old keys".
+_A_TASK = re.compile(
+    r"\W*(?:(?P<fix>fix|correct)|rename|stop\s+using|clean\s+up)\s+"
+    r"(?!is\b|are\b|was\b|it\b|this\b|that\b)",
+    re.IGNORECASE,
+)
+
+
+def _names_a_task(text: str, pain: Finding) -> bool:
+    """A ticket's statement that opens on the verb of a task on the code and names no fault,
+    only the part to work on: the task's name. "Fix the crash on save" names one."""
+    task = _A_TASK.match(text, pain.quote[0], pain.quote[1])
+    if task is None:
+        return False
+    if not task["fix"]:
+        return True
+    problems = linguistic.PROBLEM_LEMMAS
+    rest = analyse(text[task.end() : pain.quote[1]])
+    return not any(t.lemma in problems or t.lower in problems for t in rest)
 
 
 _USE = r"(?:use[sd]?|using|использу\w*|пользу\w*)"
