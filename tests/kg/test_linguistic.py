@@ -2804,3 +2804,24 @@ def test_a_ticket_named_by_its_task_states_no_fault(title, fault):
     assert bool(pains) is fault, pains
     # in a review, "fix the widget" still presupposes it is broken
     assert _pains("Please fix the widget.")
+
+
+@pytest.mark.parametrize(
+    ("text", "competitor"),
+    [
+        ("The upload fails. Works fine with Opera 117.0a1.", True),
+        ("The page is broken. Vivaldi is working, but has other faults.", True),
+        ("The sync works fine with Dropbox.", False),  # an integration, no release named
+    ],
+)
+def test_a_release_of_another_product_that_works_is_a_competitor(text, competitor):
+    assert ("competitor" in {kind for kind, _ in _ticket(text)}) is competitor, _ticket(text)
+
+
+def test_when_a_fault_began_told_alone_under_actual_results_is_no_fault():
+    text = (
+        "Quick view broken\n\nActual results:\n\nThe quick view shows only a spinner. "
+        "This is since several weeks.\n\nExpected results:\n\nA box with details."
+    )
+    pains = [label for kind, label in _ticket(text) if kind == "pain"]
+    assert pains and not any("since" in p for p in pains), pains

@@ -422,6 +422,8 @@ def _actual_behaviour(
                 continue  # «Единственный способ выйти из меню — …»: the way round, told there
             if linguistic.says_all_is_well(text[statement[0] : statement[1]]):
                 continue  # «После перезапуска всё нормально»: the fault is gone, none told
+            if linguistic.tells_only_since_when(text[statement[0] : statement[1]]):
+                continue  # "This is since several weeks": when, of the fault told before
             phrase, label = _pain_label(text, statement, statement, sentence)
             if label and len(label.split()) > 1 and not linguistic.fragment_reason(label):
                 findings[index].append(Finding("pain", label, statement, phrase[0]))

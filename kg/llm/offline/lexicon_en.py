@@ -625,7 +625,7 @@ COMPETITOR_WHERE_IT_WORKS = (
     re.compile(
         rf"(?<![\w-])(?P<names>{NAME})(?:\s+v?\d[\w.]*)?\s+(?:is\s+|was\s+)?(?:working|works|"
         rf"worked|(?:[a-z]+s|[a-z]+ed|renderd)\s+(?:[\w-]+\s+){{0,3}}?(?:fine|"
-        rf"correctly|properly))(?:\s+(?:fine|correctly|properly|as\s+expected))?\s*(?=[.;!)]|$)"
+        rf"correctly|properly))(?:\s+(?:fine|correctly|properly|as\s+expected))?\s*(?=[.;!),]|$)"
     ),
     # "Safari and Vivaldi both run without difficulty", "Vivaldi works without any problems"
     re.compile(
@@ -660,6 +660,12 @@ COMPETITOR_WHERE_IT_WORKS = (
     ),
     # "It works in Opera.": the fault does not happen there
     re.compile(rf"\b(?i:works?|worked)\s+(?:in|on)\s+{NAMES}\s*(?:v?\d[\w.]*\s*)?(?=[.;!)]|$)"),
+    # "Works fine with Opera 117": a release of another product ("works with Dropbox", no
+    # version, is an integration)
+    re.compile(
+        rf"\b(?i:works?|worked)\s+(?:fine\s+|well\s+|correctly\s+|properly\s+)?with\s+"
+        rf"{NAMES}(?=\s+v?\d)"
+    ),
 )
 # Capitalised words that are not names: pronouns, determiners, conjunctions, prepositions,
 # numerals, days, months and common technical and business acronyms.

@@ -2727,6 +2727,21 @@ _ALL_IS_WELL = re.compile(
 )
 
 
+# "This is since several weeks", "it has been like this for two days", «так уже неделю»: when
+# the fault began, told of a fault named elsewhere.
+_ONLY_SINCE_WHEN = re.compile(
+    r"\W*(?:this|it|that)\s+(?:is|was|has\s+been|happens|started|began)\s+(?:like\s+this\s+|"
+    r"so\s+|going\s+on\s+)?(?:since|for)\s+[^.;!?]*[.;!?]?\s*"
+    r"|\W*(?:так|это)\s+(?:уже\s+|продолжается\s+|происходит\s+)*(?:с|около|несколько|уже|"
+    r"целую|неделю|месяц)\b[^.;!?]*[.;!?]?\s*",
+    re.IGNORECASE,
+)
+
+
+def tells_only_since_when(statement: str) -> bool:
+    return _ONLY_SINCE_WHEN.fullmatch(statement) is not None
+
+
 def says_all_is_well(statement: str) -> bool:
     return _ALL_IS_WELL.search(statement) is not None and not _NEGATION_IN.search(
         _ALL_IS_WELL.sub(" ", statement)
