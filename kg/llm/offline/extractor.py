@@ -228,7 +228,7 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
                 and f.type != "segment"
                 and (f.type != "job" or _the_writers_aim(text, f))
                 # its way round the fault is one it tells as such; a tool or a medium it names
-                # ("the email", "Excel") is a part or a setting of the report
+                # ("a spreadsheet", "Excel") is a part or a setting of the report
                 and (f.type != "alternative" or f.origin == "workaround")
                 # "we use Maven", «использую Docker»: a ticket's tools, no rival product
                 and not (f.type == "competitor" and _a_tool_used(text, f))
@@ -410,7 +410,7 @@ def _actual_behaviour(
             if not body[0] <= sentence.start < end:
                 continue
             if _after_a_lead_in(text, body[0], sentence.start):
-                continue  # "Overlapping text:" and the lines it shows: examples of one fault
+                continue  # "Wrong labels:" and the lines it shows: examples of one fault
             if any(f.type in ("pain", "metric") for f in findings[index]):
                 continue  # a fault found, or a measure taken ("memory use reaches 3 GB")
             if sentence.lex is lexicon_en and not linguistic.reads_as_english(
@@ -421,9 +421,9 @@ def _actual_behaviour(
             if statement is None or linguistic.tells_a_workaround(text, statement):
                 continue  # «Единственный способ выйти из меню — …»: the way round, told there
             if linguistic.says_all_is_well(text[statement[0] : statement[1]]):
-                continue  # «После перезапуска всё нормально»: the fault is gone, none told
+                continue  # «После перезагрузки всё в порядке»: the fault is gone, none told
             if linguistic.tells_only_since_when(text[statement[0] : statement[1]]):
-                continue  # "This is since several weeks": when, of the fault told before
+                continue  # "It has been like this since May": when, of the fault told before
             phrase, label = _pain_label(text, statement, statement, sentence)
             if label and len(label.split()) > 1 and not linguistic.fragment_reason(label):
                 findings[index].append(Finding("pain", label, statement, phrase[0]))
@@ -561,7 +561,7 @@ def _said_again(findings: list[list[Finding]]) -> set[int]:
 
 
 # How a failure to act is put: "can't log in", "unable to log in any more", «не удаётся
-# войти», «больше не могу войти» tell the one fault.
+# войти», «теперь не могу войти» tell the one fault.
 _ABILITY = frozenset(
     {"can", "can't", "cannot", "able", "unable", "мочь", "удаваться", "получаться"}
 )
@@ -916,7 +916,7 @@ def _label(text: str, span: Span, sentence: Sentence) -> str:
     """Whitespace collapsed; a capital that is only there because a sentence starts is dropped."""
     words = text[span[0] : span[1]].split()
     while words and all(_a_pictograph(c) for c in words[-1]):
-        words.pop()  # "white page 😥": the writer's feeling, no word of the label
+        words.pop()  # "blank panel 😞": the writer's feeling, no word of the label
     if not words:
         return ""
     first = words[0]
@@ -1672,7 +1672,7 @@ _COMMA_BEFORE = re.compile(r",\s*$")
 
 
 def _with_antecedent(text: str, phrase: Span, sentence: Sentence, lex: ModuleType) -> Span:
-    """«…в белый прямоугольник, который не даёт печатать»: a label that opens on a relative
+    """«…серая полоса, которая закрывает кнопки»: a label that opens on a relative
     pronoun takes in the noun phrase it stands for."""
     if not _RELATIVE_OPENING.match(text, phrase[0], phrase[1]):
         return phrase
@@ -2294,7 +2294,7 @@ _COMPLEMENT = re.compile(r"\s+(?:for|of)\s+", re.IGNORECASE)
 
 
 def _with_its_complement(text: str, phrase: Span, end: int, lex: ModuleType) -> Span:
-    head = _bare(text, phrase).lower().split()
+    head = _bare(text, phrase).split()
     after = _COMPLEMENT.match(text, phrase[1], end)
     if not head or head[-1] not in _BARE_FEATURE_HEADS or after is None:
         return phrase
@@ -2384,7 +2384,7 @@ def _label_problem(finding: Finding) -> str:
     if finding.type in ("feature", "job", "goal") and linguistic.points_elsewhere(finding.label):
         return "says what is wanted only by pointing elsewhere"
     if finding.type == "feature" and linguistic.counts_a_share(finding.label):
-        return "a share of the content missing, not a capability"  # «многих картинок»
+        return "a share of the content missing, not a capability"  # «многих иконок»
     return linguistic.fragment_reason(finding.label)
 
 

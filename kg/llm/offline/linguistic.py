@@ -759,7 +759,7 @@ _MORE = _wordset("more less better worse")
 
 
 def _denied_by_its_subject(tokens: list[Token], i: int) -> bool:
-    """ "Nothing is clickable", "none of the buttons respond", "no link works": the subject
+    """ "Nothing is selectable", "none of the buttons respond", "no link works": the subject
     denies the function or quality of every thing it covers."""
     token = tokens[i]
     able = token.pos == "ADJ" and (token.lemma in QUALITY_LEMMAS or token.lower.endswith("able"))
@@ -2717,7 +2717,7 @@ _RESOLVED = re.compile(
     r"|\b(?:fixed|solved|resolved)\s+(?:it|that|this|the\s+problem|the\s+issue)\b)",
     re.IGNORECASE,
 )
-# A statement that all is well: «после перезапуска всё нормально», "then everything works".
+# A statement that all is well: «после перезагрузки всё в порядке», "then everything works".
 _ALL_IS_WELL = re.compile(
     r"(?<![\w-])(?<!не )вс[её]\s+(?:снова\s+|опять\s+|сразу\s+)?(?:в\s+порядке|работает|"
     r"нормально|хорошо|ок)(?![\w-])"
@@ -2727,7 +2727,7 @@ _ALL_IS_WELL = re.compile(
 )
 
 
-# "This is since several weeks", "it has been like this for two days", «так уже неделю»: when
+# "It has been like this since May", "this is going on for two days", «так уже неделю»: when
 # the fault began, told of a fault named elsewhere.
 _ONLY_SINCE_WHEN = re.compile(
     r"\W*(?:this|it|that)\s+(?:is|was|has\s+been|happens|started|began)\s+(?:like\s+this\s+|"
@@ -5195,7 +5195,7 @@ _MONTHS = (
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
     r"|январ|феврал|март|апрел|ма[йя]|июн|июл|август|сентябр|октябр|ноябр|декабр)\w*"
 )
-# "on 12 July 2020", "March 3, 2021", «12 июля 2020 года», «в 2019 году»: when, not how much
+# "on 4 May 2021", "March 3, 2021", «3 марта 2021 года», «в 2019 году»: when, not how much
 _CALENDAR_DATE = re.compile(
     rf"(?<![\w.,])(?:\d{{1,2}}\s+{_MONTHS}(?:\s+(?:19|20)\d\d)?|{_MONTHS}\s+\d{{1,2}}"
     rf"(?:st|nd|rd|th)?(?:,?\s+(?:19|20)\d\d)?|(?:in|since|в|с)\s+(?:19|20)\d\d"
@@ -5237,7 +5237,7 @@ _SHARES = _wordset("многий некоторый несколько част�
 
 
 def counts_a_share(label: str) -> bool:
-    """The label opens on a share of things ("some of the icons", «многих картинок»)."""
+    """The label opens on a share of things ("some of the icons", «многих иконок»)."""
     tokens = analyse(label)
     return bool(tokens) and (tokens[0].lemma in _SHARES or tokens[0].lower in _SHARES)
 
@@ -5547,7 +5547,7 @@ _A_TICKET_HANDLED = re.compile(
     r"\b(?:submit|file|report|open|creat|check|track|triag|search|clos|reopen|dup|describ)\w*\s+"
     r"(?:(?:the|a|an|this|that|these|those|another|other|recent|related|similar|existing|older"
     r"|new|open|closed|upstream)\s+){0,2}(?:bugs?|issues?|tickets?|bug\s+reports?)\b"
-    # "Split from bug 1438084", "cloned from issue 12": where the ticket came from
+    # "Split from bug 4711", "cloned from issue 12": where the ticket came from
     r"|\b(?:split|clon|cop|mov|fork)\w*\s+(?:off\s+)?from\s+(?:bug|issue|ticket)\b",
     re.IGNORECASE,
 )
