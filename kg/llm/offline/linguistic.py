@@ -5548,7 +5548,13 @@ _A_TICKET_HANDLED = re.compile(
     r"(?:(?:the|a|an|this|that|these|those|another|other|recent|related|similar|existing|older"
     r"|new|open|closed|upstream)\s+){0,2}(?:bugs?|issues?|tickets?|bug\s+reports?)\b"
     # "Split from bug 4711", "cloned from issue 12": where the ticket came from
-    r"|\b(?:split|clon|cop|mov|fork)\w*\s+(?:off\s+)?from\s+(?:bug|issue|ticket)\b",
+    r"|\b(?:split|clon|cop|mov|fork)\w*\s+(?:off\s+)?from\s+(?:bug|issue|ticket)\b"
+    # the same in Russian: «завёл новый тикет», «закрыл старые баги», «Выделено из бага 4711»
+    r"|\b(?:заве|завё|созда|откры|закры|переоткры|отслежива|описа)\w*\s+"
+    r"(?:(?:этот|эту|этого|новый|новую|новые|старый|старую|старые|другой|другую|похожий"
+    r"|похожую|похожие)\s+){0,2}(?:баг\w*|тикет\w*|задач\w*|issue)\b"
+    r"|\b(?:выделен|отделен|клонирован|скопирован|перенесен|перенесён)\w*\s+из\s+"
+    r"(?:бага|задачи|тикета|issue)\b",
     re.IGNORECASE,
 )
 
@@ -5558,7 +5564,10 @@ _A_TICKET_HANDLED = re.compile(
 _A_BUG_INTRODUCED = re.compile(
     r"\b(?:bugs?|issues?|regressions?|problems?)\s+(?:was|were|has\s+been|have\s+been|got)?\s*"
     r"(?:introduced|added|caused)\s+(?:with|in|by|when|after)\b"
-    r"|\bregressions?\s+came\s+in\b",
+    r"|\bregressions?\s+came\s+in\b"
+    # «баг был внесён в версии 3.2», «регрессия привнесена новым парсером»
+    r"|\b(?:баг\w*|ошибк\w*|регресси\w*|проблем\w*)\s+(?:(?:был|была|было|были)\s+)?"
+    r"(?:внесен|внесён|привнесен|привнесён)\w*",
     re.IGNORECASE,
 )
 
@@ -5570,7 +5579,9 @@ def tells_of_the_tracker(label: str) -> bool:
     if _A_TICKET_HANDLED.search(label) is None and _A_BUG_INTRODUCED.search(label) is None:
         return False
     return not any(
-        (t.lemma in PROBLEM_LEMMAS or t.lower in PROBLEM_LEMMAS) and t.lower not in GENERIC_PROBLEMS
+        (t.lemma in PROBLEM_LEMMAS or t.lower in PROBLEM_LEMMAS)
+        and t.lower not in GENERIC_PROBLEMS
+        and t.lemma not in GENERIC_PROBLEMS  # «из бага»: an inflected form of a generic word
         for t in analyse(label)
     )
 
