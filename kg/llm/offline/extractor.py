@@ -275,7 +275,7 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
         consequences = set()
     # a consequence restates no title: the title stays the problem's statement
     said_again |= _title_restated(
-        text, sentences, findings, said_again | consequences, ticket=report
+        text, sentences, findings, said_again | consequences, ticket=report and not russian
     )
     # "Please fix it.": a request to repair naming nothing, only worth a pain when alone
     all_pains = [f for found in findings for f in found if f.type == "pain"]
@@ -592,10 +592,9 @@ def _title_restated(
     ("Attachments are not saved to the drafts folder"), is the report's own summary and stands: body
     pains that say the same in no more words go (half their words the title's), and a body
     pain whose sentence only names the title's matter tells more of it and stays ("Can't sign
-    in" above "I click Sign in and nothing happens"). A ticket reports one fault: when its
-    title states it in a clause of its body's language, the title is the fault and every body
-    pain goes (a title in another language is a tracker's summary, the body the writer's own
-    words). Otherwise the title gives
+    in" above "I click Sign in and nothing happens"). An English ticket reports one fault:
+    when its title states it in a clause, the title is the fault and every body pain goes (the
+    Russian tickets at hand state several faults in their bodies). Otherwise the title gives
     way to the body, whose wording says more ("Scrolling is broken" above "after the update
     the page does not scroll with the wheel", "Terminal problem" above anything the body
     tells)."""
@@ -621,13 +620,11 @@ def _title_restated(
     ]
     going: set[int] = set()
     if ticket and any(
-        linguistic.states_a_clause(pain.label)
-        and not _says_only_it_fails(pain.label)
-        and all(_same_script(pain.label, f.label) for f, _ in body)
+        linguistic.states_a_clause(pain.label) and not _says_only_it_fails(pain.label)
         for pain in heading
     ):
-        # a ticket reports one fault, and a title that states it in a clause of the body's
-        # language is its statement: what else the body says wrong tells that fault's course
+        # an English ticket reports one fault, and a title that states it in a clause is its
+        # statement: what else the body says wrong tells that fault's course
         return {id(f) for f, _ in body}
     for pain in heading:
         restated = [
@@ -665,20 +662,6 @@ _VERDICT_WORDS = frozenset(
         "issue",
         "problem",
         "bug",
-        # the same verdicts in Russian: «Кнопка сломана», «Фильтр работает неправильно»
-        "сломать",
-        "сломанный",
-        "ломаться",
-        "работать",
-        "корректно",
-        "некорректно",
-        "правильно",
-        "неправильно",
-        "неверно",
-        "нормально",
-        "проблема",
-        "ошибка",
-        "баг",
     }
 )
 
