@@ -2696,6 +2696,20 @@ def test_a_label_cut_from_its_antecedent_or_inside_a_name_is_a_fragment(label, r
     assert linguistic.fragment_reason(label) == reason
 
 
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        # a preposition's phrase that modifies the subject noun reads on to it
+        ("Плагины для Python сломаны в версии 1.60.", "плагины для Python"),
+        # a thing that gets lost is named before its verb
+        ("Настройки теряются после обновления.", "настройки"),
+    ],
+)
+def test_a_russian_pain_keeps_its_subject(text, subject):
+    (pain,) = _pains(text, "ru")
+    assert pain.startswith(subject), pain
+
+
 def test_a_pain_told_in_a_relative_clause_keeps_what_it_is_about():
     text = "После обновления появилась серая полоса, которая не даёт нажать на кнопки."
     (pain,) = _pains(text, "ru")

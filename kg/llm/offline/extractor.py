@@ -938,12 +938,14 @@ def _words_before(text: str, position: int, floor: int, lex: ModuleType, limit: 
     for token in reversed(list(_TOKEN.finditer(text, floor, position))):
         word = token.group()
         bare = word.strip(_EDGE_PUNCTUATION).lower()
-        if bare in lex.SUBJECT_PREPOSITIONS and taken:
-            return taken[0]  # only the noun right before the cue is the subject
         if taken and linguistic.modifies_a_subject(text, (floor, position), token.start()):
-            start = token.start()  # «автодополнение в Python не работает»: the noun's phrase
+            # «автодополнение в Python не работает», «плагины для Python сломаны»: the noun's
+            # phrase
+            start = token.start()
             taken.append(start)
             continue
+        if bare in lex.SUBJECT_PREPOSITIONS and taken:
+            return taken[0]  # «при запуске программа тормозит»: the noun right before the cue
         if word[-1] in ",;:—–" or bare in lex.SUBJECT_BOUNDARY:
             break
         start = token.start()
