@@ -2752,6 +2752,29 @@ def test_where_a_russian_ticket_or_its_bug_came_from_is_no_fault(text):
     assert _pains(text, "ru") == [], _nodes(text, "ru")
 
 
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        (
+            "Dead link to the user guide\n\n1. Open Help\n2. Click the link to the user guide\n"
+            "   » Page not found",
+            "en",
+        ),
+        (
+            "Битая ссылка в справке\n\n1. Открыть справку\n2. Нажать на ссылку на руководство\n"
+            "   » Страница не найдена",
+            "ru",
+        ),
+    ],
+)
+def test_the_error_page_a_dead_link_opens_is_that_one_fault(text, language):
+    pains = [label for kind, label in _ticket(text, language) if kind == "pain"]
+    assert len(pains) == 1, pains
+    assert "ссылка" in pains[0] or "link" in pains[0]
+    # the same page told of no dead link is the fault itself
+    assert _pains("The checkout page shows Error 404.")
+
+
 def test_list_markers_are_layout_not_words_of_a_label():
     text = (
         "Toolbar icons\n\nActual results:\n\n1/ Duplicate icons for separators\n\nExpected:\n\nOne."

@@ -281,6 +281,8 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     all_pains = [f for found in findings for f in found if f.type == "pain"]
     empty_fixes = {id(f) for f in all_pains if linguistic.asks_a_fix_of_nothing(f.label)}
     told_pain = any(id(f) not in empty_fixes for f in all_pains)
+    # "Dead link to the FAQ" … "Page not found": the page a dead link opens is that one fault
+    dead_link = any(linguistic.tells_a_dead_link(f.label) for f in all_pains)
     for index, (sentence, candidates) in enumerate(zip(sentences, findings, strict=True)):
         found: list[Finding] = []
         for item in candidates:
@@ -335,6 +337,12 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
                 continue  # "as I was about to file the bug": the ticket, not a fault
             if item.type == "pain" and linguistic.points_back_at_a_problem(item.label):
                 continue  # "the same issue happens in Firefox": where again, not what
+            if (
+                item.type == "pain"
+                and dead_link
+                and linguistic.tells_only_an_error_page(item.label)
+            ):
+                continue
             if id(item) in empty_fixes and told_pain:
                 continue  # "Please fix it." after the sentence that says what is broken
             if id(item) in consequences:

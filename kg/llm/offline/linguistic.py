@@ -5586,6 +5586,35 @@ def tells_of_the_tracker(label: str) -> bool:
     )
 
 
+# A link that leads nowhere: "dead links on the release page", "the link is broken", «битая
+# ссылка», «ссылка не работает».
+_A_DEAD_LINK = re.compile(
+    r"\b(?:dead|broken|stale|outdated)\s+(?:\w+\s+)?links?\b|\blinks?\s+(?:\w+\s+)?(?:is|are)\s+"
+    r"(?:dead|broken)\b|(?:бит|м[её]ртв|нерабоч)\w*\s+(?:\w+\s+)?ссылк|\bссылк\w*\s+"
+    r"(?:\w+\s+)?(?:не\s+работа|бит|м[её]ртв)",
+    re.IGNORECASE,
+)
+# The words of the page such a link opens: "Page not found", "Error 404", «Страница не найдена».
+_ERROR_PAGE_WORDS = _wordset(
+    "page not found error lead leads to the a site страница не найти найдена ошибка вести ведёт "
+    "ведет на"
+)
+_ERROR_PAGE = re.compile(r"\bnot\s+found\b|\bне\s+найден|\b[45]\d\d\b", re.IGNORECASE)
+
+
+def tells_a_dead_link(label: str) -> bool:
+    return _A_DEAD_LINK.search(label) is not None
+
+
+def tells_only_an_error_page(label: str) -> bool:
+    """ "Page not found", "Leads to Error 404": the page a dead link opens, naming nothing else
+    (a report of the dead link tells that fault; this is what following it shows)."""
+    if _ERROR_PAGE.search(label) is None:
+        return False
+    words = [w for w in re.findall(r"[^\W\d_]+", label.lower())]
+    return all(w in _ERROR_PAGE_WORDS for w in words)
+
+
 def points_back_at_a_problem(label: str) -> bool:
     """ "I saw the same issue on another server", "problem also occurs if a HTML mail is
     composed", «у коллеги такая же проблема»: the pain names no symptom, only a problem told
