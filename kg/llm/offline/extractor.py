@@ -342,7 +342,7 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
                 and dead_link
                 and linguistic.tells_only_an_error_page(item.label)
             ):
-                continue
+                continue  # "Page not found" under the dead link that opens it
             if id(item) in empty_fixes and told_pain:
                 continue  # "Please fix it." after the sentence that says what is broken
             if id(item) in consequences:

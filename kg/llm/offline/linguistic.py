@@ -5596,8 +5596,8 @@ _A_DEAD_LINK = re.compile(
 )
 # The words of the page such a link opens: "Page not found", "Error 404", «Страница не найдена».
 _ERROR_PAGE_WORDS = _wordset(
-    "page not found error lead leads to the a site страница не найти найдена ошибка вести ведёт "
-    "ведет на"
+    "page not found error lead leads to the a site страница страницу не найдена найдено ошибка "
+    "ошибку ведёт ведут на"
 )
 _ERROR_PAGE = re.compile(r"\bnot\s+found\b|\bне\s+найден|\b[45]\d\d\b", re.IGNORECASE)
 
@@ -5611,8 +5611,7 @@ def tells_only_an_error_page(label: str) -> bool:
     (a report of the dead link tells that fault; this is what following it shows)."""
     if _ERROR_PAGE.search(label) is None:
         return False
-    words = [w for w in re.findall(r"[^\W\d_]+", label.lower())]
-    return all(w in _ERROR_PAGE_WORDS for w in words)
+    return all(w in _ERROR_PAGE_WORDS for w in re.findall(r"[^\W\d_]+", label.lower()))
 
 
 def points_back_at_a_problem(label: str) -> bool:
