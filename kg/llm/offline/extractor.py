@@ -273,16 +273,23 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     }
     if not any(f.type == "pain" and id(f) not in consequences for found in findings for f in found):
         consequences = set()
-    # a consequence restates no title: the title stays the problem's statement
+    # "Dead link to the FAQ" … "Page not found": the page a dead link opens is that one fault
+    all_pains = [f for found in findings for f in found if f.type == "pain"]
+    error_pages: set[int] = set()
+    if any(linguistic.tells_a_dead_link(f.label) for f in all_pains):
+        error_pages = {id(f) for f in all_pains if linguistic.tells_only_an_error_page(f.label)}
+    # a consequence restates no title, nor does the error page a dead link opens: the title
+    # stays the problem's statement
     said_again |= _title_restated(
-        text, sentences, findings, said_again | consequences, ticket=report and not russian
+        text,
+        sentences,
+        findings,
+        said_again | consequences | error_pages,
+        ticket=report and not russian,
     )
     # "Please fix it.": a request to repair naming nothing, only worth a pain when alone
-    all_pains = [f for found in findings for f in found if f.type == "pain"]
     empty_fixes = {id(f) for f in all_pains if linguistic.asks_a_fix_of_nothing(f.label)}
     told_pain = any(id(f) not in empty_fixes for f in all_pains)
-    # "Dead link to the FAQ" … "Page not found": the page a dead link opens is that one fault
-    dead_link = any(linguistic.tells_a_dead_link(f.label) for f in all_pains)
     for index, (sentence, candidates) in enumerate(zip(sentences, findings, strict=True)):
         found: list[Finding] = []
         for item in candidates:
@@ -337,11 +344,7 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
                 continue  # "as I was about to file the bug": the ticket, not a fault
             if item.type == "pain" and linguistic.points_back_at_a_problem(item.label):
                 continue  # "the same issue happens in Firefox": where again, not what
-            if (
-                item.type == "pain"
-                and dead_link
-                and linguistic.tells_only_an_error_page(item.label)
-            ):
+            if id(item) in error_pages:
                 continue  # "Page not found" under the dead link that opens it
             if id(item) in empty_fixes and told_pain:
                 continue  # "Please fix it." after the sentence that says what is broken

@@ -746,6 +746,15 @@ def _shown_blank_ru(tokens: list[Token], i: int) -> bool:
     if after is not None and after.lemma in _SHOWN_SURFACES_RU:
         shown = any(t.lemma in _SHOWING_RU for t in tokens[:i] + tokens[i + 2 :])
         return after.lemma == "экран" or shown
+    # «Страница пустая», «Экран чёрный»: said of the surface as its predicate
+    before = tokens[i - 1] if i else None
+    if (
+        before is not None
+        and before.lemma in _SHOWN_SURFACES_RU
+        and (tokens[i].lemma == "пустой" or before.lemma == "экран")
+        and grammemes(tokens[i].text) & {"nomn", "ADJS"}
+    ):
+        return True
     # «отображается в браузере совершенно пустым»: the emptiness a thing is shown in
     return (
         tokens[i].lemma == "пустой"
