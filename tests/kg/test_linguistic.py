@@ -2493,6 +2493,9 @@ def test_a_ticket_tells_a_job_only_as_what_its_writer_is_after():
         # the genitive singular of «кнопка» and «страница» before «нет»
         ("Кнопки отмены нет.", "кнопки отмены нет"),
         ("Корзины нет.", "корзины нет"),
+        # what shows or loads only in part
+        ("Шапка сайта видна не полностью.", "шапка сайта видна не полностью"),
+        ("Отчёт загружается частично.", "отчёт загружается частично"),
         # a fault the tracker cannot repeat, and troubles said to be absent, are none
         ("Проблема не воспроизводится.", None),
         ("В логах ошибок нет.", None),
@@ -2730,6 +2733,8 @@ def test_a_pain_told_in_a_relative_clause_keeps_what_it_is_about():
         "Таблица на странице отображается криво.",
         "Экспорт добавляет ненужную пустую колонку.",
         "В разделе справки полно опечаток.",
+        "Нерабочая кнопка поиска в шапке.",
+        "Неюзабельный интерфейс настроек.",
     ],
 )
 def test_russian_words_of_malfunction_state_a_fault(text):

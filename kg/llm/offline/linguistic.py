@@ -84,7 +84,8 @@ PROBLEM_LEMMAS = _wordset(
     зависнуть подвисать подвиснуть виснуть вылететь упасть крашиться крашнуться мерцать
     дергаться прыгать размываться искажаться съезжать съехать дублироваться двоиться
     сбиваться сбиться неудобный неудобно ломать сломать уязвимость уязвимый опечатка
-    недостижимый покорёженный покорёжить искорёженный искорёжить кривой криво ненужный"""
+    недостижимый покорёженный покорёжить искорёженный искорёжить кривой криво ненужный
+    неюзабельный непригодный нерабочий неработоспособный неработающий"""
 )
 # Verbs whose absence is a problem when negated ("doesn't open", «не запускается»).
 FUNCTION_LEMMAS = _wordset(
@@ -2668,7 +2669,10 @@ def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
             for i, t in enumerate(reading.tokens)
         ):
             return "another thing's problem, or one said to be over"
-        if any(_negated(reading.tokens, i) for i in range(len(reading.tokens))):
+        if any(
+            _negated(reading.tokens, i) and reading.tokens[i].lower not in _WHOLLY
+            for i in range(len(reading.tokens))
+        ):
             return "negated"
         if words and words[0].lower in _CONDITIONS:
             return "a supposition"  # «если открыть файл вручную, …»: a check, not a fault
@@ -2677,6 +2681,10 @@ def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
         if not words:
             return "empty"
     return ""
+
+
+# «видны не полностью», "not fully shown": a part only, which denies nothing
+_WHOLLY = _wordset("полностью целиком fully completely entirely")
 
 
 # A suggestion put as a question ("why not add …", "how about …"): a request, not a fault.
