@@ -1182,11 +1182,18 @@ def test_a_thing_that_failed_in_the_past_is_still_a_pain(text):
         ("In Kate the same project opens and everything works.", "en", "Kate"),
         ("В Geany всё работает нормально, а здесь нет.", "ru", "Geany"),
         ("Раньше пользовался Geany, там такого не было.", "ru", "Geany"),
+        # named with its release
+        ("В Geany 2.0.1 всё работает.", "ru", "Geany"),
     ],
 )
 def test_a_product_where_the_same_thing_works_is_a_competitor(text, language, name):
     found = [label for kind, label in _nodes(text, language) if kind == "competitor"]
     assert found == [name], _nodes(text, language)
+
+
+def test_russian_names_both_products_of_a_paired_conjunction():
+    found = [label for kind, label in _nodes("И Kate, и Geany работают без проблем.", "ru")]
+    assert found == ["Kate", "Geany"]
 
 
 @pytest.mark.parametrize(

@@ -555,10 +555,13 @@ _NAME_ANY = (
     r"(?:[A-Za-z][A-Za-z0-9&+.'-]*[A-Za-z0-9+]|[А-ЯЁ][а-яёА-ЯЁ0-9-]+)"
     r"(?:\s+(?:[A-Z][A-Za-z0-9&+.-]*[A-Za-z0-9+]|[А-ЯЁ][а-яё-]+)){0,2}"
 )
-_SEP = r"(?:\s*,\s*|\s+(?:и|или)\s+)"
+# «Opera и Vivaldi», «Opera, Vivaldi», «и Opera, и Vivaldi»
+_SEP = r"(?:\s*,\s*(?:(?:и|или)\s+)?|\s+(?:и|или)\s+)"
 NAMES_ANY = rf"(?P<names>{_NAME_ANY}(?:{_SEP}{_NAME_ANY})*)"
 NAMES_LATIN = rf"(?P<names>{_NAME_LATIN}(?:{_SEP}{_NAME_LATIN})*)"
-NAME_SPLIT = re.compile(r"\s*,\s*|\s+(?:и|или)\s+")
+NAME_SPLIT = re.compile(r"\s*,\s*(?:(?:и|или)\s+)?|\s+(?:и|или)\s+")
+# a release named after the product: «Opera 102», «Firefox 113.0.2»
+_RELEASE = r"(?:\s+v?\d[\w.]*)?"
 # Russian reports tell a product free of the fault among COMPETITOR_PATTERNS.
 COMPETITOR_WHERE_IT_WORKS: tuple[re.Pattern[str], ...] = ()
 COMPETITOR_PATTERNS = (
@@ -592,9 +595,10 @@ COMPETITOR_PATTERNS = (
         rf"(?:нет|не\s+было|не\s+возникает|не\s+наблюдается)(?![\w-])",
         _I,
     ),
-    # «в X всё работает»: the product compared with one where the same thing works
+    # «в X всё работает», «в Opera 102 всё работает»: the product compared with one where the
+    # same thing works
     re.compile(
-        rf"(?<![\w-])[Вв]\s+{NAMES_LATIN}\s+(?:(?:вс[её]|это|он[оа]?)\s+)?(?:нормально\s+|"
+        rf"(?<![\w-])[Вв]\s+{NAMES_LATIN}{_RELEASE}\s+(?:(?:вс[её]|это|он[оа]?)\s+)?(?:нормально\s+|"
         rf"отлично\s+|прекрасно\s+)?(?:работа\w+|открыва\w+|запуска\w+|отобража\w+)(?![\w-])"
     ),
     re.compile(
@@ -634,7 +638,8 @@ COMPETITOR_PATTERNS = (
         rf"(?:правильно|корректно)(?![\w-])"
     ),
     re.compile(
-        rf"(?<![\w-])[Вв]\s+{NAMES_LATIN}\s+(?:[\w-]+\s+){{0,2}}?(?:нормально|корректно|правильно)"
+        rf"(?<![\w-])[Вв]\s+{NAMES_LATIN}{_RELEASE}\s+(?:[\w-]+\s+){{0,2}}?"
+        rf"(?:нормально|корректно|правильно)"
         rf"\s+(?:работа\w+|открыва\w+|загрузил\w*|загружа\w+|грузит\w*|отобража\w+)(?![\w-])"
     ),
     # mended there, not here: «Исправлено для Opera, но не для нас»
