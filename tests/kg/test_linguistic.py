@@ -2800,6 +2800,11 @@ def test_the_error_page_a_dead_link_opens_is_that_one_fault(text, language):
     assert _pains("The checkout page shows Error 404.")
 
 
+def test_a_sentence_is_read_in_the_language_it_is_told_in_not_the_one_it_quotes():
+    text = '[De] help_index.xhtml: Мёртвая ссылка на "Getting Started with the Desktop Mail Client"'
+    assert _pains(text, "ru") == ["мёртвая ссылка"], _nodes(text, "ru")
+
+
 def test_list_markers_are_layout_not_words_of_a_label():
     text = (
         "Toolbar icons\n\nActual results:\n\n1/ Duplicate icons for separators\n\nExpected:\n\nOne."

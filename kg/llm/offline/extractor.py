@@ -809,8 +809,13 @@ def _sentence(text: str, start: int, end: int, language: str) -> Iterator[Senten
 
 
 def _lexicon(sentence: str, language: str) -> ModuleType:
-    """Russian rules for Cyrillic sentences: PM notes mix languages within one message."""
-    cyrillic, latin = len(_CYRILLIC.findall(sentence)), len(_LATIN.findall(sentence))
+    """Russian rules for Cyrillic sentences: PM notes mix languages within one message. What
+    a sentence quotes (a page's title, a message: «Мёртвая ссылка на "Getting Started"») is
+    not the language it is told in."""
+    told = _QUOTED.sub(" ", sentence)
+    if not (_CYRILLIC.search(told) or _LATIN.search(told)):
+        told = sentence
+    cyrillic, latin = len(_CYRILLIC.findall(told)), len(_LATIN.findall(told))
     if cyrillic and cyrillic >= 0.3 * latin:
         return lexicon_ru
     if latin:
