@@ -2726,6 +2726,11 @@ def test_a_russian_pain_keeps_its_subject(text, subject):
     assert pain.startswith(subject), pain
 
 
+def test_a_russian_label_leaves_out_the_opening_of_the_clause_after_it():
+    (pain,) = _pains("Окно зависает вместо того, чтобы открыться.", "ru")
+    assert pain == "окно зависает"
+
+
 def test_a_pain_told_in_a_relative_clause_keeps_what_it_is_about():
     text = "После обновления появилась серая полоса, которая не даёт нажать на кнопки."
     (pain,) = _pains(text, "ru")

@@ -1682,7 +1682,17 @@ def _pain_label(text: str, span: Span, clause: Span, sentence: Sentence) -> tupl
         phrase = _past_a_cut_preposition(text, phrase, clause[0])
     if text[phrase[1] : phrase[1] + 1] == "%" and text[phrase[1] - 1 : phrase[1]].isdigit():
         phrase = (phrase[0], phrase[1] + 1)  # "на 100%": the sign is the number's own
+    dangling = _OPENS_A_CLAUSE_AFTER.search(text, phrase[0], phrase[1])
+    if dangling is not None and len(text[phrase[0] : dangling.start()].split()) > 1:
+        phrase = (phrase[0], dangling.start())
     return phrase, _label(text, phrase, sentence)
+
+
+# «окно зависает вместо того[, чтобы открыться]»: the words that open the clause after the
+# comma, left at the end of a label the comma cut
+_OPENS_A_CLAUSE_AFTER = re.compile(
+    r"\s+(?:вместо|для|после|до|из-за|перед|кроме)\s+того\s*$", re.IGNORECASE
+)
 
 
 _RELATIVE_OPENING = re.compile(r"(?:котор\w+|which|who)(?![\w-])", re.IGNORECASE)
