@@ -2586,6 +2586,20 @@ def test_a_russian_blank_screen_is_a_fault_and_an_empty_field_is_not(text, fault
 
 
 @pytest.mark.parametrize(
+    ("text", "fault"),
+    [
+        ("The preview opens an empty pop-up window.", True),
+        ("The dialog shows an empty list.", True),
+        ("The tags field stays empty after saving.", True),
+        ("Leave the field empty and press Save.", False),
+        ("I bought an empty notebook for the meeting.", False),
+    ],
+)
+def test_an_english_empty_surface_shown_or_left_is_a_fault(text, fault):
+    assert bool(_pains(text)) is fault, _nodes(text)
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "The booking portal is inaccessible since Monday.",

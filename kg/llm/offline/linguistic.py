@@ -711,7 +711,7 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
         return True  # "nothing happens", «ничего не происходит»; not "this doesn't happen"
     if _wrong_result(tokens, i) or (not negated and _shown_garbled(tokens, i)):
         return True
-    if not negated and _shown_blank_ru(tokens, i):
+    if not negated and (_shown_blank_ru(tokens, i) or _shown_empty_en(tokens, i)):
         return True
     if token.lemma in CEASE and after is not None and after.lower == "being":
         after = tokens[i + 2] if i + 2 < len(tokens) else None  # "stopped being shown"
@@ -762,6 +762,25 @@ def _shown_blank_ru(tokens: list[Token], i: int) -> bool:
         and "ablt" in grammemes(tokens[i].text)
         and any(t.lemma in _SHOWING_RU for t in tokens[:i])
     )
+
+
+# "the preview opens an empty pop-up", "the tags field stays empty": English reads "blank" as
+# a problem by itself; "empty" is one when it is what is shown, or what a thing stays
+_SHOWN_SURFACES_EN = _wordset(
+    "page screen window tab box popup pop-up dialog panel pane area frame list view"
+)
+_SHOWING_EN = _wordset("open show display appear load come pop return")
+_STAYING_EN = _wordset("remain remains remained stay stays stayed")
+
+
+def _shown_empty_en(tokens: list[Token], i: int) -> bool:
+    if tokens[i].lower != "empty":
+        return False
+    if i and (tokens[i - 1].lemma in _STAYING_EN or tokens[i - 1].lower in _STAYING_EN):
+        return True  # "the field stays empty"
+    rest = [t for t in tokens[i + 1 : i + 4] if t.pos in ("NOUN", "PROPN", "ADJ")]
+    surface = any(t.lemma in _SHOWN_SURFACES_EN or t.lower in _SHOWN_SURFACES_EN for t in rest)
+    return surface and any(t.lemma in _SHOWING_EN for t in tokens[:i] + tokens[i + 1 :])
 
 
 _NO_THING = _wordset("nothing none no")
