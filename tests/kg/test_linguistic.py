@@ -2600,6 +2600,13 @@ def test_an_english_empty_surface_shown_or_left_is_a_fault(text, fault):
 
 
 @pytest.mark.parametrize(
+    "text", ["No scrollbar on the settings page.", "No gap between the tiles."]
+)
+def test_an_english_part_of_the_screen_said_missing_is_a_fault(text):
+    assert _pains(text), _nodes(text)
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "The booking portal is inaccessible since Monday.",

@@ -1230,7 +1230,8 @@ def _after_inability(tokens: list[Token], i: int) -> bool:
 # offline mode".
 _CAPABILITY_NOUNS = _wordset(
     """option options way button buttons setting settings feature features support ability
-    function functions mode choice control controls access"""
+    function functions mode choice control controls access
+    bar scrollbar menu icon icons link links field tab gap spacing margin"""
 )
 # Interruptions a user did not ask for: a quantity of them is a complaint ("lots of pop-ups").
 _INTRUSIONS = _wordset(
