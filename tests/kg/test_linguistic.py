@@ -2747,9 +2747,20 @@ def test_a_russian_pain_keeps_its_subject(text, subject):
     assert pain.startswith(subject), pain
 
 
-def test_a_russian_label_leaves_out_the_opening_of_the_clause_after_it():
-    (pain,) = _pains("Окно зависает вместо того, чтобы открыться.", "ru")
-    assert pain == "окно зависает"
+def test_a_pain_told_inside_a_short_quote_takes_the_whole_quote_and_what_it_names():
+    (pain,) = _pains('Появляется сообщение "Не удалось подключиться к серверу".', "ru")
+    assert pain == 'сообщение "Не удалось подключиться к серверу"'
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("Окно зависает вместо того, чтобы открыться.", "окно зависает"),
+        ("Курсор прыгает туда, куда не надо.", "курсор прыгает"),
+    ],
+)
+def test_a_russian_label_leaves_out_the_opening_of_the_clause_after_it(text, label):
+    assert _pains(text, "ru") == [label]
 
 
 def test_a_pain_told_in_a_relative_clause_keeps_what_it_is_about():

@@ -1683,6 +1683,8 @@ def _pain_label(text: str, span: Span, clause: Span, sentence: Sentence) -> tupl
     if text[phrase[1] : phrase[1] + 1] == "%" and text[phrase[1] - 1 : phrase[1]].isdigit():
         phrase = (phrase[0], phrase[1] + 1)  # "на 100%": the sign is the number's own
     dangling = _OPENS_A_CLAUSE_AFTER.search(text, phrase[0], phrase[1])
+    if dangling is None and _CLAUSE_IT_POINTS_TO.match(text, phrase[1]):
+        dangling = _POINTING_END.search(text, phrase[0], phrase[1])
     if dangling is not None and len(text[phrase[0] : dangling.start()].split()) > 1:
         phrase = (phrase[0], dangling.start())
     return phrase, _label(text, phrase, sentence)
@@ -1692,6 +1694,11 @@ def _pain_label(text: str, span: Span, clause: Span, sentence: Sentence) -> tupl
 # comma, left at the end of a label the comma cut
 _OPENS_A_CLAUSE_AFTER = re.compile(
     r"\s+(?:вместо|для|после|до|из-за|перед|кроме)\s+того\s*$", re.IGNORECASE
+)
+# «подчёркивает ошибки там[, где их нет]»: a pointing word whose clause the comma cut off
+_POINTING_END = re.compile(r"\s+(?:там|тогда|туда|оттуда|так)\s*$", re.IGNORECASE)
+_CLAUSE_IT_POINTS_TO = re.compile(
+    r"\s*,\s*(?:где|когда|куда|откуда|что|как|чтобы)(?![\w-])", re.IGNORECASE
 )
 
 
@@ -1767,6 +1774,9 @@ def _with_pronoun_subject(text: str, phrase: Span, floor: int) -> Span:
     return phrase
 
 
+_SHORT_QUOTE = 8  # words: a message or a name, not a passage
+
+
 def _whole_quote(text: str, phrase: Span, clause: Span) -> Span:
     """A label never holds half a quotation: one that ends inside the quote takes it to its
     close, one that starts inside it takes the word the quote names ('error "Access denied"
@@ -1774,11 +1784,17 @@ def _whole_quote(text: str, phrase: Span, clause: Span) -> Span:
     start, end = phrase
     for opened in _QUOTED.finditer(text, clause[0], clause[1]):
         quote_start, quote_end = opened.span()
-        if start < quote_start < end < quote_end:
-            end = quote_end
-        elif quote_start < start < quote_end <= end:
+        if not (start < quote_end and quote_start < end) or (
+            start < quote_start and quote_end <= end
+        ):
+            continue  # apart from the quote, or holding all of it
+        if start > quote_start and end < quote_end and len(opened.group().split()) > _SHORT_QUOTE:
+            continue  # told inside a passage it quotes: the passage is no label
+        if start >= quote_start:
+            # «сообщение "Не удалось подключиться"»: the label takes the word the quote names
             before = list(_TOKEN.finditer(text, clause[0], quote_start))
             start = before[-1].start() if before else quote_start
+        end = max(end, quote_end)
     return start, end
 
 
