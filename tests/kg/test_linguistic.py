@@ -2508,6 +2508,8 @@ def test_a_ticket_tells_a_job_only_as_what_its_writer_is_after():
         ("В логах ошибок нет.", None),
         ("Вопросов нет.", None),
         ("Разницы нет.", None),
+        # asked how to mend what the report told: no new fault
+        ("Подскажите, пожалуйста, как это исправить?", None),
     ],
 )
 def test_russian_says_what_goes_wrong_in_its_own_constructions(text, pain):
