@@ -376,7 +376,7 @@ PAIN_PREDICATE = re.compile(
     rf"|{MEDIA_NOUNS}\s+(?:[\w-]+\s+){{0,3}}?не\s+(?:воспроизвод|проигрыва)\w+"
     # «кнопка сломана»: a short form that says what is wrong
     r"|сломан[аоы]?"
-    # what shows or loads only in part: «кнопки видны не полностью», «страница загружается
+    # what shows or loads only in part: «шапка видна не полностью», «страница загружается
     # частично»
     r"|(?:вид(?:ен|на|но|ны)|отобража\w+|показыва\w+|загружа\w+|прогружа\w+)\s+"
     r"(?:не\s+полностью|не\s+целиком|(?:лишь\s+|только\s+)?частично)"
@@ -560,7 +560,7 @@ _SEP = r"(?:\s*,\s*(?:(?:и|или)\s+)?|\s+(?:и|или)\s+)"
 NAMES_ANY = rf"(?P<names>{_NAME_ANY}(?:{_SEP}{_NAME_ANY})*)"
 NAMES_LATIN = rf"(?P<names>{_NAME_LATIN}(?:{_SEP}{_NAME_LATIN})*)"
 NAME_SPLIT = re.compile(r"\s*,\s*(?:(?:и|или)\s+)?|\s+(?:и|или)\s+")
-# a release named after the product: «Opera 102», «Firefox 113.0.2»
+# a release named after the product: «Opera 102», «Vivaldi 6.1.3»
 _RELEASE = r"(?:\s+v?\d[\w.]*)?"
 # Russian reports tell a product free of the fault among COMPETITOR_PATTERNS.
 COMPETITOR_WHERE_IT_WORKS: tuple[re.Pattern[str], ...] = ()

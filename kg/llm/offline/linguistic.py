@@ -747,7 +747,7 @@ def _shown_blank_ru(tokens: list[Token], i: int) -> bool:
     if after is not None and after.lemma in _SHOWN_SURFACES_RU:
         shown = any(t.lemma in _SHOWING_RU for t in tokens[:i] + tokens[i + 2 :])
         return after.lemma == "экран" or shown
-    # «Страница пустая», «Экран чёрный»: said of the surface as its predicate
+    # «Вкладка пустая», «Экран чёрный»: said of the surface as its predicate
     before = tokens[i - 1] if i else None
     if (
         before is not None
@@ -2703,7 +2703,7 @@ def not_a_pain(text: str, clause: Span, sentence: Span, english: bool) -> str:
     return ""
 
 
-# «видны не полностью», "not fully shown": a part only, which denies nothing
+# «видна не полностью», "not fully shown": a part only, which denies nothing
 _WHOLLY = _wordset("полностью целиком fully completely entirely")
 
 
