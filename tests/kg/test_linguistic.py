@@ -2609,6 +2609,19 @@ def test_an_english_part_of_the_screen_said_missing_is_a_fault(text):
 
 
 @pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        # what happens, not the condition set off before it by its comma
+        ("When I press F9, nothing happens.", "nothing happens"),
+        # what ends unasked
+        ("The language server terminated unexpectedly.", "language server terminated unexpectedly"),
+    ],
+)
+def test_an_english_report_of_what_happens(text, label):
+    assert _pains(text) == [label], _nodes(text)
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "The booking portal is inaccessible since Monday.",

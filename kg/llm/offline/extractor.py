@@ -1666,6 +1666,9 @@ _CODE_WORK_TO_DO = re.compile(
 def _pain_label(text: str, span: Span, clause: Span, sentence: Sentence) -> tuple[Span, str]:
     """The words of a pain cut to a statement, and its label."""
     lex = sentence.lex
+    opening = _WHEN_CLAUSE.match(text, span[0], span[1]) if lex.LANG == "en" else None
+    if opening is not None and len(text[opening.end() : span[1]].split()) > 1:
+        span = (opening.end(), span[1])  # "When I press F5, nothing happens": what happens
     # "instead of the page, it shows markup": the comma is inside the statement
     cutter = None if linguistic.holds_its_comma(text, span) else lex.PAIN_CUTTER
     if cutter is not None and lex.LANG == "en" and linguistic.good_until(text, clause):
@@ -1699,6 +1702,12 @@ _OPENS_A_CLAUSE_AFTER = re.compile(
 _POINTING_END = re.compile(r"\s+(?:там|тогда|туда|оттуда|так)\s*$", re.IGNORECASE)
 _CLAUSE_IT_POINTS_TO = re.compile(
     r"\s*,\s*(?:где|когда|куда|откуда|что|как|чтобы)(?![\w-])", re.IGNORECASE
+)
+
+
+# A clause of when or on what condition, set off by its comma, before the statement.
+_WHEN_CLAUSE = re.compile(
+    r"\s*(?:when|whenever|if|once|after|as\s+soon\s+as)\s[^,;:.!?]{1,80},\s*", re.IGNORECASE
 )
 
 

@@ -1493,7 +1493,7 @@ def _the_writer_is(tokens: list[Token], i: int) -> bool:
 # the camera", "the timer resets itself". These verbs name something a user also does ("I
 # close it at night"), so they need a person not to be the subject and a word that says it
 # happens unasked.
-_UNBIDDEN = _wordset("close quit restart reboot reset reload refresh skip jump")
+_UNBIDDEN = _wordset("close quit exit terminate restart reboot reset reload refresh skip jump")
 _BODY = _wordset("eyes ears head")
 _MAY = _wordset("may might could would will")
 _OUTPUTS = _wordset("sound audio picture image video")
