@@ -2615,6 +2615,8 @@ def test_an_english_part_of_the_screen_said_missing_is_a_fault(text):
         ("When I press F9, nothing happens.", "nothing happens"),
         # what ends unasked
         ("The language server terminated unexpectedly.", "language server terminated unexpectedly"),
+        # a tool's complaint is its error, not a grievance about its object
+        ("The type checker complains about valid code.", "type checker complains about valid code"),
     ],
 )
 def test_an_english_report_of_what_happens(text, label):

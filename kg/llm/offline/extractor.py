@@ -1834,6 +1834,14 @@ def _pain_in_clause(text: str, clause: Span, lex: ModuleType) -> tuple[Span, boo
     """The pain's words in a clause, and whether only "by hand" said it is one."""
     start, end = clause
     complement = lex.PAIN_COMPLEMENT.search(text, start, end)
+    if (
+        complement is not None
+        and lex.LANG == "en"
+        and complement.group().lower().startswith("complain")
+        and linguistic.said_by_a_thing(text, start, complement.start())
+    ):
+        subject = _words_before(text, complement.start(), start, lex, lex.SUBJECT_MAX_WORDS)
+        return (subject, end), False  # "the compiler complains about …": the tool's error
     if complement is not None and len(text[complement.end() : end].split()) > 1:
         return (complement.end(), end), False  # "hate it": the thing is named before the cue
     spans: list[Span] = []

@@ -852,6 +852,15 @@ def _a_person(token: Token) -> bool:
     return plural and lexicon_en.SEGMENT_HEAD.fullmatch(token.lower) is not None
 
 
+def said_by_a_thing(text: str, start: int, at: int) -> bool:
+    """The word before `at` is a thing's name, not a person's: "the linter complains about
+    valid code" is a tool's error, not a user's grievance."""
+    before = [t for t in analyse(text[start:at]) if t.pos != "PUNCT"]
+    if not before or before[-1].pos not in ("NOUN", "PROPN"):
+        return False
+    return not _a_person(before[-1])
+
+
 def _a_thing_ceased(tokens: list[Token], i: int) -> bool:
     """«Перестал» with any infinitive said of a thing: a Russian program that stopped doing
     something is broken, whatever it stopped doing. Said of people («клиенты перестали
