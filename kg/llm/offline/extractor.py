@@ -1800,7 +1800,7 @@ def _whole_quote(text: str, phrase: Span, clause: Span) -> Span:
         if start > quote_start and end < quote_end and len(opened.group().split()) > _SHORT_QUOTE:
             continue  # told inside a passage it quotes: the passage is no label
         if start >= quote_start:
-            # «сообщение "Не удалось подключиться"»: the label takes the word the quote names
+            # «сообщение "Не получается открыть файл"»: the label takes the word the quote names
             before = list(_TOKEN.finditer(text, clause[0], quote_start))
             start = before[-1].start() if before else quote_start
         end = max(end, quote_end)

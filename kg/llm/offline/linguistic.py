@@ -85,7 +85,7 @@ PROBLEM_LEMMAS = _wordset(
     дергаться прыгать размываться искажаться съезжать съехать дублироваться двоиться
     сбиваться сбиться неудобный неудобно ломать сломать уязвимость уязвимый опечатка
     недостижимый покорёженный покорёжить искорёженный искорёжить кривой криво ненужный
-    неюзабельный непригодный нерабочий неработоспособный неработающий ругаться"""
+    неюзабельный непригодный неработоспособный неработающий ругаться"""
 )
 # Verbs whose absence is a problem when negated ("doesn't open", «не запускается»).
 FUNCTION_LEMMAS = _wordset(
@@ -764,20 +764,23 @@ def _shown_blank_ru(tokens: list[Token], i: int) -> bool:
     )
 
 
-# "the preview opens an empty pop-up", "the tags field stays empty": English reads "blank" as
-# a problem by itself; "empty" is one when it is what is shown, or what a thing stays
+# "the preview opens an empty pop-up": English reads "blank" as a problem by itself; "empty"
+# is one when it is what is shown (or what a thing is or stays, see _misbehaves)
 _SHOWN_SURFACES_EN = _wordset(
     "page screen window tab box popup pop-up dialog panel pane area frame list view"
 )
 _SHOWING_EN = _wordset("open show display appear load come pop return")
+# the tagger leaves "remains" unlemmatized
 _STAYING_EN = _wordset("remain remains remained stay stays stayed")
+
+
+def _stays(token: Token) -> bool:
+    return token.lemma in _STAYING_EN or token.lower in _STAYING_EN
 
 
 def _shown_empty_en(tokens: list[Token], i: int) -> bool:
     if tokens[i].lower != "empty":
         return False
-    if i and (tokens[i - 1].lemma in _STAYING_EN or tokens[i - 1].lower in _STAYING_EN):
-        return True  # "the field stays empty"
     rest = [t for t in tokens[i + 1 : i + 4] if t.pos in ("NOUN", "PROPN", "ADJ")]
     surface = any(t.lemma in _SHOWN_SURFACES_EN or t.lower in _SHOWN_SURFACES_EN for t in rest)
     return surface and any(t.lemma in _SHOWING_EN for t in tokens[:i] + tokens[i + 1 :])
@@ -1701,8 +1704,8 @@ def _misbehaves(tokens: list[Token], i: int) -> bool:
         return True
     if token.lower in _FALLING and following[:1] and following[0] in _FALLEN_STATES:
         return not by_a_person
-    if token.lower == "empty" and i and tokens[i - 1].lemma == "be":
-        return not by_a_person  # "my favourites list is empty after the update"
+    if token.lower == "empty" and i and (tokens[i - 1].lemma == "be" or _stays(tokens[i - 1])):
+        return not by_a_person  # "my favourites list is empty after the update", "… stays empty"
     if token.lower == "hidden" and following[:1] and following[0] in _COSTS:
         return True  # "hidden fees"
     if forms & {"cover", "block", "hide"} and _verb_like(tokens, i) and not by_a_person:
