@@ -1207,6 +1207,17 @@ def test_a_platform_or_an_elliptical_denial_names_no_competitor(text, language):
     assert "competitor" not in _types(text, language), _nodes(text, language)
 
 
+def test_a_language_names_no_competitor():
+    text = (
+        "The spell checker marks every word.\n\nInstall a dictionary (e.g. Dutch or "
+        "Brazilian Portuguese).\n\nWorks fine in German. Works fine in Opera."
+    )
+    found = [label for kind, label in _ticket(text, "en") if kind == "competitor"]
+    assert found == ["Opera"], found
+    assert linguistic.names_a_language("Simplified Chinese")
+    assert not linguistic.names_a_language("Chinese Checkers Online")
+
+
 @pytest.mark.parametrize(
     ("text", "language"),
     [
@@ -2046,6 +2057,7 @@ def test_every_statement_of_the_actual_results_paragraph_is_a_pain():
         "Can't just reproduce now so setting to unconfirmed for now.",
         "Bug 1602463 added a new background agent to Windows.",
         "Port shell service changes from Bug 1823686 to SeaMonkey.",
+        "We need to port the launcher changes from Bug 4321.",
         "This was also happening in SeaMonkey 2.48.",
     ],
 )
@@ -2723,6 +2735,41 @@ def test_a_statement_that_all_is_well_under_actual_results_is_no_fault(text, lan
     assert len(pains) == 1 and "перезагрузки" not in pains[0] and "reboot" not in pains[0], pains
 
 
+@pytest.mark.parametrize(
+    ("text", "language", "left_out"),
+    [
+        (
+            "Attachments do not open\n\nActual results:\n\n"
+            "Attachments do not open from the inbox. Forwarding the mail works. "
+            "Printing works fine.",
+            "en",
+            ("forwarding", "printing"),
+        ),
+        (
+            "Вложения не открываются\n\nФактический результат:\n\n"
+            "Вложения не открываются из входящих. Пересылка письма работает нормально.",
+            "ru",
+            ("пересылка",),
+        ),
+    ],
+)
+def test_what_works_under_actual_results_is_no_fault(text, language, left_out):
+    pains = [label.lower() for kind, label in _ticket(text, language) if kind == "pain"]
+    assert len(pains) == 1 and not any(w in pains[0] for w in left_out), pains
+
+
+def test_under_actual_results_what_works_only_in_part_is_still_a_fault():
+    text = "The toolbar is wrong\n\nActual results:\n\nOnly the first button works."
+    pains = [label for kind, label in _ticket(text, "en") if kind == "pain"]
+    assert any("first button" in p for p in pains), pains
+
+
+def test_what_a_fault_does_not_affect_is_no_fault():
+    text = "Syntax highlighting is broken\n\nThe Python files are not affected."
+    pains = [label for kind, label in _ticket(text) if kind == "pain"]
+    assert pains == ["syntax highlighting is broken"], pains
+
+
 def test_a_share_of_missing_content_is_no_feature_asked_for():
     found = _nodes("На главной странице не хватает многих иконок и шрифтов.", "ru")
     assert "feature" not in {kind for kind, _ in found}, found
@@ -2914,6 +2961,7 @@ def test_a_tickets_alternative_is_a_way_round_it_tells_not_a_medium_it_names():
     [
         ("Fix the account manager in the preferences pane", False),
         ("Stop using display names as cache keys", False),
+        ("Add missing headers to the mail code", False),
         ("Fix the crash on save", True),
     ],
 )

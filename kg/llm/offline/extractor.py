@@ -431,8 +431,9 @@ def _actual_behaviour(
             statement = _first_statement(text, (sentence.start, sentence.end))
             if statement is None or linguistic.tells_a_workaround(text, statement):
                 continue  # «Единственный способ выйти из меню — …»: the way round, told there
-            if linguistic.says_all_is_well(text[statement[0] : statement[1]]):
-                continue  # «После перезагрузки всё в порядке»: the fault is gone, none told
+            told = text[statement[0] : statement[1]]
+            if linguistic.says_all_is_well(told) or linguistic.says_it_works(told):
+                continue  # «После перезагрузки всё в порядке», "Printing works.": no fault
             if linguistic.tells_only_since_when(text[statement[0] : statement[1]]):
                 continue  # "It has been like this since May": when, of the fault told before
             phrase, label = _pain_label(text, statement, statement, sentence)
@@ -1565,11 +1566,13 @@ _ANOTHER_TICKET = re.compile(
 
 
 # A clause that opens on a maintainer's verb for work on the code: a task, not a fault one sees
-# ("Port shell changes …", "This patch backports …"); the ticket telling its own history
-# ("This bug was initially created as a clone of …", "This bug will track the changes").
+# ("Port shell changes …", "We need to port the new flag", "This patch backports …"); the
+# ticket telling its own history ("This bug was initially created as a clone of …", "This bug
+# will track the changes").
 _A_CODE_TASK = re.compile(
     r"(?:\+\+\+\s*)?(?:this\s+(?:patch\s+|change\s+|changeset\s+)?(?:ports|backports|refactors|"
-    r"bumps|uplifts)\s|(?:port|backport|refactor|bump|uplift)\s+(?!is\b|are\b|was\b)"
+    r"bumps|uplifts)\s|(?:we\s+(?:(?:need|have|ought)\s+to|should|must)\s+)?"
+    r"(?:port|backport|refactor|bump|uplift)\s+(?!is\b|are\b|was\b)"
     r"|this\s+(?:bug|issue|ticket)\s+(?:was\s+(?:initially\s+|originally\s+)?(?:created|filed|"
     r"cloned|opened|split)|will\s+(?:track|cover|be\s+used)))",
     re.IGNORECASE,
@@ -1577,9 +1580,9 @@ _A_CODE_TASK = re.compile(
 
 
 # A ticket's task, named by its verb: "Fix the account manager in the prefs pane", "Rename the
-# build flags", "Stop using the old keys".
+# build flags", "Stop using the old keys", "Add missing headers to the build".
 _A_TASK = re.compile(
-    r"\W*(?:(?P<fix>fix|correct)|rename|stop\s+using|clean\s+up)\s+"
+    r"\W*(?:(?P<fix>fix|correct)|rename|stop\s+using|clean\s+up|add\s+(?:the\s+)?missing)\s+"
     r"(?!is\b|are\b|was\b|it\b|this\b|that\b)",
     re.IGNORECASE,
 )
@@ -2149,6 +2152,8 @@ def _is_competitor_name(name: str, own: set[str], lex: ModuleType) -> bool:
         return False  # the project's own product, however it is spelled
     if linguistic.names_a_platform(name) or linguistic.names_a_device(name):
         return False  # "I use Windows 11", "switched from my Galaxy S5": where it runs, no rival
+    if linguistic.names_a_language(name):
+        return False  # "works fine in German": the locale, no rival
     if " " not in name and name.isupper() and len(name) > 3 and is_english_word(name):
         return False  # "pay for PREMIUM": a word shouted, not a name
     glued = _GLUED.match(name)

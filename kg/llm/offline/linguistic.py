@@ -927,12 +927,14 @@ def _writer_chose_not_to(tokens: list[Token], i: int) -> bool:
     return False
 
 
-# Verbs that, negated, tell what someone knows, wants, needs or feels, or that something does
-# not matter or cost much: «не знаю почему», "it doesn't matter", "doesn't take long".
+# Verbs that, negated, tell what someone knows, wants, needs or feels, that something does
+# not matter or cost much, or that a fault does not reach it: «не знаю почему», "it doesn't
+# matter", "doesn't take long", "the other packs are not affected".
 NOT_FAILURE_VERBS = _wordset(
     """know understand think believe remember want wish need care mind matter bother seem
     expect plan intend hope mean suggest require cost be have do get make take go come look
     sound feel hurt regret charge ask use agree
+    affect impact
     знать понимать понять думать считать помнить запомнить хотеть желать планировать
     собираться нуждаться требоваться требовать стоить надеяться бояться волновать интересовать
     советовать рекомендовать являться быть иметь использовать пользоваться соглашаться
@@ -2791,6 +2793,26 @@ def tells_only_since_when(statement: str) -> bool:
     return _ONLY_SINCE_WHEN.fullmatch(statement) is not None
 
 
+# A statement that ends on something working: "Saving the file works.", "Printing works
+# fine", «Экспорт работает нормально». "Only the first tab works" still tells a fault.
+_IT_WORKS = re.compile(
+    r"(?:\b(?:works?|worked|is\s+working|are\s+working)(?:\s+(?:fine|well|ok|okay|correctly"
+    r"|properly|normally|perfectly|as\s+(?:expected|intended|it\s+should)))?"
+    r"|(?<![\w-])работа(?:ет|ют|л[аио]?)(?:\s+(?:нормально|корректно|правильно|хорошо|"
+    r"отлично|как\s+надо|как\s+положено|без\s+проблем))?)\s*[.!]*\s*$",
+    re.IGNORECASE,
+)
+_ONLY_SOME = re.compile(r"\bonly\b|(?<![\w-])только(?![\w-])", re.IGNORECASE)
+
+
+def says_it_works(statement: str) -> bool:
+    return (
+        _IT_WORKS.search(statement) is not None
+        and not _NEGATION_IN.search(statement)
+        and not _ONLY_SOME.search(statement)
+    )
+
+
 def says_all_is_well(statement: str) -> bool:
     return _ALL_IS_WELL.search(statement) is not None and not _NEGATION_IN.search(
         _ALL_IS_WELL.sub(" ", statement)
@@ -4211,6 +4233,32 @@ def names_a_platform(name: str) -> bool:
     """ "Windows 11", "Ubuntu", "Python 3.12": the environment, not a rival product."""
     words = name.lower().split()
     return bool(words) and words[0] in _PLATFORMS
+
+
+# The languages people speak and write, and the words that name a variety of one: what a
+# dictionary, a locale or a translation is in, never a rival product.
+_HUMAN_LANGUAGES = _wordset(
+    """english french german spanish italian portuguese dutch flemish polish russian ukrainian
+    belarusian czech slovak hungarian romanian bulgarian greek turkish arabic hebrew persian
+    farsi hindi bengali urdu punjabi tamil chinese mandarin cantonese japanese korean
+    vietnamese thai indonesian malay filipino swedish norwegian danish finnish icelandic
+    estonian latvian lithuanian serbian croatian slovenian bosnian macedonian albanian
+    catalan basque galician welsh irish gaelic latin esperanto afrikaans swahili"""
+)
+_LANGUAGE_VARIETIES = _wordset(
+    """british american canadian australian brazilian european swiss austrian belgian
+    mexican simplified traditional modern standard"""
+)
+
+
+def names_a_language(name: str) -> bool:
+    """ "French", "British English", "Simplified Chinese": a language, not a rival product."""
+    words = name.lower().split()
+    return (
+        bool(words)
+        and words[-1] in _HUMAN_LANGUAGES
+        and all(w in _HUMAN_LANGUAGES | _LANGUAGE_VARIETIES for w in words)
+    )
 
 
 def names_a_device(phrase: str) -> bool:
