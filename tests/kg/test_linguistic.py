@@ -2770,6 +2770,33 @@ def test_what_a_fault_does_not_affect_is_no_fault():
     assert pains == ["syntax highlighting is broken"], pains
 
 
+@pytest.mark.parametrize(
+    ("text", "language", "vague"),
+    [
+        (
+            "www.example-shop.com - Checkout button does nothing\n\n"
+            "**Description**: Page not loading correctly\n**Steps to Reproduce**:\n"
+            "Clicking the checkout button does nothing.",
+            "en",
+            "correctly",
+        ),
+        (
+            "Кнопка оплаты не нажимается\n\nСтраница отображается некорректно. "
+            "Кнопка оплаты не нажимается.",
+            "ru",
+            "некорректно",
+        ),
+    ],
+)
+def test_a_vague_verdict_on_the_page_yields_to_what_is_wrong(text, language, vague):
+    pains = [label for kind, label in _ticket(text, language) if kind == "pain"]
+    assert pains and not any(vague in p for p in pains), pains
+    alone = "www.example-shop.com - site issue\n\n**Description**: Page not loading correctly"
+    assert [label for kind, label in _ticket(alone) if kind == "pain"] == [
+        "page not loading correctly"
+    ]
+
+
 def test_a_share_of_missing_content_is_no_feature_asked_for():
     found = _nodes("На главной странице не хватает многих иконок и шрифтов.", "ru")
     assert "feature" not in {kind for kind, _ in found}, found

@@ -254,12 +254,16 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     ]
     _judged_statements(text, sentences, findings)
     _actual_behaviour(text, sentences, findings, actual)
+
     # "Problem with extensions" above the report that says what goes wrong: the specific
-    # statement carries the pain, the one that only names where adds nothing.
+    # statement carries the pain, the one that only names where adds nothing; in a ticket, so
+    # does "Page not loading correctly" beside the words of what is wrong.
+    def says_too_little(label: str) -> bool:
+        vague = report and linguistic.gives_only_a_vague_verdict(label)
+        return vague or linguistic.names_only_an_area(label)
+
     specific = any(
-        f.type == "pain" and not linguistic.names_only_an_area(f.label)
-        for found in findings
-        for f in found
+        f.type == "pain" and not says_too_little(f.label) for found in findings for f in found
     )
     said_again = _said_again(findings)
     # «Из-за этого я не могу работать» after the fault: its consequence, when a fault is told
@@ -293,7 +297,7 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     for index, (sentence, candidates) in enumerate(zip(sentences, findings, strict=True)):
         found: list[Finding] = []
         for item in candidates:
-            if item.type == "pain" and specific and linguistic.names_only_an_area(item.label):
+            if item.type == "pain" and specific and says_too_little(item.label):
                 continue
             if (
                 item.type == "pain"

@@ -5765,6 +5765,22 @@ _OCCURRING = _wordset(
 )
 
 
+# A verdict on the whole page that says only that it is not right ("Page not loading
+# correctly", «Сайт загружается некорректно»): a ticket that says what is wrong says more.
+_VAGUE_VERDICT = re.compile(
+    r"(?:the\s+)?(?:web\s*)?(?:page|site|website|webpage)s?\s+(?:is\s+|are\s+|does\s+|do\s+)?"
+    r"not\s+(?:being\s+|be\s+)?(?:load|display|render|show|work)\w*\s+"
+    r"(?:correct(?:ly)?|properly|right|as\s+expected)"
+    r"|(?:страниц[аы]|сайт|веб-страниц[аы])\s+(?:(?:некорректно|неправильно)\s+\w+"
+    r"|\w+\s+(?:некорректно|неправильно))",
+    re.IGNORECASE,
+)
+
+
+def gives_only_a_vague_verdict(label: str) -> bool:
+    return _VAGUE_VERDICT.fullmatch(label.strip(" .!")) is not None
+
+
 def names_only_an_area(label: str) -> bool:
     """A pain that says only where a problem is ("problem with plugins", «ошибка в переводе»,
     "sidebar problem"): no verb, negation or absence says what goes wrong."""
