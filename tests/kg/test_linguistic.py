@@ -348,6 +348,24 @@ def test_a_pain_that_only_names_where_gives_way_to_the_specific_one():
     assert not linguistic.names_only_an_area("sync does not work")
 
 
+def test_a_guess_at_the_kind_of_problem_gives_way_to_the_symptom():
+    text = "The menu does not open\n\nThere seems to be a font problem."
+    assert [label for kind, label in _ticket(text) if kind == "pain"] == ["menu does not open"]
+    assert linguistic.names_only_an_area("it appears to be a font issue")
+
+
+@pytest.mark.parametrize(
+    "told",
+    [
+        "Someone who knows the code should file separate bugs for these.",
+        "All the other related bugs were closed, see bug 1234.",
+    ],
+)
+def test_what_happens_to_other_tickets_is_no_fault_of_the_product(told):
+    pains = [label for kind, label in _ticket(f"Menu broken\n\n{told}") if kind == "pain"]
+    assert pains == ["menu broken"], pains
+
+
 def test_a_recommendation_heading_takes_the_whole_statement():
     text = "*Recommendation:* Show the expected waiting time on the order page (see notes)"
     assert "Show the expected waiting time on the order page" in _features(text)

@@ -5639,11 +5639,15 @@ _TOLD_ALREADY = _wordset("same similar this that such такой такая та
 
 
 # A tracker's verb with a ticket for its object: "as I was about to file the bug", "handy for
-# triaging old bugs", "opened an issue upstream".
+# triaging old bugs", "opened an issue upstream", "file separate bugs"; or with a ticket for its
+# subject: "the related bugs were closed".
 _A_TICKET_HANDLED = re.compile(
     r"\b(?:submit|file|report|open|creat|check|track|triag|search|clos|reopen|dup|describ)\w*\s+"
     r"(?:(?:the|a|an|this|that|these|those|another|other|recent|related|similar|existing|older"
-    r"|new|open|closed|upstream)\s+){0,2}(?:bugs?|issues?|tickets?|bug\s+reports?)\b"
+    r"|new|open|closed|upstream|separate|several|follow-?up)\s+){0,2}"
+    r"(?:bugs?|issues?|tickets?|bug\s+reports?)\b"
+    r"|\b(?:bugs?|issues?|tickets?)\s+(?:was|were|is|are|has\s+been|have\s+been|got)\s+"
+    r"(?:closed|filed|opened|reopened|marked|duped|triaged)\b"
     # "Split from bug 4711", "cloned from issue 12": where the ticket came from
     r"|\b(?:split|clon|cop|mov|fork)\w*\s+(?:off\s+)?from\s+(?:bug|issue|ticket)\b"
     # the same in Russian: «завёл новый тикет», «закрыл старые баги», «Выделено из бага 4711»
@@ -5781,14 +5785,19 @@ def gives_only_a_vague_verdict(label: str) -> bool:
     return _VAGUE_VERDICT.fullmatch(label.strip(" .!")) is not None
 
 
+# Verbs that say a problem is there, or seems to be, and not what it does.
+_BEING_VERBS = _wordset("have be seem appear")
+
+
 def names_only_an_area(label: str) -> bool:
     """A pain that says only where a problem is ("problem with plugins", «ошибка в переводе»,
-    "sidebar problem"): no verb, negation or absence says what goes wrong."""
+    "sidebar problem", "there seems to be a CSS problem"): no verb, negation or absence says
+    what goes wrong."""
     tokens = [t for t in analyse(label) if t.pos != "PUNCT"]
     if not any(t.lemma in GENERIC_PROBLEMS or t.lower in GENERIC_PROBLEMS for t in tokens):
         return False
     return not any(
-        (t.pos == "VERB" and t.lemma != "have")
+        (t.pos == "VERB" and t.lemma not in _BEING_VERBS)
         or t.lower in NEGATORS
         or t.lower in ABSENCE
         or (t.lemma in PROBLEM_LEMMAS and t.lemma not in GENERIC_PROBLEMS and t.pos != "NOUN")
