@@ -2815,6 +2815,12 @@ def test_a_vague_verdict_on_the_page_yields_to_what_is_wrong(text, language, vag
     ]
 
 
+def test_the_setup_an_english_reproduction_step_tells_is_no_pain():
+    text = "Menu broken\n\nSteps:\n1. Open the settings without being logged in.\n2. Click Save."
+    pains = [label for kind, label in _ticket(text) if kind == "pain"]
+    assert pains == ["menu broken"], pains
+
+
 def test_a_share_of_missing_content_is_no_feature_asked_for():
     found = _nodes("На главной странице не хватает многих иконок и шрифтов.", "ru")
     assert "feature" not in {kind for kind, _ in found}, found

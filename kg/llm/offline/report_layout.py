@@ -228,10 +228,23 @@ def in_a_step_to_do(text: str, steps_at: list[Span], at: int) -> bool:
     line_start = text.rfind("\n", 0, at) + 1
     if _RESULT_MARK.search(text, line_start, at):
         return False
-    first = re.match(
-        r"[А-Яа-яЁё-]+", text[line_start + len(_LIST_MARK.match(text, line_start)[0]) :]
-    )
+    opening = text[line_start + len(_LIST_MARK.match(text, line_start)[0]) :]
+    if _AN_ORDER_EN.match(opening):
+        return True
+    first = re.match(r"[А-Яа-яЁё-]+", opening)
     return first is not None and bool(grammemes(first.group()) & {"INFN", "impr"})
+
+
+# The verbs an English reproduction step opens on, said as an order: "Open the settings",
+# "Visit the dashboard", "Right-click the tab".
+_AN_ORDER_EN = re.compile(
+    r"(?:open|visit|click|right-click|double-click|go|navigate|browse|type|enter|press|tap"
+    r"|select|choose|start|launch|run|restart|install|load|reload|refresh|scroll|drag|hover"
+    r"|move|log|sign|create|add|remove|delete|close|save|send|set|change|enable|disable|check"
+    r"|uncheck|wait|switch|use|copy|paste|search|view|compose|reply|forward|print|download"
+    r"|upload|make|put|insert|attach|import|export)\s",
+    re.IGNORECASE,
+)
 
 
 # The sections only a report's template has: a text laid out in them is a ticket, not notes.
