@@ -2821,6 +2821,14 @@ def test_the_setup_an_english_reproduction_step_tells_is_no_pain():
     assert pains == ["menu broken"], pains
 
 
+def test_a_heading_that_names_a_record_of_problems_is_no_pain():
+    text = "The menu is broken\n\nCrash Reports\n\nThe menu opens and closes at once."
+    pains = [label for kind, label in _ticket(text) if kind == "pain"]
+    assert pains and not any("Reports" in p for p in pains), pains
+    assert linguistic.names_a_record_of_problems("crash log")
+    assert not linguistic.names_a_record_of_problems("memory leak")
+
+
 def test_a_share_of_missing_content_is_no_feature_asked_for():
     found = _nodes("На главной странице не хватает многих иконок и шрифтов.", "ru")
     assert "feature" not in {kind for kind, _ in found}, found

@@ -1542,6 +1542,8 @@ def _pains(
                     phrase, label = other_phrase, other
         if label and linguistic.names_only_an_area(label) and _defined(text, phrase):
             continue  # a rating scale's term ("Minor issue: fix when there is time")
+        if label and english and linguistic.names_a_record_of_problems(label):
+            continue  # "Crash Reports": a heading or a tool, no problem that happens
         if label:
             found.append(Finding("pain", label, clause, phrase[0]))
     return found

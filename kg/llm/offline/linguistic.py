@@ -5769,6 +5769,17 @@ _OCCURRING = _wordset(
 )
 
 
+def names_a_record_of_problems(label: str) -> bool:
+    """ "Crash Reports", "error console": a problem noun that only qualifies the noun after it
+    names a thing (a heading, a tool), not a problem that happens."""
+    tokens = [t for t in analyse(label) if t.pos != "PUNCT"]
+    if not 2 <= len(tokens) <= 3 or not all(t.pos in ("NOUN", "PROPN") for t in tokens):
+        return False
+    head = tokens[-1]
+    problem = any(t.lemma in PROBLEM_LEMMAS or t.lower in PROBLEM_LEMMAS for t in tokens[:-1])
+    return problem and head.lemma not in PROBLEM_LEMMAS and head.lower not in PROBLEM_LEMMAS
+
+
 # A verdict on the whole page that says only that it is not right ("Page not loading
 # correctly", «Сайт загружается некорректно»): a ticket that says what is wrong says more.
 _VAGUE_VERDICT = re.compile(
