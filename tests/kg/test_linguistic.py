@@ -3043,6 +3043,17 @@ def test_a_release_of_another_product_that_works_is_a_competitor(text, competito
     assert ("competitor" in {kind for kind, _ in _ticket(text)}) is competitor, _ticket(text)
 
 
+def test_a_competitors_quote_keeps_the_release_it_names():
+    request = ExtractionRequest(
+        text="Upload broken\n\nWorks fine in Opera 117 on the same machine.",
+        language="en",
+        product="",
+        records="bug_report",
+    )
+    found = [(n.label, n.quote) for n in extract_offline(request).nodes if n.type == "competitor"]
+    assert found == [("Opera", "Works fine in Opera 117")], found
+
+
 def test_when_a_fault_began_told_alone_under_actual_results_is_no_fault():
     text = (
         "Quick view broken\n\nActual results:\n\nThe quick view shows only a spinner. "

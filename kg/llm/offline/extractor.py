@@ -2092,6 +2092,9 @@ def _competitors(
                 if any(f.label == name for f in found):
                     continue
                 quote = _competitor_quote(match, names, index)
+                release = _RELEASE_AFTER.match(text, end)
+                if release is not None and quote[1] <= release.end() <= sentence.end:
+                    quote = (quote[0], release.end())  # "works fine in Opera 117": which one
                 found.append(Finding("competitor", name, quote, start))
     return found
 
@@ -2115,6 +2118,8 @@ def _a_word_opening_the_sentence(text: str, sentence: Sentence, start: int, name
 
 
 _VERSION_AFTER = re.compile(r"\s+v?\d+(?:\.\d+)+\b")  # " 102.0", " v3.1": dotted, not a count
+# A release right after a product's name: " 115", " 102.0", " v3.1", " 117.0a1".
+_RELEASE_AFTER = re.compile(r"[ \t]+v?\d+(?:\.\d+)*(?:[a-z]+\d*)?\b")
 
 
 def _competitor_quote(match: re.Match[str], names: list[Span], index: int) -> Span:
