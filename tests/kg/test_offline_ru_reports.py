@@ -820,6 +820,19 @@ def test_a_product_free_of_the_fault_or_tested_against_is_a_competitor_in_russia
     assert ("competitor", competitor) in _nodes(text)
 
 
+def test_an_address_is_no_competitor_in_russian():
+    text = "Неверный адрес\n\nУже был контакт вроде karl.smith@example.org, почта предлагала его."
+    assert "competitor" not in {kind for kind, _ in _nodes(text)}, _nodes(text)
+
+
+@pytest.mark.parametrize(
+    "told", ["Консоль ошибок ничего не показывает.", "Логи ничего не показывают."]
+)
+def test_a_log_with_nothing_in_it_tells_no_fault(told):
+    pains = _labels(f"Страница пустая\n\n{told}", "pain")
+    assert pains == ["страница пустая"], pains
+
+
 def test_a_platform_that_works_is_no_competitor_in_russian():
     assert "competitor" not in {kind for kind, _ in _nodes("Windows работает.")}
 

@@ -1475,6 +1475,8 @@ def _pains(
             continue  # "why not try to let people know …?": a suggestion, not a fault
         if not english and report_ru.tells_reproduction(text[clause[0] : clause[1]]):
             continue  # «воспроизводится на двух компьютерах»: where, not what goes wrong
+        if not english and report_ru.tells_nothing_logged(text[clause[0] : clause[1]]):
+            continue  # «Консоль ошибок ничего не показывает»: no error written, none told
         if english and _REPRODUCED_EN.search(text, *clause):
             continue  # "can't reproduce it now", "reproduces in safe mode": whether, not what
         if _ANOTHER_TICKET.match(text, clause[0]) or _A_CODE_TASK.match(text, clause[0]):
@@ -2087,6 +2089,8 @@ def _competitors(
                     continue
                 if any(s <= start < e for s, e in workarounds):
                     continue  # "Google" of "Google Таблицы" is the spreadsheet, not a rival
+                if "@" in (text[start - 1 : start], text[end : end + 1]):
+                    continue  # "like karl.smith@example.org": an address, not a product
                 if where_it_works and _a_word_opening_the_sentence(text, sentence, start, name):
                     continue  # "Menu works fine.": a capital that only opens the sentence
                 if any(f.label == name for f in found):

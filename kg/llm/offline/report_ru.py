@@ -30,6 +30,19 @@ def tells_reproduction(clause: str) -> bool:
     return bool(_REPRODUCED.search(clause)) and not _MEDIA_PLAYED.search(clause)
 
 
+# «Консоль ошибок ничего не показывает», «логи ничего не выводят»: where errors would be
+# written holds none, so no fault is told there (the fault itself is told elsewhere).
+_NOTHING_LOGGED = re.compile(
+    r"(?<![\w-])(?:консол\w*\s+ошибок|журнал\w*|лог(?:и|е|ах|ов)?)(?![\w-])(?:\s+[\w-]+){0,2}?"
+    r"\s+ничего\s+не\s+(?:показыва|выводи|вывод|пиш|отобража|содерж)\w*",
+    re.I,
+)
+
+
+def tells_nothing_logged(clause: str) -> bool:
+    return _NOTHING_LOGGED.search(clause) is not None
+
+
 _ASKING = re.compile(
     r"^\W*(?:а\s+)?(?:можно\s+ли|есть\s+ли|как\s+(?:можно\s+)?(?:это\s+)?"
     r"(?:исправить|решить|починить|обойти))(?![\w-])",
