@@ -2829,6 +2829,23 @@ def test_a_heading_that_names_a_record_of_problems_is_no_pain():
     assert not linguistic.names_a_record_of_problems("memory leak")
 
 
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("After the update the toolbar looks different.", "en"),
+        ("После обновления панель инструментов стала выглядеть иначе.", "ru"),
+    ],
+)
+def test_what_an_update_changed_is_a_fault(text, language):
+    assert "pain" in _types(text, language), _nodes(text, language)
+    # a choice the writer made after it is none
+    chosen = {
+        "en": "After the update I use a different theme.",
+        "ru": "После обновления я выбрал другую тему.",
+    }
+    assert "pain" not in _types(chosen[language], language)
+
+
 def test_a_share_of_missing_content_is_no_feature_asked_for():
     found = _nodes("На главной странице не хватает многих иконок и шрифтов.", "ru")
     assert "feature" not in {kind for kind, _ in found}, found

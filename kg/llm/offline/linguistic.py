@@ -464,7 +464,11 @@ def _problem_among(tokens: list[Token], indexes: list[int]) -> int | None:
             if token.lemma not in GENERIC_PROBLEMS and token.lower not in GENERIC_PROBLEMS:
                 return i
             generic = i if generic is None else generic
-        elif _states_a_failure(tokens, i, negated) or _uses_up_ru(tokens, i):
+        elif (
+            _states_a_failure(tokens, i, negated)
+            or _uses_up_ru(tokens, i)
+            or _changed_by_an_update(tokens, i)
+        ):
             if not _set_aside(tokens, i):
                 return i
         elif (
@@ -2418,6 +2422,27 @@ _BECOMING = _wordset("getting becoming became become gets got turning")
 
 _SINCE = _wordset("since after")
 _UPDATES = _wordset("update updates updating upgrade redesign")
+
+
+# "looks different", «стала выглядеть иначе»: how a thing appears or behaves, changed.
+_DIFFERENT = _wordset("different differently иначе по-другому по-иному")
+_APPEARING = _wordset(
+    "look looks looked looking behave behaves behaved seem seems became become becomes "
+    "выглядеть выглядит выглядят работать работает работают вести ведёт стал стала стало стали"
+)
+# «после обновления», «с обновления», «после апдейта»: an update of the Russian tracker's
+_AFTER_UPDATE_RU = re.compile(r"(?<![\w-])(?:после|с|со)\s+(?:\w+\s+)?(?:обновлени|апдейт)\w*")
+
+
+def _changed_by_an_update(tokens: list[Token], i: int) -> bool:
+    """ "after the update the font looks different", «после обновления схема стала выглядеть
+    иначе»: what an update changed unasked, a regression."""
+    if tokens[i].lower not in _DIFFERENT or _negated(tokens, i):
+        return False
+    if not any(t.lower in _APPEARING for t in tokens[max(0, i - 3) : i]):
+        return False
+    joined = " ".join(t.lower for t in tokens)
+    return since_an_update(tokens) or _AFTER_UPDATE_RU.search(joined) is not None
 
 
 def since_an_update(tokens: list[Token]) -> bool:
