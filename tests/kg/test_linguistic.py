@@ -2846,6 +2846,24 @@ def test_what_an_update_changed_is_a_fault(text, language):
     assert "pain" not in _types(chosen[language], language)
 
 
+def test_a_message_quoted_whole_under_actual_results_is_one_fault():
+    text = (
+        "Sync warning\n\nActual results:\n\n"
+        "“The server may be busy. You can cancel the sync now, or wait.”\n\n"
+        "Expected results:\nNo warning."
+    )
+    pains = [label for kind, label in _ticket(text) if kind == "pain"]
+    assert not any("cancel" in p for p in pains), pains
+
+
+def test_a_label_takes_a_message_that_closes_after_its_stop():
+    text = (
+        'Upload warning\n\nActual results:\n\nThe dialog says "Upload failed." The list is empty.'
+    )
+    pains = [label for kind, label in _ticket(text) if kind == "pain"]
+    assert 'dialog says "Upload failed."' in pains, pains
+
+
 def test_a_share_of_missing_content_is_no_feature_asked_for():
     found = _nodes("На главной странице не хватает многих иконок и шрифтов.", "ru")
     assert "feature" not in {kind for kind, _ in found}, found

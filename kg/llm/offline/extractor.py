@@ -426,6 +426,8 @@ def _actual_behaviour(
                 continue
             if _after_a_lead_in(text, body[0], sentence.start):
                 continue  # "Wrong labels:" and the lines it shows: examples of one fault
+            if _inside_a_quote(text, opening, sentence.start):
+                continue  # the rest of a message quoted whole: one fault, told by its start
             if any(f.type in ("pain", "metric") for f in findings[index]):
                 continue  # a fault found, or a measure taken ("memory use reaches 3 GB")
             if sentence.lex is lexicon_en and not linguistic.reads_as_english(
@@ -443,6 +445,13 @@ def _actual_behaviour(
             phrase, label = _pain_label(text, statement, statement, sentence)
             if label and len(label.split()) > 1 and not linguistic.fragment_reason(label):
                 findings[index].append(Finding("pain", label, statement, phrase[0]))
+
+
+def _inside_a_quote(text: str, start: int, at: int) -> bool:
+    """A quotation opened between `start` and `at` is still open at `at`."""
+    before = text[start:at]
+    typographic = before.count("“") > before.count("”") or before.count("«") > before.count("»")
+    return typographic or before.count('"') % 2 == 1
 
 
 def _after_a_lead_in(text: str, start: int, at: int) -> bool:
@@ -1795,6 +1804,7 @@ def _with_pronoun_subject(text: str, phrase: Span, floor: int) -> Span:
 
 
 _SHORT_QUOTE = 8  # words: a message or a name, not a passage
+_CLOSED_AFTER_STOP = re.compile(r"[.!?…]*[\"”»]")
 
 
 def _whole_quote(text: str, phrase: Span, clause: Span) -> Span:
@@ -1802,7 +1812,10 @@ def _whole_quote(text: str, phrase: Span, clause: Span) -> Span:
     close, one that starts inside it takes the word the quote names ('error "Access denied"
     when saving', not 'denied" when saving')."""
     start, end = phrase
-    for opened in _QUOTED.finditer(text, clause[0], clause[1]):
+    # a message that ends its sentence closes after the stop: 'says "Upload failed."'
+    closing = _CLOSED_AFTER_STOP.match(text, clause[1])
+    stop = closing.end() if closing else clause[1]
+    for opened in _QUOTED.finditer(text, clause[0], stop):
         quote_start, quote_end = opened.span()
         if not (start < quote_end and quote_start < end) or (
             start < quote_start and quote_end <= end
