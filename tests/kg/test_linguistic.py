@@ -2849,11 +2849,11 @@ def test_what_an_update_changed_is_a_fault(text, language):
 def test_a_message_quoted_whole_under_actual_results_is_one_fault():
     text = (
         "Sync warning\n\nActual results:\n\n"
-        "“The server may be busy. You can cancel the sync now, or wait.”\n\n"
+        "“The server may be busy. The sync goes on when it answers.”\n\n"
         "Expected results:\nNo warning."
     )
     pains = [label for kind, label in _ticket(text) if kind == "pain"]
-    assert not any("cancel" in p for p in pains), pains
+    assert pains and not any("answers" in p for p in pains), pains
 
 
 def test_a_label_takes_a_message_that_closes_after_its_stop():
