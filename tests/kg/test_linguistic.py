@@ -2804,10 +2804,19 @@ def test_what_a_fault_does_not_affect_is_no_fault():
             "ru",
             "некорректно",
         ),
+        (
+            "www.example-shop.com - Many missing items\n\nThe search box does not open.",
+            "en",
+            "items",
+        ),
     ],
 )
 def test_a_vague_verdict_on_the_page_yields_to_what_is_wrong(text, language, vague):
+    assert linguistic.gives_only_a_vague_verdict("Many missing items")
+    assert linguistic.gives_only_a_vague_verdict("Отсутствуют элементы")
+    assert not linguistic.gives_only_a_vague_verdict("the cart items are missing")
     pains = [label for kind, label in _ticket(text, language) if kind == "pain"]
+    # the title that says too little neither stays nor stands for the fault the body tells
     assert pains and not any(vague in p for p in pains), pains
     alone = "www.example-shop.com - site issue\n\n**Description**: Page not loading correctly"
     assert [label for kind, label in _ticket(alone) if kind == "pain"] == [

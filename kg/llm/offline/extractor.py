@@ -284,11 +284,13 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
         error_pages = {id(f) for f in all_pains if linguistic.tells_only_an_error_page(f.label)}
     # a consequence restates no title, nor does the error page a dead link opens: the title
     # stays the problem's statement
+    # nor does a title that says too little ("Many missing items"): the body tells the fault
+    vague = {id(f) for f in all_pains if specific and says_too_little(f.label)}
     said_again |= _title_restated(
         text,
         sentences,
         findings,
-        said_again | consequences | error_pages,
+        said_again | consequences | error_pages | vague,
         ticket=report and not russian,
     )
     # "Please fix it.": a request to repair naming nothing, only worth a pain when alone

@@ -5806,13 +5806,17 @@ def names_a_record_of_problems(label: str) -> bool:
 
 
 # A verdict on the whole page that says only that it is not right ("Page not loading
-# correctly", «Сайт загружается некорректно»): a ticket that says what is wrong says more.
+# correctly", «Сайт загружается некорректно»), or that things of it are missing without
+# saying which ("Many missing items", «Отсутствуют элементы»): a ticket that says what is
+# wrong says more.
 _VAGUE_VERDICT = re.compile(
     r"(?:the\s+)?(?:web\s*)?(?:page|site|website|webpage)s?\s+(?:is\s+|are\s+|does\s+|do\s+)?"
     r"not\s+(?:being\s+|be\s+)?(?:load|display|render|show|work)\w*\s+"
     r"(?:correct(?:ly)?|properly|right|as\s+expected)"
     r"|(?:страниц[аы]|сайт|веб-страниц[аы])\s+(?:(?:некорректно|неправильно)\s+\w+"
-    r"|\w+\s+(?:некорректно|неправильно))",
+    r"|\w+\s+(?:некорректно|неправильно))"
+    r"|(?:many\s+|some\s+)?missing\s+(?:items|elements)|(?:items|elements)\s+(?:are\s+)?missing"
+    r"|(?:многие\s+|некоторые\s+)?(?:элементы\s+отсутствуют|отсутствуют\s+элементы)",
     re.IGNORECASE,
 )
 
