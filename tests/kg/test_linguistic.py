@@ -359,11 +359,14 @@ def test_a_guess_at_the_kind_of_problem_gives_way_to_the_symptom():
     [
         "Someone who knows the code should file separate bugs for these.",
         "All the other related bugs were closed, see bug 1234.",
+        "As mentioned in bug 4711.",
     ],
 )
 def test_what_happens_to_other_tickets_is_no_fault_of_the_product(told):
     pains = [label for kind, label in _ticket(f"Menu broken\n\n{told}") if kind == "pain"]
     assert pains == ["menu broken"], pains
+    told_ru = "Меню сломано\n\nКак описано в баге 4711."
+    assert [label for kind, label in _ticket(told_ru, "ru") if kind == "pain"] == ["меню сломано"]
 
 
 def test_a_recommendation_heading_takes_the_whole_statement():

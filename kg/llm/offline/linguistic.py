@@ -5675,6 +5675,9 @@ _A_TICKET_HANDLED = re.compile(
     r"(?:closed|filed|opened|reopened|marked|duped|triaged)\b"
     # "Split from bug 4711", "cloned from issue 12": where the ticket came from
     r"|\b(?:split|clon|cop|mov|fork)\w*\s+(?:off\s+)?from\s+(?:bug|issue|ticket)\b"
+    # "as mentioned in bug 4711": where more is told
+    r"|\b(?:mention|describ|discuss|explain|not)\w*\s+in\s+(?:bug|issue|ticket)\s*#?\d+"
+    r"|\b(?:упомянут|описан|сказан|обсужд)\w*\s+в\s+(?:баге|задаче|тикете|issue)\s*#?\d+"
     # the same in Russian: «завёл новый тикет», «закрыл старые баги», «Выделено из бага 4711»
     r"|\b(?:заве|завё|созда|откры|закры|переоткры|отслежива|описа)\w*\s+"
     r"(?:(?:этот|эту|этого|новый|новую|новые|старый|старую|старые|другой|другую|похожий"
