@@ -100,6 +100,7 @@ def test_praise_is_not_a_pain():
     ("label", "reason"),
     [
         ("https://example.org/issue/12", "a web address"),
+        ("shop at example.com", "a web address"),
         ("|CPU|8 cores|", "a table row"),
         ("config.loader.sourceMap", "a file path or code name"),
         ("logs kept under /var/cache for days", "a file path or code name"),
@@ -120,10 +121,23 @@ def test_a_metric_label_holding_a_path_says_nothing_measured():
 
 
 @pytest.mark.parametrize(
-    "label", ["dark mode", "export reports to PDF", "пользователи Windows", "import and/or export"]
+    "label",
+    [
+        "dark mode",
+        "export reports to PDF",
+        "пользователи Windows",
+        "import and/or export",
+        "checkout on example.com does not load",
+    ],
 )
 def test_whole_phrases_are_not_fragments(label):
     assert linguistic.fragment_reason(label) == ""
+
+
+def test_a_pain_label_keeps_the_site_it_names_whole():
+    text = "Checkout on example.com does not load\n\nThe spinner turns forever."
+    pains = [label for kind, label in _ticket(text) if kind == "pain"]
+    assert "checkout on example.com does not load" in pains, pains
 
 
 def test_markup_is_blanked_in_place_and_quotes_stay_verbatim():

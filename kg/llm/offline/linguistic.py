@@ -209,7 +209,10 @@ _FEATURE_WORDS = frozenset(
     )
 )
 FUNCTION_POS = frozenset({"DET", "ADP", "CONJ", "PRON", "PART", "AUX", "PUNCT", "SYM", "INTJ"})
-_URL = re.compile(r"https?://|www\.|\w+\.(?:com|org|net|ru|io)\b", re.IGNORECASE)
+_URL = re.compile(r"https?://|www\.", re.IGNORECASE)
+# A site's bare name ("stripe.com"): a web address when the label is little else, the site
+# a statement is about when words around it say something ("stripe.com is not rendered").
+_SITE_NAME = re.compile(r"[\w-]+\.(?:com|org|net|ru|io)\b", re.IGNORECASE)
 _PATH = re.compile(r"[\\/][\w.-]+[\\/]|\w+\.\w{1,4}$|^[\w.]+\.[a-z]\w*[A-Z]\w*$")
 _TABLE = re.compile(r"\|")
 # A word that starts at a slash is a path ("/usr/local", "~/notes"), whatever words surround it.
@@ -2326,17 +2329,31 @@ _VAGUE_WORDS = _wordset(
 def _segment(tokens: list[Token], at: int) -> tuple[int, int]:
     """The piece of the clause around the problem word, between punctuation and connectives."""
 
-    def breaks(token: Token) -> bool:
+    def breaks(i: int) -> bool:
+        token = tokens[i]
         punctuation = token.pos == "PUNCT" and token.text not in ("'", "’", "-", "&")
-        return punctuation or token.lower in _SEGMENT_BREAKS
+        return (punctuation and not _inside_a_word(tokens, i)) or token.lower in _SEGMENT_BREAKS
 
     first = at
-    while first > 0 and not breaks(tokens[first - 1]):
+    while first > 0 and not breaks(first - 1):
         first -= 1
     last = at
-    while last + 1 < len(tokens) and not breaks(tokens[last + 1]):
+    while last + 1 < len(tokens) and not breaks(last + 1):
         last += 1
     return first, last
+
+
+def _inside_a_word(tokens: list[Token], i: int) -> bool:
+    """A dot or a slash with a word right on both sides: part of a name ("stripe.com",
+    "news/mail"), not a break between phrases."""
+    if tokens[i].text not in (".", "/") or not 0 < i < len(tokens) - 1:
+        return False
+    before, after = tokens[i - 1], tokens[i + 1]
+    return (
+        before.start + len(before.text) == tokens[i].start
+        and tokens[i].start + 1 == after.start
+        and (after.text[:1].islower() or after.text[:1].isdigit())
+    )
 
 
 def _quoted_message_end(tokens: list[Token], at: int) -> int | None:
@@ -5417,6 +5434,9 @@ def fragment_reason(label: str) -> str:
     if _POINTS_ONWARD.search(stripped):
         return "points to what follows"
     if _URL.search(stripped):
+        return "a web address"
+    site = _SITE_NAME.search(stripped)
+    if site is not None and len(_SITE_NAME.sub(" ", stripped).split()) < 3:
         return "a web address"
     if _TABLE.search(stripped):
         return "a table row"
