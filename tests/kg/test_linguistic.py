@@ -3115,6 +3115,13 @@ def test_a_competitors_quote_keeps_the_release_it_names():
     assert found == [("Opera", "Works fine in Opera 117")], found
 
 
+def test_a_name_said_not_to_work_right_is_no_competitor():
+    text = "www.example.com - Webstore is not loading correctly\n\nScroll down."
+    assert "competitor" not in {kind for kind, _ in _ticket(text)}, _ticket(text)
+    works = "Page broken\n\nVivaldi loads it fine."
+    assert ("competitor", "Vivaldi") in _ticket(works)
+
+
 def test_when_a_fault_began_told_alone_under_actual_results_is_no_fault():
     text = (
         "Quick view broken\n\nActual results:\n\nThe quick view shows only a spinner. "

@@ -623,8 +623,10 @@ COMPETITOR_PATTERNS = (
 COMPETITOR_WHERE_IT_WORKS = (
     # "Opera 102 plays the video correctly": any verb of what the product does, done right
     re.compile(
+        # (never a verb the words after it deny: "X is not loading correctly")
         rf"(?<![\w-])(?P<names>{NAME})(?:\s+v?\d[\w.]*)?\s+(?:is\s+|was\s+)?(?:working|works|"
-        rf"worked|(?:[a-z]+s|[a-z]+ed|renderd)\s+(?:[\w-]+\s+){{0,3}}?(?:fine|"
+        rf"worked|(?!(?:is|was|does|has)\s)(?:[a-z]+s|[a-z]+ed|renderd)\s+"
+        rf"(?:(?!(?:not|never|no)\s)[\w-]+\s+){{0,3}}?(?:fine|"
         rf"correctly|properly))(?:\s+(?:fine|correctly|properly|as\s+expected))?\s*(?=[.;!),]|$)"
     ),
     # "Safari and Vivaldi both run without difficulty", "Vivaldi works without any problems"
