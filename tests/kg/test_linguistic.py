@@ -3122,6 +3122,13 @@ def test_a_name_said_not_to_work_right_is_no_competitor():
     assert ("competitor", "Vivaldi") in _ticket(works)
 
 
+def test_a_tickets_example_is_no_competitor():
+    text = "History keeps coming back\n\nIt lists the saved items, including URLs and forms."
+    assert "competitor" not in {kind for kind, _ in _ticket(text)}, _ticket(text)
+    # in a review, "apps like Evernote" names a rival
+    assert ("competitor", "Evernote") in _nodes("I tried apps like Evernote before this one.")
+
+
 def test_when_a_fault_began_told_alone_under_actual_results_is_no_fault():
     text = (
         "Quick view broken\n\nActual results:\n\nThe quick view shows only a spinner. "

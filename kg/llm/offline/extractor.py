@@ -232,6 +232,9 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
                 and (f.type != "alternative" or f.origin == "workaround")
                 # "we use Maven", «использую Docker»: a ticket's tools, no rival product
                 and not (f.type == "competitor" and _a_tool_used(text, f))
+                # "items like Archives", "including URLs": an example of the report's own
+                # things, no rival
+                and not (f.type == "competitor" and _AN_EXAMPLE.match(text, f.quote[0]))
                 # "the storage layer provides …", «X умеет …»: what a product of the report can
                 # do, no rival
                 # (read in the raw text: the expected results are masked in `text`)
@@ -1627,6 +1630,9 @@ _IN_A_LIST_USED = re.compile(
     rf"(?<![\w-]){_USE}\s+(?:[\w.+-]+(?:\s+[\w.+-]+)?\s*(?:,|\band\b|\bor\b|&|и)\s*)+$",
     re.IGNORECASE,
 )
+
+
+_AN_EXAMPLE = re.compile(r"(?:like|such\s+as|e\.g\.|including)\s", re.IGNORECASE)
 
 
 _ABLE_AFTER = re.compile(
