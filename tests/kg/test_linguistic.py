@@ -3129,6 +3129,19 @@ def test_a_tickets_example_is_no_competitor():
     assert ("competitor", "Evernote") in _nodes("I tried apps like Evernote before this one.")
 
 
+@pytest.mark.parametrize(
+    ("told", "rival"),
+    [
+        ("Vivaldi 6.5 has no such problem.", True),
+        ("Vivaldi browser don't have problem.", True),
+        ("The exported files had no problems.", False),
+    ],
+)
+def test_a_product_said_to_have_no_problem_is_a_competitor(told, rival):
+    found = {kind for kind, _ in _ticket(f"Page broken\n\n{told}")}
+    assert ("competitor" in found) is rival, _ticket(f"Page broken\n\n{told}")
+
+
 def test_when_a_fault_began_told_alone_under_actual_results_is_no_fault():
     text = (
         "Quick view broken\n\nActual results:\n\nThe quick view shows only a spinner. "

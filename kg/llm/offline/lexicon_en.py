@@ -640,11 +640,16 @@ COMPETITOR_WHERE_IT_WORKS = (
         _I,
     ),
     re.compile(rf"\b(?:not|never)\s+reproducible\s+(?:in|with|on|using)\s+{NAMES}", _I),
-    # "Opera does not have this problem"
+    # "Opera does not have this problem", "Vivaldi browser don't have problem"
     re.compile(
         rf"(?<![\w-])(?P<names>{NAME})(?:\s+v?\d[\w.]*)?(?:\s+[a-z]+){{0,2}}\s+(?:also\s+)?"
-        rf"(?:does\s+not|doesn't|DOES\s+NOT|did\s+not|didn't)\s+have\s+(?:this|the\s+same|that)"
-        rf"\s+(?:problem|issue|bug)"
+        rf"(?:does\s+not|doesn't|DOES\s+NOT|did\s+not|didn't|don't|do\s+not)\s+have\s+"
+        rf"(?:(?:this|the\s+same|that|any|such\s+an?|an?)\s+)?(?:problems?|issues?|bugs?)\b"
+    ),
+    # "Opera 102 has no such issue": said of the product itself, not of "its files"
+    re.compile(
+        rf"(?<![\w-])(?P<names>{NAME})(?:\s+v?\d[\w.]*)?\s+(?:also\s+)?(?:has|had)\s+no\s+"
+        rf"(?:such\s+)?(?:problems?|issues?|bugs?)\b"
     ),
     # the web-compatibility form's answer: "Tested Another Browser: Yes Opera"
     re.compile(rf"\b[Tt]ested\s+[Aa]nother\s+[Bb]rowser\W{{0,4}}\s*[Yy]es\W{{0,2}}\s*{NAMES}"),
