@@ -2890,6 +2890,19 @@ def test_a_label_takes_a_message_that_closes_after_its_stop():
     assert 'dialog says "Upload failed."' in pains, pains
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["The scrolling is very jerky.", "The audio is garbled.", "No spaces between the tiles."],
+)
+def test_motion_sound_and_layout_gone_wrong_are_pains(text):
+    assert "pain" in _types(text), _nodes(text)
+
+
+def test_a_part_said_to_have_no_problems_is_no_pain():
+    assert "pain" not in _types("I had no menu issues."), _nodes("I had no menu issues.")
+    assert "pain" in _types("There is no menu button.")
+
+
 def test_a_share_of_missing_content_is_no_feature_asked_for():
     found = _nodes("На главной странице не хватает многих иконок и шрифтов.", "ru")
     assert "feature" not in {kind for kind, _ in found}, found

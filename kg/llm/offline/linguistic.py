@@ -72,7 +72,7 @@ PROBLEM_LEMMAS = _wordset(
     lacking lacks limited nag nagging paywall broke hog incompatible spam spammed spamming
     outrageous absurd fake irrelevant buffering unpleasant vulnerable vulnerability
     vulnerabilities inaccessible unreachable unavailable defunct crippled misspelled misspell
-    misspelling excessive
+    misspelling excessive jerky jumpy stuttering garbled unwanted
     ошибка баг проблема падать вылетать зависать тормозить глючить сломаться ломаться
     пропадать пропасть исчезать исчезнуть медленный медленно невозможно
     мешать раздражать сбой краш слететь слетать нельзя иероглиф кракозябра
@@ -1252,7 +1252,8 @@ def _after_inability(tokens: list[Token], i: int) -> bool:
 _CAPABILITY_NOUNS = _wordset(
     """option options way button buttons setting settings feature features support ability
     function functions mode choice control controls access
-    bar scrollbar menu icon icons link links field tab gap spacing margin"""
+    bar scrollbar menu icon icons link links field tab gap gaps space spaces spacing margin
+    border borders"""
 )
 # Interruptions a user did not ask for: a quantity of them is a complaint ("lots of pop-ups").
 _INTRUSIONS = _wordset(
@@ -1287,6 +1288,8 @@ def _complains_of_use(tokens: list[Token], i: int) -> bool:
         # "no calling option", "there's no way to undo"; "no way!" alone is an interjection
         for j, word in enumerate(after[:3]):
             if word in _CAPABILITY_NOUNS:
+                if any(t.lemma in PROBLEM_LEMMAS for t in tokens[i + j + 2 : i + j + 3]):
+                    return False  # "no menu issues": a problem said to be absent
                 return word != "way" or after[j + 1 : j + 2] in (["to"], ["of"])
             if tokens[i + 1 + j].pos not in ("ADJ", "NOUN", "VERB", "PROPN"):
                 return False
