@@ -72,7 +72,7 @@ PROBLEM_LEMMAS = _wordset(
     lacking lacks limited nag nagging paywall broke hog incompatible spam spammed spamming
     outrageous absurd fake irrelevant buffering unpleasant vulnerable vulnerability
     vulnerabilities inaccessible unreachable unavailable defunct crippled misspelled misspell
-    misspelling excessive jerky jumpy stuttering garbled unwanted
+    misspelling excessive jerky jumpy stuttering garbled
     ошибка баг проблема падать вылетать зависать тормозить глючить сломаться ломаться
     пропадать пропасть исчезать исчезнуть медленный медленно невозможно
     мешать раздражать сбой краш слететь слетать нельзя иероглиф кракозябра
