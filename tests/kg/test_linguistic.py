@@ -2903,6 +2903,25 @@ def test_a_part_said_to_have_no_problems_is_no_pain():
     assert "pain" in _types("There is no menu button.")
 
 
+@pytest.mark.parametrize(
+    ("text", "language", "title"),
+    [
+        (
+            "Updates do not work\n\nYou can update the program manually from the site.",
+            "en",
+            "updates do not work",
+        ),
+        (
+            "Обновления не работают\n\nВы можете обновить программу вручную с сайта.",
+            "ru",
+            "обновления не работают",
+        ),
+    ],
+)
+def test_a_way_offered_to_the_reader_is_no_work_the_writer_bears(text, language, title):
+    assert [label for kind, label in _ticket(text, language) if kind == "pain"] == [title]
+
+
 def test_a_share_of_missing_content_is_no_feature_asked_for():
     found = _nodes("На главной странице не хватает многих иконок и шрифтов.", "ru")
     assert "feature" not in {kind for kind, _ in found}, found

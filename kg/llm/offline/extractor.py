@@ -1544,8 +1544,9 @@ def _pains(
             lex.METRIC_NUMBER.search(text, *clause) is not None
             or any(clause[0] <= a.at < clause[1] for a in alternatives)
             or _ORDERED.match(text, clause[0])
+            or _OFFERED.match(text, clause[0])
         ):
-            continue  # "Try it by hand": an order to the reader, no work the writer bears
+            continue  # "Try it by hand", "You can update it manually": the reader's to do
         phrase, label = _pain_label(text, span, clause, sentence)
         lone = english and len(label.split()) == 1  # "it makes my phone lag": a word alone
         if label and (linguistic.fragment_reason(label) or lone):
@@ -1655,6 +1656,11 @@ def _a_tool_used(text: str, competitor: Finding) -> bool:
 _ORDERED = re.compile(
     r"\W*(?:try|do|check|test|repeat|run|попробуйте|попробовать|сделайте|проверьте|проверить)"
     r"(?![\w-])",
+    re.IGNORECASE,
+)
+# A clause that offers the reader a way: "You can update it manually", «Вы можете …».
+_OFFERED = re.compile(
+    r"\W*(?:you\s+(?:can|may|could)|(?<![\w-])вы\s+(?:можете|могли\s+бы))(?![\w-])",
     re.IGNORECASE,
 )
 _TRIED_REMEDY = re.compile(
