@@ -2003,6 +2003,7 @@ def test_an_english_bug_template_reads_as_the_russian_one():
         ("I saw the same issue on another server", True),
         ("problem also occurs if a HTML mail is composed", True),
         ("у коллеги такая же проблема", True),
+        ("такую же проблему я встречал в другом редакторе", True),  # inflected, and met
         ("this issue makes the app unusable", False),  # says what it does
         ("Twitter ignores me every time I file this issue", False),
         ("the same error appears when I save", False),  # an error shows: a symptom

@@ -5774,7 +5774,14 @@ def points_back_at_a_problem(label: str) -> bool:
     # what follows "if" or "when" is where it shows, not what the problem does
     end = next((i for i, t in enumerate(tokens) if i and t.lower in _WHERE_IT_SHOWS), len(tokens))
     tokens = tokens[:end]
-    at = next((i for i, t in enumerate(tokens) if t.lower in _UNSEEN_PROBLEMS), None)
+    at = next(
+        (
+            i
+            for i, t in enumerate(tokens)
+            if t.lower in _UNSEEN_PROBLEMS or t.lemma in _UNSEEN_PROBLEMS
+        ),
+        None,
+    )
     if at is None and tokens and tokens[0].lower in _TOLD_ALREADY:
         at = 0  # "this was also happening in 2.48": the pronoun stands for the problem
     # "happened when I reopened the tab" (not "what happened to the search bar": what it did)
@@ -5788,7 +5795,8 @@ def points_back_at_a_problem(label: str) -> bool:
         at = 0  # "happened when I reopened the tab": its subject, left out, was told before
     if at is None:
         return False
-    before = {t.lower for t in tokens[max(0, at - 2) : at]}
+    # by the word's lemma too: «эту же проблему», «такую же ошибку» are inflected
+    before = {w for t in tokens[max(0, at - 2) : at] for w in (t.lower, t.lemma)}
     again = subject_left_out or any(t.lower in ("also", "again", "тоже", "также") for t in tokens)
     # "the problem has existed since then", "issue persists": a bare problem word said only
     # to be there, nothing else beside it
@@ -5814,7 +5822,8 @@ _ONLY_THERE_POS = frozenset({"VERB", "AUX", "DET", "ADV", "PART"})
 _OCCURRING = _wordset(
     """happen occur appear exist see saw seen have get experience notice face reproduce show
     be persist remain arise возникать возникнуть происходить произойти появляться появиться
-    быть наблюдаться видеть иметь сохраняться остаться оставаться
+    быть наблюдаться видеть иметь сохраняться остаться оставаться находить найти встречать
+    встретить замечать заметить
     discover find notice encounter observe introduce start begin
     обнаружить заметить столкнуться начаться"""
 )
