@@ -2923,6 +2923,17 @@ def test_a_way_offered_to_the_reader_is_no_work_the_writer_bears(text, language,
     assert [label for kind, label in _ticket(text, language) if kind == "pain"] == [title]
 
 
+def test_a_quote_leaves_out_the_lines_list_or_quotation_mark():
+    request = ExtractionRequest(
+        text="Shop page problems\n\n> - The cart button is missing\n» The menu does not open",
+        language="en",
+        product="",
+        records="bug_report",
+    )
+    quotes = [n.quote for n in extract_offline(request).nodes if n.type == "pain"]
+    assert quotes and all(q[0].isalnum() for q in quotes), quotes
+
+
 def test_a_share_of_missing_content_is_no_feature_asked_for():
     found = _nodes("На главной странице не хватает многих иконок и шрифтов.", "ru")
     assert "feature" not in {kind for kind, _ in found}, found

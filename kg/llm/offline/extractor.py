@@ -144,6 +144,10 @@ class _Answer:
 
     def _quote(self, span: Span) -> str:
         start, end = linguistic.outside_entities(span, self.entities)
+        # a line's list or quotation mark ("- ", "> ", "» ") is layout, not the words said
+        marker = _LINE_MARKER.match(self.text, start, end)
+        if marker is not None and marker.end() < end:
+            start = marker.end()
         return self.text[start:end]
 
     def _prefer_quote(self, ref: str, found: Finding) -> None:
@@ -154,6 +158,9 @@ class _Answer:
         node = self.nodes[int(ref[1:]) - 1]
         node.quote = self._quote(found.quote)
         node.value = found.value  # a metric's numbers must stay inside its quote
+
+
+_LINE_MARKER = re.compile(r"\s*(?:[-*•>»]+\s*)+(?=\S)")
 
 
 def load_models() -> None:
