@@ -2932,6 +2932,18 @@ def test_a_quote_leaves_out_the_lines_list_or_quotation_mark():
     )
     quotes = [n.quote for n in extract_offline(request).nodes if n.type == "pain"]
     assert quotes and all(q[0].isalnum() for q in quotes), quotes
+    # nor a quotation mark whose close it leaves out
+    opened = ExtractionRequest(
+        text=(
+            "Sync warning\n\nActual results:\n\n“The server may be busy, or it may have "
+            "stopped responding. You can wait for it or cancel.”"
+        ),
+        language="en",
+        product="",
+        records="bug_report",
+    )
+    quotes = [n.quote for n in extract_offline(opened).nodes if n.type == "pain"]
+    assert quotes and not any(q.startswith("“") and "”" not in q for q in quotes), quotes
 
 
 def test_a_share_of_missing_content_is_no_feature_asked_for():

@@ -148,6 +148,10 @@ class _Answer:
         marker = _LINE_MARKER.match(self.text, start, end)
         if marker is not None and marker.end() < end:
             start = marker.end()
+        # a quotation mark whose close falls outside the quote opens nothing in it
+        close = _CLOSING.get(self.text[start : start + 1])
+        if close and close not in self.text[start + 1 : end] and start + 1 < end:
+            start += 1
         return self.text[start:end]
 
     def _prefer_quote(self, ref: str, found: Finding) -> None:
@@ -161,6 +165,7 @@ class _Answer:
 
 
 _LINE_MARKER = re.compile(r"\s*(?:[-*•>»]+\s*)+(?=\S)")
+_CLOSING = {"“": "”", "«": "»", '"': '"', "„": "“"}
 
 
 def load_models() -> None:
