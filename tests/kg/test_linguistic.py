@@ -2110,6 +2110,16 @@ def test_time_ago_is_no_metric():
     assert linguistic.metric_label_problem("bug was filed 2 years ago") != ""
     assert linguistic.metric_label_problem("ошибка появилась 3 дня назад") != ""
     assert linguistic.metric_label_problem("sync takes 2 minutes") == ""
+    # an age is no measure either
+    assert linguistic.metric_label_problem("related to a 15 year old bug") != ""
+    assert linguistic.metric_label_problem("похоже на баг 10-летней давности") != ""
+
+
+def test_a_number_in_a_question_is_no_metric():
+    asked = "Mail check is slow\n\nIs it checking the server every 10 seconds?"
+    assert "metric" not in {kind for kind, _ in _ticket(asked)}, _ticket(asked)
+    told = "Mail check is slow\n\nIt checks the server every 10 seconds."
+    assert "metric" in {kind for kind, _ in _ticket(told)}
 
 
 @pytest.mark.parametrize(

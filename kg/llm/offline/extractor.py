@@ -2519,6 +2519,8 @@ def _metrics(text: str, sentence: Sentence, planned_spans: list[Span]) -> list[F
             continue
         if linguistic.describes_the_machine(text[clause[0] : clause[1]]):
             continue  # "16 GB RAM", «ОЗУ 8 ГБ»: the environment, not a measure of the problem
+        if text[sentence.end : sentence.end + 2].lstrip().startswith("?"):
+            continue  # "Is it checking every 10 seconds?": a guess asked, nothing measured
         if lex.PRICE_EXPECTATION.search(text, *clause) and all(
             lex.MONEY.search(n.group()) for n in numbers
         ):

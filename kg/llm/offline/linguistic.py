@@ -5327,7 +5327,9 @@ _UNITS = _wordset(
 # "filed 2 years ago", «3 дня назад»: when, not how much.
 _TIME_AGO = re.compile(
     r"\d+\s*(?:\w+\s+)?(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|секунд\w*"
-    r"|минут\w*|час\w*|дн(?:я|ей)|день|недел\w*|месяц\w*|год\w*|лет)\s+(?:ago|назад)(?![\w-])",
+    r"|минут\w*|час\w*|дн(?:я|ей)|день|недел\w*|месяц\w*|год\w*|лет)\s+(?:ago|назад)(?![\w-])"
+    # an age: "a 15 year old bug", «десятилетний баг» is told in words, «баг 10-летней давности»
+    r"|\d+[\s-]+(?:years?|months?|weeks?|days?)[\s-]+old\b|\d+-?летн\w*\s+давност\w*",
     re.IGNORECASE,
 )
 
@@ -5356,7 +5358,7 @@ def metric_label_problem(label: str) -> str:
     if _PATH_START.search(label):
         return "a file path or code name"
     if _TIME_AGO.search(label):
-        return "a date told as time ago, not a quantity measured"
+        return "a date told as time ago or an age, not a quantity measured"
     if _CALENDAR_DATE.search(label) and not re.search(r"\d", _CALENDAR_DATE.sub(" ", label)):
         return "a date, not a quantity measured"
     tokens = [t for t in analyse(label) if t.pos != "PUNCT"]
