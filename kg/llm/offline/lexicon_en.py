@@ -26,7 +26,7 @@ CLAUSE_SEPARATOR = re.compile(
 # Dropped from the start / end of a label; labels are names, not sentences.
 LEADING_STOPWORDS = _words(
     "the a an our their his her its my your this that these those some most many all also "
-    "still just only really even both every each any several other such there it's it"
+    "still just really even both every each any several other such there it's it"
 )
 TRAILING_STOPWORDS = _words(
     "the a an and or but of in on at for with to from by as than that which who when so "
