@@ -2943,6 +2943,14 @@ def test_a_quote_leaves_out_the_lines_list_or_quotation_mark():
     )
     quotes = [n.quote for n in extract_offline(request).nodes if n.type == "pain"]
     assert quotes and all(q[0].isalnum() for q in quotes), quotes
+    # a minus sign is no list mark
+    signed = ExtractionRequest(
+        text="Value wrong\n\n-1 is returned instead of 0.",
+        language="en",
+        product="",
+        records="bug_report",
+    )
+    assert "-1 is returned instead of 0" in [n.quote for n in extract_offline(signed).nodes]
     # nor a quotation mark whose close it leaves out
     opened = ExtractionRequest(
         text=(

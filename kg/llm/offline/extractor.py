@@ -164,7 +164,7 @@ class _Answer:
         node.value = found.value  # a metric's numbers must stay inside its quote
 
 
-_LINE_MARKER = re.compile(r"\s*(?:[-*•>»]+\s*)+(?=\S)")
+_LINE_MARKER = re.compile(r"\s*(?:[-*•>»]+\s+)+(?=\S)")  # "- ", "> » ", not "-1" nor "--help"
 _CLOSING = {"“": "”", "«": "»", '"': '"', "„": "“"}
 
 
@@ -269,16 +269,13 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     ]
     _judged_statements(text, sentences, findings)
     _actual_behaviour(text, sentences, findings, actual)
-
     # "Problem with extensions" above the report that says what goes wrong: the specific
     # statement carries the pain, the one that only names where adds nothing; in a ticket, so
     # does "Page not loading correctly" beside the words of what is wrong.
-    def says_too_little(label: str) -> bool:
-        vague = report and linguistic.gives_only_a_vague_verdict(label)
-        return vague or linguistic.names_only_an_area(label)
-
     specific = any(
-        f.type == "pain" and not says_too_little(f.label) for found in findings for f in found
+        f.type == "pain" and not _says_too_little(f.label, report)
+        for found in findings
+        for f in found
     )
     said_again = _said_again(findings)
     # «Из-за этого я не могу работать» after the fault: its consequence, when a fault is told
@@ -297,10 +294,10 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     error_pages: set[int] = set()
     if any(linguistic.tells_a_dead_link(f.label) for f in all_pains):
         error_pages = {id(f) for f in all_pains if linguistic.tells_only_an_error_page(f.label)}
+    vague = {id(f) for f in all_pains if specific and _says_too_little(f.label, report)}
     # a consequence restates no title, nor does the error page a dead link opens: the title
-    # stays the problem's statement
-    # nor does a title that says too little ("Many missing items"): the body tells the fault
-    vague = {id(f) for f in all_pains if specific and says_too_little(f.label)}
+    # stays the problem's statement; a title that says too little ("Many missing items") is
+    # none, the body tells the fault
     said_again |= _title_restated(
         text,
         sentences,
@@ -314,7 +311,7 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     for index, (sentence, candidates) in enumerate(zip(sentences, findings, strict=True)):
         found: list[Finding] = []
         for item in candidates:
-            if item.type == "pain" and specific and says_too_little(item.label):
+            if item.type == "pain" and specific and _says_too_little(item.label, report):
                 continue
             if (
                 item.type == "pain"
@@ -462,6 +459,13 @@ def _actual_behaviour(
             phrase, label = _pain_label(text, statement, statement, sentence)
             if label and len(label.split()) > 1 and not linguistic.fragment_reason(label):
                 findings[index].append(Finding("pain", label, statement, phrase[0]))
+
+
+def _says_too_little(label: str, ticket: bool) -> bool:
+    """A pain that names only where a problem is, or, in a ticket, gives only a vague verdict
+    on the whole page."""
+    vague = ticket and linguistic.gives_only_a_vague_verdict(label)
+    return vague or linguistic.names_only_an_area(label)
 
 
 def _inside_a_quote(text: str, start: int, at: int) -> bool:

@@ -2450,7 +2450,7 @@ _APPEARING = _wordset(
     "look looks looked looking behave behaves behaved seem seems became become becomes "
     "выглядеть выглядит выглядят работать работает работают вести ведёт стал стала стало стали"
 )
-# «после обновления», «с обновления», «после апдейта»: an update of the Russian tracker's
+# «после обновления», «с обновления», «после апдейта»: since an update, said in Russian
 _AFTER_UPDATE_RU = re.compile(r"(?<![\w-])(?:после|с|со)\s+(?:\w+\s+)?(?:обновлени|апдейт)\w*")
 
 
@@ -5328,7 +5328,7 @@ _UNITS = _wordset(
 _TIME_AGO = re.compile(
     r"\d+\s*(?:\w+\s+)?(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|секунд\w*"
     r"|минут\w*|час\w*|дн(?:я|ей)|день|недел\w*|месяц\w*|год\w*|лет)\s+(?:ago|назад)(?![\w-])"
-    # an age: "a 15 year old bug", «десятилетний баг» is told in words, «баг 10-летней давности»
+    # an age: "a 15 year old bug", «баг 10-летней давности»
     r"|\d+[\s-]+(?:years?|months?|weeks?|days?)[\s-]+old\b|\d+-?летн\w*\s+давност\w*",
     re.IGNORECASE,
 )
@@ -5701,7 +5701,7 @@ _A_TICKET_HANDLED = re.compile(
     # "Split from bug 4711", "cloned from issue 12": where the ticket came from
     r"|\b(?:split|clon|cop|mov|fork)\w*\s+(?:off\s+)?from\s+(?:bug|issue|ticket)\b"
     # "as mentioned in bug 4711": where more is told
-    r"|\b(?:mention|describ|discuss|explain|not)\w*\s+in\s+(?:bug|issue|ticket)\s*#?\d+"
+    r"|\b(?:(?:mention|describ|discuss|explain)\w*|noted)\s+in\s+(?:bug|issue|ticket)\s*#?\d+"
     r"|\b(?:упомянут|описан|сказан|обсужд)\w*\s+в\s+(?:баге|задаче|тикете|issue)\s*#?\d+"
     # the same in Russian: «завёл новый тикет», «закрыл старые баги», «Выделено из бага 4711»
     r"|\b(?:заве|завё|созда|откры|закры|переоткры|отслежива|описа)\w*\s+"
