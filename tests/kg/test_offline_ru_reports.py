@@ -825,12 +825,10 @@ def test_an_address_is_no_competitor_in_russian():
     assert "competitor" not in {kind for kind, _ in _nodes(text)}, _nodes(text)
 
 
-@pytest.mark.parametrize(
-    "told", ["Консоль ошибок ничего не показывает.", "Логи ничего не показывают."]
-)
+@pytest.mark.parametrize("told", ["Журнал ошибок ничего не выводит.", "Логи ничего не показывают."])
 def test_a_log_with_nothing_in_it_tells_no_fault(told):
-    pains = _labels(f"Страница пустая\n\n{told}", "pain")
-    assert pains == ["страница пустая"], pains
+    pains = _labels(f"Вкладка пустая\n\n{told}", "pain")
+    assert pains == ["вкладка пустая"], pains
 
 
 def test_a_platform_that_works_is_no_competitor_in_russian():

@@ -244,7 +244,7 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
                 and (f.type != "alternative" or f.origin == "workaround")
                 # "we use Maven", «использую Docker»: a ticket's tools, no rival product
                 and not (f.type == "competitor" and _a_tool_used(text, f))
-                # "items like Archives", "including URLs": an example of the report's own
+                # "folders like Drafts", "including Bookmarks": an example of the report's own
                 # things, no rival
                 and not (f.type == "competitor" and _AN_EXAMPLE.match(text, f.quote[0]))
                 # "the storage layer provides …", «X умеет …»: what a product of the report can
@@ -271,7 +271,7 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     _actual_behaviour(text, sentences, findings, actual)
     # "Problem with extensions" above the report that says what goes wrong: the specific
     # statement carries the pain, the one that only names where adds nothing; in a ticket, so
-    # does "Page not loading correctly" beside the words of what is wrong.
+    # does "Page not displaying properly" beside the words of what is wrong.
     specific = any(
         f.type == "pain" and not _says_too_little(f.label, report)
         for found in findings
@@ -296,7 +296,7 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
         error_pages = {id(f) for f in all_pains if linguistic.tells_only_an_error_page(f.label)}
     vague = {id(f) for f in all_pains if specific and _says_too_little(f.label, report)}
     # a consequence restates no title, nor does the error page a dead link opens: the title
-    # stays the problem's statement; a title that says too little ("Many missing items") is
+    # stays the problem's statement; a title that says too little ("Some missing items") is
     # none, the body tells the fault
     said_again |= _title_restated(
         text,
@@ -1506,7 +1506,7 @@ def _pains(
         if not english and report_ru.tells_reproduction(text[clause[0] : clause[1]]):
             continue  # «воспроизводится на двух компьютерах»: where, not what goes wrong
         if not english and report_ru.tells_nothing_logged(text[clause[0] : clause[1]]):
-            continue  # «Консоль ошибок ничего не показывает»: no error written, none told
+            continue  # «Журнал ошибок ничего не выводит»: no error written, none told
         if english and _REPRODUCED_EN.search(text, *clause):
             continue  # "can't reproduce it now", "reproduces in safe mode": whether, not what
         if _ANOTHER_TICKET.match(text, clause[0]) or _A_CODE_TASK.match(text, clause[0]):
@@ -1576,7 +1576,7 @@ def _pains(
         if label and linguistic.names_only_an_area(label) and _defined(text, phrase):
             continue  # a rating scale's term ("Minor issue: fix when there is time")
         if label and english and linguistic.names_a_record_of_problems(label):
-            continue  # "Crash Reports": a heading or a tool, no problem that happens
+            continue  # "Crash Logs": a heading or a tool, no problem that happens
         if label:
             found.append(Finding("pain", label, clause, phrase[0]))
     return found

@@ -210,8 +210,8 @@ _FEATURE_WORDS = frozenset(
 )
 FUNCTION_POS = frozenset({"DET", "ADP", "CONJ", "PRON", "PART", "AUX", "PUNCT", "SYM", "INTJ"})
 _URL = re.compile(r"https?://|www\.", re.IGNORECASE)
-# A site's bare name ("stripe.com"): a web address when the label is little else, the site
-# a statement is about when words around it say something ("stripe.com is not rendered").
+# A site's bare name ("example.com"): a web address when the label is little else, the site
+# a statement is about when words around it say something ("example.com is not rendered").
 _SITE_NAME = re.compile(r"[\w-]+\.(?:com|org|net|ru|io)\b", re.IGNORECASE)
 _PATH = re.compile(r"[\\/][\w.-]+[\\/]|\w+\.\w{1,4}$|^[\w.]+\.[a-z]\w*[A-Z]\w*$")
 _TABLE = re.compile(r"\|")
@@ -2347,7 +2347,7 @@ def _segment(tokens: list[Token], at: int) -> tuple[int, int]:
 
 
 def _inside_a_word(tokens: list[Token], i: int) -> bool:
-    """A dot or a slash with a word right on both sides: part of a name ("stripe.com",
+    """A dot or a slash with a word right on both sides: part of a name ("example.com",
     "news/mail"), not a break between phrases."""
     if tokens[i].text not in (".", "/") or not 0 < i < len(tokens) - 1:
         return False
@@ -2444,7 +2444,7 @@ _SINCE = _wordset("since after")
 _UPDATES = _wordset("update updates updating upgrade redesign")
 
 
-# "looks different", «стала выглядеть иначе»: how a thing appears or behaves, changed.
+# "looks different", «стал выглядеть по-другому»: how a thing appears or behaves, changed.
 _DIFFERENT = _wordset("different differently иначе по-другому по-иному")
 _APPEARING = _wordset(
     "look looks looked looking behave behaves behaved seem seems became become becomes "
@@ -2455,8 +2455,8 @@ _AFTER_UPDATE_RU = re.compile(r"(?<![\w-])(?:после|с|со)\s+(?:\w+\s+)?(?
 
 
 def _changed_by_an_update(tokens: list[Token], i: int) -> bool:
-    """ "after the update the font looks different", «после обновления схема стала выглядеть
-    иначе»: what an update changed unasked, a regression."""
+    """ "after the update the font looks different", «после обновления шрифт стал выглядеть
+    по-другому»: what an update changed unasked, a regression."""
     if tokens[i].lower not in _DIFFERENT or _negated(tokens, i):
         return False
     if not any(t.lower in _APPEARING for t in tokens[max(0, i - 3) : i]):
@@ -5328,7 +5328,7 @@ _UNITS = _wordset(
 _TIME_AGO = re.compile(
     r"\d+\s*(?:\w+\s+)?(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|секунд\w*"
     r"|минут\w*|час\w*|дн(?:я|ей)|день|недел\w*|месяц\w*|год\w*|лет)\s+(?:ago|назад)(?![\w-])"
-    # an age: "a 15 year old bug", «баг 10-летней давности»
+    # an age: "a 12 year old bug", «баг 10-летней давности»
     r"|\d+[\s-]+(?:years?|months?|weeks?|days?)[\s-]+old\b|\d+-?летн\w*\s+давност\w*",
     re.IGNORECASE,
 )
@@ -5689,7 +5689,7 @@ _TOLD_ALREADY = _wordset("same similar this that such такой такая та
 
 
 # A tracker's verb with a ticket for its object: "as I was about to file the bug", "handy for
-# triaging old bugs", "opened an issue upstream", "file separate bugs"; or with a ticket for its
+# triaging old bugs", "opened an issue upstream", "file follow-up bugs"; or with a ticket for its
 # subject: "the related bugs were closed".
 _A_TICKET_HANDLED = re.compile(
     r"\b(?:submit|file|report|open|creat|check|track|triag|search|clos|reopen|dup|describ)\w*\s+"
@@ -5797,7 +5797,7 @@ def points_back_at_a_problem(label: str) -> bool:
         at = 0  # "happened when I reopened the tab": its subject, left out, was told before
     if at is None:
         return False
-    # by the word's lemma too: «эту же проблему», «такую же ошибку» are inflected
+    # by the word's lemma too: «такую же ошибку», «этот же баг» are inflected
     before = {w for t in tokens[max(0, at - 2) : at] for w in (t.lower, t.lemma)}
     again = subject_left_out or any(t.lower in ("also", "again", "тоже", "также") for t in tokens)
     # "the problem has existed since then", "issue persists": a bare problem word said only
@@ -5832,7 +5832,7 @@ _OCCURRING = _wordset(
 
 
 def names_a_record_of_problems(label: str) -> bool:
-    """ "Crash Reports", "error console": a problem noun that only qualifies the noun after it
+    """ "Crash Logs", "bug tracker": a problem noun that only qualifies the noun after it
     names a thing (a heading, a tool), not a problem that happens."""
     tokens = [t for t in analyse(label) if t.pos != "PUNCT"]
     if not 2 <= len(tokens) <= 3 or not all(t.pos in ("NOUN", "PROPN") for t in tokens):
@@ -5842,9 +5842,9 @@ def names_a_record_of_problems(label: str) -> bool:
     return problem and head.lemma not in PROBLEM_LEMMAS and head.lower not in PROBLEM_LEMMAS
 
 
-# A verdict on the whole page that says only that it is not right ("Page not loading
-# correctly", «Сайт загружается некорректно»), or that things of it are missing without
-# saying which ("Many missing items", «Отсутствуют элементы»): a ticket that says what is
+# A verdict on the whole page that says only that it is not right ("Page not displaying
+# properly", «Сайт работает некорректно»), or that things of it are missing without saying
+# which ("Some missing items", «Многие элементы отсутствуют»): a ticket that says what is
 # wrong says more.
 _VAGUE_VERDICT = re.compile(
     r"(?:the\s+)?(?:web\s*)?(?:page|site|website|webpage)s?\s+(?:is\s+|are\s+|does\s+|do\s+)?"

@@ -30,7 +30,7 @@ def tells_reproduction(clause: str) -> bool:
     return bool(_REPRODUCED.search(clause)) and not _MEDIA_PLAYED.search(clause)
 
 
-# «Консоль ошибок ничего не показывает», «логи ничего не выводят»: where errors would be
+# «Журнал ошибок ничего не выводит», «логи ничего не показывают»: where errors would be
 # written holds none, so no fault is told there (the fault itself is told elsewhere).
 _NOTHING_LOGGED = re.compile(
     r"(?<![\w-])(?:консол\w*\s+ошибок|журнал\w*|лог(?:и|е|ах|ов)?)(?![\w-])(?:\s+[\w-]+){0,2}?"
