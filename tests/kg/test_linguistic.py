@@ -3217,6 +3217,12 @@ def test_a_product_said_to_have_no_problem_is_a_competitor(told, rival):
     assert ("competitor" in found) is rival, _ticket(f"Page broken\n\n{told}")
 
 
+@pytest.mark.parametrize("told", ["Ctrl+K works.", "It did work in Version 4.2.1."])
+def test_a_key_combination_or_a_version_is_no_competitor(told):
+    found = _ticket(f"Search broken\n\n{told}")
+    assert "competitor" not in {kind for kind, _ in found}, found
+
+
 def test_when_a_fault_began_told_alone_under_actual_results_is_no_fault():
     text = (
         "Quick view broken\n\nActual results:\n\nThe quick view shows only a spinner. "

@@ -2206,6 +2206,8 @@ _GLUED = re.compile(r"([a-z]{3,})[A-Z]")  # "loadConf", "capabilitiesEver": code
 def _is_competitor_name(name: str, own: set[str], lex: ModuleType) -> bool:
     if len(name) < 2 or name.split()[0] in lex.NOT_NAMES:
         return False
+    if name.split("+")[0] in lex.NOT_NAMES:
+        return False  # "Shift+M works": a key combination, no product
     if _name_key(name) in own:
         return False  # the project's own product, however it is spelled
     if linguistic.names_a_platform(name) or linguistic.names_a_device(name):

@@ -686,7 +686,7 @@ NOT_NAMES = _words(
     "Eight Nine Ten First Second Third Last Next Monday Tuesday Wednesday Thursday Friday "
     "Saturday Sunday January February March April May June July August September October "
     "November December Q1 Q2 Q3 Q4 B2B B2C SMB SME MVP PM CEO CTO COO GPS SMS API ERP CRM UI "
-    "UX OK AI MB GB KB PDF CSV URL iOS Android Wi-Fi "
+    "UX OK AI MB GB KB PDF CSV URL iOS Android Wi-Fi Version Build "
     # keys of the keyboard: "close it using Esc"
     "Esc Ctrl Alt Shift Enter Del Cmd"
 )
