@@ -2165,7 +2165,7 @@ def _a_word_opening_the_sentence(text: str, sentence: Sentence, start: int, name
 
 
 _VERSION_AFTER = re.compile(r"\s+v?\d+(?:\.\d+)+\b")  # " 102.0", " v3.1": dotted, not a count
-# A release right after a product's name: " 115", " 102.0", " v3.1", " 117.0a1".
+# A release right after a product's name: " 115", " 102.0", " v3.1", " 96.2b4".
 _RELEASE_AFTER = re.compile(r"[ \t]+v?\d+(?:\.\d+)*(?:[a-z]+\d*)?\b")
 
 
@@ -2207,7 +2207,7 @@ def _is_competitor_name(name: str, own: set[str], lex: ModuleType) -> bool:
     if len(name) < 2 or name.split()[0] in lex.NOT_NAMES:
         return False
     if name.split("+")[0] in lex.NOT_NAMES:
-        return False  # "Shift+M works": a key combination, no product
+        return False  # "Ctrl+K works": a key combination, no product
     if _name_key(name) in own:
         return False  # the project's own product, however it is spelled
     if linguistic.names_a_platform(name) or linguistic.names_a_device(name):
