@@ -25,7 +25,8 @@ def main() -> None:
             print(
                 f"{split} {dataset}: nodes P {nodes['precision']} {interval['precision']} "
                 f"R {nodes['recall']} {interval['recall']} "
-                f"({result['items']} items, {result['items_per_second']} items/s)"
+                f"({result['items']} items, {result['items_per_second']} items/s scored, "
+                f"{result['extraction_items_per_second']} items/s extracted)"
             )
         queries = figures.get("feature_queries") or {}
         print(

@@ -1985,7 +1985,7 @@ def test_doing_so_by_choice_or_to_nothing_of_the_users_is_no_pain(text):
 
 def test_an_english_bug_template_reads_as_the_russian_one():
     text = (
-        "Styles from a forwarded mail are used\n\n"
+        "Forwarded mail styles\n\n"
         "User Agent: Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:60.0) Gecko/20100101\n\n"
         "Steps to reproduce:\n\n1. Compose a plain-text mail.\n2. Attach a saved message.\n\n"
         'Actual results:\n\n"Sample text" appears centered.\n\n'
@@ -1995,6 +1995,11 @@ def test_an_english_bug_template_reads_as_the_russian_one():
     assert ("pain", '"Sample text" appears centered') in nodes
     assert not any(kind == "segment" for kind, _ in nodes)  # "user agents" is the template's
     assert not any("aligned" in label for _, label in nodes)  # what was expected
+    # a title that states the fault in a clause stands for it: the one fault of the ticket
+    stated = text.replace("Forwarded mail styles", "Styles from a forwarded mail are used")
+    assert [label for kind, label in _ticket(stated) if kind == "pain"] == [
+        "Styles from a forwarded mail are used"
+    ]
 
 
 @pytest.mark.parametrize(
@@ -2359,6 +2364,54 @@ def test_an_english_ticket_whose_title_states_its_fault_reports_that_one_fault()
         "Вложения пропадают при сохранении. Ещё и панель инструментов зависает."
     )
     assert len([kind for kind, _ in _ticket(text, "ru") if kind == "pain"]) > 1
+
+
+@pytest.mark.parametrize(
+    ("text", "title"),
+    [
+        # no word of the title is a cue of trouble: a tracker's summary line states the fault
+        (
+            "Forwarded invoices arrive as plain text\n\nI forward an invoice from the shop. "
+            "My accountant gets the text without the table.",
+            "Forwarded invoices arrive as plain text",
+        ),
+        # tags and the site a title is about stand before it, not in its label
+        (
+            "[mail] www.example.org - Checkout button sits behind the footer\n\n"
+            "Scroll down to pay.",
+            "Checkout button sits behind the footer",
+        ),
+        ("Calendar import turns every event into an all-day event\n\nSee the file.", None),
+    ],
+)
+def test_a_tickets_title_states_its_fault_without_a_cue_of_trouble(text, title):
+    pains = [label for kind, label in _ticket(text) if kind == "pain"]
+    if title is None:
+        (pain,) = pains
+        assert "all-day event" in pain
+    else:
+        assert pains == [title]
+    # notes under a heading are no ticket: their first line is no fault by its place
+    assert not [label for label in _pains(text) if label == title]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a change to make
+        "Port the new toolbar layout to the mail window\n\nThe browser got it last year.",
+        "Storage: add a retry option for uploads\n\nIt would help on slow links.",
+        # what should be, and a question
+        "The import should keep the folder order\n\nIt sorts them by name today.",
+        "Can the sidebar remember its width\n\nIt resets on every start.",
+        "Why does the sidebar forget its width?\n\nSee above.",
+        # a name, its first word read as a verb: no clause states a fault
+        "Search results\n\nSee the picture.",
+    ],
+)
+def test_a_title_that_asks_for_a_change_or_only_names_a_thing_states_no_fault(text):
+    title = text.split("\n", 1)[0]
+    assert title not in [label for kind, label in _ticket(text) if kind == "pain"]
 
 
 def test_a_tickets_tools_are_no_rivals_but_a_product_it_works_in_is():

@@ -295,6 +295,16 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     if any(linguistic.tells_a_dead_link(f.label) for f in all_pains):
         error_pages = {id(f) for f in all_pains if linguistic.tells_only_an_error_page(f.label)}
     vague = {id(f) for f in all_pains if specific and _says_too_little(f.label, report)}
+    if report and not russian:
+        # an English ticket's title states its fault, in words the rules may know no cue in
+        # ("Attachments arrive renamed"): when nothing in it reads as a pain, it is the pain
+        title_fault = _title_as_fault(
+            text, sentences, findings, said_again | consequences | error_pages | vague
+        )
+        if title_fault is not None:
+            index, fault = title_fault
+            findings[index].append(fault)
+            all_pains.append(fault)
     # a consequence restates no title, nor does the error page a dead link opens: the title
     # stays the problem's statement; a title that says too little ("Some missing items") is
     # none, the body tells the fault
@@ -712,6 +722,65 @@ _VERDICT_WORDS = frozenset(
 )
 
 
+# What may stand before a ticket title's words: tags ("[SM]", "[de]"), the site it is about
+# ("www.example.org - "), and dashes or colons left where a web address is masked.
+_TITLE_TAGS = re.compile(r"(?:\s*\[[^\]\n]{1,24}\])+")
+_SITE_HEADING = re.compile(r"(?:https?://)?[\w-]+(?:\.[\w-]+)+/?\s+[-–—]\s+")
+_LEADING_MARKS = re.compile(r"[\s\-–—:]*")
+# the part a ticket is about, before its task: "Storage: add a retry option"
+_COMPONENT_HEADING = re.compile(r"[^\s:][^:\n]{0,40}?\s?:\s+")
+# a question without its mark: "Can the sidebar keep its width", "Why does it reset", not
+# "Does not connect"
+_ASKS = re.compile(
+    r"(?:(?:how|why|what|where|which|who)\s+)?(?:can|could|is|are|does|do|did|will|would)"
+    r"\s+(?!not\b)\w",
+    re.IGNORECASE,
+)
+# "The import should keep the folder order", "Docs need updating": what is to be, a task
+_EXPECTED = re.compile(r"\b(?:should|must|needs?)\b", re.IGNORECASE)
+
+
+def _title_as_fault(
+    text: str, sentences: list[Sentence], findings: list[list[Finding]], dropped: set[int]
+) -> tuple[int, Finding] | None:
+    """A ticket's title as its pain, with the index of the sentence that holds it, when no pain
+    was read in it: a tracker's summary line states the fault, often in words that carry no
+    cue of trouble ("Forwarded invoices arrive as plain text"). Not a title that
+    names a change to make, asks a question, says what should be, only names the matter
+    ("Search results") or says too little ("Page not displayed properly", whose fault the body
+    tells)."""
+    title = _TITLE.match(text)
+    if title is None or len(title["title"].split()) > _TITLE_MAX_WORDS:
+        return None
+    start, end = title.span("title")
+    if any(
+        f.type == "pain" and id(f) not in dropped and f.quote[1] <= end
+        for found in findings
+        for f in found
+    ):
+        return None
+    first = start
+    for opening in (_TITLE_TAGS, _SITE_HEADING, _LEADING_MARKS):
+        matched = opening.match(text, first, end)
+        first = matched.end() if matched else first
+    label = text[first:end].strip()
+    if not label or label.endswith("?") or _ASKS.match(label) or _EXPECTED.search(label):
+        return None
+    heading = _COMPONENT_HEADING.match(text, first, end)
+    words = analyse(text[heading.end() if heading else first : end])
+    if not words or words[0].lower in lexicon_en.CHANGE_VERBS:
+        return None
+    # the clause's verb follows its subject: a title's first word read as a verb opens a
+    # name ("Search results", "Overlapping text")
+    rest = label.split(maxsplit=1)[1:]
+    if _says_too_little(label, True) or not (rest and linguistic.states_a_clause(rest[0])):
+        return None  # "Search results", "Page not displayed properly": no fault by itself
+    index = next((i for i, s in enumerate(sentences) if s.start <= first < s.end), None)
+    if index is None:
+        return None
+    return index, Finding("pain", label, (first, end), first)
+
+
 def _says_only_it_fails(label: str) -> bool:
     words = content_lemmas(label)
     told = {w for w in words if w in _VERDICT_WORDS}
@@ -1063,7 +1132,8 @@ def _find_all(
         text, (sentence.start, sentence.end), sentence.lex.LANG == "en"
     )
     jobs = _jobs(text, sentence, [cue for cue, _ in requests])
-    segments = _segments(text, sentence)
+    # a ticket names no group of customers (its segments are dropped): not read for them
+    segments = _segments(text, sentence) if mentions else []
     # What a group of customers named before it needs or tries to do is its job ("night nurses
     # need to swap shifts"): its words name no feature as well.
     groups_jobs = [(j.at, j.quote[1]) for j in jobs if any(g.at < j.at for g in segments)]

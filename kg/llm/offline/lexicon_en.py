@@ -194,6 +194,15 @@ PEOPLE_NOUNS = (
 )
 # Verbs by which people report what they found ("participants report that …", "staff mention
 # …"); some are also names of software parts ("a report", "a note").
+# Verbs a ticket's title opens on when it names a change to make, not a fault: "Port the
+# toolbar to the mail window", "Remove the old updater", "Storage: add a retry option".
+CHANGE_VERBS = _words(
+    """add remove fix port update replace clean migrate implement implementing support refresh
+    catch obtain flag copy tidy give optimize optimise disable enable change make rewrite
+    convert use drop move rename handle stop let allow avoid do don't document bump upgrade
+    switch define set create introduce increase improve reduce stabilize detect expose
+    provide"""
+)
 REPORTING_VERBS = _words(
     "report reports say says mention mentions note notes complain complains describe "
     "describes explain explains state states claim claims tell tells"
