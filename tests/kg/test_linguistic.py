@@ -2850,6 +2850,19 @@ def test_a_statement_that_all_is_well_under_actual_results_is_no_fault(text, lan
             "ru",
             ("пересылка",),
         ),
+        # any verb done right
+        (
+            "Keywords of bookmarks\n\nActual results:\n\n"
+            "The description field is filled in correctly.\nThe keywords field stays empty.",
+            "en",
+            ("description",),
+        ),
+        (
+            "Ключевые слова закладок\n\nФактический результат:\n\n"
+            "Заголовок заполнен правильно.\nПоле ключевых слов остаётся пустым.",
+            "ru",
+            ("заголовок",),
+        ),
     ],
 )
 def test_what_works_under_actual_results_is_no_fault(text, language, left_out):

@@ -2844,7 +2844,10 @@ _IT_WORKS = re.compile(
     r"(?:\b(?:works?|worked|is\s+working|are\s+working)(?:\s+(?:fine|well|ok|okay|correctly"
     r"|properly|normally|perfectly|as\s+(?:expected|intended|it\s+should)))?"
     r"|(?<![\w-])работа(?:ет|ют|л[аио]?)(?:\s+(?:нормально|корректно|правильно|хорошо|"
-    r"отлично|как\s+надо|как\s+положено|без\s+проблем))?)\s*[.!]*\s*$",
+    r"отлично|как\s+надо|как\s+положено|без\s+проблем))?"
+    # any verb done right: "the field is filled in correctly", «поле заполнено правильно»
+    r"|\b(?:correctly|properly|as\s+(?:expected|intended))"
+    r"|(?<![\w-])(?:правильно|корректно|верно|как\s+надо|как\s+положено))\s*[.!]*\s*$",
     re.IGNORECASE,
 )
 _ONLY_SOME = re.compile(r"\bonly\b|(?<![\w-])только(?![\w-])", re.IGNORECASE)
