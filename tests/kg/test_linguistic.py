@@ -2382,6 +2382,11 @@ def test_an_english_ticket_whose_title_states_its_fault_reports_that_one_fault()
             "Checkout button sits behind the footer",
         ),
         ("Calendar import turns every event into an all-day event\n\nSee the file.", None),
+        # an absence is a statement too
+        (
+            "www.example.org - No order history\n\nThe page shows grey boxes instead.",
+            "No order history",
+        ),
     ],
 )
 def test_a_tickets_title_states_its_fault_without_a_cue_of_trouble(text, title):

@@ -772,8 +772,8 @@ def _title_as_fault(
         return None
     # the clause's verb follows its subject: a title's first word read as a verb opens a
     # name ("Search results", "Overlapping text")
-    rest = label.split(maxsplit=1)[1:]
-    if _says_too_little(label, True) or not (rest and linguistic.states_a_clause(rest[0])):
+    said = label if analyse(label)[0].pos != "VERB" else " ".join(label.split()[1:])
+    if _says_too_little(label, True) or not linguistic.states_a_clause(said):
         return None  # "Search results", "Page not displayed properly": no fault by itself
     index = next((i for i, s in enumerate(sentences) if s.start <= first < s.end), None)
     if index is None:
