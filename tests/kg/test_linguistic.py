@@ -2411,7 +2411,7 @@ def test_a_tickets_title_states_its_fault_without_a_cue_of_trouble(text, title):
         "Can the sidebar remember its width\n\nIt resets on every start.",
         "Why does the sidebar forget its width?\n\nSee above.",
         # a name, its first word read as a verb: no clause states a fault
-        "Search results\n\nSee the picture.",
+        "Sorting tags\n\nSee the picture.",
     ],
 )
 def test_a_title_that_asks_for_a_change_or_only_names_a_thing_states_no_fault(text):

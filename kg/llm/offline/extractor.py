@@ -730,7 +730,7 @@ _LEADING_MARKS = re.compile(r"[\s\-–—:]*")
 # the part a ticket is about, before its task: "Storage: add a retry option"
 _COMPONENT_HEADING = re.compile(r"[^\s:][^:\n]{0,40}?\s?:\s+")
 # a question without its mark: "Can the sidebar keep its width", "Why does it reset", not
-# "Does not connect"
+# "Does not upload"
 _ASKS = re.compile(
     r"(?:(?:how|why|what|where|which|who)\s+)?(?:can|could|is|are|does|do|did|will|would)"
     r"\s+(?!not\b)\w",
@@ -747,7 +747,7 @@ def _title_as_fault(
     was read in it: a tracker's summary line states the fault, often in words that carry no
     cue of trouble ("Forwarded invoices arrive as plain text"). Not a title that
     names a change to make, asks a question, says what should be, only names the matter
-    ("Search results") or says too little ("Page not displayed properly", whose fault the body
+    ("Sorting tags") or says too little ("Page not displayed properly", whose fault the body
     tells)."""
     title = _TITLE.match(text)
     if title is None or len(title["title"].split()) > _TITLE_MAX_WORDS:
@@ -771,10 +771,10 @@ def _title_as_fault(
     if not words or words[0].lower in lexicon_en.CHANGE_VERBS:
         return None
     # the clause's verb follows its subject: a title's first word read as a verb opens a
-    # name ("Search results", "Overlapping text")
+    # name ("Sorting tags")
     said = label if analyse(label)[0].pos != "VERB" else " ".join(label.split()[1:])
     if _says_too_little(label, True) or not linguistic.states_a_clause(said):
-        return None  # "Search results", "Page not displayed properly": no fault by itself
+        return None  # "Sorting tags", "Page not displayed properly": no fault by itself
     index = next((i for i, s in enumerate(sentences) if s.start <= first < s.end), None)
     if index is None:
         return None
