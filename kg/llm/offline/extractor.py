@@ -634,6 +634,14 @@ _TITLE = re.compile(r"\A[ \t]*(?P<title>[^\n]{1,160}?)[ \t]*\n[ \t]*\n")
 _TITLE_MAX_WORDS = 20
 
 
+def _title(text: str) -> re.Match[str] | None:
+    """A report's title: a short first line set off by a blank line."""
+    title = _TITLE.match(text)
+    if title is None or len(title["title"].split()) > _TITLE_MAX_WORDS:
+        return None
+    return title
+
+
 def _title_restated(
     text: str,
     sentences: list[Sentence],
@@ -654,8 +662,8 @@ def _title_restated(
     way to the body, whose wording says more ("Scrolling is broken" above "after the update
     the page does not scroll with the wheel", "Terminal problem" above anything the body
     tells)."""
-    title = _TITLE.match(text)
-    if title is None or len(title["title"].split()) > _TITLE_MAX_WORDS:
+    title = _title(text)
+    if title is None:
         return set()
     end = title.end("title")
     heading = [
@@ -749,8 +757,8 @@ def _title_as_fault(
     names a change to make, asks a question, says what should be, only names the matter
     ("Sorting tags") or says too little ("Page not displayed properly", whose fault the body
     tells)."""
-    title = _TITLE.match(text)
-    if title is None or len(title["title"].split()) > _TITLE_MAX_WORDS:
+    title = _title(text)
+    if title is None:
         return None
     start, end = title.span("title")
     if any(

@@ -192,8 +192,6 @@ PEOPLE_NOUNS = (
         "grandma grandpa grandmother grandfather baby everyone someone anyone somebody"
     )
 )
-# Verbs by which people report what they found ("participants report that …", "staff mention
-# …"); some are also names of software parts ("a report", "a note").
 # Verbs a ticket's title opens on when it names a change to make, not a fault: "Port the
 # toolbar to the mail window", "Remove the old updater", "Storage: add a retry option".
 CHANGE_VERBS = _words(
@@ -203,6 +201,8 @@ CHANGE_VERBS = _words(
     switch define set create introduce increase improve reduce stabilize detect expose
     provide"""
 )
+# Verbs by which people report what they found ("participants report that …", "staff mention
+# …"); some are also names of software parts ("a report", "a note").
 REPORTING_VERBS = _words(
     "report reports say says mention mentions note notes complain complains describe "
     "describes explain explains state states claim claims tell tells"

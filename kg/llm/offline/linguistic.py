@@ -2838,13 +2838,13 @@ def tells_only_since_when(statement: str) -> bool:
     return _ONLY_SINCE_WHEN.fullmatch(statement) is not None
 
 
-# A statement that ends on something working: "Saving the file works.", "Printing works
-# fine", «Экспорт работает нормально». "Only the first tab works" still tells a fault.
+# A statement that ends on something working or done right: "Saving the file works.",
+# "Printing works fine", «Экспорт работает нормально». "Only the first tab works" still tells a
+# fault.
 _IT_WORKS = re.compile(
-    r"(?:\b(?:works?|worked|is\s+working|are\s+working)(?:\s+(?:fine|well|ok|okay|correctly"
-    r"|properly|normally|perfectly|as\s+(?:expected|intended|it\s+should)))?"
-    r"|(?<![\w-])работа(?:ет|ют|л[аио]?)(?:\s+(?:нормально|корректно|правильно|хорошо|"
-    r"отлично|как\s+надо|как\s+положено|без\s+проблем))?"
+    r"(?:\b(?:works?|worked|is\s+working|are\s+working)(?:\s+(?:fine|well|ok|okay"
+    r"|normally|perfectly|as\s+it\s+should))?"
+    r"|(?<![\w-])работа(?:ет|ют|л[аио]?)(?:\s+(?:нормально|хорошо|отлично|без\s+проблем))?"
     # any verb done right: "the field is filled in correctly", «поле заполнено правильно»
     r"|\b(?:correctly|properly|as\s+(?:expected|intended))"
     r"|(?<![\w-])(?:правильно|корректно|верно|как\s+надо|как\s+положено))\s*[.!]*\s*$",
