@@ -9,7 +9,15 @@ Tags are mapped to one small universal set so the rules above them are language-
 """
 
 from kg.language.lemmas import content_lemmas, is_cyrillic, is_english_word, lemma, lemma_key
-from kg.language.tokens import Token, analyse, cases, grammemes, may_name_a_person, tagged
+from kg.language.tokens import (
+    Token,
+    analyse,
+    cases,
+    grammemes,
+    may_be_a_subject,
+    may_name_a_person,
+    tagged,
+)
 
 
 def load_models() -> None:
@@ -27,6 +35,7 @@ __all__ = [
     "cases",
     "content_lemmas",
     "grammemes",
+    "may_be_a_subject",
     "is_cyrillic",
     "is_english_word",
     "lemma",

@@ -170,6 +170,23 @@ def may_name_a_person(word: str) -> bool:
     return any(parse.tag.animacy == "anim" for parse in _morph().parse(word.lower()))
 
 
+_LIKELY_PARSE = 0.15  # pymorphy's score: a reading the word takes often enough to count
+
+
+@lru_cache(maxsize=100_000)
+def may_be_a_subject(word: str) -> bool:
+    """A Russian noun or pronoun one of whose likely readings is nominative («терминал»,
+    «поля»), not a form that is only rarely one («клавиш», «в»)."""
+    if not is_cyrillic(word):
+        return False
+    return any(
+        parse.score >= _LIKELY_PARSE
+        and parse.tag.POS in ("NOUN", "NPRO")
+        and parse.tag.case == "nomn"
+        for parse in _morph().parse(word.lower())
+    )
+
+
 @lru_cache(maxsize=100_000)
 def cases(word: str) -> frozenset[str]:
     """Every case a Russian word's parses allow («окно» is nominative or accusative)."""

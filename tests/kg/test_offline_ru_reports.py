@@ -892,3 +892,15 @@ def test_porting_is_no_fault_when_the_title_quotes_a_long_english_one():
         'agent scheduled task during install/uninstall"'
     )
     assert _labels(text, "pain") == []
+
+
+def test_a_long_subject_reads_on_to_the_noun_it_hangs_on() -> None:
+    # the word limit would start the label on «клавиш», a word that depends on the subject;
+    # and the cut would leave «начиная с версии» without its number
+    text = "Обработка горячих клавиш в текстовых полях сломана начиная с версии 3.2."
+    assert _labels(text, "pain") == ["обработка горячих клавиш в текстовых полях сломана"]
+
+
+def test_a_window_on_a_long_clause_starts_on_the_coordinated_predicate() -> None:
+    text = "Пытаюсь собрать плагин для Ubuntu x86-64 и получаю несколько ошибок сборки."
+    assert _labels(text, "pain") == ["получаю несколько ошибок сборки"]

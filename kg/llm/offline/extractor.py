@@ -25,6 +25,7 @@ from kg.language import (
     content_lemmas,
     is_english_word,
     lemma,
+    may_be_a_subject,
     vectors,
 )
 from kg.llm.offline import ahead, lexicon_en, lexicon_ru, linguistic, report_layout, report_ru
@@ -1091,9 +1092,32 @@ def _words_before(text: str, position: int, floor: int, lex: ModuleType, limit: 
             break
         start = token.start()
         taken.append(start)
-        if len(taken) == limit or word[0] in '("«':
+        if word[0] in '("«':
+            break
+        if len(taken) >= limit and not _headless(text[start:position], lex, len(taken) - limit):
             break
     return start
+
+
+_HEAD_SEARCH = 3  # words past the limit to reach the noun a Russian phrase hangs on
+
+
+def _headless(phrase: str, lex: ModuleType, past: int) -> bool:
+    """«[обработка] горячих клавиш в текстовых полях»: a Russian subject cut at the word limit
+    holds only the words that depend on its noun, none of them nominative; it reads on to
+    that noun, a few words at most."""
+    if lex is not lexicon_ru or past >= _HEAD_SEARCH:
+        return False
+    return not any(_may_head(word) for word in phrase.split())
+
+
+def _may_head(word: str) -> bool:
+    """A word the phrase may hang on: a noun or pronoun in its likeliest reading nominative, or
+    a name in another script ("VS Code")."""
+    bare = word.strip(_EDGE_PUNCTUATION)
+    if not _CYRILLIC.search(bare):
+        return any(c.isalpha() for c in bare)
+    return may_be_a_subject(bare)
 
 
 # ----------------------------------------------------------------------------- detectors

@@ -2943,6 +2943,7 @@ def pain_span(text: str, clause: Span) -> Span | None:
     if last - first + 1 > _MAX_LABEL_WORDS:
         first = _window_start(tokens, max(0, at - 4), at)
         last = _noun_run_end(tokens, min(len(tokens) - 1, first + _MAX_LABEL_WORDS - 1))
+        first = _past_a_conjunct_tail(tokens, first, at)
     first, last = _content_bounds(tokens, first, last)
     if (
         last + 1 < len(tokens)
@@ -2959,6 +2960,17 @@ def pain_span(text: str, clause: Span) -> Span | None:
     if first > last or not any(t.pos in ("VERB", "ADJ", "NOUN") for t in tokens[first : last + 1]):
         return None
     return reading.span(first, last)
+
+
+def _past_a_conjunct_tail(tokens: list[Token], first: int, at: int) -> int:
+    """ "… for Ubuntu x86-64 | and get build errors": a window that opens on the tail of the
+    conjunct before a coordinated predicate starts on that predicate."""
+    joined = [
+        j
+        for j in range(first, at)
+        if tokens[j].pos in ("CONJ", "CCONJ") and tokens[j + 1].pos in ("VERB", "AUX")
+    ]
+    return joined[-1] + 1 if joined else first
 
 
 _BEFORE_PROBLEM_POS = frozenset({"AUX", "PART", "ADV"})
@@ -3134,10 +3146,39 @@ def cut_at_word_limit(text: str, span: Span, max_words: int) -> int:
         return span[1]
     cut = words[max_words - 1].end()
     reading = read(text, span)
-    last = next((i for i, t in enumerate(reading.tokens) if t.end + reading.offset >= cut), None)
+    tokens = reading.tokens
+    last = next((i for i, t in enumerate(tokens) if t.end + reading.offset >= cut), None)
     if last is None:
         return cut
-    return max(cut, reading.span(*(2 * [_noun_run_end(reading.tokens, last)]))[1])
+    adjunct = _cut_adjunct(tokens, last)
+    if adjunct is not None:
+        return reading.span(adjunct, adjunct)[1]
+    return max(cut, reading.span(*(2 * [_noun_run_end(tokens, last)]))[1])
+
+
+def _cut_adjunct(tokens: list[Token], last: int) -> int | None:
+    """«… сломана | начиная с версии [3.2]», "… fails | since version [3]": a cut that leaves a
+    preposition after the verb without the number it names ends before the preposition (and
+    a gerund that governs it); the statement is whole without its circumstance. The last word
+    kept, or None when nothing is left hanging."""
+    last = _noun_run_end(tokens, last)
+    if last + 1 >= len(tokens) or tokens[last + 1].pos not in ("NUM", "X"):
+        return None  # the phrase is whole, or only its words after the noun are cut
+    verb = next(
+        (
+            i
+            for i in range(last, -1, -1)
+            if tokens[i].pos in ("VERB", "AUX") and "GRND" not in grammemes(tokens[i].text)
+        ),
+        None,
+    )
+    opened = next((i for i in range(last, verb or 0, -1) if tokens[i].pos == "ADP"), None)
+    if verb is None or opened is None or opened <= verb:
+        return None
+    end = opened - 1
+    if end > verb and "GRND" in grammemes(tokens[end].text):
+        end -= 1  # «начиная с …»
+    return end if end >= verb else None
 
 
 _SPACED = re.compile(r"\S+")
