@@ -1016,6 +1016,33 @@ def test_a_form_question_with_its_answer_is_no_statement():
     assert _nodes(text) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "language", "pain"),
+    [
+        # a site named by its address is what the statement is about
+        (
+            "Не удаётся подключиться к mail.example.org в клиенте 4.1.",
+            "ru",
+            "не удаётся подключиться к mail.example.org",
+        ),
+        (
+            "Cannot log in to accounts.example.com since the update.",
+            "en",
+            "cannot log in to accounts.example.com since the update",
+        ),
+        # a code name is no label's word, and the colon after it still ends the clause
+        ("Ошибка в python.analysis.extraPaths: путь не находится.", "ru", "путь не находится"),
+    ],
+)
+def test_a_sites_address_stays_in_the_label_a_code_name_does_not(text, language, pain):
+    assert _pains(text, language) == [pain], _nodes(text, language)
+
+
+def test_an_address_with_a_path_is_masked_like_a_link():
+    text = "See files.example.com/archive for the logs."
+    assert "files.example.com" not in linguistic.mask_markup(text)
+
+
 def test_a_quoted_message_stays_inside_its_clause():
     text = 'Не могу сделать коммит, выдаёт ошибку "fatal: access denied".'
     pains = _pains(text, "ru")

@@ -5241,6 +5241,11 @@ def purpose_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
 
 # Markup and machine text that carries no statement: form fields rendered as HTML ("Issue Type:
 # <b>Bug</b>"), tags, images and links, web addresses, file paths, code blocks, table rows.
+# The endings of the web addresses people name sites by.
+_TOP_LEVEL_DOMAINS = (
+    "com|org|net|edu|gov|io|dev|app|info|biz|ru|su|ua|by|kz|nl|de|fr|uk|it|es|pl|cz|eu|me|co"
+    "|us|ca|au|jp|cn|in|br"
+)
 _MARKUP = re.compile(
     r"^[^\n:]{1,40}:[ \t]*<(\w+)>[^<\n]*</\1>[ \t]*$"
     r"|```.*?```|<!--.*?-->"
@@ -5257,7 +5262,10 @@ _MARKUP = re.compile(
     r"|^[ \t]*\|.*\|[ \t]*$"
     # code names: dotted identifiers ("editor.formatOnSave", "python.analysis.extraPaths")
     # and percent-encoded strings
-    r"|\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){2,}\S*|\b[a-z]\w*\.[a-z]\w*[A-Z]\w*"
+    # (not a site's name: "accounts.example.com" is what a statement is about), their
+    # trailing stop or colon left to the sentence
+    r"|\b(?![\w.-]+\.(?:" + _TOP_LEVEL_DOMAINS + r")\b(?![.\w/]))"
+    r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){2,}(?:\S*[^\s.,:;!?)\]])?|\b[a-z]\w*\.[a-z]\w*[A-Z]\w*"
     r"|\S*%[0-9A-Fa-f]{2}\S*"
     # log lines (a time stamp or a bracketed level first) and stack frames: machine output
     r"|^[ \t]*\[?\d{4}-\d{2}-\d{2}[ T]\d{1,2}:\d{2}[^\n]*$"
