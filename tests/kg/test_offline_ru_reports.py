@@ -904,3 +904,27 @@ def test_a_long_subject_reads_on_to_the_noun_it_hangs_on() -> None:
 def test_a_window_on_a_long_clause_starts_on_the_coordinated_predicate() -> None:
     text = "Пытаюсь собрать плагин для Ubuntu x86-64 и получаю несколько ошибок сборки."
     assert _labels(text, "pain") == ["получаю несколько ошибок сборки"]
+
+
+@pytest.mark.parametrize(
+    ("text", "pain"),
+    [
+        ("Кнопка печати отсутствует.", "кнопка печати отсутствует"),
+        ("Иконки слишком мелкие или слишком бледные.", "иконки слишком мелкие или слишком бледные"),
+    ],
+)
+def test_an_absence_or_an_excess_said_after_its_subject_is_a_pain(text: str, pain: str) -> None:
+    assert _labels(text, "pain") == [pain]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ошибки отсутствуют.",
+        "Проблемы со звуком отсутствуют.",
+        # a reason given, not a fault of the subject
+        "Данные скопированы в буфер, так как у них слишком большой размер для отправки.",
+    ],
+)
+def test_a_trouble_said_absent_or_a_reason_given_is_no_pain(text: str) -> None:
+    assert _labels(text, "pain") == []

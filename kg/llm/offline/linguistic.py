@@ -256,7 +256,11 @@ def _negated(tokens: list[Token], index: int) -> bool:
     """A negator up to four words before, with no clause boundary between. A negator's scope
     ends at the noun it negates: in "no problems downloading" the download is not negated.
     "Have yet to" denies the whole verb phrase after it ("I have yet to run into a problem")."""
-    if _yet_to_come(tokens, index) or _genitive_of_negation(tokens, index):
+    if (
+        _yet_to_come(tokens, index)
+        or _genitive_of_negation(tokens, index)
+        or _said_absent(tokens, index)
+    ):
         return True
     for back in range(index - 1, max(-1, index - 5), -1):
         token = tokens[back]
@@ -293,6 +297,23 @@ def _genitive_of_negation(tokens: list[Token], index: int) -> bool:
         if tokens[at].lower == "не":
             verb = tokens[at + 1]
             return verb.pos in ("VERB", "AUX") and verb.lemma not in FIX_LEMMAS
+    return False
+
+
+_ABSENT_VERBS = _wordset("отсутствует отсутствуют отсутствовали отсутствовала отсутствовал")
+
+
+def _said_absent(tokens: list[Token], index: int) -> bool:
+    """«Ошибки отсутствуют», «проблемы с памятью отсутствуют»: a Russian word of trouble
+    whose clause goes on to say it is absent."""
+    token = tokens[index]
+    if token.lemma not in PROBLEM_LEMMAS or not is_cyrillic(token.text):
+        return False
+    for at in range(index + 1, min(len(tokens), index + 5)):
+        if tokens[at].pos in ("PUNCT", "CONJ") or tokens[at].lower in NEGATORS:
+            return False
+        if tokens[at].lower in _ABSENT_VERBS:
+            return True
     return False
 
 
@@ -700,8 +721,8 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
         praise = any(t.lemma in _PRAISING_EXCESS for t in tokens[i + 1 : i + 6])
         much = after.lower == "much" and not (i + 2 < len(tokens) and tokens[i + 2].pos == "NOUN")
         return not negated and not praise and not much and after.lower not in ("good", "well")
-    if token.lower in ABSENCE and _absent_thing(tokens, i + 1):
-        return True
+    if token.lower in ABSENCE and not negated and _absent_thing(tokens, i + 1):
+        return True  # not «ничего не отсутствует»: all is there
     if _lacks_a_quality(token):
         return True
     if _contrasted(tokens, i):
