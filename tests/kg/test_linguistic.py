@@ -1038,6 +1038,12 @@ def test_a_sites_address_stays_in_the_label_a_code_name_does_not(text, language,
     assert _pains(text, language) == [pain], _nodes(text, language)
 
 
+def test_a_site_and_page_heading_is_no_part_of_the_label():
+    text = "shop.example.com - checkout - Total is shown twice\n\nSteps: open the cart."
+    kind, label = _ticket(text)[0]
+    assert (kind, label.lower()) == ("pain", "total is shown twice")
+
+
 def test_an_address_with_a_path_is_masked_like_a_link():
     text = "See files.example.com/archive for the logs."
     assert "files.example.com" not in linguistic.mask_markup(text)

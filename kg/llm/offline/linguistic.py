@@ -5276,9 +5276,11 @@ _MARKUP = re.compile(
     r"|^[^\n?]{3,160}\?:[ \t]*[^\n]{0,30}$"
     r"|!?\[[^\]\n]*\]\([^)\n]*\)"
     r"|<[/!]?\w[^<>\n]{0,80}>"
+    # a site's name heading the line it reports on: "shop.example.com - Button does not work",
+    # with the page it names after it ("shop.example.com - checkout - Total is wrong")
+    r"|^[ \t]*[A-Za-z0-9][\w-]*(?:\.[\w-]+)+"
+    r"(?:[ \t]+[-–—][ \t]+[\w/-]+(?:[ \t][\w/-]+)?(?=[ \t]+[-–—][ \t]))?(?=[ \t]+[-–—][ \t])"
     r"|\bhttps?://\S+|\bwww\.\S+"
-    # a site's name heading the line it reports on: "shop.example.com - Button does not work"
-    r"|^[ \t]*[A-Za-z0-9][\w-]*(?:\.[\w-]+)+(?=[ \t]+[-–—][ \t])"
     r"|\b[a-zA-Z]:[\\/][^\s'\"]+|(?<![\w.])(?:[/\\][\w.-]+){2,}[/\\]?"
     r"|^[ \t]*\|.*\|[ \t]*$"
     # code names: dotted identifiers ("editor.formatOnSave", "python.analysis.extraPaths")
