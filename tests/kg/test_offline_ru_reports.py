@@ -928,3 +928,13 @@ def test_an_absence_or_an_excess_said_after_its_subject_is_a_pain(text: str, pai
 )
 def test_a_trouble_said_absent_or_a_reason_given_is_no_pain(text: str) -> None:
     assert _labels(text, "pain") == []
+
+
+def test_an_english_message_quoted_in_the_body_does_not_replace_the_title() -> None:
+    # a report titled and told in Russian: the English it quotes is no telling of the title's
+    # fault in another language
+    text = (
+        "Справка: мёртвая ссылка на страницу установки\n\n"
+        'Там только надпись "This page has moved and is no longer updated".'
+    )
+    assert any("мёртвая ссылка" in label for label in _labels(text, "pain")), _labels(text, "pain")

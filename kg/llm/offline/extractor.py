@@ -698,7 +698,8 @@ def _title_restated(
         restated = [
             f
             for f, said in body
-            if _same_matter(pain.label, f.label) or _same_matter(pain.label, said)
+            if _same_matter(pain.label, said)
+            or (_same_matter(pain.label, f.label) and _same_script(f.label, said))
         ]
         if not restated:
             continue
@@ -826,7 +827,8 @@ def _same_script(one: str, other: str) -> bool:
 
 
 def _same_matter(title: str, body: str) -> bool:
-    """A shared content word, or two languages (a report titled in one, told in another). A
+    """A shared content word, or two languages (a report titled in one, told in another; not
+    a message it quotes in another language inside a sentence of the title's). A
     Russian title often names by a noun what the body tells by a verb of the same root
     («Не работает вставка» above «текст не вставляется»): a shared root counts too."""
     if not _same_script(title, body):
