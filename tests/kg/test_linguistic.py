@@ -2969,6 +2969,27 @@ def test_a_vague_verdict_on_the_page_yields_to_what_is_wrong(text, language, vag
     ]
 
 
+@pytest.mark.parametrize(
+    "label",
+    [
+        "Многих элементов нет",
+        "Не хватает многих элементов",
+        "Отображаются не все элементы",
+        "Not all elements are displayed",
+        "The site is unusable",
+        "Сайтом невозможно пользоваться",
+    ],
+)
+def test_a_verdict_that_some_is_missing_or_all_unusable_is_vague(label):
+    assert linguistic.gives_only_a_vague_verdict(label)
+
+
+def test_an_unusable_site_beside_what_is_wrong_with_it_is_no_second_fault():
+    text = "Каталог магазина\n\nКартинки товаров не загружаются. Сайтом невозможно пользоваться."
+    pains = [label for kind, label in _ticket(text, "ru") if kind == "pain"]
+    assert pains and not any("пользоваться" in p for p in pains), pains
+
+
 def test_the_setup_an_english_reproduction_step_tells_is_no_pain():
     text = "Menu broken\n\nSteps:\n1. Open the settings without being logged in.\n2. Click Save."
     pains = [label for kind, label in _ticket(text) if kind == "pain"]

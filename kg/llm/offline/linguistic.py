@@ -5919,8 +5919,8 @@ def names_a_record_of_problems(label: str) -> bool:
 
 # A verdict on the whole page that says only that it is not right ("Page not displaying
 # properly", «Сайт работает некорректно»), or that things of it are missing without saying
-# which ("Some missing items", «Многие элементы отсутствуют»): a ticket that says what is
-# wrong says more.
+# which ("Some missing items", «Многие элементы отсутствуют»), or that it cannot be used
+# ("The site is unusable"): a ticket that says what is wrong says more.
 _VAGUE_VERDICT = re.compile(
     r"(?:the\s+)?(?:web\s*)?(?:page|site|website|webpage)s?\s+(?:is\s+|are\s+|does\s+|do\s+)?"
     r"not\s+(?:being\s+|be\s+)?(?:load|display|render|show|work)\w*\s+"
@@ -5928,7 +5928,15 @@ _VAGUE_VERDICT = re.compile(
     r"|(?:страниц[аы]|сайт|веб-страниц[аы])\s+(?:(?:некорректно|неправильно)\s+\w+"
     r"|\w+\s+(?:некорректно|неправильно))"
     r"|(?:many\s+|some\s+)?missing\s+(?:items|elements)|(?:items|elements)\s+(?:are\s+)?missing"
-    r"|(?:многие\s+|некоторые\s+)?(?:элементы\s+отсутствуют|отсутствуют\s+элементы)",
+    r"|(?:многие\s+|некоторые\s+)?(?:элементы\s+отсутствуют|отсутствуют\s+элементы)"
+    r"|(?:many\s+|some\s+)?(?:items|elements)\s+are\s+not\s+(?:shown|displayed)"
+    r"|not\s+all\s+(?:items|elements)\s+are\s+(?:shown|displayed)"
+    r"|(?:многих\s+|некоторых\s+)?элементов\s+нет|не\s+хватает\s+(?:многих\s+|некоторых\s+)?элементов"
+    r"|(?:отображаются|показываются)\s+не\s+все\s+элементы|не\s+все\s+элементы\s+(?:отображаются|показываются)"
+    # a verdict that the whole cannot be used: what is wrong with it is told beside it
+    r"|(?:the\s+)?(?:web\s*)?(?:page|site|website|webpage)\s+is\s+(?:completely\s+|totally\s+)?unusable"
+    r"|(?:сайтом|страницей)\s+(?:совсем\s+|вообще\s+)?(?:невозможно|нельзя)\s+пользоваться"
+    r"|(?:сайт|страница)\s+(?:совсем\s+|вообще\s+)?(?:неюзабельн|непригодн)\w*",
     re.IGNORECASE,
 )
 
