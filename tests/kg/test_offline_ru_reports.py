@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from kg.llm.offline import lexicon_ru
 from kg.llm.offline.extractor import extract_offline
 from kg.llm.offline.report_layout import mask_layout, sections, steps
 from kg.llm.prompts.extraction_models import ExtractionRequest, ExtractionResponse
@@ -938,3 +939,10 @@ def test_an_english_message_quoted_in_the_body_does_not_replace_the_title() -> N
         'Там только надпись "This page has moved and is no longer updated".'
     )
     assert any("мёртвая ссылка" in label for label in _labels(text, "pain")), _labels(text, "pain")
+
+
+def test_a_year_dates_a_thing_and_measures_nothing() -> None:
+    assert lexicon_ru.METRIC_NUMBER.search("на ноутбуке 2015 года с Windows") is None
+    assert lexicon_ru.METRIC_NUMBER.search("в 2023 году") is None
+    # a span of years does measure
+    assert lexicon_ru.METRIC_NUMBER.search("уже 3 года") is not None
