@@ -2372,6 +2372,10 @@ def test_too_much_of_the_machine_taken_is_a_pain(text, language, pain):
     assert any(pain in label for label in _pains(text, language)), _nodes(text, language)
 
 
+def test_a_memory_leak_is_a_pain():
+    assert _pains("Memory leak when the preview pane stays open.") == ["memory leak"]
+
+
 def _ticket(text: str, language: str = "en") -> list[tuple[str, str]]:
     request = ExtractionRequest(text=text, language=language, product="", records="bug_report")
     return [(n.type, n.label) for n in extract_offline(request).nodes]

@@ -946,3 +946,24 @@ def test_a_year_dates_a_thing_and_measures_nothing() -> None:
     assert lexicon_ru.METRIC_NUMBER.search("в 2023 году") is None
     # a span of years does measure
     assert lexicon_ru.METRIC_NUMBER.search("уже 3 года") is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "pain"),
+    [
+        ("Список вложений пуст.", "список вложений пуст"),
+        ("После входа открывается пустая страница.", "пустая страница"),
+        ("Кнопки на панели смещены.", "кнопки на панели смещены"),
+        ("Время ожидания ответа сервера истекло.", "время ожидания ответа сервера истекло"),
+        ("Справа появляется лишняя рамка.", "лишняя рамка"),
+        ("Черновики ошибочно попадают в корзину.", "черновики ошибочно попадают в корзину"),
+    ],
+)
+def test_an_empty_misplaced_timed_out_extra_or_wrongly_done_thing_is_a_pain(
+    text: str, pain: str
+) -> None:
+    assert _labels(text, "pain") == [pain]
+
+
+def test_an_empty_field_asked_for_is_no_pain() -> None:
+    assert _labels("Оставьте поле пустым и нажмите «Сохранить».", "pain") == []

@@ -441,6 +441,8 @@ PAIN_NOUN = re.compile(
     r"slowness|double\s+bookings?|no-shows|inconsistenc(?:y|ies)|distrust|mistrust|"
     # faults of a text or a page: "Typos in the manual", "Broken link to the pricing page"
     r"typos|misspellings|spelling\s+mistakes|(?:dead|broken)\s+links?|"
+    # a program that keeps what it no longer needs: "memory leak after an update"
+    r"(?:memory|handle|resource)\s+leaks?|"
     r"lack\s+of\s+[\w-]+"
     # "unwanted scrolling in the editor": what happens unasked, named as an event
     r"|(?:unwanted|unintended|involuntary)\s+(?:[\w-]+ing|changes?|resets?|restarts?|jumps?)"
