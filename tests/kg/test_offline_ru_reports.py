@@ -967,3 +967,25 @@ def test_an_empty_misplaced_timed_out_extra_or_wrongly_done_thing_is_a_pain(
 
 def test_an_empty_field_asked_for_is_no_pain() -> None:
     assert _labels("Оставьте поле пустым и нажмите «Сохранить».", "pain") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Также заменить устаревший модуль экспорта на новый.",
+        "Вместо старого ключа создать новое свойство с понятным именем.",
+    ],
+)
+def test_a_task_told_by_an_infinitive_is_no_pain(text: str) -> None:
+    assert _labels(text, "pain") == []
+
+
+def test_a_size_other_than_meant_is_a_pain() -> None:
+    text = "Иконки на главной отображаются намного больше задуманного размера."
+    assert _labels(text, "pain") == [
+        "иконки на главной отображаются намного больше задуманного размера"
+    ]
+
+
+def test_a_measure_with_a_plus_is_a_metric() -> None:
+    assert lexicon_ru.METRIC_NUMBER.search("уже 12+ ГБ к вечеру") is not None

@@ -1636,6 +1636,8 @@ def _pains(
             continue  # "reopening it elsewhere eliminates the problem": the way round, no fault
         if not english and report_ru.about_the_report(text[clause[0] : clause[1]]):
             continue  # «Прикладываю скриншот ошибки»: the report's own business
+        if not english and report_ru.states_a_task(text[clause[0] : clause[1]]):
+            continue  # «Также заменить устаревший модуль»: work to do, no fault
         if not english and (
             report_ru.in_the_subjunctive(text[clause[0] : clause[1]])
             or report_ru.after_so_that(text, (sentence.start, sentence.end), clause)

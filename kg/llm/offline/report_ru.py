@@ -25,6 +25,24 @@ _MEDIA_PLAYED = re.compile(
 )
 
 
+# Words that may stand before a task's verb: «Также заменить …», «И ещё добавить …».
+_TASK_LEAD = frozenset({"также", "ещё", "еще", "и", "а", "потом", "затем", "тоже"})
+
+
+def states_a_task(clause: str) -> bool:
+    """«Также заменить устаревший модуль на новый», «Вместо старого ключа создать новое
+    свойство»: a clause whose only verb is an infinitive says work to do, no fault seen."""
+    tokens = [t for t in analyse(clause) if t.pos != "PUNCT"]
+    verbs = [t for t in tokens if t.pos in ("VERB", "AUX")]
+    if not verbs or any(t.lower in linguistic.NEGATORS for t in tokens):
+        return False
+    if not all("INFN" in grammemes(t.text) for t in verbs):
+        return False
+    lead = [t for t in tokens[: tokens.index(verbs[0])] if t.lower not in _TASK_LEAD]
+    # «Вместо старого ключа создать …»: a phrase of what it replaces may come first
+    return not lead or lead[0].lower in ("вместо", "для", "чтобы")
+
+
 def tells_reproduction(clause: str) -> bool:
     """The clause says that (or where) the fault can be reproduced, not what it is."""
     return bool(_REPRODUCED.search(clause)) and not _MEDIA_PLAYED.search(clause)
