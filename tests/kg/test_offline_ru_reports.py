@@ -989,3 +989,21 @@ def test_a_size_other_than_meant_is_a_pain() -> None:
 
 def test_a_measure_with_a_plus_is_a_metric() -> None:
     assert lexicon_ru.METRIC_NUMBER.search("уже 12+ ГБ к вечеру") is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "pain"),
+    [
+        ("Через минуту соединение с сервером отваливается.", "соединение с сервером отваливается"),
+        ("Боковая панель забывает свою ширину.", "боковая панель забывает свою ширину"),
+        ("Письмо отправляется дважды.", "письмо отправляется дважды"),
+    ],
+)
+def test_a_dropped_link_a_forgotten_setting_or_a_doubled_action_is_a_pain(
+    text: str, pain: str
+) -> None:
+    assert any(pain in label for label in _labels(text, "pain")), _labels(text, "pain")
+
+
+def test_the_writer_forgetting_is_no_fault_of_the_product() -> None:
+    assert _labels("Я забываю сохранить файл перед выходом.", "pain") == []
