@@ -2981,6 +2981,8 @@ def test_a_vague_verdict_on_the_page_yields_to_what_is_wrong(text, language, vag
         "Отображаются не все элементы",
         "Not all elements are displayed",
         "The site is unusable",
+        "The internet site is not usable",
+        "Poorly rendered webpage",
         "Сайтом невозможно пользоваться",
     ],
 )

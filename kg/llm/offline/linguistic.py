@@ -5922,7 +5922,7 @@ def names_a_record_of_problems(label: str) -> bool:
 # which ("Some missing items", «Многие элементы отсутствуют»), or that it cannot be used
 # ("The site is unusable"): a ticket that says what is wrong says more.
 _VAGUE_VERDICT = re.compile(
-    r"(?:the\s+)?(?:web\s*)?(?:page|site|website|webpage)s?\s+(?:is\s+|are\s+|does\s+|do\s+)?"
+    r"(?:the\s+)?(?:web\s*|internet\s*)?(?:page|site|website|webpage)s?\s+(?:is\s+|are\s+|does\s+|do\s+)?"
     r"not\s+(?:being\s+|be\s+)?(?:load|display|render|show|work)\w*\s+"
     r"(?:correct(?:ly)?|properly|right|as\s+expected)"
     r"|(?:страниц[аы]|сайт|веб-страниц[аы])\s+(?:(?:некорректно|неправильно)\s+\w+"
@@ -5934,7 +5934,9 @@ _VAGUE_VERDICT = re.compile(
     r"|(?:многих\s+|некоторых\s+)?элементов\s+нет|не\s+хватает\s+(?:многих\s+|некоторых\s+)?элементов"
     r"|(?:отображаются|показываются)\s+не\s+все\s+элементы|не\s+все\s+элементы\s+(?:отображаются|показываются)"
     # a verdict that the whole cannot be used: what is wrong with it is told beside it
-    r"|(?:the\s+)?(?:web\s*)?(?:page|site|website|webpage)\s+is\s+(?:completely\s+|totally\s+)?unusable"
+    r"|(?:the\s+)?(?:web\s*|internet\s*)?(?:page|site|website|webpage)\s+is\s+"
+    r"(?:completely\s+|totally\s+)?(?:unusable|not\s+usable)"
+    r"|poorly\s+(?:rendered|displayed)\s+(?:web\s*)?(?:page|site|website|webpage)"
     r"|(?:сайтом|страницей)\s+(?:совсем\s+|вообще\s+)?(?:невозможно|нельзя)\s+пользоваться"
     r"|(?:сайт|страница)\s+(?:совсем\s+|вообще\s+)?(?:неюзабельн|непригодн)\w*",
     re.IGNORECASE,
