@@ -2455,6 +2455,7 @@ def test_a_tickets_title_states_its_fault_without_a_cue_of_trouble(text, title):
         # a change to make
         "Port the new toolbar layout to the mail window\n\nThe browser got it last year.",
         "Storage: add a retry option for uploads\n\nIt would help on slow links.",
+        "Storage. Add a retry option for uploads\n\nIt would help on slow links.",
         # what should be, and a question
         "The import should keep the folder order\n\nIt sorts them by name today.",
         "Can the sidebar remember its width\n\nIt resets on every start.",
@@ -2466,6 +2467,12 @@ def test_a_tickets_title_states_its_fault_without_a_cue_of_trouble(text, title):
 def test_a_title_that_asks_for_a_change_or_only_names_a_thing_states_no_fault(text):
     title = text.split("\n", 1)[0]
     assert title not in [label for kind, label in _ticket(text) if kind == "pain"]
+
+
+def test_a_title_fault_label_holds_no_run_of_spaces_where_a_code_name_was():
+    text = "Uploads arrive under settings.storage.upload.naming rules\n\nSee the attached log."
+    (pain,) = [label for kind, label in _ticket(text) if kind == "pain"]
+    assert "  " not in pain and pain.startswith("Uploads arrive")
 
 
 def test_a_tickets_tools_are_no_rivals_but_a_product_it_works_in_is():

@@ -750,8 +750,8 @@ _VERDICT_WORDS = frozenset(
 _TITLE_TAGS = re.compile(r"(?:\s*\[[^\]\n]{1,24}\])+")
 _SITE_HEADING = re.compile(r"(?:https?://)?[\w-]+(?:\.[\w-]+)+/?\s+[-–—]\s+")
 _LEADING_MARKS = re.compile(r"[\s\-–—:]*")
-# the part a ticket is about, before its task: "Storage: add a retry option"
-_COMPONENT_HEADING = re.compile(r"[^\s:][^:\n]{0,40}?\s?:\s+")
+# the part a ticket is about, before its task: "Storage: add a retry option", "S3. Add …"
+_COMPONENT_HEADING = re.compile(r"[^\s:][^:\n]{0,40}?\s?:\s+|[\w-]{1,20}\.\s+(?=[A-Z])")
 # a question without its mark: "Can the sidebar keep its width", "Why does it reset", not
 # "Does not upload"
 _ASKS = re.compile(
@@ -786,7 +786,7 @@ def _title_as_fault(
     for opening in (_TITLE_TAGS, _SITE_HEADING, _LEADING_MARKS):
         matched = opening.match(text, first, end)
         first = matched.end() if matched else first
-    label = text[first:end].strip()
+    label = " ".join(text[first:end].split())  # a masked name leaves no run of spaces
     if not label or label.endswith("?") or _ASKS.match(label) or _EXPECTED.search(label):
         return None
     heading = _COMPONENT_HEADING.match(text, first, end)
