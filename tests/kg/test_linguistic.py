@@ -2469,6 +2469,16 @@ def test_a_title_that_asks_for_a_change_or_only_names_a_thing_states_no_fault(te
     assert title not in [label for kind, label in _ticket(text) if kind == "pain"]
 
 
+def test_a_listed_message_after_a_dash_is_labelled_without_the_dash():
+    text = (
+        "Archive import\n\nActual results:\n\nGot a reply:\nEither\n"
+        '—"Archive index not readable"\nor\n—"Archive header missing"\n\n'
+        "Expected results:\n\nThe import runs."
+    )
+    pains = [label for kind, label in _ticket(text) if kind == "pain"]
+    assert pains and not any(label.startswith("—") for label in pains), pains
+
+
 def test_a_title_fault_label_holds_no_run_of_spaces_where_a_code_name_was():
     text = "Uploads arrive under settings.storage.upload.naming rules\n\nSee the attached log."
     (pain,) = [label for kind, label in _ticket(text) if kind == "pain"]

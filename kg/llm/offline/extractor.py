@@ -1061,6 +1061,8 @@ def _label(text: str, span: Span, sentence: Sentence) -> str:
     words = text[span[0] : span[1]].split()
     while words and all(_a_pictograph(c) for c in words[-1]):
         words.pop()  # "blank panel 😞": the writer's feeling, no word of the label
+    if words and words[0].lstrip("—–") and words[0][0] in "—–":
+        words[0] = words[0].lstrip("—–")  # '—"Not found"': a list's dash, no word of the label
     if not words:
         return ""
     first = words[0]
