@@ -971,3 +971,20 @@ def test_a_metric_number_is_a_measure_not_a_year() -> None:
     # a span of years does measure, and so does an amount written with a plus
     assert lexicon_ru.METRIC_NUMBER.search("уже 3 года") is not None
     assert lexicon_ru.METRIC_NUMBER.search("уже 12+ ГБ к вечеру") is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "feature"),
+    [
+        ("Сделайте, пожалуйста, экспорт в CSV.", "экспорт"),
+        ("Хотелось бы иметь тёмную тему.", "тёмную тему"),
+        ("Предлагаю добавить горячую клавишу для форматирования.", "горячую клавишу"),
+        ("Не хватает возможности группировать вкладки.", "группировать вкладки"),
+    ],
+)
+def test_a_request_names_what_is_asked_for_without_its_cue(text: str, feature: str) -> None:
+    features = _labels(text, "feature")
+    assert any(label.startswith(feature) for label in features), features
+    assert not any(
+        label.split()[0] in ("добавить", "иметь", "возможности") for label in features
+    ), features
