@@ -988,3 +988,5 @@ def test_a_request_names_what_is_asked_for_without_its_cue(text: str, feature: s
     assert not any(
         label.split()[0] in ("добавить", "иметь", "возможности") for label in features
     ), features
+    # what a wish asks for is a feature, not a job
+    assert _labels(text, "job") == []

@@ -2080,8 +2080,8 @@ def _jobs(text: str, sentence: Sentence, wished: list[int]) -> list[Finding]:
                 continue  # "we want to", "нам нужно": the team's plan, not the customer's job
             if lex is lexicon_en and _no_attempt_of_theirs(text, sentence.start, match.start()):
                 continue
-            if any(cue < match.start() for cue in wished):
-                continue
+            if any(cue <= match.start() for cue in wished):
+                continue  # (the wish may open on the job's own cue: «Хотелось бы иметь …»)
             first_verb = match["j"].split()[0].lower()
             if first_verb in lex.JOB_EXCLUDED_VERBS:
                 continue
