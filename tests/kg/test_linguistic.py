@@ -2982,14 +2982,14 @@ def test_a_vague_verdict_on_the_page_yields_to_what_is_wrong(text, language, vag
 @pytest.mark.parametrize(
     "label",
     [
-        "Многих элементов нет",
-        "Не хватает многих элементов",
-        "Отображаются не все элементы",
+        "Некоторых элементов нет",
+        "Не хватает некоторых элементов",
+        "Не все элементы показываются",
         "Not all elements are displayed",
-        "The site is unusable",
+        "The webpage is totally unusable",
         "The internet site is not usable",
         "Poorly rendered webpage",
-        "Сайтом невозможно пользоваться",
+        "Страницей вообще нельзя пользоваться",
     ],
 )
 def test_a_verdict_that_some_is_missing_or_all_unusable_is_vague(label):
@@ -2997,7 +2997,7 @@ def test_a_verdict_that_some_is_missing_or_all_unusable_is_vague(label):
 
 
 def test_an_unusable_site_beside_what_is_wrong_with_it_is_no_second_fault():
-    text = "Каталог магазина\n\nКартинки товаров не загружаются. Сайтом невозможно пользоваться."
+    text = "Каталог магазина\n\nКартинки товаров не загружаются. Страницей нельзя пользоваться."
     pains = [label for kind, label in _ticket(text, "ru") if kind == "pain"]
     assert pains and not any("пользоваться" in p for p in pains), pains
 

@@ -903,8 +903,8 @@ def test_a_long_subject_reads_on_to_the_noun_it_hangs_on() -> None:
 
 
 def test_a_window_on_a_long_clause_starts_on_the_coordinated_predicate() -> None:
-    text = "Пытаюсь собрать плагин для Ubuntu x86-64 и получаю несколько ошибок сборки."
-    assert _labels(text, "pain") == ["получаю несколько ошибок сборки"]
+    text = "Пытаюсь собрать модуль под Debian arm64 и получаю несколько ошибок компиляции."
+    assert _labels(text, "pain") == ["получаю несколько ошибок компиляции"]
 
 
 @pytest.mark.parametrize(
@@ -941,7 +941,7 @@ def test_a_russian_statement_of_what_is_wrong_is_a_pain(text: str, pain: str) ->
         "Ошибки отсутствуют.",
         "Проблемы со звуком отсутствуют.",
         # a reason given, not a fault of the subject
-        "Данные скопированы в буфер, так как у них слишком большой размер для отправки.",
+        "Файл сохранён на диск, так как у него слишком большой объём для загрузки.",
         # an empty field asked for
         "Оставьте поле пустым и нажмите «Сохранить».",
         # a task told by an infinitive

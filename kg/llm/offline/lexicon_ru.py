@@ -406,16 +406,16 @@ PAIN_PREDICATE = re.compile(
     # «картинки во много раз больше задуманного»: a size or a place other than meant
     r"|(?:больше|меньше|крупнее|мельче|шире|уже|выше|ниже|длиннее|короче)\s+"
     r"(?:задуманного|положенного|нужного|ожидаемого|обычного)"
-    # «Список пуст», «вкладка пуста»: a thing empty where it should hold something
+    # «Список вложений пуст», «вкладка пуста»: a thing empty where it should hold something
     r"|пуст[аы]?(?=\s*[.!,;)]|\s*$)"
-    # «элементы смещены», «вёрстка съехала»: a layout out of place
+    # «кнопки смещены», «вёрстка съехала»: a layout out of place
     r"|смещен[аоы]?|съехал[аио]?"
-    # «Время ожидания соединения истекло»: a timeout
+    # «Время ожидания ответа истекло»: a timeout
     r"|истекл[оа]?\s+время\s+ожидания|время\s+ожидания\s+(?:[а-яё]+\s+){0,2}истекл[оа]?"
     # «темы ошибочно показываются»: done, but wrongly
     r"|(?:ошибочно|по\s+ошибке)\s+[а-яё]+(?:ет|ют|ется|ются|ит|ят|ится|ятся)"
     # «Иконки слишком крупные», «шрифт слишком мелкий»: too much of what is fine in measure,
-    # said of the subject (not «слишком большой размер для отправки», a reason given)
+    # said of the subject (not «слишком большой объём для загрузки», a reason given)
     r"|слишком\s+[а-яё]{3,}(?=\s*[.!,;)]|\s*$|\s+(?:или|и)\s)"
     # «окно закрывается само», «сам по себе пропал»: what a thing does by itself, unasked
     rf"|{_NOT_THE_WRITER}{_BY_ITSELF}\s+{_CHANGES}|{_NOT_THE_WRITER}{_CHANGES}\s+{_BY_ITSELF})"

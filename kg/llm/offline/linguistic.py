@@ -5926,7 +5926,7 @@ def names_a_record_of_problems(label: str) -> bool:
 # A verdict on the whole page that says only that it is not right ("Page not displaying
 # properly", «Сайт работает некорректно»), or that things of it are missing without saying
 # which ("Some missing items", «Многие элементы отсутствуют»), or that it cannot be used
-# ("The site is unusable"): a ticket that says what is wrong says more.
+# ("This page cannot be used at all"): a ticket that says what is wrong says more.
 _VAGUE_VERDICT = re.compile(
     r"(?:the\s+)?(?:web\s*|internet\s*)?(?:page|site|website|webpage)s?\s+(?:is\s+|are\s+|does\s+|do\s+)?"
     r"not\s+(?:being\s+|be\s+)?(?:load|display|render|show|work)\w*\s+"
