@@ -1103,7 +1103,7 @@ def _headless(phrase: str, lex: ModuleType, past: int) -> bool:
 
 
 def _may_head(word: str) -> bool:
-    """A word the phrase may hang on: a noun or pronoun in its likeliest reading nominative, or
+    """A word the phrase may hang on: a noun or pronoun likely to be nominative, or
     a name in another script ("VS Code")."""
     bare = word.strip(_EDGE_PUNCTUATION)
     if not _CYRILLIC.search(bare):
