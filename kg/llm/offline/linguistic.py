@@ -306,7 +306,7 @@ def _genitive_of_negation(tokens: list[Token], index: int) -> bool:
     return False
 
 
-_ABSENT_VERBS = _wordset("отсутствует отсутствуют отсутствовали отсутствовала отсутствовал")
+_ABSENT_VERBS = (ABSENCE - {"нет"}) | _wordset("отсутствовали отсутствовала отсутствовал")
 
 
 def _said_absent(tokens: list[Token], index: int) -> bool:
@@ -727,8 +727,8 @@ def _states_a_failure(tokens: list[Token], i: int, negated: bool) -> bool:
         praise = any(t.lemma in _PRAISING_EXCESS for t in tokens[i + 1 : i + 6])
         much = after.lower == "much" and not (i + 2 < len(tokens) and tokens[i + 2].pos == "NOUN")
         return not negated and not praise and not much and after.lower not in ("good", "well")
-    if token.lower in ABSENCE and not negated and _absent_thing(tokens, i + 1):
-        return True  # not «ничего не отсутствует»: all is there
+    if token.lower in ABSENCE and _absent_thing(tokens, i + 1):
+        return True
     if _lacks_a_quality(token):
         return True
     if _contrasted(tokens, i):
@@ -3177,18 +3177,19 @@ def cut_at_word_limit(text: str, span: Span, max_words: int) -> int:
     last = next((i for i, t in enumerate(tokens) if t.end + reading.offset >= cut), None)
     if last is None:
         return cut
+    last = _noun_run_end(tokens, last)
     adjunct = _cut_adjunct(tokens, last)
     if adjunct is not None:
         return reading.span(adjunct, adjunct)[1]
-    return max(cut, reading.span(*(2 * [_noun_run_end(tokens, last)]))[1])
+    return max(cut, reading.span(last, last)[1])
 
 
 def _cut_adjunct(tokens: list[Token], last: int) -> int | None:
     """«… сломана | начиная с версии [3.2]», "… fails | since version [3]": a cut that leaves a
     preposition after the verb without the number it names ends before the preposition (and
     a gerund that governs it); the statement is whole without its circumstance. The last word
-    kept, or None when nothing is left hanging."""
-    last = _noun_run_end(tokens, last)
+    kept, or None when nothing is left hanging. `last`: the last word kept at the limit, its
+    compound noun finished."""
     if last + 1 >= len(tokens) or tokens[last + 1].pos not in ("NUM", "X"):
         return None  # the phrase is whole, or only its words after the noun are cut
     verb = next(
@@ -5927,21 +5928,25 @@ def names_a_record_of_problems(label: str) -> bool:
 # properly", «Сайт работает некорректно»), or that things of it are missing without saying
 # which ("Some missing items", «Многие элементы отсутствуют»), or that it cannot be used
 # ("This page cannot be used at all"): a ticket that says what is wrong says more.
+# "the web page", "internet site": the whole a vague verdict is given on
+_A_PAGE = r"(?:the\s+)?(?:web\s*|internet\s*)?(?:page|site|website|webpage)"
+# "many missing elements": some of the page's things, none named
+_SOME = r"(?:many\s+|some\s+|многи[ехй]\s+|некоторы[ехй]\s+)?"
 _VAGUE_VERDICT = re.compile(
-    r"(?:the\s+)?(?:web\s*|internet\s*)?(?:page|site|website|webpage)s?\s+(?:is\s+|are\s+|does\s+|do\s+)?"
+    rf"{_A_PAGE}s?\s+(?:is\s+|are\s+|does\s+|do\s+)?"
     r"not\s+(?:being\s+|be\s+)?(?:load|display|render|show|work)\w*\s+"
     r"(?:correct(?:ly)?|properly|right|as\s+expected)"
     r"|(?:страниц[аы]|сайт|веб-страниц[аы])\s+(?:(?:некорректно|неправильно)\s+\w+"
     r"|\w+\s+(?:некорректно|неправильно))"
-    r"|(?:many\s+|some\s+)?missing\s+(?:items|elements)|(?:items|elements)\s+(?:are\s+)?missing"
-    r"|(?:многие\s+|некоторые\s+)?(?:элементы\s+отсутствуют|отсутствуют\s+элементы)"
-    r"|(?:many\s+|some\s+)?(?:items|elements)\s+are\s+not\s+(?:shown|displayed)"
+    rf"|{_SOME}missing\s+(?:items|elements)|(?:items|elements)\s+(?:are\s+)?missing"
+    rf"|{_SOME}(?:элементы\s+отсутствуют|отсутствуют\s+элементы)"
+    rf"|{_SOME}(?:items|elements)\s+are\s+not\s+(?:shown|displayed)"
     r"|not\s+all\s+(?:items|elements)\s+are\s+(?:shown|displayed)"
-    r"|(?:многих\s+|некоторых\s+)?элементов\s+нет|не\s+хватает\s+(?:многих\s+|некоторых\s+)?элементов"
-    r"|(?:отображаются|показываются)\s+не\s+все\s+элементы|не\s+все\s+элементы\s+(?:отображаются|показываются)"
+    rf"|{_SOME}элементов\s+нет|не\s+хватает\s+{_SOME}элементов"
+    r"|(?:отображаются|показываются)\s+не\s+все\s+элементы"
+    r"|не\s+все\s+элементы\s+(?:отображаются|показываются)"
     # a verdict that the whole cannot be used: what is wrong with it is told beside it
-    r"|(?:the\s+)?(?:web\s*|internet\s*)?(?:page|site|website|webpage)\s+is\s+"
-    r"(?:completely\s+|totally\s+)?(?:unusable|not\s+usable)"
+    rf"|{_A_PAGE}\s+is\s+(?:completely\s+|totally\s+)?(?:unusable|not\s+usable)"
     r"|poorly\s+(?:rendered|displayed)\s+(?:web\s*)?(?:page|site|website|webpage)"
     r"|(?:сайтом|страницей)\s+(?:совсем\s+|вообще\s+)?(?:невозможно|нельзя)\s+пользоваться"
     r"|(?:сайт|страница)\s+(?:совсем\s+|вообще\s+)?(?:неюзабельн|непригодн)\w*",

@@ -30,7 +30,7 @@ _TASK_LEAD = frozenset({"также", "ещё", "еще", "и", "а", "пото�
 
 
 def states_a_task(clause: str) -> bool:
-    """«Также заменить устаревший модуль на новый», «Вместо старого ключа создать новое
+    """«Также заменить устаревший модуль на новый», «Вместо старого поля завести отдельное
     свойство»: a clause whose only verb is an infinitive says work to do, no fault seen."""
     tokens = [t for t in analyse(clause) if t.pos != "PUNCT"]
     verbs = [t for t in tokens if t.pos in ("VERB", "AUX")]
@@ -39,7 +39,7 @@ def states_a_task(clause: str) -> bool:
     if not all("INFN" in grammemes(t.text) for t in verbs):
         return False
     lead = [t for t in tokens[: tokens.index(verbs[0])] if t.lower not in _TASK_LEAD]
-    # «Вместо старого ключа создать …»: a phrase of what it replaces may come first
+    # «Вместо старого поля завести …»: a phrase of what it replaces may come first
     return not lead or lead[0].lower in ("вместо", "для", "чтобы")
 
 
