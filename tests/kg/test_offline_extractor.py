@@ -317,6 +317,29 @@ def test_russian_patterns():
     assert ("has_job", "частные мастера", "вести запись и оплату в одном приложении") in relations
 
 
+@pytest.mark.parametrize(
+    ("text", "language", "trigger"),
+    [
+        ("Office managers start looking for a new tool when their lease ends.", "en", "lease ends"),
+        # The search starts on a later line of the text: the pattern reads each line from its start.
+        (
+            "Call notes, week 3\nOffice managers started searching for another vendor after "
+            "the prices went up.",
+            "en",
+            "prices went up",
+        ),
+        (
+            "Владельцы кафе начинают искать новую кассу, когда старая ломается.",
+            "ru",
+            "старая ломается",
+        ),
+    ],
+)
+def test_trigger_told_after_the_search_starts(text: str, language: str, trigger: str):
+    answer = _extract(text, language)
+    assert [n.label for n in answer.nodes if n.type == "trigger"] == [trigger]
+
+
 def test_they_refers_to_the_segment_of_the_previous_sentence():
     answer = _extract("Five interviews with independent couriers. They said price does not matter.")
     relation = next(r for r in answer.relations if r.relation == "values")

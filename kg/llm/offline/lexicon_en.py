@@ -524,10 +524,11 @@ TRIGGER_PATTERNS = (
         _I,
     ),
     re.compile(
-        r"(?P<main>.*\b(?:start|starts|started|begin|begins|began)\s+(?:looking|searching|"
+        r"^(?P<main>.*\b(?:start|starts|started|begin|begins|began)\s+(?:looking|searching|"
         r"to\s+look|to\s+search|shopping).*?)\s+(?:when|whenever|once|after|as\s+soon\s+as)\s+"
         r"(?P<t>[^,;]+)",
-        _I,
+        _I | re.M,  # anchored at a line's start: the match starts there anyway, and a search
+        # from every offset would try the leading ".*" again at each (quadratic on long lines)
     ),
     re.compile(
         r"\b(?:triggered\s+by|the\s+trigger\s+(?:is|was)(?:\s+that)?)\s+(?P<t>[^,;]+)(?P<main>)",

@@ -504,9 +504,9 @@ TRIGGER_PATTERNS = (
         _I,
     ),
     re.compile(
-        r"(?P<main>.*начина\w+\s+(?:искать|смотреть|думать).*?)\s+(?:когда|после\s+того,?\s+как)"
+        r"^(?P<main>.*начина\w+\s+(?:искать|смотреть|думать).*?)\s+(?:когда|после\s+того,?\s+как)"
         r"\s+(?P<t>[^,;]+)",
-        _I,
+        _I | re.M,  # at a line's start, as in English: no quadratic search from every offset
     ),
 )
 TRIGGER_MAIN_CUE = re.compile(
