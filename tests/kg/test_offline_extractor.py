@@ -612,3 +612,14 @@ def test_the_project_is_never_its_own_alternative_or_competitor():
     assert named(alternative, "", project_name="whatsapp") == []
     assert named(competitor, "", project_name="spotify") == []
     assert named("I use E-Bay for most things.", "", project_name="eBay") == []
+
+
+def test_antivirus_said_not_installed_is_the_setup_not_a_pain():
+    text = "Antivirus is not installed and the firewall is off."
+    assert [n.label for n in _extract(text).nodes if n.type == "pain"] == []
+
+
+def test_the_vpn_that_does_not_connect_is_a_pain():
+    assert [n.type for n in _extract("The VPN does not connect after the update.").nodes] == [
+        "pain"
+    ]

@@ -990,3 +990,35 @@ def test_a_request_names_what_is_asked_for_without_its_cue(text: str, feature: s
     ), features
     # what a wish asks for is a feature, not a job
     assert _labels(text, "job") == []
+
+
+def test_a_full_stop_inside_a_quoted_message_does_not_end_the_sentence() -> None:
+    text = (
+        "Не ставятся расширения\n\n"
+        'Не могу установить расширения, пишет "Сервер недоступен. Повторите позже". '
+        "Переустановка не помогла."
+    )
+    pains = _extract(text).nodes
+    quoted = [n for n in pains if "Повторите позже" in n.quote]
+    assert quoted, "the message stays with the words that report it"
+    assert not any(n.label.startswith("Повторите") for n in pains)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Интернет работает, прокси не используется.",
+        "Антивирус не установлен, брандмауэр отключён.",
+        "Не использую прокси.",
+    ],
+)
+def test_a_network_tool_said_not_in_use_is_the_setup_not_a_pain(text: str) -> None:
+    assert _labels(text, "pain") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["VPN не подключается после обновления.", "С VPN расширения не загружаются."],
+)
+def test_a_network_tool_that_fails_or_a_fault_with_one_is_still_a_pain(text: str) -> None:
+    assert _labels(text, "pain")

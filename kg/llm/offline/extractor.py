@@ -849,10 +849,11 @@ def _same_root(one: str, other: str) -> bool:
 def _sentences(text: str, language: str) -> Iterator[Sentence]:
     start = 0
     messages = _MessageColons(text)
+    quotes = _QuotedSpans(text)
     for boundary in _SENTENCE_BREAK.finditer(text):
         if _ABBREVIATION.search(text[start : boundary.start()]):
             continue  # "e.g. Excel" does not end a sentence
-        if _wrapped(text, boundary) or messages.inside(boundary):
+        if _wrapped(text, boundary) or messages.inside(boundary) or quotes.inside(boundary):
             continue
         yield from _sentence(text, start, boundary.start(), language)
         start = boundary.end()
@@ -889,6 +890,28 @@ class _MessageColons:
             return False
         start, end = self.found[first]
         return line_start < start and end <= boundary.start()
+
+
+# Text quoted on one line: "…", «…», “…”.
+_QUOTED = re.compile(r'"[^"\n]{1,300}"|«[^»\n]{1,300}»|“[^”\n]{1,300}”')
+
+
+class _QuotedSpans:
+    """Where a text quotes something on one line ('shows "Error while fetching. Retry."'): a
+    full stop inside the quote ends the quoted message's sentence, not the writer's."""
+
+    def __init__(self, text: str) -> None:
+        self.spans = (
+            [m.span() for m in _QUOTED.finditer(text)]
+            if '"' in text or "«" in text or "“" in text
+            else []
+        )
+        self.starts = [start for start, _ in self.spans]
+
+    def inside(self, boundary: re.Match[str]) -> bool:
+        """A break whose quote goes on after it: the closing mark is still to come."""
+        at = bisect.bisect_right(self.starts, boundary.start()) - 1
+        return at >= 0 and boundary.end() < self.spans[at][1]
 
 
 _WRAPPED_LINE = 50  # characters: a line this long that stops mid-sentence was wrapped
@@ -1623,6 +1646,8 @@ def _pains(
             continue  # "the old parser needs to be removed": work still to do, no fault one sees
         if linguistic.tells_a_workaround(text, clause):
             continue  # "reopening it elsewhere eliminates the problem": the way round, no fault
+        if linguistic.negates_the_setup(text[clause[0] : clause[1]]):
+            continue  # "Antivirus is not installed", «прокси не используется»: the setup
         if not english and report_ru.about_the_report(text[clause[0] : clause[1]]):
             continue  # «Прикладываю скриншот ошибки»: the report's own business
         if not english and report_ru.states_a_task(text[clause[0] : clause[1]]):

@@ -2319,6 +2319,31 @@ def describes_the_machine(clause: str) -> bool:
     return _MACHINE.search(clause) is not None and not _TAKES_OF_THE_MACHINE.search(clause)
 
 
+# The network and security tools a report may say it runs without: its setup, not a fault
+# ("Antivirus is not installed", «прокси не используется», «без VPN»). One that fails to do
+# its work ("the VPN does not connect"), or a fault told with or without one («без VPN всё
+# работает, с VPN …»), is still a fault.
+_SETUP_TOOL = (
+    r"(?:prox(?:y|ies)|vpn|anti-?virus|firewall|прокси|впн|антивирус\w*|брандмауэр\w*"
+    r"|фаервол\w*|файрвол\w*)"
+)
+_SETUP_NEGATED = re.compile(
+    rf"(?<![\w-])(?:{_SETUP_TOOL}[^.;,]{{0,30}}?\b(?:is|are|was|were)\s*(?:not|n't)\s+(?:used|installed|"
+    rf"enabled|configured|running)\b|{_SETUP_TOOL}[^.;,]{{0,30}}?\b(?:is|are|was)\s+(?:off|"
+    rf"disabled)\b|(?:do|does|did)\s*(?:not|n't)\s+(?:use|have|run)\s+(?:an?\s+|any\s+)?"
+    rf"{_SETUP_TOOL}(?![\w-])|{_SETUP_TOOL}[^.;,]{{0,30}}?(?<![\w-])не\s+(?:использу\w+|"
+    rf"установлен\w*|включ\w+|настроен\w*|запущен\w*)|{_SETUP_TOOL}\s+(?:отключ\w+|выключ\w+)"
+    rf"|не\s+(?:использу\w+|установлен\w*|включ\w+|настроен\w*|пользуюсь)\s+(?:\w+\s+)?"
+    rf"{_SETUP_TOOL}(?![\w-]))",
+    re.IGNORECASE,
+)
+
+
+def negates_the_setup(clause: str) -> bool:
+    """The clause says a network or security tool is not in use: the reporter's setup."""
+    return _SETUP_NEGATED.search(clause) is not None
+
+
 _PHRASE_START_POS = frozenset({"NOUN", "PROPN", "ADJ", "PRON", "NUM"})
 
 
