@@ -622,3 +622,8 @@ def test_antivirus_said_not_installed_is_the_setup_not_a_pain():
 def test_the_vpn_that_does_not_connect_is_a_pain():
     answer = _extract("The VPN does not connect after the update.")
     assert [n.label for n in answer.nodes if n.type == "pain"] == ["VPN does not connect"]
+
+
+def test_another_editor_that_does_it_fast_is_a_competitor():
+    answer = _extract("Big files take a minute to open. In Sublime Text they open instantly.")
+    assert [n.label for n in answer.nodes if n.type == "competitor"] == ["Sublime Text"]

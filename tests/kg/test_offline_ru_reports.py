@@ -1022,3 +1022,17 @@ def test_a_network_tool_said_not_in_use_is_the_setup_not_a_pain(text: str) -> No
 )
 def test_a_network_tool_that_fails_or_a_fault_with_one_is_still_a_pain(text: str) -> None:
     assert _labels(text, "pain")
+
+
+def test_a_key_combination_or_a_menu_item_that_works_is_no_competitor() -> None:
+    text = (
+        "Пропала кнопка поиска\n\n"
+        "После обновления пропала кнопка поиска на боковой панели. Сочетание Ctrl+Shift+F "
+        "работает. Через меню Edit всё работает."
+    )
+    assert _labels(text, "competitor") == []
+
+
+def test_another_editor_that_does_it_fast_is_a_competitor() -> None:
+    text = "Большой файл открывается минуту. В Sublime Text тот же файл открывается мгновенно."
+    assert _labels(text, "competitor") == ["Sublime Text"]

@@ -2269,6 +2269,8 @@ def _competitors(
                     continue  # "like karl.smith@example.org": an address, not a product
                 if where_it_works and _a_word_opening_the_sentence(text, sentence, start, name):
                     continue  # "Menu works fine.": a capital that only opens the sentence
+                if _UI_ELEMENT_BEFORE.search(text, sentence.start, start):
+                    continue  # "the Run menu", «через меню Run»: a part of the program named
                 if any(f.label == name for f in found):
                     continue
                 quote = _competitor_quote(match, names, index)
@@ -2336,11 +2338,23 @@ _SENTENCE_JOINED = re.compile(r"[.!?](?=[A-Z])")
 _GLUED = re.compile(r"([a-z]{3,})[A-Z]")  # "loadConf", "capabilitiesEver": code or run-on
 
 
+# A word that names a part of a program's interface right before a name: the name is that
+# part's ("the menu Run", «кнопка Commit», «пункт Settings»), not another product.
+_UI_ELEMENT_BEFORE = re.compile(
+    r"(?<![\w-])(?:menu|button|tab|panel|command|меню|кнопк\w*|вкладк\w*|панел\w*|пункт\w*"
+    r"|команд\w*)\s*[«\"'“]?$",
+    re.I,
+)
+_KEY_COMBINATION = re.compile(
+    r"(?:ctrl|control|shift|alt|option|cmd|command|meta|win|super|fn)\s*\+|f\d{1,2}$", re.I
+)
+
+
 def _is_competitor_name(name: str, own: set[str], lex: ModuleType) -> bool:
     if len(name) < 2 or name.split()[0] in lex.NOT_NAMES:
         return False
-    if name.split("+")[0] in lex.NOT_NAMES:
-        return False  # "Ctrl+K works": a key combination, no product
+    if name.split("+")[0] in lex.NOT_NAMES or _KEY_COMBINATION.match(name):
+        return False  # "Ctrl+K works": a key combination, no product (in any language)
     if _name_key(name) in own:
         return False  # the project's own product, however it is spelled
     if linguistic.names_a_platform(name) or linguistic.names_a_device(name):

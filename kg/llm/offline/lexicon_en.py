@@ -663,6 +663,11 @@ COMPETITOR_WHERE_IT_WORKS = (
         rf"(?<![\w-])(?P<names>{NAME})(?:\s+v?\d[\w.]*)?\s+(?:also\s+)?(?:has|had)\s+no\s+"
         rf"(?:such\s+)?(?:problems?|issues?|bugs?)\b"
     ),
+    # done fast there: "In Sublime Text the same file opens instantly"
+    re.compile(
+        rf"\b(?:In|On|With|in|on|with)\s+{NAMES}(?:\s+v?\d[\w.]*)?,?\s+(?:[\w-]+\s+){{1,4}}?"
+        rf"(?:instantly|immediately|quickly)\b"
+    ),
     # the web-compatibility form's answer: "Tested Another Browser: Yes Opera"
     re.compile(rf"\b[Tt]ested\s+[Aa]nother\s+[Bb]rowser\W{{0,4}}\s*[Yy]es\W{{0,2}}\s*{NAMES}"),
     re.compile(rf"\bbut\s+not\s+(?:in|with|on|under)\s+{NAMES}"),
