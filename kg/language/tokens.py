@@ -195,3 +195,63 @@ def cases(word: str) -> frozenset[str]:
     return frozenset(
         g for parse in _morph().parse(word.lower()) for g in parse.tag.grammemes if g in _CASES
     )
+
+
+_ATTRIBUTES = frozenset({"ADJF", "PRTF"})  # full adjectives and participles agree with the noun
+
+
+def in_the_nominative(phrase: str) -> str:
+    """A Russian noun phrase a verb left in the accusative or genitive («добавьте тёмную тему»,
+    «не хватает поддержки Markdown»), put in the nominative by its opening words: the noun
+    that heads it and the adjectives before it («тёмная тема», «поддержка Markdown»). Words
+    after the head keep their case. A head that may already be nominative («интерфейс»,
+    «темы») is left as it is, and so is any phrase pymorphy cannot inflect."""
+    words = phrase.split(" ")
+    morph = _morph()
+    head = _opening_noun(words)
+    if head is None:
+        return phrase
+    noun = morph.parse(words[head].lower())[0]
+    if noun.tag.case not in ("accs", "gent") or may_be_a_subject(words[head]):
+        return phrase
+    shown = []
+    for word in words[:head]:
+        agreeing = [
+            p
+            for p in morph.parse(word.lower())
+            if p.tag.POS in _ATTRIBUTES
+            and p.tag.case == noun.tag.case
+            and p.tag.number == noun.tag.number
+            and (noun.tag.number == "plur" or p.tag.gender == noun.tag.gender)
+        ]
+        nominative = agreeing[0].inflect({"nomn"}) if agreeing else None
+        if nominative is None:
+            return phrase
+        shown.append(nominative.word)
+    nominative = noun.inflect({"nomn"})
+    if nominative is None:
+        return phrase
+    shown.append(nominative.word)
+    shown = [_spelled_like(new, old) for new, old in zip(shown, words, strict=False)]
+    return " ".join([*shown, *words[head + 1 :]])
+
+
+def _opening_noun(words: list[str]) -> int | None:
+    """Where the noun that heads a phrase stands, when only adjectives come before it."""
+    for index, word in enumerate(words):
+        if not is_cyrillic(word) or not word.isalpha():
+            return None
+        pos = _morph().parse(word.lower())[0].tag.POS
+        if pos == "NOUN":
+            return index
+        if pos not in _ATTRIBUTES:
+            return None
+    return None
+
+
+def _spelled_like(word: str, original: str) -> str:
+    """The inflected word written as the original was: «е» for «ё» where the writer used it,
+    a capital where the writer put one."""
+    if "ё" not in original.lower():
+        word = word.replace("ё", "е")
+    return word[:1].upper() + word[1:] if original[:1].isupper() else word

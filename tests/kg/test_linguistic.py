@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from kg.language import analyse, content_lemmas, lemma_key
+from kg.language import analyse, content_lemmas, in_the_nominative, lemma_key
 from kg.llm.offline import linguistic
 from kg.llm.offline.extractor import extract_offline
 from kg.llm.prompts.extraction_models import ExtractionRequest
@@ -75,7 +75,7 @@ def test_stated_problems_are_pains_and_keep_their_negation(text, language):
         ("I wish it had a weekly summary email.", "weekly summary email"),
         ("It would be great if you could export reports to PDF.", "export reports"),
         ("Добавьте экспорт отчётов в Excel.", "экспорт отчётов"),
-        ("Хотелось бы видеть историю изменений.", "историю изменений"),
+        ("Хотелось бы видеть историю изменений.", "история изменений"),
     ],
 )
 def test_requests_in_the_forms_users_write_are_features(text, expected):
@@ -3392,3 +3392,19 @@ def test_when_a_fault_began_told_alone_under_actual_results_is_no_fault():
 )
 def test_a_statement_of_only_since_when(statement, only_when):
     assert linguistic.tells_only_since_when(statement) is only_when
+
+
+@pytest.mark.parametrize(
+    ("phrase", "nominative"),
+    [
+        ("тёмную тему", "тёмная тема"),
+        ("поддержку Markdown в заметках", "поддержка Markdown в заметках"),
+        ("отдельную вкладку", "отдельная вкладка"),
+        ("темную тему", "темная тема"),  # the writer's «е» for «ё» stays
+        ("возможность группировать вкладки", "возможность группировать вкладки"),
+        ("экспорт в PDF", "экспорт в PDF"),  # may already be nominative
+        ("Ctrl+S", "Ctrl+S"),
+    ],
+)
+def test_a_russian_phrase_is_named_in_the_nominative(phrase: str, nominative: str) -> None:
+    assert in_the_nominative(phrase) == nominative

@@ -686,7 +686,7 @@ def test_an_attempt_told_without_a_contrast_denies_no_expectation() -> None:
 
 def test_a_request_in_the_future_tense_asks_for_a_feature() -> None:
     text = "Буду благодарен, если добавите поддержку Markdown-таблиц."
-    assert _labels(text, "feature") == ["поддержку Markdown-таблиц"]
+    assert _labels(text, "feature") == ["поддержка Markdown-таблиц"]
 
 
 def test_a_borrowed_tool_name_with_a_persons_suffix_is_no_segment() -> None:
@@ -977,8 +977,8 @@ def test_a_metric_number_is_a_measure_not_a_year() -> None:
     ("text", "feature"),
     [
         ("Сделайте, пожалуйста, экспорт в CSV.", "экспорт"),
-        ("Хотелось бы иметь тёмную тему.", "тёмную тему"),
-        ("Предлагаю добавить горячую клавишу для форматирования.", "горячую клавишу"),
+        ("Хотелось бы иметь тёмную тему.", "тёмная тема"),
+        ("Предлагаю добавить горячую клавишу для форматирования.", "горячая клавиша"),
         ("Не хватает возможности группировать вкладки.", "группировать вкладки"),
     ],
 )
@@ -1036,3 +1036,7 @@ def test_a_key_combination_or_a_menu_item_that_works_is_no_competitor() -> None:
 def test_another_editor_that_does_it_fast_is_a_competitor() -> None:
     text = "Большой файл открывается минуту. В Sublime Text тот же файл открывается мгновенно."
     assert _labels(text, "competitor") == ["Sublime Text"]
+
+
+def test_a_requested_feature_is_named_in_the_nominative() -> None:
+    assert _labels("Добавьте, пожалуйста, тёмную тему.", "feature") == ["тёмная тема"]

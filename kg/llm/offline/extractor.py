@@ -23,6 +23,8 @@ from kg import language
 from kg.language import (
     analyse,
     content_lemmas,
+    in_the_nominative,
+    is_cyrillic,
     is_english_word,
     lemma,
     may_be_a_subject,
@@ -91,6 +93,14 @@ class _Referent:
     carried: tuple[int, Finding] | None
 
 
+def _shown_label(found: Finding) -> str:
+    """A Russian feature is named in the nominative, whatever case the request's verb put it
+    in: «Добавьте тёмную тему» asks for «тёмная тема»."""
+    if found.type == "feature" and is_cyrillic(found.label[:1]):
+        return in_the_nominative(found.label)
+    return found.label
+
+
 @dataclass
 class _Answer:
     """Nodes and relations being assembled, without duplicates."""
@@ -113,7 +123,7 @@ class _Answer:
                 CandidateNode(
                     ref=ref,
                     type=found.type,
-                    label=found.label,
+                    label=_shown_label(found),
                     quote=self._quote(found.quote),
                     value=found.value,
                     subject=found.subject,
@@ -897,15 +907,17 @@ _QUOTED = re.compile(r'"[^"\n]{1,300}"|«[^»\n]{1,300}»|“[^”\n]{1,300}”'
 
 
 class _QuotedSpans:
-    """Where a text quotes something on one line ('shows "Error while fetching. Retry."'): a
-    full stop inside the quote ends the quoted message's sentence, not the writer's."""
+    """Where a writer's sentence quotes a message on its line ('it says "Error while fetching.
+    Retry."'): a full stop inside the quote ends the quoted message's sentence, not the
+    writer's. A line that is all quotation is the message itself, read sentence by sentence."""
 
     def __init__(self, text: str) -> None:
-        self.spans = (
-            [m.span() for m in _QUOTED.finditer(text)]
-            if '"' in text or "«" in text or "“" in text
-            else []
-        )
+        quoted = '"' in text or "«" in text or "“" in text
+        self.spans = [
+            m.span()
+            for m in (_QUOTED.finditer(text) if quoted else ())
+            if any(c.isalpha() for c in text[text.rfind("\n", 0, m.start()) + 1 : m.start()])
+        ]
         self.starts = [start for start, _ in self.spans]
 
     def inside(self, boundary: re.Match[str]) -> bool:
