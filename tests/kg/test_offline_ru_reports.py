@@ -1040,3 +1040,17 @@ def test_another_editor_that_does_it_fast_is_a_competitor() -> None:
 
 def test_a_requested_feature_is_named_in_the_nominative() -> None:
     assert _labels("Добавьте, пожалуйста, тёмную тему.", "feature") == ["тёмная тема"]
+
+
+@pytest.mark.parametrize(
+    ("text", "pain"),
+    [
+        ("Символы появляются с задержкой.", "символы появляются с задержкой"),
+        (
+            "Файл JSON размером 50 МБ открывается около минуты, прокрутка дёргается.",
+            "файл JSON размером 50 МБ открывается около минуты",
+        ),
+    ],
+)
+def test_a_pain_told_by_a_circumstance_takes_in_what_it_qualifies(text: str, pain: str) -> None:
+    assert pain in _labels(text, "pain")

@@ -21,8 +21,10 @@ from types import ModuleType
 
 from kg import language
 from kg.language import (
+    Token,
     analyse,
     content_lemmas,
+    grammemes,
     in_the_nominative,
     is_cyrillic,
     is_english_word,
@@ -1878,6 +1880,7 @@ def _pain_label(text: str, span: Span, clause: Span, sentence: Sentence) -> tupl
     phrase = _with_antecedent(text, phrase, sentence, lex)
     if lex is lexicon_ru:
         phrase = _past_a_cut_preposition(text, phrase, clause[0])
+        phrase = _with_what_it_qualifies(text, phrase, clause, lex)
     if text[phrase[1] : phrase[1] + 1] == "%" and text[phrase[1] - 1 : phrase[1]].isdigit():
         phrase = (phrase[0], phrase[1] + 1)  # "на 100%": the sign is the number's own
     dangling = _OPENS_A_CLAUSE_AFTER.search(text, phrase[0], phrase[1])
@@ -1920,6 +1923,26 @@ def _with_antecedent(text: str, phrase: Span, sentence: Sentence, lex: ModuleTyp
         return phrase
     start = _words_before(text, comma.start(), sentence.start, lex, 3)
     return (start, phrase[1]) if start < comma.start() else phrase
+
+
+def _with_what_it_qualifies(text: str, phrase: Span, clause: Span, lex: ModuleType) -> Span:
+    """«[символы появляются] с задержкой», «[файл открывается] около минуты»: a Russian label
+    that is only a circumstance, a preposition and its noun with no verb, takes in the clause
+    it qualifies, when that fits in a label."""
+    tokens = analyse(text[phrase[0] : phrase[1]])
+    if not tokens or tokens[0].pos != "ADP" or any(t.pos == "VERB" for t in tokens):
+        return phrase
+    start = _trim(text, clause[0], phrase[0])[0]
+    if start >= phrase[0] or len(text[start : phrase[1]].split()) > lex.PAIN_MAX_WORDS:
+        return phrase
+    if not any(_tells_what_happens(t) for t in analyse(text[start : phrase[0]])):
+        return phrase  # «потом скопировать … в письмо»: steps to take, not what happens
+    return start, phrase[1]
+
+
+def _tells_what_happens(token: Token) -> bool:
+    """A finite verb: «появляются», not the infinitive of a step to take («скопировать»)."""
+    return token.pos == "VERB" and "INFN" not in grammemes(token.text)
 
 
 def _past_a_cut_preposition(text: str, phrase: Span, floor: int) -> Span:
