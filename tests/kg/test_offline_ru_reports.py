@@ -1054,3 +1054,27 @@ def test_a_requested_feature_is_named_in_the_nominative() -> None:
 )
 def test_a_pain_told_by_a_circumstance_takes_in_what_it_qualifies(text: str, pain: str) -> None:
     assert pain in _labels(text, "pain")
+
+
+@pytest.mark.parametrize(
+    ("text", "feature"),
+    [
+        (
+            "Я пишу на PHP и хотел бы, чтобы файлы сохранялись автоматически.",
+            "файлы сохранялись автоматически",
+        ),
+        ("Хочу, чтобы вкладки можно было закреплять.", "вкладки можно было закреплять"),
+        (
+            "Было бы здорово, если бы терминал запоминал историю команд.",
+            "терминал запоминал историю команд",
+        ),
+        ("Хотелось бы иметь возможность закреплять вкладки.", "возможность закреплять вкладки"),
+    ],
+)
+def test_a_wish_told_by_a_clause_names_the_whole_clause(text: str, feature: str) -> None:
+    assert _labels(text, "feature") == [feature]
+
+
+def test_a_wish_to_ask_or_for_it_just_to_work_names_no_feature() -> None:
+    assert _labels("Хотел бы узнать, как отключить подсказки.", "feature") == []
+    assert _labels("Я хочу, чтобы это просто работало.", "feature") == []

@@ -904,10 +904,6 @@ class _MessageColons:
         return line_start < start and end <= boundary.start()
 
 
-# Text quoted on one line: "…", «…», “…”.
-_QUOTED = re.compile(r'"[^"\n]{1,300}"|«[^»\n]{1,300}»|“[^”\n]{1,300}”')
-
-
 class _QuotedSpans:
     """Where a writer's sentence quotes a message on its line ('it says "Error while fetching.
     Retry."'): a full stop inside the quote ends the quoted message's sentence, not the

@@ -152,6 +152,7 @@ REQUEST_RU = re.compile(
     r"|прошу\s+(?:добавить|сделать)|предлагаю(?:\s+(?:добавить|сделать))?"
     r"|добавить\s+возможность|добавьте\s+возможность)(?:\s*,?\s*пожалуйста\s*,?)?"
     r"|хотелось\s+бы(?:\s+(?:иметь|видеть))?|хочется"
+    r"|(?:хотел(?:а|и)?\s+бы|хочу|хотим)(?=\s*,?\s*чтобы)"
     r"|было\s+бы\s+(?:удобно|здорово|неплохо|хорошо|круто|полезно|классно)"
     r"|нужна\s+возможность|не\s+хватает(?:\s+(?:возможности|функции|опции))?"
     r"|можно\s+ли\s+(?:добавить|сделать)|рекомендуем|рекомендаци[яи]\W{0,3}:)(?!\w)",
@@ -5015,11 +5016,27 @@ def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
     start = i
     verb = None
     nouns = 0
+    # «хотелось бы, чтобы файлы сохранялись автоматически»: what is wished is a whole clause,
+    # its subject and the one verb said of it
+    wished = None if english else _wished_clause_verb(tokens, start)
     j = i
     while j < len(tokens) and j - start < _MAX_LABEL_WORDS:
         token = tokens[j]
         if token.pos in ("PUNCT", "CONJ") and token.text not in ("'", "’", "-"):
             break
+        if wished is not None and (
+            wished[0] <= j <= wished[1] or (j == wished[1] + 1 and token.pos == "ADV")
+        ):
+            j += 1
+            continue
+        if (
+            not english
+            and token.pos == "VERB"
+            and tokens[j - 1].lemma in _FEATURE_WORDS_RU
+            and "INFN" in grammemes(token.text)
+        ):
+            j += 1
+            continue  # «возможность | закреплять вкладки»: the capability and what it does
         if token.pos in ("VERB",) and j > start and nouns and not _compound_head(tokens, j):
             break  # the next verb starts another statement
         if token.pos == "AUX" and token.lower in _FINITE_BE and nouns:
@@ -5115,6 +5132,33 @@ _TIMES_OF_DAY = _wordset(
     """morning mornings evening evenings night nights afternoon afternoons weekend weekends
     day days week weeks month months year years hour hours minute minutes"""
 )
+
+
+_FEATURE_WORDS_RU = frozenset(("возможность", "функция", "опция", "способ", "функционал"))
+
+
+def _wished_clause_verb(tokens: list[Token], start: int) -> tuple[int, int] | None:
+    """After «чтобы» or «если бы», the verb said of the subject that opens the wish: «чтобы
+    файлы | сохранялись», «чтобы вкладки | можно было закреплять» (first and last token)."""
+    if not any(t.lemma in ("чтобы", "бы") for t in tokens[:start]):
+        return None
+    if start >= len(tokens) or tokens[start].pos != "NOUN":
+        return None
+    k = start + 1
+    while k < len(tokens) and tokens[k].pos == "NOUN":
+        k += 1  # «чтобы история команд | сохранялась»
+    first = k
+    while k < len(tokens) and tokens[k].lower in _MODAL_WORDS_RU:
+        k += 1
+    if k >= len(tokens) or tokens[k].pos != "VERB":
+        return None
+    if k == first and "INFN" in grammemes(tokens[k].text):
+        return None  # a bare infinitive after the noun says no more of it
+    return first, k
+
+
+# «можно было», «могли бы»: the words that frame what the wished verb says
+_MODAL_WORDS_RU = frozenset(("можно", "было", "бы", "мог", "могла", "могло", "могли"))
 
 
 def _compound_head(tokens: list[Token], j: int) -> bool:
