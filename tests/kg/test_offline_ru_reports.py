@@ -1078,3 +1078,17 @@ def test_a_wish_told_by_a_clause_names_the_whole_clause(text: str, feature: str)
 def test_a_wish_to_ask_or_for_it_just_to_work_names_no_feature() -> None:
     assert _labels("Хотел бы узнать, как отключить подсказки.", "feature") == []
     assert _labels("Я хочу, чтобы это просто работало.", "feature") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "pain"),
+    [
+        (
+            'Если в пути есть русские буквы, отладчик не запускается и пишет "Cannot find module".',
+            'отладчик не запускается и пишет "Cannot find module"',
+        ),
+        ("Сборка падает и пишет.", "сборка падает"),
+    ],
+)
+def test_a_verb_of_saying_at_a_labels_end_takes_its_message_or_goes(text: str, pain: str) -> None:
+    assert _labels(text, "pain") == [pain]

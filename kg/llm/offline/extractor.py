@@ -1872,6 +1872,7 @@ def _pain_label(text: str, span: Span, clause: Span, sentence: Sentence) -> tupl
     phrase = _with_negator(text, linguistic.without_courtesy(text, phrase), clause[0])
     phrase = linguistic.with_preposition(text, phrase, clause)
     phrase = _whole_quote(text, phrase, clause)
+    phrase = _with_the_message_said(text, phrase, clause)
     phrase = _with_pronoun_subject(text, phrase, clause[0])
     phrase = _with_antecedent(text, phrase, sentence, lex)
     if lex is lexicon_ru:
@@ -2023,6 +2024,31 @@ def _whole_quote(text: str, phrase: Span, clause: Span) -> Span:
             start = before[-1].start() if before else quote_start
         end = max(end, quote_end)
     return start, end
+
+
+# A verb that says a message joined to a label's statement at its end: «не запускается и
+# пишет», "fails and says" (alone, «ничего не показывает» is the statement itself).
+_SAYS_AT_END = re.compile(
+    r"\s+(?:и|а|and)\s+(?:пишет|выда[её]т|показывает|сообщает|говорит|ругается|says|shows"
+    r"|reports|displays|prints|throws)\s*:?\s*$",
+    re.IGNORECASE,
+)
+_MESSAGE_AFTER = re.compile(r"\s*:?\s*(?:\"[^\"\n]{1,80}\"|«[^»\n]{1,80}»|“[^”\n]{1,80}”)")
+
+
+def _with_the_message_said(text: str, phrase: Span, clause: Span) -> Span:
+    """A label that ends on a verb of saying takes the message said right after it, in
+    quotes: «отладчик не запускается и пишет "Cannot find module"»; with no message there,
+    the verb is left out, not left hanging («… не запускается»)."""
+    says = _SAYS_AT_END.search(text, phrase[0], phrase[1])
+    if says is None:
+        return phrase
+    message = _MESSAGE_AFTER.match(text, phrase[1], clause[1] + 1)
+    if message is not None:
+        return phrase[0], message.end()
+    if len(text[phrase[0] : says.start()].split()) >= 2:
+        return phrase[0], says.start()
+    return phrase
 
 
 def _defined(text: str, phrase: Span) -> bool:
