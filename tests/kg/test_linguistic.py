@@ -3408,3 +3408,10 @@ def test_a_statement_of_only_since_when(statement, only_when):
 )
 def test_a_russian_phrase_is_named_in_the_nominative(phrase: str, nominative: str) -> None:
     assert in_the_nominative(phrase) == nominative
+
+
+def test_a_ticket_title_asking_politely_for_a_change_is_a_feature_not_a_pain():
+    text = "Please add an option to disable smooth scrolling\n\nSmooth scrolling makes me dizzy."
+    found = _ticket(text)
+    assert ("feature", "disable smooth scrolling") in found, found
+    assert not any(kind == "pain" and label.startswith("Please") for kind, label in found), found

@@ -762,6 +762,9 @@ _ASKS = re.compile(
 _EXPECTED = re.compile(r"\b(?:should|must|needs?)\b", re.IGNORECASE)
 
 
+_COURTESY_OPENERS = frozenset(("please", "pls", "plz", "kindly"))
+
+
 def _title_as_fault(
     text: str, sentences: list[Sentence], findings: list[list[Finding]], dropped: set[int]
 ) -> tuple[int, Finding] | None:
@@ -790,8 +793,9 @@ def _title_as_fault(
         return None
     heading = _COMPONENT_HEADING.match(text, first, end)
     words = analyse(text[heading.end() if heading else first : end])
-    if not words or words[0].lower in lexicon_en.CHANGE_VERBS:
-        return None
+    opening = next((w for w in words if w.lower not in _COURTESY_OPENERS), None)
+    if opening is None or opening.lower in lexicon_en.CHANGE_VERBS:
+        return None  # "Add …", "Please add …": a change asked for
     # the clause's verb follows its subject: a title's first word read as a verb opens a
     # name ("Sorting tags")
     said = label if analyse(label)[0].pos != "VERB" else " ".join(label.split()[1:])

@@ -3332,7 +3332,7 @@ def request_spans(text: str, sentence: Span, english: bool) -> list[tuple[int, S
             # ("Provide more guidance on fees"), not only the noun phrase that opens it.
             phrase = _heading_statement(text, (cue.end(), sentence[1]))
         else:
-            phrase = _object_phrase(text, (cue.end(), sentence[1]), english)
+            phrase = _object_phrase(text, (cue.end(), sentence[1]), english, asked=True)
         if phrase is not None:
             found.append((cue.start(), phrase))
     return found
@@ -4996,10 +4996,13 @@ def _a_part_word(token: Token, parts: frozenset[str]) -> bool:
 _INFINITIVE = re.compile(r"\bto\s+$", re.IGNORECASE)
 
 
-def _object_phrase(text: str, span: Span, english: bool) -> Span | None:
-    """The verb phrase or noun phrase a cue introduces, up to the clause's end."""
+def _object_phrase(text: str, span: Span, english: bool, *, asked: bool = False) -> Span | None:
+    """The verb phrase or noun phrase a cue introduces, up to the clause's end. What a
+    request asks for (`asked`) may be a verb and its gerund ("disable smooth scrolling")."""
     reading = read(text, span)
     tokens = _nouns_after_determiners(reading.tokens) if english else reading.tokens
+    if english and asked:
+        tokens = _gerunds_after_adjectives(tokens)
     i = 0
     # skip what sits between the cue and the thing: "to", "it had", "that it", "the"
     while i < len(tokens) and (
@@ -5187,6 +5190,16 @@ def _time_follows(tokens: list[Token], j: int) -> bool:
     ):
         k += 1
     return k < len(tokens) and tokens[k].lower in _TIMES_OF_DAY
+
+
+def _gerunds_after_adjectives(tokens: list[Token]) -> list[Token]:
+    """An -ing word after an adjective is the noun it describes ("smooth scrolling")."""
+    return [
+        replace(t, pos="NOUN")
+        if k and t.pos == "VERB" and t.lower.endswith("ing") and tokens[k - 1].pos == "ADJ"
+        else t
+        for k, t in enumerate(tokens)
+    ]
 
 
 def _nouns_after_determiners(tokens: list[Token]) -> list[Token]:
