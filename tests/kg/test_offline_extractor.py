@@ -627,3 +627,9 @@ def test_the_vpn_that_does_not_connect_is_a_pain():
 def test_another_editor_that_does_it_fast_is_a_competitor():
     answer = _extract("Big files take a minute to open. In Sublime Text they open instantly.")
     assert [n.label for n in answer.nodes if n.type == "competitor"] == ["Sublime Text"]
+
+
+def test_another_product_doing_the_same_thing_fast_is_a_competitor():
+    text = "Search takes about 40 seconds. Geary does the same search in two seconds."
+    answer = _extract(text)
+    assert [n.label for n in answer.nodes if n.type == "competitor"] == ["Geary"]

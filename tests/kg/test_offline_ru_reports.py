@@ -1092,3 +1092,8 @@ def test_a_wish_to_ask_or_for_it_just_to_work_names_no_feature() -> None:
 )
 def test_a_verb_of_saying_at_a_labels_end_takes_its_message_or_goes(text: str, pain: str) -> None:
     assert _labels(text, "pain") == [pain]
+
+
+def test_another_product_doing_the_same_thing_fast_is_a_competitor() -> None:
+    text = "Поиск по папке занимает минуту. Sublime Text делает то же самое за пару секунд."
+    assert _labels(text, "competitor") == ["Sublime Text"]

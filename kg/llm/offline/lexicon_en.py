@@ -663,6 +663,14 @@ COMPETITOR_WHERE_IT_WORKS = (
         rf"(?<![\w-])(?P<names>{NAME})(?:\s+v?\d[\w.]*)?\s+(?:also\s+)?(?:has|had)\s+no\s+"
         rf"(?:such\s+)?(?:problems?|issues?|bugs?)\b"
     ),
+    # the same thing done fast by the other product: "Thunderbird does the same search in two
+    # seconds", "Vim opens it instantly"
+    re.compile(
+        rf"(?<![\w-])(?P<names>{NAME})(?:\s+v?\d[\w.]*)?\s+(?:does|did|handles|handled|opens|"
+        rf"opened|loads|loaded|finds|found|runs|ran)\s+(?:the\s+same|it|this|that|them)\b"
+        rf"[^.;!?]{{0,30}}?(?:\bin\s+(?:a\s+)?(?:few|\d+|one|two|three|a\s+couple\s+of)\s+"
+        rf"(?:seconds?|secs?|ms|milliseconds?)\b|\binstantly\b|\bimmediately\b|\bquickly\b)"
+    ),
     # done fast there: "In Sublime Text the same file opens instantly"
     re.compile(
         rf"\b(?:In|On|With|in|on|with)\s+{NAMES}(?:\s+v?\d[\w.]*)?,?\s+(?:[\w-]+\s+){{1,4}}?"
