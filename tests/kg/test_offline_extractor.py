@@ -633,3 +633,10 @@ def test_another_product_doing_the_same_thing_fast_is_a_competitor():
     text = "Search takes about 40 seconds. Geary does the same search in two seconds."
     answer = _extract(text)
     assert [n.label for n in answer.nodes if n.type == "competitor"] == ["Geary"]
+
+
+def test_the_product_someone_switched_to_is_a_competitor_but_a_mode_is_not():
+    competitors = [n.label for n in _extract("Too many ads, I switched to Todoist.").nodes]
+    assert "Todoist" in competitors
+    answer = _extract("Then I switched to Edit mode and it froze.")
+    assert [n.label for n in answer.nodes if n.type == "competitor"] == []

@@ -1097,3 +1097,7 @@ def test_a_verb_of_saying_at_a_labels_end_takes_its_message_or_goes(text: str, p
 def test_another_product_doing_the_same_thing_fast_is_a_competitor() -> None:
     text = "Поиск по папке занимает минуту. Sublime Text делает то же самое за пару секунд."
     assert _labels(text, "competitor") == ["Sublime Text"]
+
+
+def test_the_product_someone_moved_to_is_a_competitor() -> None:
+    assert _labels("Слишком много рекламы, перешёл на Todoist.", "competitor") == ["Todoist"]

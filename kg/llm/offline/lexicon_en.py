@@ -615,6 +615,13 @@ COMPETITOR_PATTERNS = (
     re.compile(
         rf"\b(?:switch(?:ed|es|ing)?|mov(?:e|ed|es|ing)|churn(?:ed)?)\s+(?:away\s+)?from\s+{NAMES}"
     ),
+    # the product someone moved to ("I switched to Todoist"), not a mode or a part of this one
+    # ("switched to Edit mode")
+    re.compile(
+        rf"\b(?:switch(?:ed|es|ing)?|migrat(?:e|ed|es|ing))\s+(?:over\s+)?to\s+{NAMES}(?![\w-])"
+        rf"(?!\s+(?:mode|tab|view|menu|panel|page|screen|window|button|option|setting|layout|"
+        rf"theme|version|account|profile)s?\b)"
+    ),
     re.compile(rf"\bcompar\w*\s+(?:\w+\s+){{0,3}}?(?:to|with|against)\s+{NAMES}"),
     # "in X everything works": the product compared with one where the same thing works
     re.compile(

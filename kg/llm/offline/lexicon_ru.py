@@ -615,6 +615,11 @@ COMPETITOR_PATTERNS = (
         rf"(?<![\w-])(?:перешли|переходят|ушли|уходят|переехали|мигрировали|уйти|перейти)\s+"
         rf"(?:с|со|от|из)\s+{NAMES_ANY}"
     ),
+    # the product someone moved to: «перешёл на Sublime Text»
+    re.compile(
+        rf"(?<![\w-])(?:перешл[аи]?|перешёл|перешел|переходим|переехал[аи]?|ушл[аи]?|ушёл|ушел)"
+        rf"\s+на\s+{NAMES_LATIN}"
+    ),
     re.compile(
         # «у X есть …»: what X has; a bare «…, а в X нет» only denies the clause before
         rf"(?<![\w-])(?:[Уу]|[Вв])\s+{NAMES_LATIN}\s+(?:уже\s+)?(?:есть|нет|появил\w+)"
