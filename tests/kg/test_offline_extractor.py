@@ -640,3 +640,16 @@ def test_the_product_someone_switched_to_is_a_competitor_but_a_mode_is_not():
     assert "Todoist" in competitors
     answer = _extract("Then I switched to Edit mode and it froze.")
     assert [n.label for n in answer.nodes if n.type == "competitor"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "pain"),
+    [
+        ("Since the last update the widget no longer refreshes.", "widget no longer refreshes"),
+        ("When I open the settings the app crashes.", "app crashes"),
+        ("Opening the file crashes the app.", "opening the file crashes the app"),
+        ("The icon of the app disappears.", "icon of the app disappears"),
+    ],
+)
+def test_a_pain_label_starts_at_its_subject_not_inside_a_fronted_phrase(text, pain):
+    assert pain in [n.label for n in _extract(text).nodes if n.type == "pain"]

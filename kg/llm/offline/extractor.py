@@ -1122,9 +1122,55 @@ def _words_before(text: str, position: int, floor: int, lex: ModuleType, limit: 
         taken.append(start)
         if word[0] in '("«':
             break
+        if lex is lexicon_en and bare in _DETERMINERS_EN and _opens_the_subject(text, floor, start):
+            break  # "when I open the settings | the app crashes"
         if len(taken) >= limit and not _headless(text[start:position], lex, len(taken) - limit):
             break
     return start
+
+
+_DETERMINERS_EN = frozenset(
+    ("the", "a", "an", "my", "our", "your", "his", "her", "their", "its", "this", "these")
+)
+# Words a determiner may follow inside the subject's own phrase ("the sync between my
+# phone", "the icon of the app") or inside a number's ("about a fraction").
+_INSIDE_A_PHRASE_EN = frozenset(
+    (
+        "of",
+        "between",
+        "in",
+        "on",
+        "for",
+        "with",
+        "from",
+        "to",
+        "at",
+        "by",
+        "about",
+        "and",
+        "or",
+        "all",
+        "into",
+        "onto",
+        "over",
+        "under",
+        "like",
+        "than",
+        "within",
+        "without",
+    )
+)
+
+
+def _opens_the_subject(text: str, floor: int, at: int) -> bool:
+    """An English determiner that follows the last word of another phrase opens the subject
+    ("when I open the settings | the app crashes"); one after a preposition or an -ing form
+    is inside a phrase ("between | my phone", "compiling | the shell service")."""
+    before = text[floor:at].split()[-1:]
+    if not before:
+        return False
+    word = before[0].lower()
+    return word.isalpha() and not word.endswith("ing") and word not in _INSIDE_A_PHRASE_EN
 
 
 _HEAD_SEARCH = 3  # words past the limit to reach the noun a Russian phrase hangs on

@@ -2959,6 +2959,35 @@ def outgrown(text: str, span: Span, sentence: Span) -> bool:
     )
 
 
+# Words that front a phrase of time or condition before a clause's subject, with no comma
+# ("since the last update the widget …", "when saving a large file the editor …").
+_FRONTING_WORDS = _wordset("since after before until when whenever once while if")
+_DETERMINERS = _wordset("the a an my our your his her their its this these")
+
+
+def _past_a_fronted_phrase(tokens: list[Token], first: int, at: int) -> int:
+    """An English piece that opens on a fronted phrase of time or condition starts at the
+    subject: a determiner right after that phrase's last word ("since the last update | the
+    widget no longer refreshes"). The tagger often reads that word as a verb ("update",
+    "file"), so only its being a word, not an -ing form or a preposition, counts."""
+    opener = next(
+        (k for k in (first - 1, first) if 0 <= k < at and tokens[k].lower in _FRONTING_WORDS),
+        None,
+    )
+    if opener is None or not tokens[opener].text.isascii():
+        return first
+    for k in range(opener + 2, at):
+        before = tokens[k - 1]
+        if (
+            tokens[k].lower in _DETERMINERS
+            and before.text.isalpha()
+            and not before.lower.endswith("ing")
+            and before.pos not in ("ADP", "DET", "ADJ", "PRON", "AUX", "CONJ")
+        ):
+            return k
+    return first
+
+
 def pain_span(text: str, clause: Span) -> Span | None:
     """The words of a problem a clause states, when its grammar says it states one."""
     reading = read(text, clause)
@@ -2977,6 +3006,7 @@ def pain_span(text: str, clause: Span) -> Span | None:
     tokens = reading.tokens
     # the piece that holds the problem word: "I'm sorry but this app is crap" → "this app is crap"
     first, last = _segment(tokens, at)
+    first = _past_a_fronted_phrase(tokens, first, at)
     message_end = _quoted_message_end(tokens, at)
     if message_end is not None:
         last = message_end  # the error with its message
