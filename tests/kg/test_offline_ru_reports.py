@@ -1101,3 +1101,14 @@ def test_another_product_doing_the_same_thing_fast_is_a_competitor() -> None:
 
 def test_the_product_someone_moved_to_is_a_competitor() -> None:
     assert _labels("Слишком много рекламы, перешёл на Todoist.", "competitor") == ["Todoist"]
+
+
+@pytest.mark.parametrize(
+    ("text", "pain"),
+    [
+        ("Всё нравится, но доставка очень долгая.", "доставка очень долгая"),
+        ("Курьеры опаздывают на час.", "курьеры опаздывают на час"),
+    ],
+)
+def test_something_too_long_or_late_is_a_pain(text: str, pain: str) -> None:
+    assert _labels(text, "pain") == [pain]
