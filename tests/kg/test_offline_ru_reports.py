@@ -1112,3 +1112,13 @@ def test_the_product_someone_moved_to_is_a_competitor() -> None:
 )
 def test_something_too_long_or_late_is_a_pain(text: str, pain: str) -> None:
     assert _labels(text, "pain") == [pain]
+
+
+def test_a_subject_after_when_it_broke_names_what_broke() -> None:
+    text = (
+        "Проблема с расширением Prettier\n\n"
+        "После установки расширения Prettier форматирование перестало работать."
+    )
+    assert _labels(text, "pain") == [
+        "после установки расширения Prettier форматирование перестало работать"
+    ]

@@ -123,15 +123,27 @@ def tells_when_it_broke(label: str) -> bool:
     if not (breaking or beginning):
         return False
     governed = False
+    headed = False  # the prepositional phrase has its noun
     for token in tokens:
         if token.lower in _PREPOSITIONS:
-            governed = True
+            governed, headed = True, False
             continue
+        if (
+            governed
+            and headed
+            and token.pos == "NOUN"
+            and "gent" not in cases(token.text)
+            and "nomn" in cases(token.text)
+        ):
+            # «после установки расширения Prettier | форматирование перестало работать»: a
+            # noun that no genitive chain reaches is the clause's own subject
+            governed = False
         if token.pos in ("NOUN", "PROPN") and not governed and "nomn" in cases(token.text):
             if beginning and token.lemma in _BARE_PROBLEMS:
                 continue  # «проблема появилась …»: the problem told, not a thing named
             return False  # «отладка сломалась»: the thing that broke is named
         if token.pos in ("NOUN", "PROPN", "ADJ", "NUM", "DET"):
+            headed = headed or token.pos in ("NOUN", "PROPN")
             continue  # still inside the prepositional phrase
         governed = False
     return True
