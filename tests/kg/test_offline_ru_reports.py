@@ -1122,3 +1122,9 @@ def test_a_subject_after_when_it_broke_names_what_broke() -> None:
     assert _labels(text, "pain") == [
         "после установки расширения Prettier форматирование перестало работать"
     ]
+
+
+def test_what_came_instead_of_what_was_meant_is_in_the_label() -> None:
+    pains = _labels("При двойном клике выделяется не слово, а вся строка.", "pain")
+    assert pains == ["при двойном клике выделяется не слово, а вся строка"]
+    assert _labels("Кнопка не работает, а вторая работает.", "pain") == ["кнопка не работает"]

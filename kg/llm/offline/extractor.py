@@ -1928,6 +1928,7 @@ def _pain_label(text: str, span: Span, clause: Span, sentence: Sentence) -> tupl
     if lex is lexicon_ru:
         phrase = _past_a_cut_preposition(text, phrase, clause[0])
         phrase = _with_what_it_qualifies(text, phrase, clause, lex)
+        phrase = _with_what_came_instead(text, phrase, clause, lex)
     if text[phrase[1] : phrase[1] + 1] == "%" and text[phrase[1] - 1 : phrase[1]].isdigit():
         phrase = (phrase[0], phrase[1] + 1)  # "на 100%": the sign is the number's own
     dangling = _OPENS_A_CLAUSE_AFTER.search(text, phrase[0], phrase[1])
@@ -1970,6 +1971,24 @@ def _with_antecedent(text: str, phrase: Span, sentence: Sentence, lex: ModuleTyp
         return phrase
     start = _words_before(text, comma.start(), sentence.start, lex, 3)
     return (start, phrase[1]) if start < comma.start() else phrase
+
+
+_INSTEAD_AFTER = re.compile(r",\s+а\s+(?!не(?![\w-]))[^,.;:!?]+", re.IGNORECASE)
+
+
+def _with_what_came_instead(text: str, phrase: Span, clause: Span, lex: ModuleType) -> Span:
+    """«выделяется не слово[, а вся строка]»: a label that denies what was meant (a thing or
+    a place, not a verb) takes in what happened instead, told after «, а», when it fits."""
+    denied = list(re.finditer(r"(?<![\w-])не\s+(\w+)", text[phrase[0] : phrase[1]], re.I))
+    if not denied or analyse(denied[-1].group(1))[0].pos == "VERB":
+        return phrase  # «не работает, а …»: a denied verb ends its own statement
+    instead = _INSTEAD_AFTER.match(text, phrase[1], clause[1] + 1)
+    if instead is None:
+        return phrase
+    end = _trim(text, instead.start(), instead.end())[1]
+    if len(text[phrase[0] : end].split()) > lex.PAIN_MAX_WORDS:
+        return phrase
+    return phrase[0], end
 
 
 def _with_what_it_qualifies(text: str, phrase: Span, clause: Span, lex: ModuleType) -> Span:
