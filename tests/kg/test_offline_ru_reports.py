@@ -1128,3 +1128,8 @@ def test_what_came_instead_of_what_was_meant_is_in_the_label() -> None:
     pains = _labels("При двойном клике выделяется не слово, а вся строка.", "pain")
     assert pains == ["при двойном клике выделяется не слово, а вся строка"]
     assert _labels("Кнопка не работает, а вторая работает.", "pain") == ["кнопка не работает"]
+
+
+def test_how_often_the_writer_tried_is_no_metric_but_how_often_it_failed_is() -> None:
+    assert _labels("Не могу войти. Пробовал 3 раза.", "metric") == []
+    assert _labels("Редактор упал 3 раза за день.", "metric") == ["редактор упал 3 раза за день"]

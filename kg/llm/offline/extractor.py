@@ -2746,6 +2746,15 @@ def _without_judgement(found: list[Finding], lex: ModuleType) -> list[Finding]:
     return kept
 
 
+# How many times the writer tried something: the writer's effort, not a measure of the fault.
+_WRITERS_TRIES = re.compile(
+    r"(?<![\w-])(?:пробовал\w*|попробовал\w*|пытал\w*|перезапуска\w*|перезапустил\w*|"
+    r"переустанавлива\w*|переустановил\w*|tried|retried|restarted|reinstalled|rebooted)"
+    r"(?![\w-])[^.;!?]{0,25}?\d+\s*(?:раз\w*|times?)(?![\w-])",
+    re.IGNORECASE,
+)
+
+
 def _holds_word(found: Finding, span: Span) -> bool:
     """The finding's label was cut from the text around this very span."""
     return found.at <= span[0] and span[1] <= found.at + len(found.label) + 2
@@ -2798,6 +2807,8 @@ def _metrics(text: str, sentence: Sentence, planned_spans: list[Span]) -> list[F
             continue
         if linguistic.describes_the_machine(text[clause[0] : clause[1]]):
             continue  # "16 GB RAM", «ОЗУ 8 ГБ»: the environment, not a measure of the problem
+        if _WRITERS_TRIES.search(text, *clause):
+            continue  # «Пробовал 3 раза», "restarted it twice": the writer's tries, no measure
         if text[sentence.end : sentence.end + 2].lstrip().startswith("?"):
             continue  # "Is it checking every 10 seconds?": a guess asked, nothing measured
         if lex.PRICE_EXPECTATION.search(text, *clause) and all(
