@@ -2328,13 +2328,16 @@ _SETUP_TOOL = (
     r"(?:prox(?:y|ies)|vpn|anti-?virus|firewall|прокси|впн|антивирус\w*|брандмауэр\w*"
     r"|фаервол\w*|файрвол\w*)"
 )
+# …said not to be in use: "is not installed", "is off", «не используется», «отключён»
+_SAID_UNUSED = (
+    r"(?:\b(?:is|are|was|were)\s*(?:not|n't)\s+(?:used|installed|enabled|configured|running)\b"
+    r"|\b(?:is|are|was)\s+(?:off|disabled)\b|(?<![\w-])не\s+(?:использу\w+|установлен\w*"
+    r"|включ\w+|настроен\w*|запущен\w*)|(?<![\w-])(?:отключ\w+|выключ\w+))"
+)
 _SETUP_NEGATED = re.compile(
-    rf"(?<![\w-])(?:{_SETUP_TOOL}[^.;,]{{0,30}}?\b(?:is|are|was|were)\s*(?:not|n't)\s+(?:used|installed|"
-    rf"enabled|configured|running)\b|{_SETUP_TOOL}[^.;,]{{0,30}}?\b(?:is|are|was)\s+(?:off|"
-    rf"disabled)\b|(?:do|does|did)\s*(?:not|n't)\s+(?:use|have|run)\s+(?:an?\s+|any\s+)?"
-    rf"{_SETUP_TOOL}(?![\w-])|{_SETUP_TOOL}[^.;,]{{0,30}}?(?<![\w-])не\s+(?:использу\w+|"
-    rf"установлен\w*|включ\w+|настроен\w*|запущен\w*)|{_SETUP_TOOL}\s+(?:отключ\w+|выключ\w+)"
-    rf"|не\s+(?:использу\w+|установлен\w*|включ\w+|настроен\w*|пользуюсь)\s+(?:\w+\s+)?"
+    rf"(?<![\w-])(?:{_SETUP_TOOL}[^.;,]{{0,30}}?{_SAID_UNUSED}"
+    rf"|(?:do|does|did)\s*(?:not|n't)\s+(?:use|have|run)\s+(?:an?\s+|any\s+)?{_SETUP_TOOL}(?![\w-])"
+    rf"|не\s+(?:использу\w+|пользуюсь|установлен\w*|включ\w+|настроен\w*)\s+(?:\w+\s+)?"
     rf"{_SETUP_TOOL}(?![\w-]))",
     re.IGNORECASE,
 )
