@@ -1162,12 +1162,17 @@ _INSIDE_A_PHRASE_EN = frozenset(
 )
 
 
+_FRONTING_EN = re.compile(r"\b(?:since|after|before|until|when|whenever|once|while|if)\s", re.I)
+
+
 def _opens_the_subject(text: str, floor: int, at: int) -> bool:
-    """An English determiner that follows the last word of another phrase opens the subject
-    ("when I open the settings | the app crashes"); one after a preposition or an -ing form
-    is inside a phrase ("between | my phone", "compiling | the shell service")."""
+    """An English determiner after a phrase of time or condition fronted without a comma, and
+    right after that phrase's last word, opens the subject ("when I open the settings | the
+    app crashes"); one after a preposition or an -ing form is inside a phrase ("between | my
+    phone", "compiling | the shell service"), and one with no such phrase before it is the
+    verb's object ("it deleted | my chats")."""
     before = text[floor:at].split()[-1:]
-    if not before:
+    if not before or not _FRONTING_EN.search(text, floor, at):
         return False
     word = before[0].lower()
     return word.isalpha() and not word.endswith("ing") and word not in _INSIDE_A_PHRASE_EN

@@ -2965,7 +2965,7 @@ def outgrown(text: str, span: Span, sentence: Span) -> bool:
 # Words that front a phrase of time or condition before a clause's subject, with no comma
 # ("since the last update the widget …", "when saving a large file the editor …").
 _FRONTING_WORDS = _wordset("since after before until when whenever once while if")
-_DETERMINERS = _wordset("the a an my our your his her their its this these")
+_SUBJECT_OPENERS = _wordset("the a an my our your his her their its this these")
 
 
 def _past_a_fronted_phrase(tokens: list[Token], first: int, at: int) -> int:
@@ -2982,7 +2982,7 @@ def _past_a_fronted_phrase(tokens: list[Token], first: int, at: int) -> int:
     for k in range(opener + 2, at):
         before = tokens[k - 1]
         if (
-            tokens[k].lower in _DETERMINERS
+            tokens[k].lower in _SUBJECT_OPENERS
             and before.text.isalpha()
             and not before.lower.endswith("ing")
             and before.pos not in ("ADP", "DET", "ADJ", "PRON", "AUX", "CONJ")
