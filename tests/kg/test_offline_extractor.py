@@ -625,8 +625,8 @@ def test_the_vpn_that_does_not_connect_is_a_pain():
 
 
 def test_another_editor_that_does_it_fast_is_a_competitor():
-    answer = _extract("Big files take a minute to open. In Sublime Text they open instantly.")
-    assert [n.label for n in answer.nodes if n.type == "competitor"] == ["Sublime Text"]
+    answer = _extract("Big files take a minute to open. In Geany they open instantly.")
+    assert [n.label for n in answer.nodes if n.type == "competitor"] == ["Geany"]
 
 
 def test_another_product_doing_the_same_thing_fast_is_a_competitor():

@@ -1034,8 +1034,8 @@ def test_a_key_combination_or_a_menu_item_that_works_is_no_competitor() -> None:
 
 
 def test_another_editor_that_does_it_fast_is_a_competitor() -> None:
-    text = "Большой файл открывается минуту. В Sublime Text тот же файл открывается мгновенно."
-    assert _labels(text, "competitor") == ["Sublime Text"]
+    text = "Большой файл открывается минуту. В Geany тот же файл открывается мгновенно."
+    assert _labels(text, "competitor") == ["Geany"]
 
 
 def test_a_requested_feature_is_named_in_the_nominative() -> None:
@@ -1095,8 +1095,8 @@ def test_a_verb_of_saying_at_a_labels_end_takes_its_message_or_goes(text: str, p
 
 
 def test_another_product_doing_the_same_thing_fast_is_a_competitor() -> None:
-    text = "Поиск по папке занимает минуту. Sublime Text делает то же самое за пару секунд."
-    assert _labels(text, "competitor") == ["Sublime Text"]
+    text = "Поиск по папке занимает минуту. Geany делает то же самое за пару секунд."
+    assert _labels(text, "competitor") == ["Geany"]
 
 
 def test_the_product_someone_moved_to_is_a_competitor() -> None:

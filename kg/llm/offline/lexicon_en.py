@@ -678,7 +678,7 @@ COMPETITOR_WHERE_IT_WORKS = (
         rf"[^.;!?]{{0,30}}?(?:\bin\s+(?:a\s+)?(?:few|\d+|one|two|three|a\s+couple\s+of)\s+"
         rf"(?:seconds?|secs?|ms|milliseconds?)\b|\binstantly\b|\bimmediately\b|\bquickly\b)"
     ),
-    # done fast there: "In Sublime Text the same file opens instantly"
+    # done fast there: "In Geany the same file opens instantly"
     re.compile(
         rf"\b(?:In|On|With|in|on|with)\s+{NAMES}(?:\s+v?\d[\w.]*)?,?\s+(?:[\w-]+\s+){{1,4}}?"
         rf"(?:instantly|immediately|quickly)\b"

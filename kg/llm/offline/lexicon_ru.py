@@ -617,7 +617,7 @@ COMPETITOR_PATTERNS = (
         rf"(?<![\w-])(?:перешли|переходят|ушли|уходят|переехали|мигрировали|уйти|перейти)\s+"
         rf"(?:с|со|от|из)\s+{NAMES_ANY}"
     ),
-    # the product someone moved to: «перешёл на Sublime Text»
+    # the product someone moved to: «перешёл на Geany»
     re.compile(
         rf"(?<![\w-])(?:перешл[аи]?|перешёл|перешел|переходим|переехал[аи]?|ушл[аи]?|ушёл|ушел)"
         rf"\s+на\s+{NAMES_LATIN}"
@@ -681,7 +681,7 @@ COMPETITOR_PATTERNS = (
         rf"(?:нормально|корректно|правильно)"
         rf"\s+(?:работа\w+|открыва\w+|загрузил\w*|загружа\w+|грузит\w*|отобража\w+)(?![\w-])"
     ),
-    # the same thing done fast by the other product: «Sublime Text открывает тот же файл
+    # the same thing done fast by the other product: «Geany открывает тот же файл
     # мгновенно», «Vim делает то же самое за секунду»
     re.compile(
         rf"(?<![\w-]){NAMES_LATIN}{_RELEASE}\s+(?:делает|открывает|находит|загружает|выполняет|"
@@ -689,7 +689,7 @@ COMPETITOR_PATTERNS = (
         rf"[^.;!?]{{0,30}}?(?:за\s+(?:пару\s+|несколько\s+|\d+\s+)?(?:секунд\w*|сек|мс)"
         rf"|мгновенно|сразу|быстро)(?![\w-])"
     ),
-    # done fast or cleanly there: «В Sublime Text тот же файл открывается мгновенно»
+    # done fast or cleanly there: «В Geany тот же файл открывается мгновенно»
     re.compile(
         rf"(?<![\w-])[Вв]\s+{NAMES_LATIN}{_RELEASE}\s+(?:[\w-]+\s+){{0,4}}?(?:мгновенно|сразу|"
         rf"быстро|без\s+(?:проблем|ошибок|тормозов|задержек))(?![\w-])"
