@@ -1122,60 +1122,15 @@ def _words_before(text: str, position: int, floor: int, lex: ModuleType, limit: 
         taken.append(start)
         if word[0] in '("«':
             break
-        if lex is lexicon_en and bare in _DETERMINERS_EN and _opens_the_subject(text, floor, start):
+        if (
+            lex is lexicon_en
+            and bare in linguistic.SUBJECT_OPENERS
+            and linguistic.opens_the_subject(text[floor:start])
+        ):
             break  # "when I open the settings | the app crashes"
         if len(taken) >= limit and not _headless(text[start:position], lex, len(taken) - limit):
             break
     return start
-
-
-_DETERMINERS_EN = frozenset(
-    ("the", "a", "an", "my", "our", "your", "his", "her", "their", "its", "this", "these")
-)
-# Words a determiner may follow inside the subject's own phrase ("the sync between my
-# phone", "the icon of the app") or inside a number's ("about a fraction").
-_INSIDE_A_PHRASE_EN = frozenset(
-    (
-        "of",
-        "between",
-        "in",
-        "on",
-        "for",
-        "with",
-        "from",
-        "to",
-        "at",
-        "by",
-        "about",
-        "and",
-        "or",
-        "all",
-        "into",
-        "onto",
-        "over",
-        "under",
-        "like",
-        "than",
-        "within",
-        "without",
-    )
-)
-
-
-_FRONTING_EN = re.compile(r"\b(?:since|after|before|until|when|whenever|once|while|if)\s", re.I)
-
-
-def _opens_the_subject(text: str, floor: int, at: int) -> bool:
-    """An English determiner after a phrase of time or condition fronted without a comma, and
-    right after that phrase's last word, opens the subject ("when I open the settings | the
-    app crashes"); one after a preposition or an -ing form is inside a phrase ("between | my
-    phone", "compiling | the shell service"), and one with no such phrase before it is the
-    verb's object ("it deleted | my chats")."""
-    before = text[floor:at].split()[-1:]
-    if not before or not _FRONTING_EN.search(text, floor, at):
-        return False
-    word = before[0].lower()
-    return word.isalpha() and not word.endswith("ing") and word not in _INSIDE_A_PHRASE_EN
 
 
 _HEAD_SEARCH = 3  # words past the limit to reach the noun a Russian phrase hangs on
@@ -2813,7 +2768,7 @@ def _metrics(text: str, sentence: Sentence, planned_spans: list[Span]) -> list[F
         if linguistic.describes_the_machine(text[clause[0] : clause[1]]):
             continue  # "16 GB RAM", «ОЗУ 8 ГБ»: the environment, not a measure of the problem
         if _WRITERS_TRIES.search(text, *clause):
-            continue  # «Пробовал 3 раза», "restarted it twice": the writer's tries, no measure
+            continue  # «Пробовал 3 раза», "restarted it 3 times": the writer's tries, no measure
         if text[sentence.end : sentence.end + 2].lstrip().startswith("?"):
             continue  # "Is it checking every 10 seconds?": a guess asked, nothing measured
         if lex.PRICE_EXPECTATION.search(text, *clause) and all(

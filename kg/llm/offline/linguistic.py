@@ -2964,8 +2964,30 @@ def outgrown(text: str, span: Span, sentence: Span) -> bool:
 
 # Words that front a phrase of time or condition before a clause's subject, with no comma
 # ("since the last update the widget …", "when saving a large file the editor …").
-_FRONTING_WORDS = _wordset("since after before until when whenever once while if")
-_SUBJECT_OPENERS = _wordset("the a an my our your his her their its this these")
+FRONTING_WORDS = _wordset("since after before until when whenever once while if")
+# the words that open an English subject's noun phrase
+SUBJECT_OPENERS = _wordset("the a an my our your his her their its this these")
+
+
+# Words a determiner may follow inside the subject's own phrase ("the sync between my
+# phone", "the icon of the app") or inside a number's ("about a fraction").
+_INSIDE_A_PHRASE = _wordset(
+    "of between in on for with from to at by about and or all into onto over under like than "
+    "within without"
+)
+
+
+def opens_the_subject(before: str) -> bool:
+    """A determiner after these words of an English clause opens its subject when a phrase of
+    time or condition was fronted without a comma and the determiner follows that phrase's
+    last word ("when I open the settings | the app crashes"). After a preposition or an -ing
+    form it is inside a phrase ("between | my phone", "compiling | the shell service"); with
+    no such phrase before it, it opens the verb's object ("it deleted | my chats")."""
+    words = [w.strip(".,;:!?\"'()").lower() for w in before.split()]
+    if not words or not any(w in FRONTING_WORDS for w in words):
+        return False
+    last = words[-1]
+    return last.isalpha() and not last.endswith("ing") and last not in _INSIDE_A_PHRASE
 
 
 def _past_a_fronted_phrase(tokens: list[Token], first: int, at: int) -> int:
@@ -2974,7 +2996,7 @@ def _past_a_fronted_phrase(tokens: list[Token], first: int, at: int) -> int:
     widget no longer refreshes"). The tagger often reads that word as a verb ("update",
     "file"), so only its being a word, not an -ing form or a preposition, counts."""
     opener = next(
-        (k for k in (first - 1, first) if 0 <= k < at and tokens[k].lower in _FRONTING_WORDS),
+        (k for k in (first - 1, first) if 0 <= k < at and tokens[k].lower in FRONTING_WORDS),
         None,
     )
     if opener is None or not tokens[opener].text.isascii():
@@ -2982,7 +3004,7 @@ def _past_a_fronted_phrase(tokens: list[Token], first: int, at: int) -> int:
     for k in range(opener + 2, at):
         before = tokens[k - 1]
         if (
-            tokens[k].lower in _SUBJECT_OPENERS
+            tokens[k].lower in SUBJECT_OPENERS
             and before.text.isalpha()
             and not before.lower.endswith("ing")
             and before.pos not in ("ADP", "DET", "ADJ", "PRON", "AUX", "CONJ")
