@@ -1933,13 +1933,14 @@ def _with_antecedent(text: str, phrase: Span, sentence: Sentence, lex: ModuleTyp
     return (start, phrase[1]) if start < comma.start() else phrase
 
 
+_DENIED_WORD = re.compile(r"(?<![\w-])не\s+(\w+)", re.IGNORECASE)
 _INSTEAD_AFTER = re.compile(r",\s+а\s+(?!не(?![\w-]))[^,.;:!?]+", re.IGNORECASE)
 
 
 def _with_what_came_instead(text: str, phrase: Span, clause: Span, lex: ModuleType) -> Span:
     """«выделяется не слово[, а вся строка]»: a label that denies what was meant (a thing or
     a place, not a verb) takes in what happened instead, told after «, а», when it fits."""
-    denied = list(re.finditer(r"(?<![\w-])не\s+(\w+)", text[phrase[0] : phrase[1]], re.I))
+    denied = list(_DENIED_WORD.finditer(text, phrase[0], phrase[1]))
     if not denied or analyse(denied[-1].group(1))[0].pos == "VERB":
         return phrase  # «не работает, а …»: a denied verb ends its own statement
     instead = _INSTEAD_AFTER.match(text, phrase[1], clause[1] + 1)

@@ -680,7 +680,7 @@ COMPETITOR_WHERE_IT_WORKS = (
     ),
     # done fast there: "In Geany the same file opens instantly"
     re.compile(
-        rf"\b(?:In|On|With|in|on|with)\s+{NAMES}(?:\s+v?\d[\w.]*)?,?\s+(?:[\w-]+\s+){{1,4}}?"
+        rf"\b(?:[Ii]n|[Oo]n|[Ww]ith)\s+{NAMES}(?:\s+v?\d[\w.]*)?,?\s+(?:[\w-]+\s+){{1,4}}?"
         rf"(?:instantly|immediately|quickly)\b"
     ),
     # the web-compatibility form's answer: "Tested Another Browser: Yes Opera"

@@ -2970,7 +2970,7 @@ SUBJECT_OPENERS = _wordset("the a an my our your his her their its this these")
 
 
 # Words a determiner may follow inside the subject's own phrase ("the sync between my
-# phone", "the icon of the app") or inside a number's ("about a fraction").
+# phone", "the icon of the app") or inside an amount's ("about a second").
 _INSIDE_A_PHRASE = _wordset(
     "of between in on for with from to at by about and or all into onto over under like than "
     "within without"
@@ -2990,11 +2990,15 @@ def opens_the_subject(before: str) -> bool:
     return last.isalpha() and not last.endswith("ing") and last not in _INSIDE_A_PHRASE
 
 
+# Where the tags are known, a pronoun, an auxiliary or an adjective before the determiner
+# keeps it inside the fronted phrase too ("when I saw it | the …" is read on).
+_INSIDE_A_PHRASE_POS = frozenset(("ADP", "DET", "ADJ", "PRON", "AUX", "CONJ"))
+
+
 def _past_a_fronted_phrase(tokens: list[Token], first: int, at: int) -> int:
-    """An English piece that opens on a fronted phrase of time or condition starts at the
-    subject: a determiner right after that phrase's last word ("since the last update | the
-    widget no longer refreshes"). The tagger often reads that word as a verb ("update",
-    "file"), so only its being a word, not an -ing form or a preposition, counts."""
+    """An English piece that opens on a fronted phrase of time or condition starts at its
+    subject ("since the last update | the widget no longer refreshes"), found by words, not
+    tags: the tagger often reads the phrase's last noun as a verb ("update", "file")."""
     opener = next(
         (k for k in (first - 1, first) if 0 <= k < at and tokens[k].lower in FRONTING_WORDS),
         None,
@@ -3002,12 +3006,10 @@ def _past_a_fronted_phrase(tokens: list[Token], first: int, at: int) -> int:
     if opener is None or not tokens[opener].text.isascii():
         return first
     for k in range(opener + 2, at):
-        before = tokens[k - 1]
         if (
             tokens[k].lower in SUBJECT_OPENERS
-            and before.text.isalpha()
-            and not before.lower.endswith("ing")
-            and before.pos not in ("ADP", "DET", "ADJ", "PRON", "AUX", "CONJ")
+            and tokens[k - 1].pos not in _INSIDE_A_PHRASE_POS
+            and opens_the_subject(" ".join(t.text for t in tokens[opener:k]))
         ):
             return k
     return first
