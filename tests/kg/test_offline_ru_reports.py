@@ -1133,3 +1133,8 @@ def test_what_came_instead_of_what_was_meant_is_in_the_label() -> None:
 def test_how_often_the_writer_tried_is_no_metric_but_how_often_it_failed_is() -> None:
     assert _labels("Не могу войти. Пробовал 3 раза.", "metric") == []
     assert _labels("Редактор упал 3 раза за день.", "metric") == ["редактор упал 3 раза за день"]
+
+
+def test_one_feature_asked_for_in_two_cases_is_one_node() -> None:
+    text = "Добавьте поддержку Markdown. Не хватает поддержки Markdown."
+    assert _labels(text, "feature") == ["поддержка Markdown"]

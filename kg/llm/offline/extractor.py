@@ -117,7 +117,8 @@ class _Answer:
     _quoted_in_link: set[str] = field(default_factory=set)
 
     def node(self, found: Finding) -> str:
-        key = (found.type, found.label.casefold())
+        label = _shown_label(found)
+        key = (found.type, label.casefold())  # «тёмную тему» and «тёмная тема» are one node
         if key not in self._refs:
             ref = f"n{len(self.nodes) + 1}"
             self._refs[key] = ref
@@ -125,7 +126,7 @@ class _Answer:
                 CandidateNode(
                     ref=ref,
                     type=found.type,
-                    label=_shown_label(found),
+                    label=label,
                     quote=self._quote(found.quote),
                     value=found.value,
                     subject=found.subject,
