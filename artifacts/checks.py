@@ -6,6 +6,9 @@ A claim passes when:
 - every node it cites is grounded in the quote the PRD cites for it (`names_grounded`). The
   nodes a claim cites are the nodes it names: the offline templates write exactly the labels of
   the nodes they cite, and the model is told to cite the nodes each sentence rests on;
+- the sentence says no more than its sources: half its content words (the templates' own words
+  aside) are in the labels and quotes of the nodes it cites, or it restates them in other words
+  by the sentence encoder's bar (kg.pipeline.grounding.claim_supported);
 - a claim citing two nodes joined by an edge states that relation, so it rests on the edge's own
   evidence: one quote of such an edge must ground both nodes, and the PRD cites that quote.
   Quotes of the two nodes from elsewhere show each node, not the relation between them.
@@ -31,6 +34,7 @@ from kg.read_models import (
     ContextEdge,
     ContextNode,
     EvidenceView,
+    claim_supported,
     normalise,
     numbers_in,
     numbers_missing,
@@ -78,6 +82,20 @@ def names_grounded(names: Iterable[str], quote: str) -> bool:
             if plain and plain in normalise(quote).casefold():
                 return True
     return False
+
+
+@lru_cache(maxsize=1)
+def template_words() -> frozenset[str]:
+    """The content lemmas the offline writer's templates add around labels ("Requirement",
+    "experiences the pain"): structure, not claims a quote must make."""
+    from artifacts.prompts.prd_writer import EDGE_TEMPLATES, NODE_TEMPLATES
+
+    texts = [
+        re.sub(r"\{\w\}", " ", text)
+        for templates in (*NODE_TEMPLATES.values(), *EDGE_TEMPLATES.values())
+        for text in templates.values()
+    ]
+    return frozenset().union(*(content_lemmas(t) for t in texts))
 
 
 def node_grounded(node: ContextNode, quote: str) -> bool:
@@ -284,6 +302,12 @@ def check_claim(draft: Draft, index: ContextIndex) -> CheckedClaim | FailedClaim
                 "numbers that the quotes contain, and no node numbers in the text"
             )
         reasons.extend(ungrounded)
+        sources = [w for n in cited for w in (n.label, *n.aliases)]
+        sources += [e.quote for found in anchors.values() for e in found]  # what the PRD cites
+        if not ungrounded and not claim_supported(text, sources, ignore=template_words()):
+            reasons.append(
+                "the sentence says more than its quotes: write only what the cited quotes state"
+            )
     if reasons:
         return FailedClaim(draft=draft, reasons=tuple(reasons))
     kind = "hypothesis" if all(n.confidence < HYPOTHESIS_BELOW for n in cited) else "fact"

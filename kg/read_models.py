@@ -31,6 +31,7 @@ from kg.pipeline.evidence import (
     numbers_missing,
     quantities_missing,
 )
+from kg.pipeline.grounding import claim_supported
 from kg.pipeline.revision import project_revision
 from kg.reading.context import (
     ArtifactContext,
@@ -108,6 +109,7 @@ __all__ = [
     "OrgInsightNote",
     "artifact_context",
     "citation_source",
+    "claim_supported",
     "collect_org_insights",
     "confidence_from",
     "contradiction_view",

@@ -171,14 +171,14 @@ def propose_batch(episodes: Sequence[Episode]) -> dict[int, Proposal]:
     items = {}
     for item in answer.items:
         items.setdefault(item.message, item)
-    offered = {n.number: n.type for n in known}
+    offered = {n.number: n for n in request.known_nodes}
     answered: list[tuple[Episode, ExtractionOutcome, list]] = []
     for number, episode in enumerate(episodes, start=1):
         item = items.get(number)
         if item is None:
             continue  # left out of the answer: extracted on its own
         response = ExtractionResponse(nodes=item.nodes, relations=item.relations)
-        checked = check_answer(episode.content, response, offered)
+        checked = check_answer(episode.content, response, offered, product=request.product)
         outcome = ExtractionOutcome(checked.nodes, checked.relations, checked.rejections, calls)
         answered.append((episode, outcome, checked.rejections))
     # The candidates of every message's unnamed mentions in one lookup: nothing is written

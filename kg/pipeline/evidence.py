@@ -1,7 +1,8 @@
 """Write-time checks on what a model says: quotes and numbers.
 
-A quote is accepted only if it is in the episode after normalising whitespace and quote marks,
-nothing else (case, words and punctuation must match). Offsets point into the original text.
+A quote is accepted only if it is in the episode, as whole words, after normalising whitespace
+and quote marks, nothing else (case, words and punctuation must match). Offsets point into the
+original text. Whether the quote says what it is cited for is kg.pipeline.grounding's check.
 """
 
 from __future__ import annotations
@@ -59,13 +60,29 @@ def normalise(text: str) -> str:
     return _WHITESPACE_RUN.sub(" ", text.translate(_QUOTE_MARKS)).strip()
 
 
+def _is_word_char(char: str) -> bool:
+    return char.isalnum()
+
+
+def _on_word_boundaries(haystack: str, position: int, needle: str) -> bool:
+    """A quote that starts or ends with a letter starts or ends a word ("e" is not in "the")."""
+    after = position + len(needle)
+    if _is_word_char(needle[0]) and position > 0 and _is_word_char(haystack[position - 1]):
+        return False
+    return not (
+        _is_word_char(needle[-1]) and after < len(haystack) and _is_word_char(haystack[after])
+    )
+
+
 def locate_quote(quote: str, text: str) -> Span | None:
-    """Where the quote stands in the text, or None when it is not there."""
+    """Where the quote stands in the text as whole words, or None when it is not there."""
     needle = normalise(quote)
     if not needle:
         return None
     haystack, index = _normalised_with_map(text)
     position = haystack.find(needle)
+    while position >= 0 and not _on_word_boundaries(haystack, position, needle):
+        position = haystack.find(needle, position + 1)
     if position < 0:
         return None
     start = index[position]

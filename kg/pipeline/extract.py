@@ -22,8 +22,14 @@ from kg.llm.prompts.extraction_models import (
     KnownNode,
 )
 from kg.models import Episode, ExtractionRejection, LLMCall
-from kg.ontology import OntologyError, check_node_type, check_relation
+from kg.ontology import NodeType, OntologyError, check_node_type, check_relation
 from kg.pipeline.evidence import Span, locate_quote, normalise, numbers_missing
+from kg.pipeline.grounding import (
+    Grounded,
+    edge_grounding_problem,
+    node_grounding_problem,
+    quote_too_short,
+)
 from kg.tenancy import product_name
 
 
@@ -76,28 +82,40 @@ class ExtractionOutcome:
 
 
 def check_answer(
-    text: str, answer: ExtractionResponse, known: dict[int, str] | None = None
+    text: str,
+    answer: ExtractionResponse,
+    known: dict[int, KnownNode] | None = None,
+    *,
+    product: str = "",
 ) -> CheckedAnswer:
     """Accept what the episode supports; reject the rest with a reason the model can act on.
 
-    `known` maps the numbers of the known nodes offered in the prompt to their types: a node's
+    `known` maps the numbers of the known nodes offered in the prompt to them: a node's
     `same_as` and a relation's "#12" count only for a number that was offered, of that type.
+    `product` is the project's product name: the one name a message may leave unsaid.
     """
     known = known or {}
     checked = CheckedAnswer()
     by_ref: dict[str, AcceptedNode] = {}
-    for number, node_type in known.items():
+    for number, offered in known.items():
         by_ref[f"#{number}"] = AcceptedNode(
-            candidate=CandidateNode(ref=f"#{number}", type=node_type, label="", quote=""),
+            candidate=CandidateNode(
+                ref=f"#{number}",
+                type=offered.type,
+                label=offered.label,
+                quote="",
+                aliases=offered.aliases,
+            ),
             span=Span(0, 0, ""),
         )
     seen: set[tuple[str, str]] = set()
     for node in answer.nodes:
-        reason = _node_problem(node, text)
+        reason = _node_problem(node, text, product)
         if reason:
             checked.rejections.append(Rejection("node", node.model_dump(), reason))
             continue
-        same_as = node.same_as if known.get(node.same_as or 0) == node.type else None
+        offered = known.get(node.same_as or 0)
+        same_as = node.same_as if offered is not None and offered.type == node.type else None
         accepted = AcceptedNode(
             candidate=node,
             span=locate_quote(node.quote, text),  # type: ignore[arg-type]
@@ -119,8 +137,21 @@ def check_answer(
             except OntologyError as exc:
                 reason = str(exc)
         span = locate_quote(relation.quote, text)
+        if not reason and quote_too_short(relation.quote):
+            reason = edge_grounding_problem(
+                relation.relation, _grounded(source), _grounded(target), relation.quote, span, text
+            )
         if not reason and span is None:
             reason = f"relation quote not in episode: copy it word for word ({relation.quote!r})"
+        if not reason:
+            reason = edge_grounding_problem(
+                relation.relation,
+                _grounded(source),  # type: ignore[arg-type]
+                _grounded(target),  # type: ignore[arg-type]
+                relation.quote,
+                span,
+                text,
+            )
         if reason:
             checked.rejections.append(Rejection("relation", relation.model_dump(), reason))
             continue
@@ -135,17 +166,24 @@ def check_answer(
     return checked
 
 
+def _grounded(node: AcceptedNode) -> Grounded:
+    span = node.span if node.span.end > node.span.start else None  # a known node: no quote here
+    return Grounded(node.candidate.label, tuple(node.candidate.aliases), span)
+
+
 def _end(ref: str, node: AcceptedNode) -> tuple[str, str]:
     return (KNOWN, ref[1:]) if node.candidate.ref.startswith("#") else node.key
 
 
-def _node_problem(node: CandidateNode, text: str) -> str:
+def _node_problem(node: CandidateNode, text: str, product: str = "") -> str:
     try:
         check_node_type(node.type)
     except OntologyError as exc:
         return str(exc)
     if not node.label.strip():
         return "node has no label"
+    if quote_too_short(node.quote):
+        return node_grounding_problem(node.type, node.label, node.quote)
     if locate_quote(node.quote, text) is None:
         return f"quote not in episode: copy it word for word ({node.quote!r})"
     missing = numbers_missing(f"{node.label} {node.value}", node.quote)
@@ -153,7 +191,15 @@ def _node_problem(node: CandidateNode, text: str) -> str:
         return (
             f"{node.type} {node.label!r}: the number(s) {', '.join(missing)} are not in its quote"
         )
-    return ""
+    if node.type == NodeType.PRODUCT and product and _same_name(node.label, product):
+        return ""  # the project's own product: what every message of it speaks about
+    return node_grounding_problem(
+        node.type, node.label, node.quote, value=node.value, aliases=node.aliases
+    )
+
+
+def _same_name(a: str, b: str) -> bool:
+    return normalise(a).casefold() == normalise(b).casefold()
 
 
 def _merge(first: CheckedAnswer, second: CheckedAnswer) -> CheckedAnswer:
@@ -216,7 +262,7 @@ def extract_episode(
         KnownNode(number=n.number, type=n.type, label=n.label, aliases=n.aliases)
         for n in (known_nodes or [])[:MAX_KNOWN_NODES]
     ]
-    known = {n.number: n.type for n in offered}
+    known = {n.number: n for n in offered}
     request = ExtractionRequest(
         text=episode.content,
         records=episode.record_kind,
@@ -232,7 +278,9 @@ def extract_episode(
             f"the message has {len(episode.content):,} characters, more than one model call "
             f"takes (LLM_MAX_INPUT_CHARS={settings.LLM_MAX_INPUT_CHARS:,}); split it"
         )
-    first = check_answer(episode.content, _ask(episode, request, [], calls), known)
+    first = check_answer(
+        episode.content, _ask(episode, request, [], calls), known, product=request.product
+    )
     if not first.rejections:
         return ExtractionOutcome(first.nodes, first.relations, [], calls)
     first_call = calls[-1]
@@ -241,7 +289,9 @@ def extract_episode(
         extraction.repair_message([r.reason for r in first.rejections]),
     ]
     try:
-        second = check_answer(episode.content, _ask(episode, request, repair, calls), known)
+        second = check_answer(
+            episode.content, _ask(episode, request, repair, calls), known, product=request.product
+        )
     except ExtractionFailed:
         second = CheckedAnswer()  # a broken repair answer keeps what round one got right
     merged = _merge(first, second)

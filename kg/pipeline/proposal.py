@@ -13,6 +13,7 @@ integrate the recorded proposal, so neither pays for a model call again.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
@@ -27,7 +28,10 @@ from kg.models import Episode, EpisodeIntegration
 from kg.pipeline import candidates
 from kg.pipeline.evidence import locate_quote
 from kg.pipeline.extract import KNOWN, ExtractionOutcome, extract_episode
+from kg.pipeline.grounding import Grounded, edge_grounding_problem
 from kg.pipeline.resolve import Mention, Resolution, resolve_candidate
+
+logger = logging.getLogger(__name__)
 
 
 class ProposedNode(BaseModel):
@@ -303,12 +307,20 @@ def _discover_offline(
     ).value
     ends: dict[int, Endpoint] = {-i: Endpoint(local=p.key) for i, p in enumerate(new, 1)}
     ends |= {n.number: Endpoint(uid=n.uid) for n in existing}
+    named = {-i: Grounded(p.label) for i, p in enumerate(new, 1)}
+    named |= {n.number: Grounded(n.label, tuple(n.aliases)) for n in existing}
     found = []
     for edge in answer.edges:
         source, target = ends.get(edge.source), ends.get(edge.target)
         span = locate_quote(edge.quote, episode.content)
         if source is None or target is None or span is None:
             continue  # unknown number or invented quote: never written
+        problem = edge_grounding_problem(
+            edge.relation, named[edge.source], named[edge.target], edge.quote, span, episode.content
+        )
+        if problem:
+            logger.info("discovered edge not written: %s", problem)
+            continue
         if (source.local is None) == (target.local is None):
             continue  # one end new, the other existing
         found.append(
