@@ -2,10 +2,12 @@
 
 Promotion (DESIGN §3 step 8): for each promoted node type, the active nodes of every project
 of one organization are clustered with the same ladder the pipeline uses inside a project
-(kg.pipeline.resolve: exact key/alias → rapidfuzz above MERGE_AT → model confirmation only
-between CREATE_BELOW and MERGE_AT). A cluster that spans two or more projects is an
-OrgInsight, with one InsightSource per supporting project node. When fewer than two projects
-still hold a valid supporting node, the insight is demoted (inactive), its sources are kept.
+(kg.pipeline.resolve: exact key/alias → rapidfuzz above MERGE_AT → the same meaning by the
+sentence encoder → model confirmation only in the uncertain band); a node is compared with the
+other projects' nodes that share a word with it and those nearest in meaning. A cluster that
+spans two or more projects is an OrgInsight, with one InsightSource per supporting project
+node. When fewer than two projects still hold a valid supporting node, the insight is demoted
+(inactive), its sources are kept.
 
 Existing insights seed the clustering with their still-valid source nodes, so an insight keeps
 its identity from run to run and a new project's node joins it rather than forming a twin.
@@ -200,7 +202,7 @@ def _cluster(
     owner: dict[int, _Cluster] = {id(m.node): c for c in clusters for m in c.members}
     # Each node is compared with the few placed nodes it could be (the pipeline's blocking),
     # not with every one: the cost grows with the nodes, not with their square.
-    placed = NodeBlocks()
+    placed = NodeBlocks(by_meaning=True)  # and by meaning: other words, other languages
     for cluster in clusters:
         for m in cluster.members:
             placed.add(m.node, m.project.pk)

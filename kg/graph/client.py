@@ -11,6 +11,7 @@ Every connection has a timeout so that a stopped server is reported as down, not
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from typing import Any, Protocol
@@ -39,6 +40,8 @@ _CONFLICT_MARKERS = ("unique constraint violation", "already exists with label")
 
 class GraphClient(Protocol):
     uri: str
+    dialect: str  # "neo4j" | "falkordb": which of cypher's dialect statements it runs
+    vectors: bool  # whether node vectors are written and searched through this connection
 
     def run(self, statement: str, **params: Any) -> list[dict[str, Any]]: ...
 
@@ -74,6 +77,17 @@ class BoltGraphClient:
 
     def close(self) -> None:
         self._driver.close()
+
+    @functools.cached_property
+    def dialect(self) -> str:
+        """A Bolt server may be Neo4j or FalkorDB (its experimental listener): asked once."""
+        return "falkordb" if "falkor" in self.server_info().agent.lower() else "neo4j"
+
+    @property
+    def vectors(self) -> bool:
+        # FalkorDB's Bolt listener fails on requests over ~4 KB (see the module's docstring),
+        # and one vector is 512 numbers: vectors go through FalkorDB's native protocol only.
+        return self.dialect == "neo4j"
 
     def run(self, statement: str, **params: Any) -> list[dict[str, Any]]:
         from neo4j.exceptions import Neo4jError, ServiceUnavailable
@@ -146,6 +160,9 @@ def shown_uri(uri: str) -> str:
 
 
 class FalkorGraphClient:
+    dialect = "falkordb"
+    vectors = True
+
     def __init__(self, uri: str, password: str = "", database: str = "", timeout: float = 5):
         import redis
         from falkordb import FalkorDB

@@ -425,6 +425,89 @@ ORDER BY n.project, n.number
 """
 
 
+# --- node vectors ------------------------------------------------------------------------------
+# Each node's meaning, as the sentence encoder's vector of its label and aliases
+# (kg.language.encoder), is kept on a NodeVector beside it (same uid, project and type), not on
+# the node: every node read returns its properties, and 512 numbers would ride along with each.
+# The two servers index and search vectors with different procedures, so these statements come
+# in two dialects (the client's `dialect`); values are parameters all the same. The Neo4j ones
+# pass its linter; the FalkorDB ones (vecf32, db.idx.vector.*) run against the embedded server
+# in the graph tests. The index is searched for the $k nearest of every project, then narrowed
+# to the project and type: $k is larger than the answer so that the narrowing leaves enough.
+VECTOR_DIMENSIONS = 512
+FALKOR_VECTOR_INDEX = (
+    "CREATE VECTOR INDEX FOR (v:NodeVector) ON (v.embedding) "
+    f"OPTIONS {{dimension: {VECTOR_DIMENSIONS:d}, similarityFunction: 'cosine'}}"
+)
+NEO4J_VECTOR_INDEX = (
+    "CREATE VECTOR INDEX node_vectors IF NOT EXISTS FOR (v:NodeVector) ON (v.embedding) "
+    f"OPTIONS {{indexConfig: {{`vector.dimensions`: {VECTOR_DIMENSIONS:d}, "
+    "`vector.similarity_function`: 'cosine'}}"
+)
+VECTOR_UID_INDEX = "CREATE INDEX FOR (v:NodeVector) ON (v.uid)"
+
+
+# The vector is cleared before it is set: FalkorDB (4.16) keeps a stored vecf32 when it is set
+# to another vecf32 directly, and a node whose names grew would keep its old meaning.
+def _vectors_set(vector: str) -> str:
+    return f"""
+UNWIND $rows AS row
+MERGE (v:NodeVector {{uid: row.uid}})
+SET v.project = $project, v.org = $org, v.type = row.type, v.embedding = null
+WITH v, row
+SET v.embedding = {vector}
+RETURN count(v) AS written
+"""
+
+
+FALKOR_NODE_VECTORS_SET = _vectors_set("vecf32(row.vector)")
+NEO4J_NODE_VECTORS_SET = _vectors_set("row.vector")
+
+# The nearest active nodes of one type: FalkorDB scores by cosine distance, Neo4j by
+# (1 + cosine) / 2; both are returned as the cosine.
+_NEAREST_TAIL = """
+WITH node AS v, score
+WHERE v.project = $project AND v.type = $type
+MATCH (n:Entity {uid: v.uid})
+WHERE n.project = $project AND n.invalid_at IS NULL AND coalesce(n.status, '') = ''
+RETURN n.uid AS uid, SIMILARITY AS similarity
+ORDER BY similarity DESC, n.number
+LIMIT $limit
+"""
+FALKOR_NEAREST_NODES = (
+    "CALL db.idx.vector.queryNodes('NodeVector', 'embedding', $k, vecf32($vector)) "
+    "YIELD node, score" + _NEAREST_TAIL.replace("SIMILARITY", "1 - score")
+)
+NEO4J_NEAREST_NODES = (
+    "CALL db.index.vector.queryNodes('node_vectors', $k, $vector) YIELD node, score"
+    + _NEAREST_TAIL.replace("SIMILARITY", "2 * score - 1")
+)
+# Organization scope: the nearest nodes of one type in the organization's other projects.
+_ORG_NEAREST_TAIL = """
+WITH node AS v, score
+WHERE v.org = $org AND v.project IN $projects AND v.type = $type
+MATCH (n:Entity {uid: v.uid})
+WHERE n.project = v.project AND n.invalid_at IS NULL AND coalesce(n.status, '') = ''
+RETURN v.project AS project, n.uid AS uid, SIMILARITY AS similarity
+ORDER BY similarity DESC, n.number
+LIMIT $limit
+"""
+FALKOR_ORG_NEAREST_NODES = (
+    "CALL db.idx.vector.queryNodes('NodeVector', 'embedding', $k, vecf32($vector)) "
+    "YIELD node, score" + _ORG_NEAREST_TAIL.replace("SIMILARITY", "1 - score")
+)
+NEO4J_ORG_NEAREST_NODES = (
+    "CALL db.index.vector.queryNodes('node_vectors', $k, $vector) YIELD node, score"
+    + _ORG_NEAREST_TAIL.replace("SIMILARITY", "2 * score - 1")
+)
+
+
+def dialect_statement(name: str, dialect: str) -> str:
+    """The statement `name` (e.g. "NEAREST_NODES") in the server's dialect."""
+    prefix = "FALKOR_" if dialect == "falkordb" else "NEO4J_"
+    return globals()[prefix + name]
+
+
 def all_statements() -> dict[str, str]:
     """Every statement by name, for the linter test."""
     statements: dict[str, str] = {}

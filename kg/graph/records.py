@@ -94,10 +94,17 @@ class NodeRecord(BaseModel):
     status: str = ""
     merged_into: str = ""
     confirmed_by: list[str] = Field(default_factory=list)
+    # Which names (and encoder) the node's stored vector was computed from (kg.graph.store):
+    # a write re-encodes a node only when this differs from its names now.
+    vector_of: str = ""
 
     @property
     def episode_uids(self) -> list[str]:
         return sorted({e.episode_uid for e in self.evidence})
+
+    @property
+    def names(self) -> list[str]:
+        return [self.label, *self.aliases]
 
     def to_props(self, *, evidence: bool = True) -> dict:
         """The node's graph properties; without its evidence (and the episodes of it) when

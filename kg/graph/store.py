@@ -26,6 +26,10 @@ from kg.ontology import RELATIONS, OntologyError
 # its list (kg.graph.cypher's `_evidence_written`): the whole list is written once per this
 # many characters appended, not at every append.
 RECENT_EVIDENCE_CHARS = 16_000
+# The vector index is searched across projects and types, then narrowed to one: it is asked
+# for this many times the nodes wanted (and at least NEAREST_MIN_K) so that enough remain.
+NEAREST_OVERFETCH = 8
+NEAREST_MIN_K = 64
 
 
 def _client(client: GraphClient | None) -> GraphClient:
@@ -47,6 +51,9 @@ def ensure_indexes(client: GraphClient | None = None) -> dict[str, bool]:
     }
     for statement in cypher.INDEXES:
         c.run_schema(statement)
+    if c.vectors:
+        c.run_schema(cypher.VECTOR_UID_INDEX)
+        c.run_schema(cypher.dialect_statement("VECTOR_INDEX", c.dialect))
     return constraints
 
 
@@ -152,6 +159,7 @@ def _write_nodes(
             {"episode": e.episode_uid, "quote": e.quote, "start": e.start, "end": e.end}
         )
         added[uid] = added.get(uid, 0) + 1
+    _write_vectors(scope, nodes, _client(client))
     versions = {n.uid: uuid.uuid4().hex for n in nodes}
     rows = []
     for n in nodes:
@@ -172,6 +180,75 @@ def _write_nodes(
         **_scope_params(scope),
     )
     return versions
+
+
+def _write_vectors(scope: GraphScope, nodes: list[NodeRecord], c: GraphClient) -> None:
+    """The vectors of the nodes whose names changed, written before the nodes that say so
+    (`vector_of`): a write that fails between the two is repeated whole by its retry."""
+    if not c.vectors:
+        return
+    from kg.language.names import names_key, names_vectors
+
+    stale = [n for n in nodes if n.vector_of != names_key(n.names)]
+    if not stale:
+        return
+    vectors = names_vectors([n.names for n in stale])
+    rows = [
+        {"uid": n.uid, "type": n.type, "vector": vector}
+        for n, vector in zip(stale, vectors, strict=True)
+    ]
+    c.run(
+        cypher.dialect_statement("NODE_VECTORS_SET", c.dialect), rows=rows, **_scope_params(scope)
+    )
+    for n in stale:
+        n.vector_of = names_key(n.names)
+
+
+def nearest_nodes(
+    scope: GraphScope,
+    node_type: str,
+    vector: list[float],
+    limit: int,
+    client: GraphClient | None = None,
+) -> list[tuple[str, float]]:
+    """The active nodes of the type nearest in meaning to `vector`: (uid, cosine), best first.
+    Empty where the connection keeps no vectors (FalkorDB over Bolt)."""
+    c = _client(client)
+    if not c.vectors:
+        return []
+    rows = c.run(
+        cypher.dialect_statement("NEAREST_NODES", c.dialect),
+        vector=vector,
+        k=max(limit * NEAREST_OVERFETCH, NEAREST_MIN_K),
+        limit=limit,
+        type=node_type,
+        **_scope_params(scope),
+    )
+    return [(row["uid"], float(row["similarity"])) for row in rows]
+
+
+def org_nearest_nodes(
+    org: str,
+    projects: list[str],
+    node_type: str,
+    vector: list[float],
+    limit: int,
+    client: GraphClient | None = None,
+) -> list[tuple[str, str, float]]:
+    """The same across the given projects of one organization: (project, uid, cosine)."""
+    c = _client(client)
+    if not c.vectors or not projects:
+        return []
+    rows = c.run(
+        cypher.dialect_statement("ORG_NEAREST_NODES", c.dialect),
+        vector=vector,
+        k=max(limit * NEAREST_OVERFETCH * len(projects), NEAREST_MIN_K),
+        limit=limit,
+        type=node_type,
+        org=org,
+        projects=projects,
+    )
+    return [(row["project"], row["uid"], float(row["similarity"])) for row in rows]
 
 
 def _first_from(tail: list[Evidence], before: list[Evidence]) -> int:

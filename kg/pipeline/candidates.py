@@ -33,11 +33,13 @@ import hashlib
 import json
 from collections.abc import Iterable, Sequence
 
+import numpy as np
 from django.db import connection, transaction
 from django.db.models import Max
 
 from kg.graph import GraphScope, NodeRecord, store
 from kg.language import content_lemmas
+from kg.language.meaning import ASK_FROM
 from kg.models import IndexedNode, IndexPosting, Project
 from kg.pipeline.resolve import meaning_key, node_key
 
@@ -48,6 +50,8 @@ EXACT_WEIGHT = 4
 MAX_CANDIDATES = 24
 MAX_TEXT_LEMMAS = 60  # a long message is looked up by its first this-many distinct lemmas
 BLOCK_CHARS = 200
+# How many nodes nearest in meaning a mention is compared with, besides its blocks' best.
+NEAREST_BY_MEANING = 8
 
 
 def _block(kind: str, value: str) -> str:
@@ -83,12 +87,23 @@ class NodeBlocks:
     projects (promotion to the organization): which of the nodes added so far a node could be,
     ranked as the SQL lookup ranks them (summed block weights; per block the newest
     POSTINGS_PER_BLOCK), so each comparison list stays short however many nodes there are.
-    Deterministic: ties go to the node added first."""
+    Deterministic: ties go to the node added first.
 
-    def __init__(self, limit: int = MAX_CANDIDATES, per_block: int = POSTINGS_PER_BLOCK) -> None:
+    With `by_meaning`, the nodes nearest in meaning (the sentence encoder's cosine of the
+    labels, at least ASK_FROM; at most NEAREST_BY_MEANING) are added after them: the same
+    finding in other words or another language shares no block."""
+
+    def __init__(
+        self,
+        limit: int = MAX_CANDIDATES,
+        per_block: int = POSTINGS_PER_BLOCK,
+        *,
+        by_meaning: bool = False,
+    ) -> None:
         self.limit, self.per_block = limit, per_block
         self._nodes: list[tuple[NodeRecord, object]] = []
         self._postings: dict[str, list[int]] = {}
+        self._meaning = _MeaningIndex() if by_meaning else None
 
     def add(self, node: NodeRecord, owner: object) -> None:
         """File a node, with whom it belongs to (a project: `candidates` can leave its own out)."""
@@ -96,6 +111,8 @@ class NodeBlocks:
         self._nodes.append((node, owner))
         for block in blocks_of_node(node):
             self._postings.setdefault(block, []).append(place)
+        if self._meaning is not None:
+            self._meaning.add(node.label)
 
     def candidates(self, node: NodeRecord, other_than: object = None) -> list[NodeRecord]:
         """The best filed nodes sharing a block with `node`, none of owner `other_than`."""
@@ -111,7 +128,40 @@ class NodeBlocks:
                 score[place] = score.get(place, 0) + weight
                 taken += 1
         best = sorted(score, key=lambda place: (-score[place], place))[: self.limit]
+        if self._meaning is not None:
+            near = self._meaning.nearest(node.label, NEAREST_BY_MEANING, ASK_FROM)
+            others = [p for p in near if p not in score and self._nodes[p][1] != other_than]
+            best += others[:NEAREST_BY_MEANING]
         return [self._nodes[place][0] for place in best]
+
+
+class _MeaningIndex:
+    """Label vectors of the filed nodes, in filing order, searched by brute force (one matrix
+    product per lookup; promotion files one organization's nodes of one type)."""
+
+    def __init__(self) -> None:
+        from kg.language.encoder import DIMENSIONS
+
+        self._vectors = np.zeros((64, DIMENSIONS), dtype=np.float32)
+        self._count = 0
+
+    def add(self, label: str) -> None:
+        from kg.language.encoder import encode_one
+
+        if self._count == len(self._vectors):
+            self._vectors = np.concatenate([self._vectors, np.zeros_like(self._vectors)])
+        self._vectors[self._count] = encode_one(label)
+        self._count += 1
+
+    def nearest(self, label: str, limit: int, at_least: float) -> list[int]:
+        from kg.language.encoder import encode_one
+
+        if not self._count:
+            return []
+        scores = self._vectors[: self._count] @ encode_one(label)
+        # More than `limit`: the caller leaves out the asking node's own project's.
+        order = np.argsort(-scores, kind="stable")[: limit * 4]
+        return [int(p) for p in order if scores[p] >= at_least]
 
 
 def _ranking_sql(
@@ -287,6 +337,44 @@ def candidates_for(
 ) -> list[NodeRecord]:
     """The active nodes of a type most likely meant by a mention, best first."""
     return _lookup(project, blocks_of_names([label]), node_type, limit)
+
+
+def neighbours_by_meaning(
+    project: Project, mentions: Sequence[tuple[str, str]]
+) -> list[tuple[list[NodeRecord], dict[str, float]]]:
+    """For each (node type, label) mention, the active nodes of its type nearest in meaning
+    (the graph's vector index, across languages), and each one's cosine with the mention.
+    Empty lists where the graph keeps no vectors."""
+    from kg.language.names import names_vectors
+
+    if not mentions:
+        return []
+    scope = project.graph_scope
+    vectors = names_vectors([[label] for _, label in mentions])
+    # Only nodes near enough to be a question (kg.language.meaning): the rest of the nearest
+    # are merely the least far, and must not enter the fuzzy band by their spelling.
+    hits = [
+        [
+            (uid, cosine)
+            for uid, cosine in store.nearest_nodes(scope, node_type, vector, NEAREST_BY_MEANING)
+            if cosine >= ASK_FROM
+        ]
+        for (node_type, _), vector in zip(mentions, vectors, strict=True)
+    ]
+    records = indexed_nodes(project, {uid for found in hits for uid, _ in found})
+    return [([records[uid] for uid, _ in found if uid in records], dict(found)) for found in hits]
+
+
+def indexed_nodes(project: Project, uids: Iterable[str]) -> dict[str, NodeRecord]:
+    """The active indexed nodes with these uids, by uid."""
+    wanted = sorted(set(uids))
+    if not wanted:
+        return {}
+    rows = IndexedNode.objects.filter(project=project, uid__in=wanted, active=True).values_list(
+        "uid", "number", "node_type", "label", "key", "aliases", "alias_keys", "subject",
+        "stance", "value", "valid_at", "active",
+    )  # fmt: skip
+    return {record.uid: record for record in _records(rows)}
 
 
 # Blocks of one statement of `candidates_for_many` (SQLite allows 500 terms in a compound

@@ -2,6 +2,9 @@
 
 Two active nodes of one type with the same subject and opposite stances (e.g. "price is the
 main factor" vs "price does not matter") become a CONTRADICTS link, open until a user answers.
+The same subject word is not enough: when both statements narrow it, the narrowed subjects must
+mean the same ("speed of payout matters" does not oppose "delivery speed does not matter";
+kg.language.meaning.same_subject).
 """
 
 from __future__ import annotations
@@ -10,7 +13,9 @@ import re
 import uuid
 
 from kg.graph import ContradictionRecord, GraphScope, NodeRecord
+from kg.language.meaning import same_subject
 
+SUBJECT_QUOTES = 3  # quotes read for how a statement narrows its subject
 NAMESPACE = uuid.UUID("5b0c1b52-7f0e-4a51-9a55-2f1b8f3f0c11")
 
 
@@ -34,6 +39,7 @@ def find_contradictions(
                 and other.subject == node.subject
                 and other.stance
                 and other.stance != node.stance
+                and same_subject(_said(node), _said(other), node.subject)
             ):
                 a, b = sorted((node, other), key=lambda n: n.number)
                 uid = contradiction_uid(scope, a.uid, b.uid)
@@ -47,6 +53,11 @@ def find_contradictions(
                     opened_at=at,
                 )
     return list(found.values())
+
+
+def _said(node: NodeRecord) -> list[str]:
+    """A statement's label and the first words it was quoted from."""
+    return [node.label, *(e.quote for e in node.evidence[:SUBJECT_QUOTES])]
 
 
 class ContradictionClosed(ValueError):

@@ -178,7 +178,12 @@ def proposal_from(
     unnamed = [a for a in outcome.nodes if said_of(a) is None]
     if found is None:
         found = candidates.candidates_for_many(project, unnamed_mentions(outcome, known))
-    pools = dict(zip(map(id, unnamed), found, strict=True))
+    # ... and the nearest by meaning, from the vector index: other words, other languages.
+    nearest = candidates.neighbours_by_meaning(project, unnamed_mentions(outcome, known))
+    pools = {
+        id(a): _joined(pool, near[0]) for a, pool, near in zip(unnamed, found, nearest, strict=True)
+    }
+    meaning = {id(a): near[1] for a, near in zip(unnamed, nearest, strict=True)}
     mentions = {id(a): Mention(*_mention_fields(a)) for a in outcome.nodes}
     if offline:
 
@@ -196,7 +201,7 @@ def proposal_from(
             return False
 
         for a in unnamed:
-            resolve_candidate(mentions[id(a)], pools[id(a)], ask_later)
+            resolve_candidate(mentions[id(a)], pools[id(a)], ask_later, _meaning(meaning, a))
         verdicts = _confirm_together(episode, asked)
 
         def confirm(m: Mention, n: NodeRecord) -> bool:
@@ -210,7 +215,9 @@ def proposal_from(
         if said is not None:
             decision = Resolution("llm", said, None, said.label)
         else:
-            decision = resolve_candidate(mention, pools[id(accepted)], confirm)
+            decision = resolve_candidate(
+                mention, pools[id(accepted)], confirm, _meaning(meaning, accepted)
+            )
         proposal.nodes.append(
             ProposedNode(
                 key=list(accepted.key),
@@ -248,6 +255,16 @@ def proposal_from(
     if offline:
         proposal.edges += _discover_offline(episode, outcome, proposal, known)
     return proposal
+
+
+def _joined(pool: list[NodeRecord], more: list[NodeRecord]) -> list[NodeRecord]:
+    seen = {n.uid for n in pool}
+    return pool + [n for n in more if n.uid not in seen]
+
+
+def _meaning(meaning: dict[int, dict[str, float]], accepted) -> dict[str, float] | None:
+    """The vector index's cosines for a mention; None (compute them) where it has none."""
+    return meaning.get(id(accepted)) or None
 
 
 def _endpoint(end: tuple[str, str], by_number: dict[int, NodeRecord]) -> Endpoint | None:

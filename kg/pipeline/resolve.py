@@ -1,9 +1,11 @@
 """Step 2, resolve: is a candidate an existing node (within project and type) or a new one?
 
 The ladder: exact normalised key, alias, or lemma key ("owners of salons" = "salon owners")
-→ rapidfuzz score above MERGE_AT merges, below CREATE_BELOW creates → the model confirms only
-in between, for at most CONFIRM_AT_MOST of the best-scoring nodes (the same thing said in other
-words often scores only 35-55).
+→ rapidfuzz score above MERGE_AT merges → meaning: the sentence encoder's cosine with a node's
+label or alias at SAME_AT or above merges (kg.language.meaning; not for names of offerings, and
+not a statement with its denial) → the model confirms only in the uncertain band (a fuzzy score
+from CREATE_BELOW or a cosine from ASK_FROM), for at most CONFIRM_AT_MOST of the best nodes.
+The same thing said in other words scores only 35-55 on strings, and across languages nothing.
 Never merged, whatever the scores: metrics or goals with different numbers, opposite stances
 (opinions), and any two labels whose codes disagree — numbers, versions, model numbers
 ("photoshop cs3" / "photoshop cs2", "dsc-w170" / "dsc-w120", "iOS 16" / "iOS 17").
@@ -13,18 +15,28 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 
 from kg.graph import NodeRecord
 from kg.language import lemma_key
+from kg.language.meaning import (
+    ASK_FROM,
+    SAME_AT,
+    names_differ,
+    negated,
+    similarity_to_names,
+)
 from kg.pipeline.evidence import normalise, numbers_in
 
 MERGE_AT = 88.0
 CREATE_BELOW = 30.0
 CONFIRM_AT_MOST = 3
+# Names of offerings differ by one word ("photoshop" / "photoshop extended") that a sentence
+# vector hardly sees: their meaning brings them to confirmation, never merges them alone.
+OFFERING_TYPES = frozenset({"product", "competitor", "alternative", "feature"})
 
 _LEADING = re.compile(r"^(the|a|an|our|their|its)\s+")
 _PUNCT = re.compile(r"[^\w\s%]+", re.UNICODE)
@@ -36,7 +48,6 @@ _NUMBER_LIKE = re.compile(r"^v?\.?(\d+(?:\.\d+)*)(?:st|nd|rd|th)?$")
 _NUMBER_AND_UNIT = re.compile(r"^(\d+(?:\.\d+)?)-?[^\W\d_]{2,}$")  # "3-user", "4gb", "10ft"
 _NOT_ALNUM = re.compile(r"[\W_]+", re.UNICODE)
 _THOUSANDS = re.compile(r"(?<=\d)[,\u00a0\u202f](?=\d{3}\b)")
-_NEGATION = re.compile(r"\b(?:not|no|never|without|cannot|can't|won't|n't|не|нет|ни|без)\b|n't\b")
 
 
 def _canonical_number(number: str) -> str:
@@ -110,11 +121,6 @@ def codes_conflict(a: str, b: str) -> bool:
     return bool(left and right)
 
 
-def negated(text: str) -> bool:
-    """Whether the label says "not": lemma keys drop negations, so they are compared apart."""
-    return bool(_NEGATION.search(text.lower()))
-
-
 def meaning_key(label: str) -> str:
     """An order- and inflection-free key that keeps what lemma keys drop: codes and "not"."""
     key = lemma_key(label)
@@ -170,8 +176,16 @@ def _compatible(mention: Mention, node: NodeRecord) -> bool:
     )
 
 
-def resolve_candidate(mention: Mention, existing: list[NodeRecord], confirm: Confirm) -> Resolution:
-    """Decide for one mention against the active nodes of its type in its project."""
+def resolve_candidate(
+    mention: Mention,
+    existing: list[NodeRecord],
+    confirm: Confirm,
+    nearest: Mapping[str, float] | None = None,
+) -> Resolution:
+    """Decide for one mention against the active nodes of its type in its project.
+
+    `nearest` holds the cosines the vector index found (node uid → cosine with the mention);
+    a node it does not list was not among the nearest. Without it, each cosine is computed."""
     candidates = [
         n
         for n in existing
@@ -196,19 +210,33 @@ def resolve_candidate(mention: Mention, existing: list[NodeRecord], confirm: Con
     if not choices:
         return Resolution("new", None)
     ranked = process.extract(key, choices, scorer=fuzz.token_sort_ratio, limit=20)
-    seen: set[str] = set()
-    asked = 0
+    fuzzy: dict[str, float] = {}
     for _, score, index in ranked:
-        node = owners[index]
-        if node.uid in seen:
-            continue  # a node's best alias already decided for it
-        seen.add(node.uid)
-        if score >= MERGE_AT:
-            return Resolution("fuzzy", node, score, node.label)
-        if score < CREATE_BELOW or asked >= CONFIRM_AT_MOST:
-            break
-        asked += 1
+        fuzzy.setdefault(owners[index].uid, score)  # a node's best alias speaks for it
+    best_fuzzy = owners[ranked[0][2]]
+    # A statement and its denial are never one node, however alike their spelling.
+    if ranked[0][1] >= MERGE_AT and negated(mention.label) == negated(best_fuzzy.label):
+        return Resolution("fuzzy", best_fuzzy, ranked[0][1], best_fuzzy.label)
+    if nearest is None:
+        by_meaning = {n.uid: similarity_to_names(mention.label, n.names) for n in candidates}
+    else:
+        by_meaning = {n.uid: nearest.get(n.uid, 0.0) for n in candidates}
+    if mention.node_type not in OFFERING_TYPES:
+        for node in sorted(candidates, key=lambda n: -by_meaning[n.uid]):
+            if by_meaning[node.uid] < SAME_AT:
+                break
+            if negated(mention.label) == negated(node.label) and not names_differ(
+                mention.label, node.label
+            ):
+                return Resolution("vector", node, round(100 * by_meaning[node.uid], 1), node.label)
+    # The uncertain band: a fuzzy score or a cosine between the bars; best first, by either.
+    band = [
+        n
+        for n in candidates
+        if fuzzy.get(n.uid, 0.0) >= CREATE_BELOW or by_meaning[n.uid] >= ASK_FROM
+    ]
+    band.sort(key=lambda n: -max(fuzzy.get(n.uid, 0.0) / 100, by_meaning[n.uid]))
+    for node in band[:CONFIRM_AT_MOST]:
         if confirm(mention, node):
-            return Resolution("llm", node, score, node.label)
-    best = ranked[0]
-    return Resolution("new", None, best[1], owners[best[2]].label)
+            return Resolution("llm", node, fuzzy.get(node.uid), node.label)
+    return Resolution("new", None, ranked[0][1], best_fuzzy.label)

@@ -8,6 +8,11 @@ recorded answers are never asked again and a replay meets the same rules:
 - a mention with a label whose node was retyped takes that node (and so its new type);
 - a mention with a label split off another node goes to the split-off node, never back.
 
+A rejected or retyped label also catches its paraphrases: a mention that means the same
+(kg.language.meaning.same_by_meaning, the resolution ladder's bar) is steered like the label.
+A merged node's label became an alias of the survivor, and the ladder compares aliases by
+meaning too, so its paraphrases resolve to the survivor.
+
 Only the corrections made before the episode's place in the order of integration count: a
 rebuild replays corrections between the episodes where they were made, and an episode
 integrated again meets exactly the corrections it met the first time.
@@ -19,6 +24,7 @@ from dataclasses import dataclass, field
 
 from django.db import connection
 
+from kg.language.meaning import same_by_meaning
 from kg.models import Correction, CorrectionAction, Episode, EpisodeIntegration
 from kg.pipeline.proposal import Endpoint, Proposal
 from kg.pipeline.resolve import node_key
@@ -30,6 +36,8 @@ STEERED = "correction"  # the method a steered mention is logged with
 class TaughtRules:
     survivor_of: dict[str, str] = field(default_factory=dict)  # absorbed uid → survivor uid
     by_label: dict[tuple[str, str], str] = field(default_factory=dict)  # (type, key) → uid
+    # (type, key) of the labels whose paraphrases are steered too: rejected and retyped ones
+    by_meaning: list[tuple[str, str]] = field(default_factory=list)
 
     def survivor(self, uid: str | None) -> str | None:
         seen: set[str] = set()
@@ -53,6 +61,7 @@ def rules_from(corrections: list[Correction]) -> TaughtRules:
             node_type = params.get("old_type") or params.get("type", "")
             for key in params.get("keys", []):
                 rules.by_label[(node_type, key)] = c.node_uid
+                rules.by_meaning.append((node_type, key))
         elif c.action == CorrectionAction.SPLIT and params.get("new_uid"):
             rules.by_label[(params.get("type", ""), node_key(params["alias"]))] = params["new_uid"]
     return rules
@@ -96,7 +105,9 @@ def steer(
         return proposal
     steered = proposal.model_copy(deep=True)
     for node in steered.nodes:
-        forced = rules.by_label.get((node.type, node_key(node.label)))
+        forced = rules.by_label.get((node.type, node_key(node.label))) or _by_meaning(
+            rules, node.type, node.label
+        )
         if forced:
             node.target_uid = rules.survivor(forced)
             node.method = STEERED
@@ -106,6 +117,14 @@ def steer(
         for end in (edge.source, edge.target):
             _steer_endpoint(end, rules)
     return steered
+
+
+def _by_meaning(rules: TaughtRules, node_type: str, label: str) -> str | None:
+    """The node of a taught label that this label means, if any (the first taught wins)."""
+    for taught_type, key in rules.by_meaning:
+        if taught_type == node_type and same_by_meaning(label, [key]):
+            return rules.by_label[(taught_type, key)]
+    return None
 
 
 def _steer_endpoint(end: Endpoint, rules: TaughtRules) -> None:

@@ -37,9 +37,10 @@ BUG_SETS = ("seamonkey", "hadoop")
 # asked for this evaluation): the figure the offline ladder is compared with.
 REFERENCE_F1 = {"magellan/amazon-google": 78.1}
 NO_VECTORS = (
-    "The offline confirmation sees shared lemmas and codes, and for Russian also word vectors "
-    "that pair near-synonyms only: English paraphrases without shared words, and most Russian "
-    "ones, are not merged."
+    "Meaning: the sentence encoder's cosine merges statements (not names of offerings) at "
+    "kg.language.meaning.SAME_AT and brings pairs from ASK_FROM to the confirmation; the "
+    "offline confirmation itself sees shared lemmas and codes, and for Russian word vectors "
+    "that pair near-synonyms: paraphrases below SAME_AT are not merged offline."
 )
 # ditto's tokenisation splits "v1.2" into "v1 .2" and "7.0" into "7 .0": glue them back.
 _SPLIT_DECIMAL = re.compile(r"(\d) \.(\d)")
@@ -271,7 +272,12 @@ def resolve_pair(pair: Pair, node_type: str) -> Outcome:
     return Outcome(same=pair.same, method=decision.method, asked=bool(asked), vetoed=vetoed)
 
 
-STAGES = (("exact", {"exact"}), ("fuzzy", {"fuzzy"}), ("confirmation", {"llm"}))
+STAGES = (
+    ("exact", {"exact"}),
+    ("fuzzy", {"fuzzy"}),
+    ("vector", {"vector"}),
+    ("confirmation", {"llm"}),
+)
 
 
 def score_outcomes(dataset: str, split: str, outcomes: list[Outcome]) -> DatasetReport:

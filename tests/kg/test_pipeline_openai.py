@@ -39,8 +39,8 @@ def test_one_extraction_per_episode_and_confirmation_only_when_ambiguous(graph, 
         _same("app is slow on bad internet", "The app is slow on bad internet", same_as=1),
         _pain("pricing is confusing", "Pricing is confusing"),  # far from anything: new
         # #1 was not offered (the message shares no word with it), the label is in the
-        # ambiguous band: the one confirmation.
-        _pain("sluggish app when internet is weak", "painfully sluggish"),
+        # ambiguous band (by its meaning): the one confirmation.
+        _pain(SLUGGISH, "the application painfully sluggish on a poor connection"),
         {"answers": [{"question": 1, "same": True, "reason": "same lag"}]},
     )
     for episode in episodes:
@@ -55,12 +55,18 @@ def test_one_extraction_per_episode_and_confirmation_only_when_ambiguous(graph, 
     assert sorted(n.label for n in pains) == ["app lags on weak internet", "pricing is confusing"]
     lag = next(n for n in pains if n.label.startswith("app lags"))
     assert {e.episode_number for e in lag.evidence} == {1, 2, 3, 5}
-    assert lag.aliases == ["app is slow on bad internet", "sluggish app when internet is weak"]
+    assert lag.aliases == ["app is slow on bad internet", SLUGGISH]
     methods = dict(ResolutionDecision.objects.values_list("episode__number", "method"))
     assert methods == {1: "new", 2: "exact", 3: "llm", 4: "new", 5: "llm"}
 
 
-LATER = [{"at": "2026-03-05T10:00:00Z", "text": "Oleg calls it painfully sluggish."}]
+LATER = [
+    {
+        "at": "2026-03-05T10:00:00Z",
+        "text": "Oleg calls the application painfully sluggish on a poor connection.",
+    }
+]
+SLUGGISH = "application painfully sluggish on poor connection"
 
 
 def test_an_episodes_ambiguous_pairs_are_confirmed_in_one_call(graph, openai_mode):
@@ -68,17 +74,17 @@ def test_an_episodes_ambiguous_pairs_are_confirmed_in_one_call(graph, openai_mod
     episodes = record_messages(project, [MESSAGES[0], MESSAGES[3], *TWO_AMBIGUOUS])
     both = {
         "nodes": [
-            {"ref": "n1", "type": "pain", "label": "sluggish app when internet is weak",
-             "quote": "painfully sluggish"},
-            {"ref": "n2", "type": "pain", "label": "pricing is unclear to drivers",
-             "quote": "the tariffs puzzle drivers"},
+            {"ref": "n1", "type": "pain", "label": SLUGGISH,
+             "quote": "the application painfully sluggish on a poor connection"},
+            {"ref": "n2", "type": "pain", "label": "the prices perplex drivers",
+             "quote": "the prices perplex drivers"},
         ]
     }  # fmt: skip
     openai_mode.script(
         _pain("app lags on weak internet", "the app lags on weak internet"),
         _pain("pricing baffles fleet owners", "Pricing is confusing for fleet owners"),
         both,
-        # The lag is the same, the tariffs are not the pricing; a stray number is ignored.
+        # The lag is the same, the prices are not the pricing; a stray number is ignored.
         {
             "answers": [
                 {"question": 1, "same": True, "reason": "same lag"},
@@ -100,18 +106,19 @@ def test_an_episodes_ambiguous_pairs_are_confirmed_in_one_call(graph, openai_mod
     assert sorted(pains) == [
         "app lags on weak internet",
         "pricing baffles fleet owners",
-        "pricing is unclear to drivers",
+        "the prices perplex drivers",
     ]
-    assert pains["app lags on weak internet"].aliases == ["sluggish app when internet is weak"]
+    assert pains["app lags on weak internet"].aliases == [SLUGGISH]
     methods = dict(ResolutionDecision.objects.values_list("candidate_label", "method"))
-    assert methods["sluggish app when internet is weak"] == "llm"
-    assert methods["pricing is unclear to drivers"] == "new"
+    assert methods[SLUGGISH] == "llm"
+    assert methods["the prices perplex drivers"] == "new"
 
 
 TWO_AMBIGUOUS = [
     {
         "at": "2026-03-05T10:00:00Z",
-        "text": "Oleg is painfully sluggish; the tariffs puzzle drivers.",
+        "text": "Oleg finds the application painfully sluggish on a poor connection; "
+        "the prices perplex drivers.",
     }
 ]
 

@@ -1,0 +1,112 @@
+"""Are two short statements the same finding? The sentence encoder's cosine, with guards.
+
+A sentence encoder puts a statement and its paraphrase or translation close together, but also
+a statement and its denial ("speed matters" / "speed does not matter") and two statements on one
+topic ("payout is slow" / "delivery is slow"): its cosine measures topic as much as claim. So:
+- below ASK_FROM two statements are never the same;
+- from SAME_AT they are the same unless a guard says otherwise: one denies what the other says
+  (`negated` differs), each names someone or somewhere the other does not (`names_differ`:
+  "florists in Hull" / "florists in York"), or they name different numbers, versions or models
+  (the caller's code guard, kg.pipeline.resolve);
+- in between they are a question: the model is asked in openai mode, the offline rules
+  (kg.llm.offline.similarity) answer otherwise.
+Both bars were chosen on the dev half of the paraphrase pairs and the dev splits of the
+duplicate sets (benchmarks/results/semantic.json), never on their test halves.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from kg.language.names import names_similarity
+
+SAME_AT = 0.8
+ASK_FROM = 0.55
+
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|without|cannot|can't|won't|doesn't|don't|didn't|isn't|aren't|wasn't"
+    r"|не|нет|ни|без|нельзя)\b|n't\b",
+    re.IGNORECASE,
+)
+
+
+def negated(text: str) -> bool:
+    """Whether the statement says "not": its denial means the opposite, however close."""
+    return bool(_NEGATION.search(text.lower()))
+
+
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-ZА-ЯЁ][\w-]*", re.UNICODE)
+
+
+def proper_names(text: str) -> frozenset[str]:
+    """Capitalised words not opening the text or a sentence: names of people, places, brands."""
+    return frozenset(w.casefold() for w in _NAME.findall(text.strip()))
+
+
+def names_differ(a: str, b: str) -> bool:
+    """Each statement names someone or something the other does not: a sentence vector hardly
+    sees a name, while the name says which thing is meant."""
+    left, right = proper_names(a), proper_names(b)
+    return bool(left - right) and bool(right - left)
+
+
+def similarity_to_names(text: str, names: Sequence[str]) -> float:
+    return names_similarity(text, names)
+
+
+def same_by_meaning(text: str, names: Sequence[str]) -> bool:
+    """Whether `text` states what one of `names` states (no code guard: the caller's)."""
+    if any(negated(text) != negated(name) or names_differ(text, name) for name in names[:1]):
+        return False
+    return similarity_to_names(text, names) >= SAME_AT
+
+
+_NOMINAL = frozenset({"NOUN", "PROPN", "ADJ"})
+_OF = frozenset({"of", "for"})
+
+
+def subject_phrase(label: str, subject: str) -> str:
+    """The words of `label` that name its subject: the subject word with the nouns and
+    adjectives that modify it before ("delivery speed") and its complement after ("speed of
+    payout"; in Russian the genitive nouns that follow, «скорость выплат»). The subject word
+    itself when the label does not contain it."""
+    from kg.language import analyse, is_cyrillic, lemma
+
+    wanted = [lemma(w) for w in subject.split()]
+    tokens = analyse(label)
+    at = next((i for i, t in enumerate(tokens) if wanted and t.lemma == wanted[-1]), None)
+    if at is None:
+        return subject
+    start = at
+    while start > 0 and tokens[start - 1].pos in _NOMINAL:
+        start -= 1
+    end = at + 1
+    if is_cyrillic(tokens[at].text):
+        while end < len(tokens) and tokens[end].pos == "NOUN":
+            end += 1  # «скорость | выплат»: the genitive nouns that follow
+    elif end + 1 < len(tokens) and tokens[end].lower in _OF:
+        after = end + 1  # "speed of | the | fast payout": one noun, its words before it
+        while after < len(tokens) and tokens[after].pos in {"DET", "ADJ"}:
+            after += 1
+        if after < len(tokens) and tokens[after].pos in {"NOUN", "PROPN"}:
+            end = after + 1
+    return label[tokens[start].start : tokens[end - 1].end]
+
+
+def same_subject(a: Sequence[str], b: Sequence[str], subject: str) -> bool:
+    """Whether two statements sharing a subject word speak of the same thing, each given as its
+    label and the words it was quoted from (a label may keep the bare subject where its quote
+    narrows it). When both narrow the subject ("speed of payout" / "delivery speed") the
+    narrowed phrases must mean the same (SAME_AT); a statement on the bare subject speaks of
+    every narrowing of it."""
+    bare = " ".join(subject.split()).casefold()
+    left, right = _narrowest(a, subject), _narrowest(b, subject)
+    if left.casefold() in (bare, right.casefold()) or right.casefold() == bare:
+        return True
+    return names_similarity(left, [right]) >= SAME_AT
+
+
+def _narrowest(texts: Sequence[str], subject: str) -> str:
+    """The longest subject phrase among the texts (the label's, else its quotes')."""
+    return max((subject_phrase(t, subject) for t in texts if t), key=len, default=subject)
