@@ -2,6 +2,10 @@
 
 - `resolution`: resolution through the candidate index at 1k / 10k / 100k nodes of one type
   (the SQL lookup + the resolution ladder on the candidates);
+- `meaning`: the same with the vector stage on: the SQL lookup, the graph's vector index asked
+  for the nearest nodes of the type, their index rows and the ladder with their cosines (the
+  nodes' vectors are random unit vectors, the mention's vector is given: encoding is timed
+  apart, as labels per second over 1,000 distinct labels);
 - `worker`: offline ingest of varied imported messages through a real Celery worker process
   (2 pool processes, the machine's 2 cores), the embedded broker and graph: episodes per
   second, and the cost per episode of the first 100 episodes against the last 100 of a project
@@ -85,6 +89,106 @@ def resolution_through_index(sizes: tuple[int, ...], probes: int = 200) -> dict:
         }
         print(size, results[str(size)], flush=True)
     return results
+
+
+def resolution_with_meaning(sizes: tuple[int, ...], probes: int = 200) -> dict:
+    import numpy as np
+
+    from kg.graph import NodeRecord, store
+    from kg.graph.client import get_client
+    from kg.graph.cypher import dialect_statement
+    from kg.language.encoder import DIMENSIONS
+    from kg.models import Organization, Project
+    from kg.pipeline import candidates
+    from kg.pipeline.resolve import Mention, node_key, resolve_candidate
+
+    rng = random.Random(7)
+    vectors_rng = np.random.default_rng(7)
+    words = [f"w{i}" for i in range(5000)]
+    org = Organization.objects.create(slug="bench-meaning", name="bench")
+    client = get_client()
+    store.ensure_indexes()
+    results: dict = {"encoding": encoding_speed()}
+    for size in sizes:
+        project = Project.objects.create(organization=org, slug=f"meaning-{size}", name="Bench")
+        scope = project.graph_scope
+        labels = [" ".join(rng.sample(words, 4)) for _ in range(size)]
+        vectors = vectors_rng.normal(size=(size, DIMENSIONS)).astype(np.float32)
+        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+        started = time.perf_counter()
+        for start in range(0, size, 500):
+            chunk = range(start, min(size, start + 500))
+            candidates.index_nodes(
+                project,
+                [
+                    NodeRecord(
+                        uid=f"m{size}-{i}",
+                        number=i + 1,
+                        type="pain",
+                        label=labels[i],
+                        key=node_key(labels[i]),
+                        valid_at="2026-01-01T00:00:00.000000Z",
+                    )
+                    for i in chunk
+                ],
+            )
+            client.run(
+                "UNWIND $rows AS row MERGE (n:Entity {uid: row.uid}) "
+                "SET n.project = $project, n.org = $org, n.type = 'pain', n.number = row.number",
+                rows=[{"uid": f"m{size}-{i}", "number": i + 1} for i in chunk],
+                project=scope.project,
+                org=scope.org,
+            )
+            client.run(
+                dialect_statement("NODE_VECTORS_SET", client.dialect),
+                rows=[
+                    {"uid": f"m{size}-{i}", "type": "pain", "vector": vectors[i].tolist()}
+                    for i in chunk
+                ],
+                project=scope.project,
+                org=scope.org,
+            )
+        filed = time.perf_counter() - started
+        timings = []
+        for probe in range(probes):
+            at = rng.randrange(size)
+            if probe % 2:  # half restate an existing node (a near vector), half are unseen
+                label = " ".join(reversed(labels[at].split()))
+                near = vectors[at] + 0.3 * vectors_rng.normal(size=DIMENSIONS) / DIMENSIONS**0.5
+            else:
+                label = " ".join(rng.sample(words, 4))
+                near = vectors_rng.normal(size=DIMENSIONS)
+            vector = (near / np.linalg.norm(near)).astype(np.float32).tolist()
+            mention = Mention("pain", label, "q")
+            started = time.perf_counter()
+            pool = candidates.candidates_for(project, "pain", label)
+            nearest = dict(
+                store.nearest_nodes(scope, "pain", vector, candidates.NEAREST_BY_MEANING)
+            )
+            found = candidates.indexed_nodes(project, nearest)
+            pool += [n for n in found.values() if n.uid not in {p.uid for p in pool}]
+            resolve_candidate(mention, pool, lambda m, n: False, nearest)
+            timings.append((time.perf_counter() - started) * 1000)
+        results[str(size)] = {
+            "p50_ms": _percentile(timings, 0.5),
+            "p95_ms": _percentile(timings, 0.95),
+            "fill_seconds": round(filed, 1),
+        }
+        print(size, results[str(size)], flush=True)
+    return results
+
+
+def encoding_speed(count: int = 1000) -> dict:
+    """Labels per second, warm, over `count` distinct labels of the benchmark's messages."""
+    from kg.language import encoder
+
+    encoder.encode(["warm up the encoder"])
+    labels = [m.split(" (")[0] for m in varied_messages(count, seed=21)]
+    labels = [f"{label} #{i}" for i, label in enumerate(labels)]  # distinct: no cache hits
+    started = time.perf_counter()
+    encoder.encode(labels)
+    seconds = time.perf_counter() - started
+    return {"labels": count, "labels_per_second": round(count / seconds, 1)}
 
 
 ROLES = [
@@ -434,7 +538,7 @@ def openai_against_slow_model(chat: int = 40, imported: int = 80, processes: int
     return figures
 
 
-SECTIONS = ("resolution", "worker", "openai")
+SECTIONS = ("resolution", "meaning", "worker", "openai")
 
 
 def main() -> None:
@@ -466,6 +570,11 @@ def main() -> None:
             **when(),
             **resolution_through_index(sizes),
         }
+    if "meaning" in chosen:
+        sizes = tuple(
+            int(n) for n in os.environ.get("RESOLUTION_SIZES", "1000,10000,100000").split(",")
+        )
+        figures["resolution_with_meaning"] = {**when(), **resolution_with_meaning(sizes)}
     if "worker" in chosen:
         total = int(os.environ.get("INGEST_EPISODES", "10000"))
         figures["offline_ingest_through_worker"] = {

@@ -10,10 +10,12 @@ A person's confirmation (kg.corrections) counts as one more independent source o
 "Independent" means a different episode; the same words repeated in one message count once,
 and so does a passage repeated word for word across episodes (a legal notice, a template, a
 pasted paragraph), and so does a quote whose whole long sentence is repeated: boilerplate that
-several documents carry corroborates nothing. One person saying the same thing again is one
-source too: quotes of one author that are near-identical (the same words once case and
-punctuation are set aside, or a sentence-encoder cosine of at least SAME_WORDS_BY_MEANING) —
-the same survey row exported twice, a message pasted again — count once.
+several documents carry corroborates nothing. One respondent's answer recorded again is one
+source too: where a quote is most of its message (at least WHOLE_ANSWER of its words: a survey
+row, a short reply) and the message names its author, the author and the quote's words (case
+and punctuation set aside) are its fingerprint, so the same row exported twice — with other
+column labels, another file hash — counts once. A note-taker's long notes that quote a word
+again ("couriers") are not answers and keep counting.
 """
 
 from __future__ import annotations
@@ -33,9 +35,7 @@ FLOOR = 30
 
 
 BOILERPLATE_WORDS = 12  # a passage this long repeated word for word is copied, not re-said
-# Two quotes of one author this close say the same words (a typo fixed, a word added), not the
-# same point made again: chosen well above the paraphrase bar (kg.language.meaning.SAME_AT).
-SAME_WORDS_BY_MEANING = 0.95
+WHOLE_ANSWER = 0.6  # share of its message's words a quote has when it is the whole answer
 _SPACE = re.compile(r"\s+")
 _NOT_WORD = re.compile(r"[\W_]+", re.UNICODE)
 _SENTENCE_END = re.compile(r"[.!?…]\s|\n")
@@ -66,6 +66,19 @@ def passage_fingerprints(text: str, start: int, end: int) -> list[str]:
     return sorted({f for f in found if f})
 
 
+def answer_fingerprint(author: str, text: str, start: int, end: int) -> str:
+    """The author and the words of a quote that is most of its message (see the module's
+    docstring), else ""."""
+    quote_words = _NOT_WORD.sub(" ", text[start:end].casefold()).split()
+    message_words = _NOT_WORD.sub(" ", text.casefold()).split()
+    if not author.strip() or not quote_words:
+        return ""
+    if len(quote_words) < WHOLE_ANSWER * len(message_words):
+        return ""
+    said = f"{_words(author)}\x1f{' '.join(quote_words)}"
+    return "a:" + hashlib.sha256(said.encode()).hexdigest()[:16]
+
+
 class SourceCount:
     """Independent sources counted as evidence arrives, one item at a time: the episodes that
     said it, where episodes sharing a long passage word for word are one (the connected groups
@@ -75,7 +88,6 @@ class SourceCount:
     def __init__(self, evidence: Iterable[Evidence] = ()) -> None:
         self._owner: dict[str, str] = {}  # episode → the episode it is counted with
         self._first_with: dict[str, str] = {}  # passage → the first episode that had it
-        self._said_by: dict[str, list[tuple[str, str]]] = {}  # author → (quote, episode)
         self.count = 0
         for item in evidence:
             self.add(item)
@@ -95,13 +107,6 @@ class SourceCount:
         for passage in (long_quote, *item.passages):
             if passage:
                 self._join(item.episode_uid, self._first_with.setdefault(passage, item.episode_uid))
-        author = _words(item.author)
-        if author:
-            said = self._said_by.setdefault(author, [])
-            other = _said_before(item.quote, said)
-            if other:
-                self._join(item.episode_uid, other)
-            said.append((item.quote, item.episode_uid))
 
     def _join(self, uid: str, other: str) -> None:
         mine, theirs = self._root(uid), self._root(other)
@@ -113,25 +118,8 @@ class SourceCount:
         twin = SourceCount()
         twin._owner = dict(self._owner)
         twin._first_with = dict(self._first_with)
-        twin._said_by = {author: list(said) for author, said in self._said_by.items()}
         twin.count = self.count
         return twin
-
-
-def _said_before(quote: str, said: list[tuple[str, str]]) -> str:
-    """The episode of an earlier near-identical quote of the same author, or ""."""
-    bare = _NOT_WORD.sub(" ", quote.casefold()).strip()
-    for earlier, episode in said:
-        if _NOT_WORD.sub(" ", earlier.casefold()).strip() == bare:
-            return episode
-    others = [(q, e) for q, e in said if q != quote]
-    if not others:
-        return ""
-    from kg.language.encoder import similarities
-
-    scores = similarities(quote, [q for q, _ in others])
-    best = int(scores.argmax())
-    return others[best][1] if scores[best] >= SAME_WORDS_BY_MEANING else ""
 
 
 def independent_sources(evidence: list[Evidence]) -> int:

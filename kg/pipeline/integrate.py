@@ -29,7 +29,12 @@ from kg.graph.records import add_evidence, graph_time
 from kg.models import Correction, Episode, Project
 from kg.ontology import RELATIONS, OntologyError, check_relation
 from kg.pipeline import candidates, evidence_cache
-from kg.pipeline.confidence import SourceCount, confidence_of, passage_fingerprints
+from kg.pipeline.confidence import (
+    SourceCount,
+    answer_fingerprint,
+    confidence_of,
+    passage_fingerprints,
+)
 from kg.pipeline.contradictions import find_contradictions
 from kg.pipeline.evidence_cache import KeptEvidence
 from kg.pipeline.numbering import allocate_numbers
@@ -159,7 +164,8 @@ def _evidence(episode: Episode, quote: str, start: int, end: int) -> Evidence:
         end=end,
         valid_at=graph_time(episode.valid_at),
         author=episode.author,
-        passages=passage_fingerprints(episode.content, start, end),
+        passages=passage_fingerprints(episode.content, start, end)
+        + [f for f in [answer_fingerprint(episode.author, episode.content, start, end)] if f],
     )
 
 

@@ -33,3 +33,35 @@ def test_pipeline_ingest_then_promotion(world):
     # The segments (couriers, warehouse pickers) differ: nothing else is shared.
     assert OrgInsight.objects.filter(organization=world.acme).count() == 1
     assert promote_for_org(world.globex).created == []
+
+
+def _say(project, text: str) -> None:
+    episode = record_episode(project, EpisodeInput(content=text), enqueue=False)
+    episode_ingest(episode.pk)
+
+
+def test_the_same_finding_in_other_words_is_promoted(world):
+    _say(world.couriers, "The app freezes when the mobile signal is weak in basements.")
+    _say(world.warehouse, "The app freezes when the mobile signal is weak in underground parking.")
+
+    report = promote_for_org(world.acme)
+
+    [created] = report.created
+    insight = OrgInsight.objects.get(pk=created)
+    labels = {s.project.slug: s.node_label for s in insight.sources.all()}
+    assert labels == {
+        "couriers": "app freezes when the mobile signal is weak in basements",
+        "warehouse": "app freezes when the mobile signal is weak in underground parking",
+    }
+
+
+def test_the_same_file_in_two_projects_is_one_source(world):
+    notes = "Couriers say the app lags on weak internet in basements."
+    _say(world.couriers, notes)
+    _say(world.warehouse, notes)
+
+    assert promote_for_org(world.acme).created == []
+
+    _say(world.warehouse, "Warehouse pickers complain that the app is slow when internet is weak.")
+
+    assert len(promote_for_org(world.acme).created) == 1
