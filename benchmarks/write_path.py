@@ -97,7 +97,7 @@ def resolution_with_meaning(sizes: tuple[int, ...], probes: int = 200) -> dict:
     from kg.graph import NodeRecord, store
     from kg.graph.client import get_client
     from kg.graph.cypher import dialect_statement
-    from kg.language.encoder import DIMENSIONS
+    from kg.language.encoder import DIMENSIONS, as_list
     from kg.models import Organization, Project
     from kg.pipeline import candidates
     from kg.pipeline.resolve import Mention, node_key, resolve_candidate
@@ -142,7 +142,7 @@ def resolution_with_meaning(sizes: tuple[int, ...], probes: int = 200) -> dict:
             client.run(
                 dialect_statement("NODE_VECTORS_SET", client.dialect),
                 rows=[
-                    {"uid": f"m{size}-{i}", "type": "pain", "vector": vectors[i].tolist()}
+                    {"uid": f"m{size}-{i}", "type": "pain", "vector": as_list(vectors[i])}
                     for i in chunk
                 ],
                 project=scope.project,
@@ -158,7 +158,7 @@ def resolution_with_meaning(sizes: tuple[int, ...], probes: int = 200) -> dict:
             else:
                 label = " ".join(rng.sample(words, 4))
                 near = vectors_rng.normal(size=DIMENSIONS)
-            vector = (near / np.linalg.norm(near)).astype(np.float32).tolist()
+            vector = as_list(near / np.linalg.norm(near))
             mention = Mention("pain", label, "q")
             started = time.perf_counter()
             pool = candidates.candidates_for(project, "pain", label)

@@ -28,8 +28,8 @@ from kg.ontology import RELATIONS, OntologyError
 RECENT_EVIDENCE_CHARS = 16_000
 # The vector index is searched across projects and types, then narrowed to one: it is asked
 # for this many times the nodes wanted (and at least NEAREST_MIN_K) so that enough remain.
-NEAREST_OVERFETCH = 8
-NEAREST_MIN_K = 64
+NEAREST_OVERFETCH = 4
+NEAREST_MIN_K = 32
 
 
 def _client(client: GraphClient | None) -> GraphClient:
@@ -202,6 +202,11 @@ def _write_vectors(scope: GraphScope, nodes: list[NodeRecord], c: GraphClient) -
     )
     for n in stale:
         n.vector_of = names_key(n.names)
+
+
+def keeps_vectors(client: GraphClient | None = None) -> bool:
+    """Whether node vectors are written and searched through this connection."""
+    return _client(client).vectors
 
 
 def nearest_nodes(

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 import numpy as np
 from django.db import connection, transaction
@@ -340,27 +340,27 @@ def candidates_for(
 
 
 def neighbours_by_meaning(
-    project: Project, mentions: Sequence[tuple[str, str]]
-) -> list[tuple[list[NodeRecord], dict[str, float]]]:
+    project: Project, mentions: Sequence[tuple[str, str]], decided: Collection[int] = ()
+) -> list[tuple[list[NodeRecord], dict[str, float] | None]]:
     """For each (node type, label) mention, the active nodes of its type nearest in meaning
     (the graph's vector index, across languages), and each one's cosine with the mention.
-    Empty lists where the graph keeps no vectors."""
+    Mentions at the positions in `decided` (matched exactly already) are not looked up. The
+    cosines are None where the graph keeps no vectors: resolution computes them itself."""
     from kg.language.names import names_vectors
 
     if not mentions:
         return []
+    if not store.keeps_vectors():
+        return [([], None) for _ in mentions]
     scope = project.graph_scope
-    vectors = names_vectors([[label] for _, label in mentions])
+    asked = [i for i in range(len(mentions)) if i not in decided]
+    vectors = names_vectors([[mentions[i][1]] for i in asked])
     # Only nodes near enough to be a question (kg.language.meaning): the rest of the nearest
     # are merely the least far, and must not enter the fuzzy band by their spelling.
-    hits = [
-        [
-            (uid, cosine)
-            for uid, cosine in store.nearest_nodes(scope, node_type, vector, NEAREST_BY_MEANING)
-            if cosine >= ASK_FROM
-        ]
-        for (node_type, _), vector in zip(mentions, vectors, strict=True)
-    ]
+    hits: list[list[tuple[str, float]]] = [[] for _ in mentions]
+    for i, vector in zip(asked, vectors, strict=True):
+        found = store.nearest_nodes(scope, mentions[i][0], vector, NEAREST_BY_MEANING)
+        hits[i] = [(uid, cosine) for uid, cosine in found if cosine >= ASK_FROM]
     records = indexed_nodes(project, {uid for found in hits for uid, _ in found})
     return [([records[uid] for uid, _ in found if uid in records], dict(found)) for found in hits]
 

@@ -29,7 +29,7 @@ from kg.pipeline import candidates
 from kg.pipeline.evidence import locate_quote
 from kg.pipeline.extract import KNOWN, ExtractionOutcome, extract_episode
 from kg.pipeline.grounding import Grounded, edge_grounding_problem
-from kg.pipeline.resolve import Mention, Resolution, resolve_candidate
+from kg.pipeline.resolve import Mention, Resolution, matched_exactly, resolve_candidate
 
 logger = logging.getLogger(__name__)
 
@@ -178,8 +178,14 @@ def proposal_from(
     unnamed = [a for a in outcome.nodes if said_of(a) is None]
     if found is None:
         found = candidates.candidates_for_many(project, unnamed_mentions(outcome, known))
-    # ... and the nearest by meaning, from the vector index: other words, other languages.
-    nearest = candidates.neighbours_by_meaning(project, unnamed_mentions(outcome, known))
+    # ... and the nearest by meaning, from the vector index: other words, other languages
+    # (not for a mention its candidates already match exactly).
+    decided = {
+        i
+        for i, (a, pool) in enumerate(zip(unnamed, found, strict=True))
+        if matched_exactly(Mention(*_mention_fields(a)), pool)
+    }
+    nearest = candidates.neighbours_by_meaning(project, unnamed_mentions(outcome, known), decided)
     pools = {
         id(a): _joined(pool, near[0]) for a, pool, near in zip(unnamed, found, nearest, strict=True)
     }
@@ -262,9 +268,9 @@ def _joined(pool: list[NodeRecord], more: list[NodeRecord]) -> list[NodeRecord]:
     return pool + [n for n in more if n.uid not in seen]
 
 
-def _meaning(meaning: dict[int, dict[str, float]], accepted) -> dict[str, float] | None:
-    """The vector index's cosines for a mention; None (compute them) where it has none."""
-    return meaning.get(id(accepted)) or None
+def _meaning(meaning: dict[int, dict[str, float] | None], accepted) -> dict[str, float] | None:
+    """The vector index's cosines for a mention; None (compute them) where it keeps none."""
+    return meaning.get(id(accepted))
 
 
 def _endpoint(end: tuple[str, str], by_number: dict[int, NodeRecord]) -> Endpoint | None:

@@ -176,6 +176,33 @@ def _compatible(mention: Mention, node: NodeRecord) -> bool:
     )
 
 
+def _candidates(mention: Mention, existing: list[NodeRecord]) -> list[NodeRecord]:
+    return [
+        n
+        for n in existing
+        if n.type == mention.node_type and n.invalid_at is None and _compatible(mention, n)
+    ]
+
+
+def _exact(mention: Mention, candidates: list[NodeRecord]) -> NodeRecord | None:
+    key = mention.key
+    for node in candidates:
+        if key == node.key or key in node.alias_keys:
+            return node
+    meaning = meaning_key(mention.label)
+    if meaning:
+        for node in candidates:
+            for label in (node.label, *node.aliases):
+                if meaning_key(label) == meaning:
+                    return node
+    return None
+
+
+def matched_exactly(mention: Mention, existing: list[NodeRecord]) -> bool:
+    """Whether the ladder's first rung decides the mention: no need to look further."""
+    return _exact(mention, _candidates(mention, existing)) is not None
+
+
 def resolve_candidate(
     mention: Mention,
     existing: list[NodeRecord],
@@ -186,21 +213,11 @@ def resolve_candidate(
 
     `nearest` holds the cosines the vector index found (node uid → cosine with the mention);
     a node it does not list was not among the nearest. Without it, each cosine is computed."""
-    candidates = [
-        n
-        for n in existing
-        if n.type == mention.node_type and n.invalid_at is None and _compatible(mention, n)
-    ]
+    candidates = _candidates(mention, existing)
+    exact = _exact(mention, candidates)
+    if exact is not None:
+        return Resolution("exact", exact, 100.0, exact.label)
     key = mention.key
-    for node in candidates:
-        if key == node.key or key in node.alias_keys:
-            return Resolution("exact", node, 100.0, node.label)
-    meaning = meaning_key(mention.label)
-    if meaning:
-        for node in candidates:
-            for label in (node.label, *node.aliases):
-                if meaning_key(label) == meaning:
-                    return Resolution("exact", node, 100.0, node.label)
     choices: dict[int, str] = {}
     owners: list[NodeRecord] = []
     for node in candidates:
