@@ -80,8 +80,17 @@ class BoltGraphClient:
 
     @functools.cached_property
     def dialect(self) -> str:
-        """A Bolt server may be Neo4j or FalkorDB (its experimental listener): asked once."""
-        return "falkordb" if "falkor" in self.server_info().agent.lower() else "neo4j"
+        """A Bolt server may be Neo4j or FalkorDB (its experimental listener, which names
+        itself Neo4j): asked once, by a function only FalkorDB has."""
+        from neo4j.exceptions import ClientError, DatabaseError
+
+        from kg.graph.cypher import FALKOR_PROBE
+
+        try:
+            self.run(FALKOR_PROBE)
+        except (ClientError, DatabaseError):
+            return "neo4j"
+        return "falkordb"
 
     @property
     def vectors(self) -> bool:

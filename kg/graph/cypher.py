@@ -20,6 +20,7 @@ INDEXES: tuple[str, ...] = (
     "CREATE INDEX FOR (n:Entity) ON (n.project)",
     "CREATE INDEX FOR (e:Episode) ON (e.uid)",
     "CREATE INDEX FOR (e:Episode) ON (e.project)",
+    "CREATE INDEX FOR (v:NodeVector) ON (v.uid)",
 )
 
 # Uniqueness: (label, property) pairs no two nodes may share. Neo4j takes the statement below;
@@ -435,6 +436,7 @@ ORDER BY n.project, n.number
 # in the graph tests. The index is searched for the $k nearest of every project, then narrowed
 # to the project and type: $k is larger than the answer so that the narrowing leaves enough.
 VECTOR_DIMENSIONS = 512
+FALKOR_PROBE = "RETURN vecf32([1.0]) AS probe"  # fails on Neo4j: no vecf32 there
 FALKOR_VECTOR_INDEX = (
     "CREATE VECTOR INDEX FOR (v:NodeVector) ON (v.embedding) "
     f"OPTIONS {{dimension: {VECTOR_DIMENSIONS:d}, similarityFunction: 'cosine'}}"
@@ -444,7 +446,6 @@ NEO4J_VECTOR_INDEX = (
     f"OPTIONS {{indexConfig: {{`vector.dimensions`: {VECTOR_DIMENSIONS:d}, "
     "`vector.similarity_function`: 'cosine'}}"
 )
-VECTOR_UID_INDEX = "CREATE INDEX FOR (v:NodeVector) ON (v.uid)"
 
 
 # The vector is cleared before it is set: FalkorDB (4.16) keeps a stored vecf32 when it is set
@@ -465,7 +466,7 @@ NEO4J_NODE_VECTORS_SET = _vectors_set("row.vector")
 
 # The nearest active nodes of one type: FalkorDB scores by cosine distance, Neo4j by
 # (1 + cosine) / 2; both are returned as the cosine.
-_NEAREST_TAIL = """
+_nearest_tail = """
 WITH node AS v, score
 WHERE v.project = $project AND v.type = $type
 MATCH (n:Entity {uid: v.uid})
@@ -476,14 +477,14 @@ LIMIT $limit
 """
 FALKOR_NEAREST_NODES = (
     "CALL db.idx.vector.queryNodes('NodeVector', 'embedding', $k, vecf32($vector)) "
-    "YIELD node, score" + _NEAREST_TAIL.replace("SIMILARITY", "1 - score")
+    "YIELD node, score" + _nearest_tail.replace("SIMILARITY", "1 - score")
 )
 NEO4J_NEAREST_NODES = (
     "CALL db.index.vector.queryNodes('node_vectors', $k, $vector) YIELD node, score"
-    + _NEAREST_TAIL.replace("SIMILARITY", "2 * score - 1")
+    + _nearest_tail.replace("SIMILARITY", "2 * score - 1")
 )
 # Organization scope: the nearest nodes of one type in the organization's other projects.
-_ORG_NEAREST_TAIL = """
+_org_nearest_tail = """
 WITH node AS v, score
 WHERE v.org = $org AND v.project IN $projects AND v.type = $type
 MATCH (n:Entity {uid: v.uid})
@@ -494,11 +495,11 @@ LIMIT $limit
 """
 FALKOR_ORG_NEAREST_NODES = (
     "CALL db.idx.vector.queryNodes('NodeVector', 'embedding', $k, vecf32($vector)) "
-    "YIELD node, score" + _ORG_NEAREST_TAIL.replace("SIMILARITY", "1 - score")
+    "YIELD node, score" + _org_nearest_tail.replace("SIMILARITY", "1 - score")
 )
 NEO4J_ORG_NEAREST_NODES = (
     "CALL db.index.vector.queryNodes('node_vectors', $k, $vector) YIELD node, score"
-    + _ORG_NEAREST_TAIL.replace("SIMILARITY", "2 * score - 1")
+    + _org_nearest_tail.replace("SIMILARITY", "2 * score - 1")
 )
 
 
@@ -508,8 +509,13 @@ def dialect_statement(name: str, dialect: str) -> str:
     return globals()[prefix + name]
 
 
+def neo4j_statements() -> dict[str, str]:
+    """Every statement Neo4j runs (all but FalkorDB's dialect), for Neo4j's linter."""
+    return {name: s for name, s in all_statements().items() if not name.startswith("FALKOR_")}
+
+
 def all_statements() -> dict[str, str]:
-    """Every statement by name, for the linter test."""
+    """Every statement by name."""
     statements: dict[str, str] = {}
     for name, value in globals().items():
         if name.isupper() and isinstance(value, str):

@@ -52,7 +52,6 @@ def ensure_indexes(client: GraphClient | None = None) -> dict[str, bool]:
     for statement in cypher.INDEXES:
         c.run_schema(statement)
     if c.vectors:
-        c.run_schema(cypher.VECTOR_UID_INDEX)
         c.run_schema(cypher.dialect_statement("VECTOR_INDEX", c.dialect))
     return constraints
 

@@ -175,30 +175,24 @@ class OpenAIEngine:
         json_schema: JsonSchemaFormat | None = None,
         max_tokens: int | None = None,
     ) -> RawCompletion:
-        from openai import BadRequestError
+        from openai import APIStatusError
 
         timeout = settings.LLM_TIMEOUT_SECONDS
         retries = settings.LLM_MAX_RETRIES
-        # Long enough for every attempt at its growing timeout, plus the waits between them.
+        # Long enough for every attempt at its growing timeout, plus the waits between them,
+        # and for the probe a refused dialect may lead to.
         lease = timeout * (retries + 1) * (retries + 2) / 2 + RETRY_MAX_SECONDS * retries + 60
+        lease += timeout * len(PROBE_ORDER) * (retries + 1)
         with endpoint_slot(self.endpoint, settings.LLM_MAX_CONCURRENCY, lease, wait_seconds=lease):
             started = time.monotonic()
             dialect = self.dialect()
             try:
                 response = self._create(messages, json_schema, dialect, max_tokens)
-            except BadRequestError as error:
-                if json_schema is None or dialect == Dialect.NONE:
+            except APIStatusError as error:
+                if json_schema is None or dialect == Dialect.NONE or not _may_be_refusal(error):
                     raise
-                # The endpoint took the dialect when probed but refuses it for this schema;
-                # plain JSON mode still works, and the answer is checked the same way. A 400 for
-                # another reason fails again below and is raised.
-                logger.warning(
-                    "%s: endpoint refused response_format %s (%s); using JSON mode",
-                    json_schema.name,
-                    dialect.value,
-                    error,
-                )
-                dialect = Dialect.NONE
+                dialect = self._dialect_after_refusal(dialect, json_schema, error)
+                # Sent once more in that dialect; a refusal there too is raised.
                 response = self._create(messages, json_schema, dialect, max_tokens)
         choice = response.choices[0]
         text = choice.message.content or ""
@@ -213,6 +207,47 @@ class OpenAIEngine:
             finish_reason=choice.finish_reason or "",
             max_tokens=max_tokens or 0,
         )
+
+    def _dialect_after_refusal(
+        self, dialect: Dialect, json_schema: JsonSchemaFormat, error: Exception
+    ) -> Dialect:
+        """The dialect a call refused in `dialect` is sent again in.
+
+        A 400 names this request: the endpoint took the dialect when probed but refuses it for
+        this schema, and plain JSON mode still works (the answer is checked the same way).
+        Any other refusal status (llama-cpp-python answers 500 to `json_schema`; resent, it
+        answers 500 again) may refuse the dialect itself, whether set or found by `auto`: the
+        endpoint is probed from that dialect on, as `auto` probes it, and what the probe finds
+        is remembered for the calls after this one. Should the probe find the dialect taken,
+        the refusal was this request's, and it goes in plain JSON mode too; should the endpoint
+        not answer the probe, the call's own error is raised (a transient failure).
+        """
+        from openai import BadRequestError
+
+        if not isinstance(error, BadRequestError):
+            probe = self.probe(
+                timeout=settings.LLM_TIMEOUT_SECONDS,
+                retries=settings.LLM_MAX_RETRIES,
+                start=dialect,
+            )
+            if not probe.answered:
+                raise error
+            if probe.dialect != dialect.value:
+                logger.warning(
+                    "%s: endpoint refused response_format %s (%s); using %s from now on",
+                    json_schema.name,
+                    dialect.value,
+                    _short(error),
+                    probe.dialect,
+                )
+                return Dialect(probe.dialect)
+        logger.warning(
+            "%s: endpoint refused response_format %s (%s); using JSON mode",
+            json_schema.name,
+            dialect.value,
+            _short(error),
+        )
+        return Dialect.NONE
 
     def _create(
         self,
@@ -281,9 +316,13 @@ class OpenAIEngine:
 
     def dialect(self) -> Dialect:
         """The dialect calls are sent in: the setting, or what the probe found (`auto`)."""
-        if self.setting != "auto":
-            return Dialect(self.setting)
         known = remembered_probe(self.endpoint, self.setting)
+        if self.setting != "auto":
+            # Set, the dialect is used without a probe, until the endpoint refuses it: then
+            # what the probe found instead (see _dialect_after_refusal) is remembered.
+            if known is not None and known.answered:
+                return Dialect(known.dialect)
+            return Dialect(self.setting)
         if known is None:
             known = self.probe(
                 timeout=settings.LLM_TIMEOUT_SECONDS, retries=settings.LLM_MAX_RETRIES
@@ -294,16 +333,25 @@ class OpenAIEngine:
             return Dialect.NONE
         return Dialect(known.dialect)
 
-    def probe(self, timeout: float = PROBE_TIMEOUT_SECONDS, retries: int = 0) -> EndpointProbe:
+    def probe(
+        self,
+        timeout: float = PROBE_TIMEOUT_SECONDS,
+        retries: int = 0,
+        start: Dialect | None = None,
+    ) -> EndpointProbe:
         """Ask the endpoint a tiny structured question in each dialect until one is taken.
 
-        With an explicit setting only that dialect is tried. A refusal (4xx, or the 500 some
-        servers answer an unknown response_format with) moves on to the next dialect; a timeout
-        or a connection error means the endpoint did not answer. The result is remembered.
+        The dialects are tried in PROBE_ORDER from `start` on: by default from the first one
+        with `auto`, from the set one with an explicit setting (a dialect the endpoint refuses
+        falls back as it does under `auto`). A refusal (4xx, or the 500 some servers answer an
+        unknown response_format with) moves on to the next dialect; a timeout or a connection
+        error means the endpoint did not answer. The result is remembered.
         """
         from openai import APIConnectionError, APIStatusError
 
-        order = PROBE_ORDER if self.setting == "auto" else (Dialect(self.setting),)
+        if start is None:
+            start = Dialect.JSON_SCHEMA if self.setting == "auto" else Dialect(self.setting)
+        order = PROBE_ORDER[PROBE_ORDER.index(start) :]
         schema = JsonSchemaFormat(name="probe", schema=PROBE_SCHEMA)
         refusals: list[str] = []
         fallback: EndpointProbe | None = None
@@ -359,6 +407,17 @@ def _is_probe_answer(text: str) -> bool:
     except ValueError:
         return False
     return isinstance(answer, dict) and isinstance(answer.get("ok"), bool)
+
+
+def _may_be_refusal(error: Any) -> bool:
+    """Whether an error status may be the endpoint refusing the request's response_format.
+
+    Not when the server marked its error as final (`x-should-retry: false`): it failed, and
+    says so; it did not refuse a format.
+    """
+    if error.status_code not in REFUSAL_STATUSES:
+        return False
+    return error.response.headers.get("x-should-retry") != "false"
 
 
 def _short(error: Exception) -> str:

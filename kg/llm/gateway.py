@@ -13,11 +13,13 @@ import hashlib
 import json
 import logging
 import time
+import uuid
 from dataclasses import dataclass
 from typing import Any, Generic
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
+from openai import APITimeoutError
 from pydantic import BaseModel, ValidationError
 
 from kg.llm.engines import (
@@ -162,11 +164,29 @@ def prompt_hash(operation: str, messages: Messages) -> str:
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
-def _parse(operation: LLMOperation, text: str) -> BaseModel:
+def _unfenced(text: str) -> str:
     cleaned = text.strip()
     if cleaned.startswith("```"):  # some endpoints wrap JSON in a fence despite JSON mode
         cleaned = cleaned.strip("`").removeprefix("json").strip()
-    return operation.response_model.model_validate_json(cleaned)
+    return cleaned
+
+
+def _parse(operation: LLMOperation, text: str) -> BaseModel:
+    return operation.response_model.model_validate_json(_unfenced(text))
+
+
+def _without_fields(operation: LLMOperation, text: str) -> list[str]:
+    """The answer's fields when the answer, a JSON object, has none of them (`{}` above all);
+    else nothing. Such an answer validates when every field has a default (an extraction's
+    lists do) and would pass for "nothing found", though the schema asked for every field."""
+    fields = list(operation.response_model.model_fields)
+    try:
+        answer = json.loads(_unfenced(text))
+    except ValueError:
+        return []
+    if not fields or not isinstance(answer, dict) or set(answer) & set(fields):
+        return []
+    return fields
 
 
 def call_llm(
@@ -198,9 +218,16 @@ def call_llm(
         cached = call is not None
         if call is None:
             schema = response_schema(operation)
-            raw = engine.complete(
-                messages, json_schema=schema, max_tokens=answer_token_cap(schema.schema, messages)
-            )
+            started = time.monotonic()
+            try:
+                raw = engine.complete(
+                    messages,
+                    json_schema=schema,
+                    max_tokens=answer_token_cap(schema.schema, messages),
+                )
+            except APITimeoutError:
+                _record_timeout(operation, engine, digest, messages, started, project, episode)
+                raise
             call = _record(_new_call(operation, engine, digest, messages, raw, project, episode))
 
     if not call.parsed_ok:
@@ -212,10 +239,18 @@ def call_llm(
 CUT_AT_TOKEN_CAP = "cut off at the token cap"  # noqa: S105 (not a secret)
 NOT_JSON = "not JSON"
 WRONG_SHAPE = "wrong shape"
+EMPTY_OBJECT = "empty object"  # a JSON object with none of the answer's fields, such as {}
+TIMED_OUT = "timed out"  # no answer came: recorded so that the audit counts it too
 
 
 def answer_problem(operation: LLMOperation, raw: RawCompletion) -> str:
     """Empty when the answer parses; else '<reason>: <details>' with one of the reasons above."""
+    empty = _without_fields(operation, raw.text)
+    if empty:
+        return (
+            f"{EMPTY_OBJECT}: the answer has none of the fields {', '.join(empty)} "
+            f"of {operation.response_model.__name__}: {raw.text.strip()[:200]}"
+        )
     try:
         _parse(operation, raw.text)
         return ""
@@ -300,6 +335,40 @@ def _new_call(
         latency_ms=raw.latency_ms,
         project=project,
         episode=episode,
+    )
+
+
+def _record_timeout(
+    operation: LLMOperation,
+    engine: OpenAIEngine,
+    digest: str,
+    messages: Messages,
+    started: float,
+    project: Project | None,
+    episode: Episode | None,
+) -> None:
+    """A call that got no answer in time, recorded as a rejected one so that the audit counts
+    it by reason. Its key is the prompt's hash made unique: it is never served as the
+    prompt's answer, and the prompt is asked again when its task is retried."""
+    attempts = settings.LLM_MAX_RETRIES + 1
+    key = hashlib.sha256(f"{digest}|{TIMED_OUT}|{uuid.uuid4().hex}".encode()).hexdigest()
+    _record(
+        LLMCall(
+            operation=operation.name,
+            engine=engine.name,
+            model=engine.model,
+            prompt_hash=key,
+            prompt=messages,
+            raw_output="",
+            parsed_ok=False,
+            error=(
+                f"{TIMED_OUT}: no answer in {attempts} attempt(s), the first given "
+                f"{settings.LLM_TIMEOUT_SECONDS}s (LLM_TIMEOUT_SECONDS)"
+            ),
+            latency_ms=int((time.monotonic() - started) * 1000),
+            project=project,
+            episode=episode,
+        )
     )
 
 

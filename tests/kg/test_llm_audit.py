@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 
+import openai
 import pytest
 from django.urls import reverse
 
@@ -102,3 +103,19 @@ def test_health_reports_an_endpoint_that_is_down(
 
     assert llm["probe"].startswith("no answer: APIConnectionError")
     assert "model" in engine_label()
+
+
+def test_empty_objects_and_timeouts_are_counted_by_reason(openai_mode, settings):
+    settings.LLM_TIMEOUT_SECONDS = 1
+    settings.LLM_MAX_RETRIES = 0
+    openai_mode.script({}, Reply(VALID, delay=1.5), VALID)
+    for number in range(3):
+        request = ExtractionRequest(text=f"The app is slow ({number}).", product="Couriers")
+        with contextlib.suppress(LLMOutputError, openai.APITimeoutError):
+            call_llm(extraction.OPERATION, request)
+
+    (row,) = rejected_answers()
+
+    assert (row.calls, row.rejected) == (3, 2)
+    assert dict(row.reasons) == {"empty object": 1, "timed out": 1}
+    assert engine_label().endswith(", 2 of its last 3 answers rejected")

@@ -6,9 +6,15 @@ import openai
 import pytest
 from pydantic import BaseModel, Field
 
-from kg.llm import LLMOutputError, call_llm
+from kg.llm import LLMOutputError, call_llm, call_llm_repairing_json
 from kg.llm.engines import OFFLINE_MODEL
-from kg.llm.gateway import prompt_hash, strict_json_schema
+from kg.llm.gateway import (
+    EMPTY_OBJECT,
+    TIMED_OUT,
+    prompt_hash,
+    rejection_reason,
+    strict_json_schema,
+)
 from kg.llm.offline.ahead import rules_version
 from kg.llm.prompts import extraction, resolution
 from kg.llm.prompts.extraction_models import CandidateNode, ExtractionRequest, ExtractionResponse
@@ -172,6 +178,69 @@ def test_valid_json_of_the_wrong_shape_is_an_output_error(openai_mode):
         _call()
 
     assert LLMCall.objects.get().parsed_ok is False
+
+
+@pytest.mark.parametrize("empty", ["{}", '```json\n{"answer": "none"}\n```'])
+def test_an_object_without_any_of_the_fields_is_rejected_not_an_empty_extraction(
+    openai_mode, empty
+):
+    # ExtractionResponse's lists have defaults, so {} validates: taken as it is, it would pass
+    # for "nothing found" in the message.
+    assert ExtractionResponse.model_validate_json("{}") == ExtractionResponse()
+    openai_mode.script(empty)
+
+    with pytest.raises(LLMOutputError, match="^empty object: "):
+        _call()
+
+    call = LLMCall.objects.get()
+    assert call.parsed_ok is False
+    assert rejection_reason(call.error) == EMPTY_OBJECT
+    assert "nodes, relations" in call.error
+
+
+def test_an_answer_with_some_of_the_fields_is_taken(openai_mode):
+    openai_mode.script({"nodes": []})  # nothing found, said in the schema's words
+
+    result = _call()
+
+    assert result.value == ExtractionResponse()
+    assert result.call.parsed_ok is True
+
+
+def test_an_empty_object_is_sent_back_for_repair_like_broken_json(openai_mode):
+    openai_mode.script({}, ANSWER)
+    calls: list[LLMCall] = []
+
+    result = call_llm_repairing_json(extraction.OPERATION, REQUEST, calls=calls)
+
+    assert result.value == ANSWER
+    assert [rejection_reason(c.error) for c in calls] == [EMPTY_OBJECT, ""]
+    assert "empty object" in openai_mode.requests[1]["messages"][-1]["content"]
+
+
+def test_a_timed_out_call_is_recorded_for_the_audit_and_asked_again_later(
+    openai_mode, settings, org_project
+):
+    settings.LLM_TIMEOUT_SECONDS = 1
+    settings.LLM_MAX_RETRIES = 0
+    openai_mode.script(Reply(ANSWER, delay=1.5), ANSWER)
+
+    with pytest.raises(openai.APITimeoutError):
+        _call(project=org_project)
+
+    timed_out = LLMCall.objects.get()
+    assert (timed_out.parsed_ok, rejection_reason(timed_out.error)) == (False, TIMED_OUT)
+    assert timed_out.raw_output == "" and timed_out.project == org_project
+    assert timed_out.operation == "extraction" and timed_out.latency_ms >= 1000
+    messages = extraction.build_messages(REQUEST)
+    assert timed_out.prompt == messages
+    assert timed_out.prompt_hash != prompt_hash("extraction", messages)
+
+    again = _call(project=org_project)  # a task's retry: asked again, not served the timeout
+
+    assert again.cached is False and again.value == ANSWER
+    assert openai_mode.calls == 2
+    assert LLMCall.objects.count() == 2
 
 
 def test_a_recorded_broken_answer_replays_as_broken_without_http(openai_mode):

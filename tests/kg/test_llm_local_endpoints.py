@@ -26,7 +26,7 @@ from kg.llm.prompts import extraction, resolution
 from kg.llm.prompts.extraction_models import CandidateNode, ExtractionRequest, ExtractionResponse
 from kg.models import LLMCall
 from kg.operations.embedded import free_port
-from tests.fixtures.llm_server import Reply, request_dialect
+from tests.fixtures.llm_server import Reply, Status, request_dialect
 
 pytestmark = pytest.mark.django_db
 
@@ -271,7 +271,8 @@ def test_retries_stop_after_llm_max_retries_when_the_server_stays_slow(openai_mo
         _extract()
 
     assert openai_mode.calls == 2  # one resend, never a pile of them
-    assert LLMCall.objects.count() == 0
+    (call,) = LLMCall.objects.all()  # recorded for the audit, never served as the answer
+    assert (call.parsed_ok, rejection_reason(call.error)) == (False, "timed out")
 
 
 def _complete_in_threads(count: int) -> list[Exception]:
@@ -333,3 +334,74 @@ def test_a_repair_round_gets_the_cap_of_the_request_not_of_the_failed_answer():
     ]
     first, again = answer_token_cap(SCHEMA, request), answer_token_cap(SCHEMA, repair)
     assert again < first + 50  # the rambling answer sent back buys no larger cap
+
+
+# --- an explicit dialect the endpoint refuses --------------------------------------------------
+
+
+def test_an_explicit_dialect_refused_with_a_500_falls_back_as_auto_does(
+    openai_mode, settings, embedded_server
+):
+    # llama-cpp-python's server answers 500 to json_schema however often it is asked: after
+    # the bounded resends the endpoint is probed from the set dialect on, not left to the
+    # pipeline's retries of a "transient" error for half an hour.
+    settings.LLM_STRUCTURED_OUTPUT = "json_schema"
+    openai_mode.accepts, openai_mode.refusal_status = LLAMA_CPP, 500
+    openai_mode.script(PROBE_ANSWER, ANSWER, ExtractionResponse())
+
+    result = _extract()
+
+    assert result.value == ANSWER
+    resends = settings.LLM_MAX_RETRIES + 1
+    assert _dialects(openai_mode) == ["json_schema"] * (resends + 1) + ["json_object+schema"] * 2
+    assert openai_mode.requests[resends]["max_tokens"] == PROBE_MAX_TOKENS  # the probe
+    assert openai_mode.requests[-1]["response_format"] == {"type": "json_object", "schema": SCHEMA}
+
+    # Remembered: the next call (in another process too) goes in the dialect the probe found.
+    endpoint._process_probes.clear()
+    assert OpenAIEngine().dialect() == "json_object"
+    _extract("A second message.")
+    assert _dialects(openai_mode)[resends + 3 :] == ["json_object+schema"]
+
+
+def test_an_explicit_dialect_refused_with_a_404_is_probed_at_once(openai_mode, settings):
+    settings.LLM_STRUCTURED_OUTPUT = "json_object"
+    openai_mode.accepts, openai_mode.refusal_status = frozenset({"json_object"}), 404
+    openai_mode.script(PROBE_ANSWER, ANSWER)
+
+    assert _extract().value == ANSWER
+
+    # 404 is not resent; the probe goes on from json_object to plain JSON mode.
+    assert _dialects(openai_mode) == ["json_object+schema"] * 2 + ["json_object"] * 2
+    assert openai_mode.requests[-1]["stop"] == JSON_END_STOPS
+
+
+def test_a_500_the_probe_does_not_confirm_sends_that_request_in_json_mode(openai_mode, settings):
+    # The endpoint takes the dialect (its probe is answered) but keeps failing this request:
+    # that one request goes in plain JSON mode and is checked the same way.
+    settings.LLM_STRUCTURED_OUTPUT = "json_schema"
+    settings.LLM_MAX_RETRIES = 1
+    openai_mode.script(Status(500), Status(500), PROBE_ANSWER, ANSWER)
+
+    assert _extract().value == ANSWER
+
+    assert [code for code, _ in openai_mode.responses] == [500, 500, 200, 200]
+    assert _dialects(openai_mode) == ["json_schema"] * 3 + ["json_object"]
+    assert OpenAIEngine().dialect() == "json_schema"  # still the set one for later calls
+
+
+def test_a_500_whose_probe_is_not_answered_raises_the_calls_own_error(openai_mode, settings):
+    # Too busy to answer even the probe: the call fails as a transient failure, retried later.
+    settings.LLM_STRUCTURED_OUTPUT = "json_schema"
+    settings.LLM_MAX_RETRIES = 0
+    settings.LLM_TIMEOUT_SECONDS = 1
+    openai_mode.script(Status(500, "overloaded"), Reply(PROBE_ANSWER, delay=1.5))
+
+    with pytest.raises(openai.InternalServerError, match="overloaded"):
+        _extract()
+
+    assert openai_mode.calls == 2  # the call and the unanswered probe, nothing more
+    assert LLMCall.objects.count() == 0
+    probe = OpenAIEngine().remembered_probe()
+    assert probe is not None and not probe.answered
+    assert OpenAIEngine().dialect() == "json_schema"  # an unanswered probe changes nothing

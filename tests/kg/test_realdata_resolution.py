@@ -214,7 +214,7 @@ def test_resolution_on_a_slice_of_real_pairs():
     assert {"magellan/amazon-google", "magellan/abt-buy"} <= names
     for dataset in figures["datasets"]:
         stages = dataset["stages"]
-        assert list(stages) == ["exact", "fuzzy", "confirmation"]
+        assert list(stages) == ["exact", "fuzzy", "vector", "confirmation"]
         assert 0 < dataset["positives"] < dataset["pairs"] <= 400
         recalls = [stages[s]["recall"] for s in stages]
         assert recalls == sorted(recalls)  # each stage only adds merges
