@@ -39,6 +39,24 @@ STOPWORDS_RU = _wordset(
 )
 
 
+# Lemmas that say nothing about which thing is meant: light verbs, words for "a problem",
+# the product itself, and vague qualities. General lists, not taken from any data set.
+GENERIC = _wordset(
+    """work use make do take give go come get have need want try seem keep start stop show see
+    look find put set happen cause allow able unable issue problem bug error fail failure broken
+    wrong bad good great nice new old time way case thing stuff something anything nothing user
+    people someone anyone everyone always often sometimes again now anymore app application
+    program software tool product version edition feature support help
+    работать делать сделать использовать стать перестать начать мочь хотеть пытаться получаться
+    получиться происходить произойти появляться появиться проблема ошибка баг вопрос помощь
+    помочь нужный плохой хороший новый старый время раз случай вещь человек пользователь всегда
+    часто иногда снова постоянно сейчас теперь приложение программа версия функция давать
+    дать получать получить брать взять иметь казаться держать показывать показать видеть
+    увидеть найти находить позволять позволить удаваться удаться возможно невозможно
+    неправильный неправильно некорректный некорректно неверный неверно ломаться сломаться"""
+)
+
+
 def is_cyrillic(text: str) -> bool:
     return bool(_CYRILLIC.search(text))
 

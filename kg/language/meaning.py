@@ -6,8 +6,9 @@ topic ("payout is slow" / "delivery is slow"): its cosine measures topic as much
 - below ASK_FROM two statements are never the same;
 - from SAME_AT they are the same unless a guard says otherwise: one denies what the other says
   (`negated` differs), each names someone or somewhere the other does not (`names_differ`:
-  "florists in Hull" / "florists in York"), or they name different numbers, versions or models
-  (the caller's code guard, kg.pipeline.resolve);
+  "florists in Hull" / "florists in York"), one says nothing particular (`says_which`: "Error"),
+  or they name different numbers, versions or models (the caller's code guard,
+  kg.pipeline.resolve);
 - in between they are a question: the model is asked in openai mode, the offline rules
   (kg.llm.offline.similarity) answer otherwise.
 Both bars were chosen on the dev half of the paraphrase pairs and the dev splits of the
@@ -19,14 +20,16 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from kg.language.lemmas import GENERIC, content_lemmas
 from kg.language.names import names_similarity
 
 SAME_AT = 0.8
 ASK_FROM = 0.55
 
+# A word of negation standing alone: in "no-op" or "non-stop" the word is part of a name.
 _NEGATION = re.compile(
-    r"\b(?:not|no|never|without|cannot|can't|won't|doesn't|don't|didn't|isn't|aren't|wasn't"
-    r"|не|нет|ни|без|нельзя)\b|n't\b",
+    r"(?<![\w-])(?:not|no|never|without|cannot|can't|won't|doesn't|don't|didn't|isn't|aren't"
+    r"|wasn't|не|нет|ни|без|нельзя)(?![\w-])|n't\b",
     re.IGNORECASE,
 )
 
@@ -51,13 +54,21 @@ def names_differ(a: str, b: str) -> bool:
     return bool(left - right) and bool(right - left)
 
 
+def says_which(text: str) -> bool:
+    """Whether the statement has a word that tells which thing it means: "Error" and «ошибка»
+    name no particular problem, and two such titles are two bugs, however close their vectors."""
+    return bool(content_lemmas(text) - GENERIC)
+
+
 def similarity_to_names(text: str, names: Sequence[str]) -> float:
     return names_similarity(text, names)
 
 
 def same_by_meaning(text: str, names: Sequence[str]) -> bool:
     """Whether `text` states what one of `names` states (no code guard: the caller's)."""
-    if any(negated(text) != negated(name) or names_differ(text, name) for name in names[:1]):
+    if not says_which(text) or any(
+        negated(text) != negated(name) or names_differ(text, name) for name in names[:1]
+    ):
         return False
     return similarity_to_names(text, names) >= SAME_AT
 

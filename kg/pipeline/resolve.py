@@ -27,6 +27,7 @@ from kg.language.meaning import (
     SAME_AT,
     names_differ,
     negated,
+    says_which,
     similarity_to_names,
 )
 from kg.pipeline.evidence import normalise, numbers_in
@@ -238,12 +239,14 @@ def resolve_candidate(
         by_meaning = {n.uid: similarity_to_names(mention.label, n.names) for n in candidates}
     else:
         by_meaning = {n.uid: nearest.get(n.uid, 0.0) for n in candidates}
-    if mention.node_type not in OFFERING_TYPES:
+    if mention.node_type not in OFFERING_TYPES and says_which(mention.label):
         for node in sorted(candidates, key=lambda n: -by_meaning[n.uid]):
             if by_meaning[node.uid] < SAME_AT:
                 break
-            if negated(mention.label) == negated(node.label) and not names_differ(
-                mention.label, node.label
+            if (
+                negated(mention.label) == negated(node.label)
+                and not names_differ(mention.label, node.label)
+                and says_which(node.label)
             ):
                 return Resolution("vector", node, round(100 * by_meaning[node.uid], 1), node.label)
     # The uncertain band: a fuzzy score or a cosine between the bars; best first, by either.
