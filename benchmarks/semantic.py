@@ -363,6 +363,45 @@ def run(pairs: list[dict]) -> dict:
     return results
 
 
+def system_decision(pairs: list[dict]) -> dict:
+    """What resolution decides on each pair: "same" where the vector rung merges (a cosine of
+    SAME_AT with the guards: kg.language.meaning.kept_apart, and codes), "ask" where a pair
+    would go to the confirmation (a cosine from ASK_FROM), else "new". Accuracy counts a pair
+    right when "same" is said of same pairs and not of different ones (an "ask" is not a
+    merge); the bars were set before the test half was scored."""
+    from kg.language.meaning import ASK_FROM, SAME_AT, kept_apart
+    from kg.language.names import names_similarity
+    from kg.pipeline.resolve import codes_conflict
+
+    def decide(a: str, b: str) -> str:
+        cosine = names_similarity(a, [b])
+        guarded = kept_apart(a, b) or codes_conflict(a, b)
+        if cosine >= SAME_AT and not guarded:
+            return "same"
+        return "ask" if cosine >= ASK_FROM else "new"
+
+    figures: dict = {"same_at": SAME_AT, "ask_from": ASK_FROM}
+    for language in LANGUAGES:
+        for split in ("dev", "test"):
+            chosen = [p for p in pairs if p["language"] == language and p["split"] == split]
+            said = [decide(p["a"], p["b"]) for p in chosen]
+            merged = [s == "same" for s in said]
+            right = sum(m == p["same"] for m, p in zip(merged, chosen, strict=True))
+            merges = sum(merged)
+            correct_merges = sum(m and p["same"] for m, p in zip(merged, chosen, strict=True))
+            same_pairs = sum(p["same"] for p in chosen)
+            asked_same = sum(s == "ask" and p["same"] for s, p in zip(said, chosen, strict=True))
+            figures[f"{language}_{split}"] = {
+                "pairs": len(chosen),
+                "accuracy": round(right / max(1, len(chosen)), 3),
+                "merges": merges,
+                "merge_precision": round(correct_merges / max(1, merges), 3),
+                "same_pairs_merged": round(correct_merges / max(1, same_pairs), 3),
+                "same_pairs_asked": round(asked_same / max(1, same_pairs), 3),
+            }
+    return figures
+
+
 def _set_sizes(pairs: list[dict]) -> dict:
     sizes = Counter((p["language"], p["split"], p["same"]) for p in pairs)
     return {
@@ -385,6 +424,7 @@ def main() -> None:
         "pairs": _set_sizes(pairs),
         "target_accuracy": TARGET,
         "candidates": results,
+        "system_decision": system_decision(pairs),
         "machine": f"{platform.machine()} {platform.python_version()}, {os.cpu_count()} cores",
         "load_average_before_and_after": [load_before, [round(x, 2) for x in os.getloadavg()]],
         "date": dt.date.today().isoformat(),

@@ -7,8 +7,9 @@ topic ("payout is slow" / "delivery is slow"): its cosine measures topic as much
 - from SAME_AT they are the same unless a guard says otherwise: one denies what the other says
   (`negated` differs), each names someone or somewhere the other does not (`names_differ`:
   "florists in Hull" / "florists in York"), one says nothing particular (`says_which`: "Error"),
-  or they name different numbers, versions or models (the caller's code guard,
-  kg.pipeline.resolve);
+  each has a word the other turns around by its prefix («вход» / «выход», "enable" /
+  "disable"), or they name different numbers, versions or models (the caller's code guard,
+  kg.pipeline.resolve) — `kept_apart` holds all but the last;
 - in between they are a question: the model is asked in openai mode, the offline rules
   (kg.llm.offline.similarity) answer otherwise.
 Both bars were chosen on the dev half of the paraphrase pairs and the dev splits of the
@@ -60,15 +61,51 @@ def says_which(text: str) -> bool:
     return bool(content_lemmas(text) - GENERIC)
 
 
+# Prefixes that change what a word does (a closed class in both languages), the empty one
+# included: «вход» / «выход», «открывать» / «закрывать», "able" / "unable", "enable" / "disable".
+_PREFIX_LIST = """в во вы за от ото до по при пере раз рас про под подо над с со у о об обо из
+ис на не en dis un in im re de"""
+_PREFIXES = frozenset(_PREFIX_LIST.split()) | {""}
+_MIN_STEM = 3
+
+
+def _prefixed_pair(a: str, b: str) -> bool:
+    shared = 0
+    while shared < min(len(a), len(b)) and a[-1 - shared] == b[-1 - shared]:
+        shared += 1
+    return (
+        a != b
+        and shared >= _MIN_STEM
+        and a[: len(a) - shared] in _PREFIXES
+        and b[: len(b) - shared] in _PREFIXES
+    )
+
+
+def turned_around(a: str, b: str) -> bool:
+    """Each statement has a word the other has with another prefix: in Russian and often in
+    English the prefix turns the action around («вход» / «выход», «открывается» /
+    «закрывается», "enable" / "disable"), which a sentence vector barely sees."""
+    left, right = content_lemmas(a), content_lemmas(b)
+    return any(_prefixed_pair(x, y) for x in left - right for y in right - left)
+
+
+def kept_apart(a: str, b: str) -> bool:
+    """The guards under which two statements are never one, whatever their cosine."""
+    return (
+        negated(a) != negated(b)
+        or names_differ(a, b)
+        or not (says_which(a) and says_which(b))
+        or turned_around(a, b)
+    )
+
+
 def similarity_to_names(text: str, names: Sequence[str]) -> float:
     return names_similarity(text, names)
 
 
 def same_by_meaning(text: str, names: Sequence[str]) -> bool:
     """Whether `text` states what one of `names` states (no code guard: the caller's)."""
-    if not says_which(text) or any(
-        negated(text) != negated(name) or names_differ(text, name) for name in names[:1]
-    ):
+    if any(kept_apart(text, name) for name in names[:1]):
         return False
     return similarity_to_names(text, names) >= SAME_AT
 

@@ -25,9 +25,8 @@ from kg.language import lemma_key
 from kg.language.meaning import (
     ASK_FROM,
     SAME_AT,
-    names_differ,
+    kept_apart,
     negated,
-    says_which,
     similarity_to_names,
 )
 from kg.pipeline.evidence import normalise, numbers_in
@@ -239,15 +238,11 @@ def resolve_candidate(
         by_meaning = {n.uid: similarity_to_names(mention.label, n.names) for n in candidates}
     else:
         by_meaning = {n.uid: nearest.get(n.uid, 0.0) for n in candidates}
-    if mention.node_type not in OFFERING_TYPES and says_which(mention.label):
+    if mention.node_type not in OFFERING_TYPES:
         for node in sorted(candidates, key=lambda n: -by_meaning[n.uid]):
             if by_meaning[node.uid] < SAME_AT:
                 break
-            if (
-                negated(mention.label) == negated(node.label)
-                and not names_differ(mention.label, node.label)
-                and says_which(node.label)
-            ):
+            if not kept_apart(mention.label, node.label):
                 return Resolution("vector", node, round(100 * by_meaning[node.uid], 1), node.label)
     # The uncertain band: a fuzzy score or a cosine between the bars; best first, by either.
     band = [

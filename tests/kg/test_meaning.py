@@ -173,3 +173,26 @@ def test_rebuild_writes_the_same_vectors_and_graph(graph):
     assert after == before
     assert store.nearest_nodes(project.graph_scope, "pain", vector, 1)[0][0] == pain.uid
     assert store.nearest_nodes(project.graph_scope, "pain", vector, 1)[0][1] > 0.999
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("окно экспорта открывается", "окно экспорта закрывается"),
+        ("enable sync for shared folders", "disable sync for shared folders"),
+        ("Error", "ошибка"),
+        ("couriers in Leeds wait at the counter", "couriers in Derby wait at the counter"),
+        ("the map loads offline", "the map does not load offline"),
+    ],
+)
+def test_guards_keep_statements_apart_that_vectors_put_together(a, b):
+    from kg.language.meaning import kept_apart
+
+    assert kept_apart(a, b)
+
+
+def test_guards_let_paraphrases_through():
+    from kg.language.meaning import kept_apart
+
+    assert not kept_apart(FREEZES[0], FREEZES[1])
+    assert not kept_apart("the map does not load offline", "the map won't load without internet")
