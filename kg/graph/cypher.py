@@ -483,24 +483,6 @@ NEO4J_NEAREST_NODES = (
     "CALL db.index.vector.queryNodes('node_vectors', $k, $vector) YIELD node, score"
     + _nearest_tail.replace("SIMILARITY", "2 * score - 1")
 )
-# Organization scope: the nearest nodes of one type in the organization's other projects.
-_org_nearest_tail = """
-WITH node AS v, score
-WHERE v.org = $org AND v.project IN $projects AND v.type = $type
-MATCH (n:Entity {uid: v.uid})
-WHERE n.project = v.project AND n.invalid_at IS NULL AND coalesce(n.status, '') = ''
-RETURN v.project AS project, n.uid AS uid, SIMILARITY AS similarity
-ORDER BY similarity DESC, n.number
-LIMIT $limit
-"""
-FALKOR_ORG_NEAREST_NODES = (
-    "CALL db.idx.vector.queryNodes('NodeVector', 'embedding', $k, vecf32($vector)) "
-    "YIELD node, score" + _org_nearest_tail.replace("SIMILARITY", "1 - score")
-)
-NEO4J_ORG_NEAREST_NODES = (
-    "CALL db.index.vector.queryNodes('node_vectors', $k, $vector) YIELD node, score"
-    + _org_nearest_tail.replace("SIMILARITY", "2 * score - 1")
-)
 
 
 def dialect_statement(name: str, dialect: str) -> str:

@@ -231,30 +231,6 @@ def nearest_nodes(
     return [(row["uid"], float(row["similarity"])) for row in rows]
 
 
-def org_nearest_nodes(
-    org: str,
-    projects: list[str],
-    node_type: str,
-    vector: list[float],
-    limit: int,
-    client: GraphClient | None = None,
-) -> list[tuple[str, str, float]]:
-    """The same across the given projects of one organization: (project, uid, cosine)."""
-    c = _client(client)
-    if not c.vectors or not projects:
-        return []
-    rows = c.run(
-        cypher.dialect_statement("ORG_NEAREST_NODES", c.dialect),
-        vector=vector,
-        k=max(limit * NEAREST_OVERFETCH * len(projects), NEAREST_MIN_K),
-        limit=limit,
-        type=node_type,
-        org=org,
-        projects=projects,
-    )
-    return [(row["project"], row["uid"], float(row["similarity"])) for row in rows]
-
-
 def _first_from(tail: list[Evidence], before: list[Evidence]) -> int:
     """How many episodes the appended items are the first evidence from. The list is in
     valid_at order and an episode's items share its valid_at, so only the items at or after
