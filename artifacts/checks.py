@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
 
+from artifacts.prompts.prd_templates import EDGE_TEMPLATES, NODE_TEMPLATES
 from kg.language import content_lemmas
 from kg.read_models import (
     ArtifactContext,
@@ -88,8 +89,6 @@ def names_grounded(names: Iterable[str], quote: str) -> bool:
 def template_words() -> frozenset[str]:
     """The content lemmas the offline writer's templates add around labels ("Requirement",
     "experiences the pain"): structure, not claims a quote must make."""
-    from artifacts.prompts.prd_writer import EDGE_TEMPLATES, NODE_TEMPLATES
-
     texts = [
         re.sub(r"\{\w\}", " ", text)
         for templates in (*NODE_TEMPLATES.values(), *EDGE_TEMPLATES.values())

@@ -19,6 +19,7 @@ import json
 from pydantic import BaseModel, Field
 
 from artifacts.checks import names_grounded, uncovered_numbers
+from artifacts.prompts.prd_templates import EDGE_TEMPLATES, NODE_TEMPLATES
 from kg.llm.operation import LLMOperation
 
 # Quotes per node sent to the writer: enough to write from, bounded to keep prompts small.
@@ -183,85 +184,6 @@ EDGE_SECTION = {
     "solves": "requirements",
     "supports": "requirements",
     "threatens": "risks",
-}
-
-NODE_TEMPLATES = {
-    "en": {
-        "product": "Product: {a}.",
-        "insight": "Insight: {a}.",
-        "problem": "Problem: {a}.",
-        "market": "Target market: {a}.",
-        "segment": "Target segment: {a}.",
-        "job": "Job to be done: {a}.",
-        "trigger": "Trigger: {a}.",
-        "pain": "Pain: {a}.",
-        "alternative": "Current alternative: {a}.",
-        "competitor": "Competitor: {a}.",
-        "goal": "Goal: {a}.",
-        "metric": "Metric: {a}.",
-        "metric_value": "Metric: {a} — {v}.",
-        "feature": "Requirement: {a}.",
-        "risk": "Risk: {a}.",
-    },
-    "ru": {
-        "product": "Продукт: {a}.",
-        "insight": "Инсайт: {a}.",
-        "problem": "Проблема: {a}.",
-        "market": "Целевой рынок: {a}.",
-        "segment": "Целевой сегмент: {a}.",
-        "job": "Задача пользователя: {a}.",
-        "trigger": "Триггер: {a}.",
-        "pain": "Боль: {a}.",
-        "alternative": "Текущая альтернатива: {a}.",
-        "competitor": "Конкурент: {a}.",
-        "goal": "Цель: {a}.",
-        "metric": "Метрика: {a}.",
-        "metric_value": "Метрика: {a} — {v}.",
-        "feature": "Требование: {a}.",
-        "risk": "Риск: {a}.",
-    },
-}
-EDGE_TEMPLATES = {
-    "en": {
-        "targets_market": "{s} targets the market: {t}.",
-        "serves": "{s} serves the segment: {t}.",
-        "values": "Segment {s} values: {t}.",
-        "has_feature": "{s} has the feature: {t}.",
-        "experiences": "Segment {s} experiences the pain: {t}.",
-        "has_job": "Segment {s} has the job: {t}.",
-        "triggered_by": "Segment {s} starts looking for a solution when: {t}.",
-        "uses": "Segment {s} currently uses: {t}.",
-        "blocks": "The pain {s} blocks the job: {t}.",
-        "caused_by": "The trigger {s} comes with the pain: {t}.",
-        "addresses": "{s} addresses the pain: {t}.",
-        "offers": "Competitor {s} offers: {t}.",
-        "competes_with": "Competitor {s} competes with {t}.",
-        "targets": "Competitor {s} targets the segment: {t}.",
-        "solves": "Requirement: {s} — solves the pain: {t}.",
-        "supports": "Requirement: {s} — supports the job: {t}.",
-        "measured_by": "{s} is measured by the metric: {t}.",
-        "threatens": "Risk: {s} — threatens: {t}.",
-    },
-    "ru": {
-        "targets_market": "{s} ориентирован на рынок: {t}.",
-        "serves": "{s} обслуживает сегмент: {t}.",
-        "values": "Сегмент {s} ценит: {t}.",
-        "has_feature": "{s} включает функцию: {t}.",
-        "experiences": "Сегмент {s} испытывает боль: {t}.",
-        "has_job": "Сегмент {s} решает задачу: {t}.",
-        "triggered_by": "Сегмент {s} начинает искать решение, когда: {t}.",
-        "uses": "Сегмент {s} сейчас использует: {t}.",
-        "blocks": "Боль {s} мешает задаче: {t}.",
-        "caused_by": "Триггер {s} связан с болью: {t}.",
-        "addresses": "{s} решает проблему: {t}.",
-        "offers": "Конкурент {s} предлагает: {t}.",
-        "competes_with": "Конкурент {s} конкурирует с {t}.",
-        "targets": "Конкурент {s} ориентирован на сегмент: {t}.",
-        "solves": "Требование: {s} — решает боль: {t}.",
-        "supports": "Требование: {s} — помогает в задаче: {t}.",
-        "measured_by": "{s} измеряется метрикой: {t}.",
-        "threatens": "Риск: {s} — угрожает: {t}.",
-    },
 }
 
 
