@@ -48,3 +48,13 @@ def names_similarity(text: str, names: Sequence[str]) -> float:
         return 0.0
     vectors = encode([text, *names[:MAX_NAMES]])
     return float((vectors[1:] @ vectors[0]).max())
+
+
+def closest_name(text: str, names: Sequence[str]) -> tuple[str, float]:
+    """The name nearest to `text` in meaning, and its cosine."""
+    if not names or not text.strip():
+        return "", 0.0
+    vectors = encode([text, *names[:MAX_NAMES]])
+    scores = vectors[1:] @ vectors[0]
+    best = int(scores.argmax())
+    return names[best], float(scores[best])

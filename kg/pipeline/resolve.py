@@ -29,6 +29,7 @@ from kg.language.meaning import (
     negated,
     similarity_to_names,
 )
+from kg.language.names import closest_name
 from kg.pipeline.evidence import normalise, numbers_in
 
 MERGE_AT = 88.0
@@ -242,7 +243,8 @@ def resolve_candidate(
         for node in sorted(candidates, key=lambda n: -by_meaning[n.uid]):
             if by_meaning[node.uid] < SAME_AT:
                 break
-            if not kept_apart(mention.label, node.label):
+            name, _ = closest_name(mention.label, node.names)  # the name it means
+            if not kept_apart(mention.label, name):
                 return Resolution("vector", node, round(100 * by_meaning[node.uid], 1), node.label)
     # The uncertain band: a fuzzy score or a cosine between the bars; best first, by either.
     band = [
