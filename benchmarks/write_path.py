@@ -163,7 +163,7 @@ def resolution_with_meaning(sizes: tuple[int, ...], probes: int = 200) -> dict:
             started = time.perf_counter()
             pool = candidates.candidates_for(project, "pain", label)
             nearest = dict(
-                store.nearest_nodes(scope, "pain", vector, candidates.NEAREST_BY_MEANING)
+                store.nearest_nodes(scope, "pain", vector, candidates.NEAREST_BY_MEANING) or []
             )
             found = candidates.indexed_nodes(project, nearest)
             pool += [n for n in found.values() if n.uid not in {p.uid for p in pool}]

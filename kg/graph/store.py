@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections.abc import Iterable
 
 from kg.graph import cypher
-from kg.graph.client import GraphClient, get_client
+from kg.graph.client import GraphClient, GraphUnavailable, get_client
 from kg.graph.records import (
     ContradictionRecord,
     EdgeRecord,
@@ -25,6 +26,8 @@ from kg.ontology import RELATIONS, OntologyError
 # The most characters of evidence appended to a record before they are moved onto the rest of
 # its list (kg.graph.cypher's `_evidence_written`): the whole list is written once per this
 # many characters appended, not at every append.
+logger = logging.getLogger("groundwork.graph")
+
 RECENT_EVIDENCE_CHARS = 16_000
 # The vector index is searched across projects and types, then narrowed to one: it is asked
 # for this many times the nodes wanted (and at least NEAREST_MIN_K) so that enough remain.
@@ -214,20 +217,27 @@ def nearest_nodes(
     vector: list[float],
     limit: int,
     client: GraphClient | None = None,
-) -> list[tuple[str, float]]:
+) -> list[tuple[str, float]] | None:
     """The active nodes of the type nearest in meaning to `vector`: (uid, cosine), best first.
-    Empty where the connection keeps no vectors (FalkorDB over Bolt)."""
+    None where the connection keeps no vectors (FalkorDB over Bolt) or the index does not
+    answer (a graph just created or emptied, whose vector index is still being built)."""
     c = _client(client)
     if not c.vectors:
-        return []
-    rows = c.run(
-        cypher.dialect_statement("NEAREST_NODES", c.dialect),
-        vector=vector,
-        k=max(limit * NEAREST_OVERFETCH, NEAREST_MIN_K),
-        limit=limit,
-        type=node_type,
-        **_scope_params(scope),
-    )
+        return None
+    try:
+        rows = c.run(
+            cypher.dialect_statement("NEAREST_NODES", c.dialect),
+            vector=vector,
+            k=max(limit * NEAREST_OVERFETCH, NEAREST_MIN_K),
+            limit=limit,
+            type=node_type,
+            **_scope_params(scope),
+        )
+    except GraphUnavailable:
+        raise
+    except Exception as error:  # the server refused the search itself, not the connection
+        logger.warning("vector index not answering (%s): cosines computed in process", error)
+        return None
     return [(row["uid"], float(row["similarity"])) for row in rows]
 
 

@@ -357,12 +357,17 @@ def neighbours_by_meaning(
     vectors = names_vectors([[mentions[i][1]] for i in asked])
     # Only nodes near enough to be a question (kg.language.meaning): the rest of the nearest
     # are merely the least far, and must not enter the fuzzy band by their spelling.
-    hits: list[list[tuple[str, float]]] = [[] for _ in mentions]
+    hits: list[list[tuple[str, float]] | None] = [[] for _ in mentions]
     for i, vector in zip(asked, vectors, strict=True):
         found = store.nearest_nodes(scope, mentions[i][0], vector, NEAREST_BY_MEANING)
-        hits[i] = [(uid, cosine) for uid, cosine in found if cosine >= ASK_FROM]
-    records = indexed_nodes(project, {uid for found in hits for uid, _ in found})
-    return [([records[uid] for uid, _ in found if uid in records], dict(found)) for found in hits]
+        hits[i] = None if found is None else [(u, c) for u, c in found if c >= ASK_FROM]
+    records = indexed_nodes(project, {uid for found in hits for uid, _ in found or ()})
+    return [
+        ([], None)
+        if found is None
+        else ([records[uid] for uid, _ in found if uid in records], dict(found))
+        for found in hits
+    ]
 
 
 def indexed_nodes(project: Project, uids: Iterable[str]) -> dict[str, NodeRecord]:
