@@ -59,7 +59,7 @@ faults: install-test  ## fault injection: kill workers, broker and graph during 
 bench: $(STAMP)  ## run the benchmarks and record their figures under benchmarks/results/
 	$(BIN)/python -m benchmarks
 
-check-local-model: $(STAMP)  ## the openai engine against a local llama.cpp server with Gemma 3 270M (not in `make test`: the build takes minutes)
+check-local-model: $(STAMP)  ## plumbing smoke test: the openai engine against a local llama.cpp server with SmolLM2-135M-Instruct (not in `make test`: the build takes minutes)
 	$(BIN)/python -m benchmarks.local_model $(LOCAL_MODEL_ARGS)
 
 clean:
