@@ -6,6 +6,9 @@
   for the nearest nodes of the type, their index rows and the ladder with their cosines (the
   nodes' vectors are random unit vectors, the mention's vector is given: encoding is timed
   apart, as labels per second over 1,000 distinct labels);
+- `inprocess`: offline ingest of 600 varied messages one by one in this process (after 50 to
+  warm up: models loaded, caches filled): wall and CPU milliseconds per episode, the figure to
+  set one version against another (no worker, broker or pool in between);
 - `worker`: offline ingest of varied imported messages through a real Celery worker process
   (2 pool processes, the machine's 2 cores), the embedded broker and graph: episodes per
   second, and the cost per episode of the first 100 episodes against the last 100 of a project
@@ -176,6 +179,33 @@ def resolution_with_meaning(sizes: tuple[int, ...], probes: int = 200) -> dict:
         }
         print(size, results[str(size)], flush=True)
     return results
+
+
+def ingest_in_process(count: int = 600, warm: int = 50, seed: int = 5) -> dict:
+    from kg.ledger.episodes import EpisodeInput, record_episode
+    from kg.models import Organization, Project
+    from kg.pipeline.ingest import episode_ingest
+
+    tag = secrets.token_hex(3)
+    org = Organization.objects.create(slug=f"bench-inprocess-{tag}", name="bench")
+    project = Project.objects.create(
+        organization=org, slug=f"inprocess-{tag}", name="", language="en"
+    )
+    episodes = [
+        record_episode(project, EpisodeInput(content=text), enqueue=False)
+        for text in varied_messages(count, seed=seed)
+    ]
+    for episode in episodes[:warm]:
+        episode_ingest(episode.pk)
+    wall, cpu = time.perf_counter(), time.process_time()
+    for episode in episodes[warm:]:
+        episode_ingest(episode.pk)
+    measured = count - warm
+    return {
+        "episodes": measured,
+        "wall_ms_per_episode": round((time.perf_counter() - wall) / measured * 1000, 2),
+        "cpu_ms_per_episode": round((time.process_time() - cpu) / measured * 1000, 2),
+    }
 
 
 def encoding_speed(count: int = 1000) -> dict:
@@ -538,7 +568,7 @@ def openai_against_slow_model(chat: int = 40, imported: int = 80, processes: int
     return figures
 
 
-SECTIONS = ("resolution", "meaning", "worker", "openai")
+SECTIONS = ("resolution", "meaning", "inprocess", "worker", "openai")
 
 
 def main() -> None:
@@ -575,6 +605,11 @@ def main() -> None:
             int(n) for n in os.environ.get("RESOLUTION_SIZES", "1000,10000,100000").split(",")
         )
         figures["resolution_with_meaning"] = {**when(), **resolution_with_meaning(sizes)}
+    if "inprocess" in chosen:
+        figures["ingest_in_process"] = {
+            **when(),
+            "runs": [ingest_in_process() for _ in range(int(os.environ.get("RUNS", "3")))],
+        }
     if "worker" in chosen:
         total = int(os.environ.get("INGEST_EPISODES", "10000"))
         figures["offline_ingest_through_worker"] = {
