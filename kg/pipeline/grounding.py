@@ -48,7 +48,7 @@ _WHOLE_WORD = re.compile(rf"[^\W_]{{{MIN_WORD_CHARS},}}", re.UNICODE)
 
 @dataclass(frozen=True)
 class Grounded:
-    """An item's label and the words that must support it."""
+    """An edge's end as the check sees it: its names, and where its own quote stands."""
 
     label: str
     aliases: tuple[str, ...] = ()
@@ -68,7 +68,11 @@ def _names(label: str, aliases: Iterable[str]) -> list[set[str]]:
     """Each name as the set of its significant word forms (lower case and lemma)."""
     found = []
     for name in (label, *aliases):
-        forms = {w.casefold() for w in words(name) if _WORD_CHARS.search(w) and not is_stopword(w)}
+        forms = {
+            w.casefold()
+            for w in words(name)
+            if _WORD_CHARS.search(w) and not is_stopword(w.casefold())
+        }
         if forms:
             found.append(forms)
     return found
