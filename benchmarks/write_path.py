@@ -44,6 +44,12 @@ def _percentile(values: list[float], share: float) -> float:
     return round(ordered[max(0, int(share * len(ordered)) - 1)], 2)
 
 
+def _latencies(size: int, timings: list[float], **more: float) -> dict:
+    figures = {"p50_ms": _percentile(timings, 0.5), "p95_ms": _percentile(timings, 0.95), **more}
+    print(size, figures, flush=True)
+    return figures
+
+
 def resolution_through_index(sizes: tuple[int, ...], probes: int = 200) -> dict:
     from kg.graph import NodeRecord
     from kg.models import Organization, Project
@@ -85,12 +91,7 @@ def resolution_through_index(sizes: tuple[int, ...], probes: int = 200) -> dict:
             pool = candidates.candidates_for(project, "pain", label)
             resolve_candidate(mention, pool, lambda m, n: False)
             timings.append((time.perf_counter() - started) * 1000)
-        results[str(size)] = {
-            "p50_ms": _percentile(timings, 0.5),
-            "p95_ms": _percentile(timings, 0.95),
-            "index_fill_seconds": round(filed, 1),
-        }
-        print(size, results[str(size)], flush=True)
+        results[str(size)] = _latencies(size, timings, index_fill_seconds=round(filed, 1))
     return results
 
 
@@ -172,12 +173,7 @@ def resolution_with_meaning(sizes: tuple[int, ...], probes: int = 200) -> dict:
             pool += [n for n in found.values() if n.uid not in {p.uid for p in pool}]
             resolve_candidate(mention, pool, lambda m, n: False, nearest)
             timings.append((time.perf_counter() - started) * 1000)
-        results[str(size)] = {
-            "p50_ms": _percentile(timings, 0.5),
-            "p95_ms": _percentile(timings, 0.95),
-            "fill_seconds": round(filed, 1),
-        }
-        print(size, results[str(size)], flush=True)
+        results[str(size)] = _latencies(size, timings, fill_seconds=round(filed, 1))
     return results
 
 
