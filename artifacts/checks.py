@@ -30,6 +30,7 @@ from itertools import combinations
 
 from artifacts.prompts.prd_templates import EDGE_TEMPLATES, NODE_TEMPLATES
 from kg.language import content_lemmas
+from kg.language.lemmas import part_lemmas, said_lemmas
 from kg.read_models import (
     ArtifactContext,
     ContextEdge,
@@ -46,17 +47,14 @@ HYPOTHESIS_BELOW = 70
 MAX_CLAIM_CHARS = 800
 
 
-_HYPHENS = re.compile(r"[-‐‑–—]")
-
-
 @lru_cache(maxsize=50_000)
 def _name_lemmas(text: str) -> frozenset[str]:
-    return content_lemmas(_HYPHENS.sub(" ", text))
+    return part_lemmas(text)
 
 
 @lru_cache(maxsize=50_000)
 def _quote_lemmas(text: str) -> frozenset[str]:
-    return content_lemmas(text) | _name_lemmas(text)
+    return said_lemmas(text)
 
 
 def names_grounded(names: Iterable[str], quote: str) -> bool:

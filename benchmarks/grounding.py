@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 import json
-import math
 import random
 import time
 from collections import Counter
@@ -43,11 +42,9 @@ def _dev_sets() -> dict[str, list]:
 
 
 def _lemmas_support(label: str, quote: str) -> bool:
-    from kg.language import content_lemmas
+    from kg.pipeline.grounding import says_its_words
 
-    wanted = content_lemmas(label)
-    shared = len(wanted & content_lemmas(quote))
-    return bool(wanted) and shared >= max(1, math.ceil(len(wanted) / 2))
+    return says_its_words(label, quote)
 
 
 def run() -> dict:

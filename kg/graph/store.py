@@ -191,7 +191,8 @@ def _write_vectors(scope: GraphScope, nodes: list[NodeRecord], c: GraphClient) -
         return
     from kg.language.names import names_key, names_vectors
 
-    stale = [n for n in nodes if n.vector_of != names_key(n.names)]
+    keys = {n.uid: names_key(n.names) for n in nodes}
+    stale = [n for n in nodes if n.vector_of != keys[n.uid]]
     if not stale:
         return
     vectors = names_vectors([n.names for n in stale])
@@ -203,7 +204,7 @@ def _write_vectors(scope: GraphScope, nodes: list[NodeRecord], c: GraphClient) -
         cypher.dialect_statement("NODE_VECTORS_SET", c.dialect), rows=rows, **_scope_params(scope)
     )
     for n in stale:
-        n.vector_of = names_key(n.names)
+        n.vector_of = keys[n.uid]
 
 
 def keeps_vectors(client: GraphClient | None = None) -> bool:

@@ -100,14 +100,6 @@ def similarity(a: str, b: str) -> float:
     return float(vectors[0] @ vectors[1])
 
 
-def similarities(text: str, others: Sequence[str]) -> np.ndarray:
-    """Cosine of `text` with each of `others`."""
-    if not others:
-        return np.zeros(0, dtype=np.float32)
-    vectors = encode([text, *others])
-    return vectors[1:] @ vectors[0]
-
-
 def as_list(vector: np.ndarray) -> list[float]:
     """A vector as the plain floats a graph property or JSON holds."""
     return [round(float(x), DECIMALS) for x in vector]

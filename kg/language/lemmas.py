@@ -104,6 +104,19 @@ def content_lemmas(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
+_HYPHENS = re.compile(r"[-‐‑–—]")
+
+
+def part_lemmas(text: str) -> frozenset[str]:
+    """Content lemmas with the parts of hyphenated words apart ("B2B-рынок" → b2b, рынок)."""
+    return content_lemmas(_HYPHENS.sub(" ", text))
+
+
+def said_lemmas(text: str) -> frozenset[str]:
+    """Everything a text can be said to name: its content lemmas, whole and in parts."""
+    return content_lemmas(text) | part_lemmas(text)
+
+
 def lemma_key(text: str) -> str:
     """An order-free key of a phrase's content lemmas: 'owners of salons' = 'salon owner'."""
     return " ".join(sorted(content_lemmas(text)))

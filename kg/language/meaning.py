@@ -137,15 +137,11 @@ def kept_apart(a: str, b: str) -> bool:
     )
 
 
-def similarity_to_names(text: str, names: Sequence[str]) -> float:
-    return names_similarity(text, names)
-
-
 def same_by_meaning(text: str, names: Sequence[str]) -> bool:
     """Whether `text` states what one of `names` states (no code guard: the caller's)."""
     if any(kept_apart(text, name) for name in names[:1]):
         return False
-    return similarity_to_names(text, names) >= SAME_AT
+    return names_similarity(text, names) >= SAME_AT
 
 
 _NOMINAL = frozenset({"NOUN", "PROPN", "ADJ"})

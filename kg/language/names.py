@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from kg.language.encoder import DECIMALS, ENCODER, as_list, encode
+from kg.language.encoder import ENCODER, as_list, encode
 
 MAX_NAMES = 8
 
@@ -38,16 +38,8 @@ def names_vectors(nodes_names: Sequence[Sequence[str]]) -> list[list[float]]:
         mean = vectors[start : start + count].mean(axis=0) if count else vectors[:0].sum(axis=0)
         start += count
         norm = float(np.linalg.norm(mean))
-        out.append(as_list(np.round(mean / norm, DECIMALS) if norm else mean))
+        out.append(as_list(mean / norm if norm else mean))
     return out
-
-
-def names_similarity(text: str, names: Sequence[str]) -> float:
-    """The best cosine between `text` and any one of the names."""
-    if not names or not text.strip():
-        return 0.0
-    vectors = encode([text, *names[:MAX_NAMES]])
-    return float((vectors[1:] @ vectors[0]).max())
 
 
 def closest_name(text: str, names: Sequence[str]) -> tuple[str, float]:
@@ -58,3 +50,8 @@ def closest_name(text: str, names: Sequence[str]) -> tuple[str, float]:
     scores = vectors[1:] @ vectors[0]
     best = int(scores.argmax())
     return names[best], float(scores[best])
+
+
+def names_similarity(text: str, names: Sequence[str]) -> float:
+    """The best cosine between `text` and any one of the names."""
+    return closest_name(text, names)[1]

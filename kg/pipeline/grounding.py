@@ -27,9 +27,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kg.language import content_lemmas, lemma
+from kg.language import lemma
 from kg.language.encoder import similarity
-from kg.language.lemmas import is_stopword, words
+from kg.language.lemmas import is_stopword, part_lemmas, said_lemmas, words
 from kg.ontology import NodeType
 from kg.pipeline.evidence import Span, numbers_in
 
@@ -84,31 +84,26 @@ def name_in_quote(label: str, quote: str, aliases: Iterable[str] = ()) -> bool:
     return any(all(w in said or lemma(w) in said for w in name) for name in _names(label, aliases))
 
 
-def _said(text: str) -> frozenset[str]:
-    """Content lemmas of the text, the parts of hyphenated words counted apart as well
-    ("B2B-рынок" says B2B; "everything--recipes" says recipes)."""
-    return content_lemmas(text) | content_lemmas(_HYPHENS.sub(" ", text))
-
-
-def _wanted(label: str) -> frozenset[str]:
-    return content_lemmas(_HYPHENS.sub(" ", label))
+def says_its_words(
+    label: str, quote: str, aliases: Iterable[str] = (), *, ignore: frozenset[str] = frozenset()
+) -> bool:
+    """The quote has at least half the content words of the label or of one alias (hyphenated
+    words counted in parts too: "B2B-рынок" says B2B). `ignore` holds lemmas that carry no
+    claim of their own (a PRD template's "Requirement:")."""
+    said = said_lemmas(quote)
+    for text in (label, *aliases):
+        wanted = part_lemmas(text) - ignore
+        if not wanted or len(wanted & said) >= max(1, math.ceil(len(wanted) / 2)):
+            return True
+    return False
 
 
 def supports(
     label: str, quote: str, aliases: Iterable[str] = (), *, ignore: frozenset[str] = frozenset()
 ) -> bool:
-    """The quote says the label: half its content words, or the same meaning in other words.
-
-    `ignore` holds lemmas that carry no claim of their own (a PRD template's "Requirement:").
-    """
-    said = _said(quote)
-    for text in (label, *aliases):
-        wanted = _wanted(text) - ignore
-        if not wanted:
-            return True
-        shared = len(wanted & said)
-        if shared >= max(1, math.ceil(len(wanted) / 2)):
-            return True
+    """The quote says the label: half its content words, or the same meaning in other words."""
+    if says_its_words(label, quote, aliases, ignore=ignore):
+        return True
     return similarity(label, quote) >= PARAPHRASE_SIMILARITY
 
 
@@ -133,9 +128,9 @@ def refers_to(end: Grounded, quote: str, span: Span | None, text: str = "") -> b
         start, stop = sentence_around(text, span) if text else (span.start, span.end)
         if end.span.start < stop and start < end.span.end:
             return True
-    said = _said(quote)
+    said = said_lemmas(quote)
     for name in (end.label, *end.aliases):
-        if _wanted(name) & said or name_in_quote(name, quote):
+        if part_lemmas(name) & said or name_in_quote(name, quote):
             return True
     return similarity(end.label, quote) >= PARAPHRASE_SIMILARITY
 

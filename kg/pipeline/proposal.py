@@ -176,21 +176,23 @@ def proposal_from(
 
     # The candidates of every mention the answer did not name, in one lookup.
     unnamed = [a for a in outcome.nodes if said_of(a) is None]
+    asked_about = [(a.candidate.type, a.candidate.label) for a in unnamed]  # as unnamed_mentions
     if found is None:
-        found = candidates.candidates_for_many(project, unnamed_mentions(outcome, known))
+        found = candidates.candidates_for_many(project, asked_about)
+    mentions = {id(a): Mention(*_mention_fields(a)) for a in outcome.nodes}
     # ... and the nearest by meaning, from the vector index: other words, other languages
     # (not for a mention its candidates already match exactly).
     decided = {
         i
         for i, (a, pool) in enumerate(zip(unnamed, found, strict=True))
-        if matched_exactly(Mention(*_mention_fields(a)), pool)
+        if matched_exactly(mentions[id(a)], pool)
     }
-    nearest = candidates.neighbours_by_meaning(project, unnamed_mentions(outcome, known), decided)
+    nearest = candidates.neighbours_by_meaning(project, asked_about, decided)
     pools = {
         id(a): _joined(pool, near[0]) for a, pool, near in zip(unnamed, found, nearest, strict=True)
     }
+    # the vector index's cosines per mention; None (computed in resolution) where it keeps none
     meaning = {id(a): near[1] for a, near in zip(unnamed, nearest, strict=True)}
-    mentions = {id(a): Mention(*_mention_fields(a)) for a in outcome.nodes}
     if offline:
 
         def confirm(m: Mention, n: NodeRecord) -> bool:
@@ -207,7 +209,7 @@ def proposal_from(
             return False
 
         for a in unnamed:
-            resolve_candidate(mentions[id(a)], pools[id(a)], ask_later, _meaning(meaning, a))
+            resolve_candidate(mentions[id(a)], pools[id(a)], ask_later, meaning[id(a)])
         verdicts = _confirm_together(episode, asked)
 
         def confirm(m: Mention, n: NodeRecord) -> bool:
@@ -222,7 +224,7 @@ def proposal_from(
             decision = Resolution("llm", said, None, said.label)
         else:
             decision = resolve_candidate(
-                mention, pools[id(accepted)], confirm, _meaning(meaning, accepted)
+                mention, pools[id(accepted)], confirm, meaning[id(accepted)]
             )
         proposal.nodes.append(
             ProposedNode(
@@ -266,11 +268,6 @@ def proposal_from(
 def _joined(pool: list[NodeRecord], more: list[NodeRecord]) -> list[NodeRecord]:
     seen = {n.uid for n in pool}
     return pool + [n for n in more if n.uid not in seen]
-
-
-def _meaning(meaning: dict[int, dict[str, float] | None], accepted) -> dict[str, float] | None:
-    """The vector index's cosines for a mention; None (compute them) where it keeps none."""
-    return meaning.get(id(accepted))
 
 
 def _endpoint(end: tuple[str, str], by_number: dict[int, NodeRecord]) -> Endpoint | None:

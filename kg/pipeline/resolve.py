@@ -27,9 +27,8 @@ from kg.language.meaning import (
     SAME_AT,
     kept_apart,
     negated,
-    similarity_to_names,
 )
-from kg.language.names import closest_name
+from kg.language.names import closest_name, names_similarity
 from kg.pipeline.evidence import normalise, numbers_in
 
 MERGE_AT = 88.0
@@ -122,6 +121,7 @@ def codes_conflict(a: str, b: str) -> bool:
     return bool(left and right)
 
 
+@functools.lru_cache(maxsize=50_000)  # asked again of the same names for every mention
 def meaning_key(label: str) -> str:
     """An order- and inflection-free key that keeps what lemma keys drop: codes and "not"."""
     key = lemma_key(label)
@@ -236,7 +236,7 @@ def resolve_candidate(
     if ranked[0][1] >= MERGE_AT and negated(mention.label) == negated(best_fuzzy.label):
         return Resolution("fuzzy", best_fuzzy, ranked[0][1], best_fuzzy.label)
     if nearest is None:
-        by_meaning = {n.uid: similarity_to_names(mention.label, n.names) for n in candidates}
+        by_meaning = {n.uid: names_similarity(mention.label, n.names) for n in candidates}
     else:
         by_meaning = {n.uid: nearest.get(n.uid, 0.0) for n in candidates}
     if mention.node_type not in OFFERING_TYPES:

@@ -52,7 +52,7 @@ from textblob.en import lexicon
 from kg.language import is_cyrillic, is_english_word, lemma, vectors
 from kg.language.lemmas import GENERIC, is_stopword, words
 from kg.language.tokens import analyse
-from kg.pipeline.resolve import NUMERIC_TYPES, codes_of, unmatched_codes
+from kg.pipeline.resolve import NUMERIC_TYPES, OFFERING_TYPES, codes_of, unmatched_codes
 
 _WORD = re.compile(r"[\w-]+", re.UNICODE)
 
@@ -187,7 +187,6 @@ _REQUIREMENT = re.compile(
     r"\b(win(?:dows)?|mac(?:\s*os)?(?:\s*x)?|os\s*x)\s+\d[\w.-]*"
     r"(?:[\s/,+-]+(?:\d[\w.-]*|me|xp|vista|nt|or|and|higher|later|above)\b)*"
 )
-OFFERING_TYPES = frozenset({"product", "competitor", "alternative", "feature"})
 MIN_SHARED = 2  # fewer shared informative words is never enough
 # Russian paraphrases (chosen on the dev split, see the README): the lowest cosine each word of
 # the shorter mention must reach, and the fewest informative lemmas on each side.
