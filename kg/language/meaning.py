@@ -23,7 +23,7 @@ import re
 from collections.abc import Sequence
 
 from kg.language.lemmas import GENERIC, content_lemmas
-from kg.language.names import names_similarity
+from kg.language.names import closest_name, names_similarity
 
 SAME_AT = 0.8
 ASK_FROM = 0.55
@@ -139,9 +139,8 @@ def kept_apart(a: str, b: str) -> bool:
 
 def same_by_meaning(text: str, names: Sequence[str]) -> bool:
     """Whether `text` states what one of `names` states (no code guard: the caller's)."""
-    if any(kept_apart(text, name) for name in names[:1]):
-        return False
-    return names_similarity(text, names) >= SAME_AT
+    name, cosine = closest_name(text, names)
+    return cosine >= SAME_AT and not kept_apart(text, name)  # the cheap test first
 
 
 _NOMINAL = frozenset({"NOUN", "PROPN", "ADJ"})
