@@ -21,7 +21,6 @@ import contextlib
 import datetime as dt
 import functools
 import logging
-import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Literal
@@ -46,7 +45,7 @@ from kg.commands import (
 )
 from kg.llm import LLMOutputError, call_llm
 from kg.llm.prompts import resolution
-from kg.models import Episode, Organization, Project
+from kg.models import Organization, Project
 from kg.read_models import NodeRecord, NodeReference, OrgInsightNote
 from kg.tenancy import OrgNotFound, is_member, projects_for_user
 from orgmemory.models import InsightSource, InsightStatus, OrgInsight
@@ -324,22 +323,8 @@ def independent_projects(members: list[_Member]) -> int:
         said.setdefault(m.project.pk, set()).update(e.episode_uid for e in m.node.evidence)
     if len(said) < MIN_PROJECTS:
         return len(said)
-    hashes = {project: _content_hashes(project, uids) for project, uids in said.items()}
+    hashes = {project: read_models.content_hashes(project, uids) for project, uids in said.items()}
     return min(len(hashes), len(set().union(*hashes.values())))
-
-
-def _content_hashes(project: int, uids: set[str]) -> set[str]:
-    """The content hashes of the messages behind the evidence; a uid the ledger does not hold
-    (a graph written without one) stands for itself."""
-    valid = []
-    for uid in uids:
-        with contextlib.suppress(ValueError):
-            valid.append(str(uuid.UUID(uid)))
-    rows = Episode.objects.filter(project_id=project, uid__in=sorted(valid)).values_list(
-        "uid", "content_sha256"
-    )
-    found = {str(uid): sha for uid, sha in rows}
-    return {found.get(uid, uid) for uid in uids}
 
 
 def _create(org: Organization, node_type: str, cluster: _Cluster, now: dt.datetime) -> OrgInsight:

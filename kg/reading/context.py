@@ -13,9 +13,11 @@ are kept apart from nodes and gaps: they are not evidence of this project.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import logging
 import threading
+import uuid
 from collections.abc import Callable, Iterable
 
 from pydantic import BaseModel, Field, PrivateAttr
@@ -236,6 +238,24 @@ def episodes_by_uid(project: Project, uids: Iterable[str]) -> dict[str, Episode]
         batch = Episode.objects.filter(project=project, uid__in=ordered[i : i + EPISODE_BATCH])
         found.update((str(e.uid), e) for e in batch.only("uid", "author", "source_ref"))
     return found
+
+
+def content_hashes(project_id: int, uids: Iterable[str]) -> set[str]:
+    """The content hashes (SHA-256) of the project's messages behind some evidence: the same
+    words sent twice are one source. A uid the ledger does not hold (a graph written without
+    one) stands for itself."""
+    uids = set(uids)
+    valid = []
+    for uid in uids:
+        with contextlib.suppress(ValueError):
+            valid.append(str(uuid.UUID(uid)))
+    found: dict[str, str] = {}
+    valid.sort()
+    for i in range(0, len(valid), EPISODE_BATCH):
+        chunk = valid[i : i + EPISODE_BATCH]
+        batch = Episode.objects.filter(project_id=project_id, uid__in=chunk)
+        found.update((str(uid), sha) for uid, sha in batch.values_list("uid", "content_sha256"))
+    return {found.get(uid, uid) for uid in uids}
 
 
 def _episodes_for(project: Project, nodes: list[NodeRecord]) -> dict[str, Episode]:
