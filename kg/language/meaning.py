@@ -22,8 +22,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from kg.language.lemmas import GENERIC, content_lemmas
+from kg.language.lemmas import GENERIC, content_lemmas, is_cyrillic, lemma
 from kg.language.names import closest_name, names_similarity
+from kg.language.tokens import analyse
 
 SAME_AT = 0.8
 ASK_FROM = 0.55
@@ -96,8 +97,6 @@ _NOMINAL_RUN = frozenset({"NOUN", "PROPN", "ADJ", "DET", "NUM"})
 def core_nouns(text: str) -> frozenset[str]:
     """Lemmas of the nouns that are not inside a prepositional phrase: what the statement is
     about and acts on ("the login page lags"), not where or when ("in basements")."""
-    from kg.language import analyse
-
     tokens = analyse(text)
     found = set()
     for i, token in enumerate(tokens):
@@ -152,8 +151,6 @@ def subject_phrase(label: str, subject: str) -> str:
     adjectives that modify it before ("delivery speed") and its complement after ("speed of
     payout"; in Russian the genitive nouns that follow, «скорость выплат»). The subject word
     itself when the label does not contain it."""
-    from kg.language import analyse, is_cyrillic, lemma
-
     wanted = [lemma(w) for w in subject.split()]
     tokens = analyse(label)
     at = next((i for i, t in enumerate(tokens) if wanted and t.lemma == wanted[-1]), None)

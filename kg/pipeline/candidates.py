@@ -39,7 +39,9 @@ from django.db.models import Max
 
 from kg.graph import GraphScope, NodeRecord, store
 from kg.language import content_lemmas
+from kg.language.encoder import DIMENSIONS, encode_one
 from kg.language.meaning import ASK_FROM
+from kg.language.names import names_vectors
 from kg.models import IndexedNode, IndexPosting, Project
 from kg.pipeline.resolve import meaning_key, node_key
 
@@ -140,22 +142,16 @@ class _MeaningIndex:
     product per lookup; promotion files one organization's nodes of one type)."""
 
     def __init__(self) -> None:
-        from kg.language.encoder import DIMENSIONS
-
         self._vectors = np.zeros((64, DIMENSIONS), dtype=np.float32)
         self._count = 0
 
     def add(self, label: str) -> None:
-        from kg.language.encoder import encode_one
-
         if self._count == len(self._vectors):
             self._vectors = np.concatenate([self._vectors, np.zeros_like(self._vectors)])
         self._vectors[self._count] = encode_one(label)
         self._count += 1
 
     def nearest(self, label: str, limit: int, at_least: float) -> list[int]:
-        from kg.language.encoder import encode_one
-
         if not self._count:
             return []
         scores = self._vectors[: self._count] @ encode_one(label)
@@ -346,8 +342,6 @@ def neighbours_by_meaning(
     (the graph's vector index, across languages), and each one's cosine with the mention.
     Mentions at the positions in `decided` (matched exactly already) are not looked up. The
     cosines are None where the graph keeps no vectors: resolution computes them itself."""
-    from kg.language.names import names_vectors
-
     if not mentions:
         return []
     if not store.keeps_vectors():
