@@ -55,6 +55,7 @@ from kg.reading.context import (
 )
 from kg.reading.node_references import NodeReference, register_node_reference_provider
 from kg.reading.node_trail import episode_admin_url, node_admin_url
+from kg.reading.search import Passage, Retrieval, retrieve
 from kg.signals import project_graph_changed
 
 # --- the graph's read queries (looked up on the store at call time: a reset client is seen) ---
@@ -108,6 +109,8 @@ __all__ = [
     "NodeRecord",
     "NodeReference",
     "OrgInsightNote",
+    "Passage",
+    "Retrieval",
     "artifact_context",
     "citation_source",
     "claim_supported",
@@ -142,4 +145,5 @@ __all__ = [
     "register_node_reference_provider",
     "register_org_insight_provider",
     "research_gaps",
+    "retrieve",
 ]

@@ -14,6 +14,7 @@ from kg.models.pipeline import (
     ProjectRevision,
     ResolutionDecision,
 )
+from kg.models.search import EpisodeSearchText
 from kg.models.tenancy import Invitation, Language, Membership, Organization, Project, Role
 
 __all__ = [
@@ -23,6 +24,7 @@ __all__ = [
     "EpisodeKind",
     "EpisodeIntegration",
     "EpisodeProcessing",
+    "EpisodeSearchText",
     "ExtractionRejection",
     "IndexPosting",
     "IndexedNode",

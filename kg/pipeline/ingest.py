@@ -31,6 +31,7 @@ from django.utils import timezone
 from kg.graph import EpisodeStub, store
 from kg.graph.records import graph_time
 from kg.ledger.episodes import IMPORT_TASK_STRIDE, queue_ingest
+from kg.ledger.search_index import index_episodes
 from kg.models import (
     Episode,
     EpisodeIntegration,
@@ -266,6 +267,7 @@ def _ingest_episodes(episodes: Sequence[Episode], *, force: bool = False) -> _Ou
         proposals = recorded_proposals(todo)
         # Recorded before the first call to any other server: an outage leaves a trace.
         _mark_running(todo, proposed=set(proposals))
+        index_episodes(todo)  # the ledger's full-text index (idempotent)
         scope = todo[0].project.graph_scope
         store.upsert_episode_stubs(
             scope,

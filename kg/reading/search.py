@@ -1,0 +1,352 @@
+"""Retrieval over a project's research: the words of its messages and the meaning of its findings.
+
+Three lists are ranked apart and fused by reciprocal rank (each list votes 1 / (60 + rank) for
+an episode, so no list's raw scores need to be comparable with another's):
+- text: the ledger's full-text index (kg.models.search) over the question's lemmas;
+- meaning: the graph's vector index, the findings nearest the question in any language, each
+  bringing the episodes its quotes stand in;
+- graph: the neighbours of the best findings along their edges (a segment brings its pains).
+
+What comes back are passages: verbatim words of one episode (a sentence the question's words
+are in, or a finding's quote), with the scores that chose them, so an answer can cite them and
+a "why this answer" view can show them. Every query takes the project: nothing crosses it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+
+from django.db import connection
+
+from kg.graph import GraphUnavailable, NodeRecord, store
+from kg.language.encoder import encode
+from kg.language.lemmas import GENERIC, content_lemmas, lemma, words
+from kg.ledger.search_index import index_project
+from kg.models import Episode, Project
+from kg.ontology import NODE_TYPES
+
+RRF_K = 60  # the usual constant of reciprocal rank fusion: ranks past ~60 count little
+TEXT_HITS = 40
+MEANING_HITS_PER_TYPE = 5
+GRAPH_SEEDS = 5
+QUOTE_CHARS = 320
+WHO_TYPES = frozenset(
+    {"segment", "product", "market"}
+)  # a sentence longer than this is cut to a window around its matched words
+
+# Words a question about research is made of, which name no topic: what people "say" or
+# "complain about" is the question's frame, not what it asks about. General lists.
+_FRAME_WORDS = """
+    say said tell mention talk think feel complain complaint report ask wish like dislike
+    anyone anybody somebody someone people person customer user respondent participant
+    interviewee research note interview review feedback know whether why what which how who
+    there main common top most reason experience
+    говорить сказать рассказывать рассказать упоминать упомянуть жаловаться жалоба писать
+    написать думать считать хотеть кто-то кто-нибудь кто-либо человек люди клиент
+    пользователь респондент участник исследование отзыв заметка интервью известно почему
+    какой чем главный основной частый причина опыт"""
+QUESTION_FRAME = frozenset(_FRAME_WORDS.split())
+
+
+@dataclass(frozen=True)
+class Passage:
+    """Verbatim words of one episode that may answer a question."""
+
+    episode_uid: str
+    episode_number: int
+    quote: str
+    start: int
+    end: int
+    node_uid: str = ""  # the finding this is the quote of, when it came from one
+    node_label: str = ""
+    node_type: str = ""
+    score: float = 0.0  # fused rank score of its episode
+    found_by: tuple[str, ...] = ()  # "text", "meaning", "graph"
+    focus_share: float = 0.0  # the share of the question's topic words the passage holds
+    cosine: float = 0.0  # the sentence encoder's cosine between question and passage
+
+
+@dataclass
+class Retrieval:
+    question: str
+    focus: frozenset[str]
+    passages: list[Passage] = field(default_factory=list)
+    nearby: list[NodeRecord] = field(default_factory=list)  # the findings nearest in meaning
+    trace: dict[str, list] = field(default_factory=dict)  # each list's ranking, for staff
+
+
+def question_focus(question: str) -> frozenset[str]:
+    """The lemmas that name what a question is about: its content words less the words every
+    research question is framed in and the words that name no particular thing."""
+    lemmas = content_lemmas(question)
+    focus = frozenset(w for w in lemmas if w not in QUESTION_FRAME and w not in GENERIC)
+    return focus or frozenset(w for w in lemmas if w not in QUESTION_FRAME)
+
+
+def _fts_terms(focus: Iterable[str]) -> list[str]:
+    return sorted({w for w in focus if re.fullmatch(r"[\w'’-]+", w)})
+
+
+def text_matches(project: Project, focus: Iterable[str], limit: int = TEXT_HITS) -> list[int]:
+    """The project's episode ids whose words hold the focus lemmas, best first (BM25 on
+    SQLite's FTS5, ts_rank on PostgreSQL)."""
+    terms = _fts_terms(focus)
+    if not terms:
+        return []
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            query = " or ".join('"' + t.replace('"', " ") + '"' for t in terms)
+            cursor.execute(
+                "SELECT episode_id FROM kg_episodesearchtext, websearch_to_tsquery('simple', %s) q "
+                "WHERE project_id = %s AND to_tsvector('simple', lemmas) @@ q "
+                "ORDER BY ts_rank(to_tsvector('simple', lemmas), q) DESC, episode_id LIMIT %s",
+                [query, project.pk, limit],
+            )
+        else:
+            query = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+            cursor.execute(
+                "SELECT s.episode_id FROM kg_episode_fts JOIN kg_episodesearchtext s "
+                "ON s.episode_id = kg_episode_fts.rowid "
+                "WHERE kg_episode_fts MATCH %s AND s.project_id = %s "
+                "ORDER BY bm25(kg_episode_fts), s.episode_id LIMIT %s",
+                [query, project.pk, limit],
+            )
+        return [row[0] for row in cursor.fetchall()]
+
+
+def meaning_matches(project: Project, question_vector: list[float]) -> list[tuple[str, float]]:
+    """The findings nearest the question in meaning, of every type: (uid, cosine), best first.
+    Empty where the graph keeps no vectors."""
+    scope = project.graph_scope
+    found: list[tuple[str, float]] = []
+    for node_type in NODE_TYPES:
+        near = store.nearest_nodes(scope, node_type, question_vector, MEANING_HITS_PER_TYPE)
+        found.extend(near or [])
+    return sorted(found, key=lambda pair: -pair[1])
+
+
+_SENTENCE_END = re.compile(r"[.!?…](?=\s|$)|\n")
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Each sentence's start and end (a line break ends one too), blanks trimmed."""
+    spans, start = [], 0
+    for found in _SENTENCE_END.finditer(text):
+        spans.append((start, found.end()))
+        start = found.end()
+    spans.append((start, len(text)))
+    trimmed = []
+    for begin, end in spans:
+        piece = text[begin:end]
+        left = len(piece) - len(piece.lstrip())
+        right = len(piece.rstrip())
+        if right > left:
+            trimmed.append((begin + left, begin + right))
+    return trimmed
+
+
+def best_sentence(text: str, focus: frozenset[str]) -> tuple[int, int, float]:
+    """The sentence holding most of the focus lemmas (the earliest of equals), cut to a window
+    of QUOTE_CHARS around its first matched word when longer; with the share it holds."""
+    best = (0, min(len(text), QUOTE_CHARS), 0.0)
+    for begin, end in sentence_spans(text):
+        held = {lemma(w) for w in words(text[begin:end])} & focus
+        share = len(held) / len(focus) if focus else 0.0
+        if share > best[2]:
+            best = (begin, end, share)
+    begin, end, share = best
+    if end - begin > QUOTE_CHARS:
+        begin, end = _window(text, begin, end, focus)
+    return begin, end, share
+
+
+def _window(text: str, begin: int, end: int, focus: frozenset[str]) -> tuple[int, int]:
+    for match in re.finditer(r"[\w][\w'’-]*", text[begin:end]):
+        if lemma(match.group()) in focus:
+            first = begin + match.start()
+            start = max(begin, first - QUOTE_CHARS // 3)
+            # whole words only: move to the next word start / previous word end
+            while start > begin and not text[start - 1].isspace():
+                start += 1
+            stop = min(end, start + QUOTE_CHARS)
+            while stop < end and not text[stop].isspace():
+                stop -= 1
+            return start, max(stop, first + len(match.group()))
+    return begin, begin + QUOTE_CHARS
+
+
+def focus_share(text: str, focus: frozenset[str]) -> float:
+    if not focus:
+        return 0.0
+    return len({lemma(w) for w in words(text)} & focus) / len(focus)
+
+
+def _fuse(rankings: dict[str, Sequence[int]]) -> dict[int, tuple[float, tuple[str, ...]]]:
+    fused: dict[int, list] = {}
+    for name, ranked in rankings.items():
+        for rank, episode_id in enumerate(ranked, 1):
+            entry = fused.setdefault(episode_id, [0.0, []])
+            entry[0] += 1.0 / (RRF_K + rank)
+            if name not in entry[1]:
+                entry[1].append(name)
+    return {k: (v[0], tuple(v[1])) for k, v in fused.items()}
+
+
+def retrieve(project: Project, question: str, *, episodes: int = 12) -> Retrieval:
+    """The passages of the project's research that may answer `question`, best first."""
+    index_project(project)
+    focus = question_focus(question)
+    found = Retrieval(question=question, focus=focus)
+    text_ids = text_matches(project, focus)
+    vector = encode([question])[0]  # the question's meaning, for the vector index
+    try:
+        near = meaning_matches(project, [float(x) for x in vector])
+    except GraphUnavailable:
+        near = []
+    near_nodes = _nodes(project, [uid for uid, _ in near])
+    seeds = [near_nodes[uid] for uid, _ in near[:GRAPH_SEEDS] if uid in near_nodes]
+    neighbours = _neighbours(project, seeds)
+    found.nearby = [near_nodes[uid] for uid, _ in near if uid in near_nodes]
+
+    by_uid = _episode_ids(
+        project, {e.episode_uid for n in [*near_nodes.values(), *neighbours] for e in n.evidence}
+    )
+    meaning_ids = _ranked_unique(
+        by_uid.get(e.episode_uid)
+        for uid, _ in near
+        if uid in near_nodes
+        for e in near_nodes[uid].evidence
+    )
+    graph_ids = _ranked_unique(by_uid.get(e.episode_uid) for n in neighbours for e in n.evidence)
+    rankings = {"text": text_ids, "meaning": meaning_ids, "graph": graph_ids}
+    found.trace = {name: list(ranked[:20]) for name, ranked in rankings.items()}
+    fused = _fuse(rankings)
+    chosen = sorted(fused, key=lambda i: (-fused[i][0], i))[:episodes]
+    rows = {e.pk: e for e in Episode.objects.filter(project=project, pk__in=chosen)}
+    node_quotes = _node_quotes([*near_nodes.values(), *neighbours])
+    candidates: list[Passage] = []
+    for episode_id in chosen:
+        episode = rows.get(episode_id)
+        if episode is None:
+            continue
+        score, lists = fused[episode_id]
+        uid = str(episode.uid)
+        for node, quote in node_quotes.get(uid, []):
+            if node.type in WHO_TYPES:
+                continue  # who said it is not what was said: their words come as a sentence
+            candidates.append(
+                Passage(
+                    episode_uid=uid,
+                    episode_number=episode.number,
+                    quote=quote.quote,
+                    start=quote.start,
+                    end=quote.end,
+                    node_uid=node.uid,
+                    node_label=node.label,
+                    node_type=node.type,
+                    score=score,
+                    found_by=lists,
+                    focus_share=focus_share(f"{node.label} {quote.quote}", focus),
+                )
+            )
+        begin, end, share = best_sentence(episode.content, focus)
+        candidates.append(
+            Passage(
+                episode_uid=uid,
+                episode_number=episode.number,
+                quote=episode.content[begin:end],
+                start=begin,
+                end=end,
+                score=score,
+                found_by=lists,
+                focus_share=share,
+            )
+        )
+    found.passages = _with_cosines(question, focus, _distinct(candidates))
+    return found
+
+
+def _distinct(passages: list[Passage]) -> list[Passage]:
+    seen: set[tuple[str, str, int, int]] = set()
+    kept = []
+    for passage in passages:
+        key = (passage.node_uid, passage.episode_uid, passage.start, passage.end)
+        if key not in seen:
+            seen.add(key)
+            kept.append(passage)
+    return kept
+
+
+def _with_cosines(question: str, focus: frozenset[str], passages: list[Passage]) -> list[Passage]:
+    """Each passage's nearness to the question: the best cosine of the question, or of its
+    topic words alone, with the passage's words or the finding it is a quote of (a question's
+    frame, "what do users say about", is in none of them)."""
+    if not passages:
+        return []
+    asked = encode([question, " ".join(sorted(focus)) or question])
+    texts = [p.quote for p in passages] + [p.node_label or p.quote for p in passages]
+    vectors = encode(texts)
+    count = len(passages)
+    scored = []
+    for i, passage in enumerate(passages):
+        nearness = max(float(v @ q) for v in (vectors[i], vectors[count + i]) for q in asked)
+        scored.append(replace(passage, cosine=round(nearness, 4)))
+    return sorted(scored, key=lambda p: (-p.score, -p.cosine, p.episode_number, p.start))
+
+
+def _ranked_unique(ids: Iterable[int | None]) -> list[int]:
+    seen: list[int] = []
+    for i in ids:
+        if i is not None and i not in seen:
+            seen.append(i)
+    return seen
+
+
+def _nodes(project: Project, uids: Sequence[str]) -> dict[str, NodeRecord]:
+    if not uids:
+        return {}
+    try:
+        records = store.nodes_by_uids(project.graph_scope, uids)
+    except GraphUnavailable:
+        return {}
+    return {r.uid: r for r in records if r.status not in {"rejected", "merged"}}
+
+
+def _neighbours(project: Project, seeds: Sequence[NodeRecord]) -> list[NodeRecord]:
+    if not seeds:
+        return []
+    seed_uids = {n.uid for n in seeds}
+    try:
+        edges = store.edges_of_nodes(project.graph_scope, seed_uids)
+    except GraphUnavailable:
+        return []
+    others = _ranked_unique_str(
+        e.target if e.source in seed_uids else e.source for e in edges if e.invalid_at is None
+    )
+    found = _nodes(project, [uid for uid in others if uid not in seed_uids])
+    return [found[uid] for uid in others if uid in found]
+
+
+def _ranked_unique_str(ids: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(ids))
+
+
+def _episode_ids(project: Project, uids: set[str]) -> dict[str, int]:
+    if not uids:
+        return {}
+    return {
+        str(uid): pk
+        for uid, pk in Episode.objects.filter(project=project, uid__in=sorted(uids)).values_list(
+            "uid", "pk"
+        )
+    }
+
+
+def _node_quotes(nodes: Iterable[NodeRecord]) -> dict[str, list]:
+    quotes: dict[str, list] = {}
+    for node in nodes:
+        for evidence in node.evidence:
+            quotes.setdefault(evidence.episode_uid, []).append((node, evidence))
+    return quotes

@@ -1,0 +1,83 @@
+"""Answers to a PM's questions: retrieval (full text, meaning, graph), the checks each sentence
+passes and the refusal, through the real pipeline (offline engine), SQL ledger and graph."""
+
+from __future__ import annotations
+
+import pytest
+
+from chat.answers import answer_question
+from kg.models import EpisodeSearchText
+from kg.pipeline.ingest import episode_ingest
+from kg.read_models import retrieve
+from tests.kg.pipeline_helpers import make_project, record_messages
+
+pytestmark = pytest.mark.django_db
+
+COURIER_NOTES = [
+    "Restaurant owners said onboarding took them two weeks because the menu import kept failing.",
+    "Couriers wait at the pickup counter for twenty minutes when the kitchen is late.",
+    "One owner switched to Wolt because payouts there arrive the next day.",
+    "Couriers complain that the app drains the phone battery during long shifts.",
+]
+
+
+def _project(slug: str, texts: list[str], org: str = "acme", language: str = "en"):
+    project = make_project(slug, language=language, org=org)
+    messages = [
+        {"text": t, "at": f"2026-03-{day:02d}T09:00:00Z"} for day, t in enumerate(texts, 1)
+    ]
+    for episode in record_messages(project, messages):
+        episode_ingest(episode.pk)
+    return project
+
+
+def _cited_numbers(answer) -> set[int]:
+    return {c.episode_number for s in answer.sentences for c in s.citations}
+
+
+def test_pipeline_indexes_each_episode_once_as_lemmas(graph):
+    project = _project("couriers", COURIER_NOTES[:2])
+    entries = EpisodeSearchText.objects.filter(project=project)
+    assert entries.count() == 2
+    assert "courier" in entries.get(episode__number=2).lemmas.split()
+
+
+def test_an_answer_cites_the_messages_that_say_it_and_each_quote_is_verbatim(graph):
+    project = _project("couriers", COURIER_NOTES)
+    answer = answer_question(project, "What do couriers say about waiting at pickup?")
+    assert not answer.refused
+    assert 2 in _cited_numbers(answer)
+    contents = {e.number: e.content for e in project.episodes.all()}
+    for sentence in answer.sentences:
+        assert sentence.citations
+        for citation in sentence.citations:
+            assert contents[citation.episode_number][citation.start : citation.end] == (
+                citation.quote
+            )
+
+
+def test_a_question_the_research_never_covered_is_refused_and_names_what_is_near(graph):
+    project = _project("couriers", COURIER_NOTES)
+    answer = answer_question(project, "What do users say about the pricing of the premium plan?")
+    assert answer.refused
+    assert answer.sentences == []
+    assert answer.refusal.startswith("The research doesn't say.")
+
+
+def test_retrieval_never_reaches_another_projects_messages(graph):
+    ours = _project("couriers", COURIER_NOTES[:1])
+    _project("other", ["Couriers wait at the pickup counter for an hour."], org="globex")
+    found = retrieve(ours, "couriers waiting at the pickup counter")
+    ours_uids = {str(u) for u in ours.episodes.values_list("uid", flat=True)}
+    assert found.passages
+    assert {p.episode_uid for p in found.passages} <= ours_uids
+    answer = answer_question(ours, "What do couriers say about waiting at the pickup counter?")
+    assert {c.episode_uid for s in answer.sentences for c in s.citations} <= ours_uids
+
+
+def test_a_russian_question_over_english_research_is_answered_in_russian(graph):
+    project = _project("couriers", COURIER_NOTES)
+    answer = answer_question(project, "Что говорят курьеры о батарее телефона?")
+    assert answer.language == "ru"
+    assert not answer.refused
+    assert 4 in _cited_numbers(answer)
