@@ -14,7 +14,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 import kg.web.api.converters  # noqa: F401  registers <num:...>
-from chat import services
+from chat import answers, services
 from chat.models import Conversation, Message
 from kg.commands import MAX_MESSAGE_CHARS
 from kg.web.api.fields import StringField, WrittenTextField
@@ -190,10 +190,95 @@ class MessageList(ProjectScoped, generics.ListAPIView):
         return Response(MessageSerializer(message).data, status=status.HTTP_201_CREATED)
 
 
+# --- questions to the research ---------------------------------------------------------------
+
+MAX_QUESTION_CHARS = 1000
+
+
+class AskSerializer(serializers.Serializer):
+    question = WrittenTextField(max_length=MAX_QUESTION_CHARS, help_text="The question, as asked.")
+
+
+class CitationSerializer(serializers.Serializer):
+    message = serializers.IntegerField(source="episode_number", help_text="The message's number.")
+    quote = serializers.CharField(help_text="The cited words, verbatim.")
+    start = serializers.IntegerField(help_text="Where the words start in the message.")
+    end = serializers.IntegerField()
+
+
+class AnswerSentenceSerializer(serializers.Serializer):
+    text = serializers.CharField()
+    citations = CitationSerializer(many=True)
+
+
+class PassageSerializer(serializers.Serializer):
+    message = serializers.IntegerField(source="episode_number")
+    quote = serializers.CharField()
+    finding = serializers.CharField(source="node_label")
+    finding_type = serializers.CharField(source="node_type")
+    score = serializers.FloatField(help_text="Fused reciprocal-rank score of its message.")
+    found_by = serializers.ListField(child=serializers.CharField())
+    focus_share = serializers.FloatField()
+    cosine = serializers.FloatField()
+
+
+class AnswerSerializer(serializers.Serializer):
+    question = serializers.CharField()
+    language = serializers.CharField()
+    refused = serializers.BooleanField(help_text="True when the research does not say.")
+    refusal = serializers.CharField(help_text="What is said instead of an answer, if refused.")
+    nearby = serializers.ListField(child=serializers.CharField())
+    sentences = AnswerSentenceSerializer(many=True)
+    engine = serializers.CharField()
+
+
+class RetrievalTraceSerializer(serializers.Serializer):
+    focus = serializers.ListField(child=serializers.CharField())
+    rankings = serializers.DictField(child=serializers.ListField(child=serializers.IntegerField()))
+    passages = PassageSerializer(many=True)
+    used = PassageSerializer(many=True)
+
+
+def answer_data(answer: answers.Answer, *, staff: bool) -> dict:
+    data = AnswerSerializer(answer).data
+    if staff and answer.retrieval is not None:
+        data["retrieval"] = RetrievalTraceSerializer(
+            {
+                "focus": sorted(answer.retrieval.focus),
+                "rankings": answer.retrieval.trace,
+                "passages": answer.retrieval.passages,
+                "used": answer.used,
+            }
+        ).data
+    return data
+
+
+@extend_schema(
+    tags=["chat"],
+    summary="Ask the research: an answer whose every sentence cites the words it rests on",
+    description="Any member may ask. When the research does not cover the question the answer "
+    "is refused and names what the research holds nearby. Staff also get the retrieval trace "
+    "(`retrieval`: every passage found, its scores, and the ones offered to the engine); the "
+    "rankings there are message ids, not numbers.",
+    request=AskSerializer,
+    responses=AnswerSerializer,
+)
+class AskResearch(ProjectScoped, generics.GenericAPIView):
+    serializer_class = AskSerializer
+
+    def post(self, request: Request, slug: str) -> Response:
+        project = self.get_project()
+        body = AskSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        answer = answers.answer_question(project, body.validated_data["question"])
+        return Response(answer_data(answer, staff=request.user.is_staff))
+
+
 C = "projects/<slug:slug>/conversations/"
 
 urlpatterns = [
     path(C, ConversationList.as_view(), name="api-conversations"),
     path(C + "<num:conversation_id>/", ConversationDetail.as_view(), name="api-conversation"),
     path(C + "<num:conversation_id>/messages/", MessageList.as_view(), name="api-messages"),
+    path("projects/<slug:slug>/ask/", AskResearch.as_view(), name="api-ask"),
 ]
