@@ -12,6 +12,7 @@ and names what it does hold nearby — never a guess.
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass, field
 
 from chat.prompts import research_answer
@@ -34,10 +35,12 @@ NEARBY = 3
 
 TEXTS = {
     "en": {
+        "answering": "You asked the research (nothing was recorded). It says:",
         "refused": "The research doesn't say.",
         "nearby": "Nearby, it covers: {items}.",
     },
     "ru": {
+        "answering": "Это вопрос к исследованию (в него ничего не записано). Вот что в нём есть:",
         "refused": "В исследовании об этом ничего нет.",
         "nearby": "Рядом с этим в нём есть: {items}.",
     },
@@ -71,6 +74,23 @@ class Answer:
     dropped: int = 0  # sentences the checks refused
     retrieval: Retrieval | None = None
     used: list[Passage] = field(default_factory=list)  # the passages offered to the engine
+
+
+_SENTENCE_BREAK = re.compile(r"[.!?…](?=\s+\S)")
+_REPORTED = re.compile(r"[:«»\"“”]")
+
+
+def is_question(text: str) -> bool:
+    """A chat message asks the research rather than adds to it: one sentence ending in a
+    question mark, with no colon or quotation marks. A PM reporting what someone asked
+    quotes them or introduces them with a colon ("A courier asked: why…?", «Спросили: …»),
+    and notes of research run to more than one sentence."""
+    stripped = text.strip()
+    return (
+        stripped.endswith("?")
+        and not _SENTENCE_BREAK.search(stripped[:-1])
+        and not _REPORTED.search(stripped)
+    )
 
 
 def question_language(question: str, project: Project) -> str:
@@ -184,3 +204,32 @@ def _nearby(retrieval: Retrieval, language: str) -> list[str]:
         if len(seen) == NEARBY:
             break
     return seen
+
+
+def answer_message(answer: Answer) -> tuple[str, list[dict]]:
+    """The answer as a chat reply: its sentences, each closed by the markers of its citations,
+    and the citations those markers stand for (message number and the quoted words' offsets)."""
+    texts = TEXTS.get(answer.language, TEXTS["en"])
+    if answer.refused:
+        return answer.refusal, []
+    lines = [texts["answering"]]
+    citations: list[dict] = []
+    markers: dict[tuple[int, int, int], int] = {}
+    for sentence in answer.sentences:
+        marks = []
+        for c in sentence.citations:
+            key = (c.episode_number, c.start, c.end)
+            if key not in markers:
+                markers[key] = len(markers) + 1
+                citations.append(
+                    {
+                        "marker": markers[key],
+                        "message": c.episode_number,
+                        "start": c.start,
+                        "end": c.end,
+                        "quote": c.quote,
+                    }
+                )
+            marks.append(f"[{markers[key]}]")
+        lines.append(f"{sentence.text} {''.join(marks)}")
+    return "\n".join(lines), citations

@@ -12,10 +12,11 @@ from __future__ import annotations
 import logging
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
 
+from chat.answers import answer_message, answer_question
 from chat.models import Message, Role
 from chat.prompts import assistant_reply
 from chat.prompts.assistant_reply import (
@@ -48,6 +49,7 @@ class ReplyDraft:
     cited_nodes: list[int]
     engine: str
     dropped: int = 0
+    citations: list[dict] = field(default_factory=list)
 
 
 def reply_to_message(message_id: int, *, unavailable: str = "") -> Message:
@@ -68,6 +70,10 @@ def reply_to_message(message_id: int, *, unavailable: str = "") -> Message:
     if unavailable:
         text = reply_texts(project.language)["failed"].format(error=unavailable.rstrip("."))
         draft = ReplyDraft(text, [], "system")
+    elif message.episode_id is None:  # a question to the research (chat.services)
+        answer = answer_question(project, message.text)
+        text, citations = answer_message(answer)
+        draft = ReplyDraft(text, [], answer.engine or "system", answer.dropped, citations)
     else:
         failure = analyse_episode(message.episode) if message.episode_id else ""
         draft = compose_reply(project, message, failure)
@@ -80,6 +86,7 @@ def reply_to_message(message_id: int, *, unavailable: str = "") -> Message:
                 reply_to=message,
                 cited_nodes=draft.cited_nodes,
                 engine=draft.engine,
+                citations=draft.citations,
             )
     except IntegrityError:  # a parallel run of the task saved its reply first
         return Message.objects.get(reply_to=message, role=Role.ASSISTANT)

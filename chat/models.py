@@ -66,6 +66,11 @@ class Message(models.Model):
     engine = models.CharField(
         max_length=120, blank=True, help_text="Which engine wrote an assistant reply."
     )
+    citations = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="An answer's citations, all checked: {marker, message, start, end, quote}.",
+    )
     reply_task_id = models.CharField(
         max_length=64, blank=True, help_text="Celery task that writes the reply to this message."
     )

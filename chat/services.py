@@ -27,6 +27,7 @@ from django.db.models import (
     When,
 )
 
+from chat.answers import is_question
 from chat.models import Conversation, Message, Role
 from kg.commands import EpisodeInput, ResourceNotFound, author_name, record_episode
 from kg.models import EpisodeKind, EpisodeProcessing, ProcessingStatus, Project
@@ -166,10 +167,15 @@ def awaiting_reply(conversation: Conversation) -> list[Message]:
 
 def post_user_message(conversation: Conversation, user, text: str) -> Message:
     """Record the message and its episode; queue the reply task once both are committed.
+    A question to the research (chat.answers.is_question) is no research: it is kept as a
+    message without an episode, and its reply is the research's answer.
 
     Raises kg.ledger.episodes.EpisodeRejected (nothing written) when the text cannot be an episode.
     """
     text = text.strip()
+    if is_question(text):  # asked of the research, not said about the product: no episode
+        with transaction.atomic():
+            return _user_message(conversation, None, text)
     with transaction.atomic():
         episode = record_episode(
             conversation.project,

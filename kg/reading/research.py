@@ -103,10 +103,14 @@ class HighlightedMessage:
     text_html: SafeString  # the whole text, escaped, the quotes in <mark>
     node: NodeRecord | None  # whose quotes are marked; None: every node's from this message
     quotes: int
+    cited: bool = False  # the marked words are one citation's (an answer's), not nodes' quotes
 
 
 def highlighted_message(
-    project: Project, number: int, node_number: int | None = None
+    project: Project,
+    number: int,
+    node_number: int | None = None,
+    span: tuple[int, int] | None = None,
 ) -> HighlightedMessage:
     """Message (episode) #number with the quoted words of node #node_number marked at their
     stored offsets (searched again where an offset no longer points at the quote), or, with
@@ -114,6 +118,15 @@ def highlighted_message(
     episode = Episode.objects.filter(project=project, number=number).first()
     if episode is None:
         raise MessageNotFound(f"message #{number} not found in project {project.slug!r}")
+    if span is not None and 0 <= span[0] < span[1] <= len(episode.content):
+        # An answer's citation: the very words it quotes (offsets into the immutable text).
+        return HighlightedMessage(
+            episode=episode,
+            text_html=highlight(episode.content, [span]),
+            node=None,
+            quotes=1,
+            cited=True,
+        )
     uid = str(episode.uid)
     node = store.node_by_number(project.graph_scope, node_number) if node_number else None
     nodes = [node] if node else store.nodes_for_episode(project.graph_scope, uid)

@@ -33,6 +33,13 @@ def _number(value: str | None) -> int | None:
     return int(value) if value and value.isascii() and value.isdigit() and len(value) <= 9 else None
 
 
+def _span(value: str | None) -> tuple[int, int] | None:
+    """ "start-end" of a citation's words in a message; anything else is no span."""
+    start, _, end = (value or "").partition("-")
+    first, last = _number(start), _number(end)
+    return (first, last) if first is not None and last is not None else None
+
+
 @login_required
 @require_GET
 def nodes_page(request: HttpRequest, slug: str) -> HttpResponse:
@@ -108,7 +115,9 @@ def correct_node(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def message_page(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     project = readable_project(request, slug)
     try:
-        message = highlighted_message(project, number, _number(request.GET.get("node")))
+        message = highlighted_message(
+            project, number, _number(request.GET.get("node")), _span(request.GET.get("span"))
+        )
     except MessageNotFound as exc:
         raise Http404(str(exc)) from None
     except GraphUnavailable as exc:

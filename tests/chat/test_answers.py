@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from chat.answers import answer_question
+from chat.answers import answer_question, is_question
 from kg.models import EpisodeSearchText
 from kg.pipeline.ingest import episode_ingest
 from kg.read_models import retrieve
@@ -126,3 +126,60 @@ def test_openai_answer_keeps_only_sentences_its_passages_support(graph, request)
     assert answer.dropped == 2
     [request] = openai_mode.requests
     assert "Couriers wait at the pickup counter" in request["messages"][1]["content"]
+
+
+# --- in the chat: a question is answered, research is recorded ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "asked"),
+    [
+        ("What do couriers say about waiting at pickup?", True),
+        ("Что мешает курьерам на точке выдачи?", True),
+        ("A courier asked: why does the app log me out?", False),
+        ("Couriers wait twenty minutes. Why is the kitchen late?", False),
+        ("Couriers wait twenty minutes at pickup.", False),
+    ],
+)
+def test_a_question_is_told_from_research(text, asked):
+    assert is_question(text) is asked
+
+
+def test_a_question_in_the_chat_gets_an_answer_and_records_no_research(
+    graph, alice, queued_replies, client
+):
+    from chat import services
+    from chat.assistant import reply_to_message
+
+    user, project = alice
+    for day, text in enumerate(COURIER_NOTES, 1):
+        conversation = services.create_conversation(project, user)
+        message = services.post_user_message(conversation, user, text)
+        episode_ingest(message.episode_id)
+    episodes_before = project.episodes.count()
+    conversation = services.create_conversation(project, user)
+    question = services.post_user_message(
+        conversation, user, "What do couriers say about waiting at pickup?"
+    )
+    assert question.episode_id is None
+    assert project.episodes.count() == episodes_before
+    reply = reply_to_message(question.pk)
+    assert reply.text.startswith("You asked the research (nothing was recorded).")
+    assert reply.citations
+    waiting = project.episodes.get(content=COURIER_NOTES[1])
+    cited = {c["message"]: c for c in reply.citations}
+    assert waiting.number in cited
+    citation = cited[waiting.number]
+    assert waiting.content[citation["start"] : citation["end"]] == citation["quote"]
+
+    client.force_login(user)
+    page = client.get(f"/projects/{project.slug}/chat/{conversation.pk}/")
+    assert (
+        f"/research/messages/{waiting.number}/?span={citation['start']}-" in page.content.decode()
+    )
+    shown = client.get(
+        f"/projects/{project.slug}/research/messages/{waiting.number}/"
+        f"?span={citation['start']}-{citation['end']}"
+    ).content.decode()
+    assert f"<mark>{citation['quote']}</mark>" in shown
+    assert "The cited words are highlighted." in shown
