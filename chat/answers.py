@@ -21,7 +21,15 @@ from kg.language import is_cyrillic
 from kg.llm import call_llm
 from kg.models import Project
 from kg.ontology import NODE_TYPES, type_name
-from kg.read_models import Passage, Retrieval, claim_supported, quantities_missing, retrieve
+from kg.read_models import (
+    Passage,
+    Retrieval,
+    asks_about_problems,
+    claim_supported,
+    quantities_missing,
+    retrieve,
+    says_something_is_wrong,
+)
 
 logger = logging.getLogger("groundwork.chat")
 
@@ -29,7 +37,7 @@ logger = logging.getLogger("groundwork.chat")
 # words, or when the encoder puts it this near the question (other words, other language).
 # Chosen on the dev questions of tests/kg/real/ask_questions.jsonl.
 RELEVANT_SHARE = 0.5
-RELEVANT_COSINE = 0.45
+RELEVANT_COSINE = 0.6
 MAX_PASSAGES = 12
 NEARBY = 3
 
@@ -101,7 +109,10 @@ def question_language(question: str, project: Project) -> str:
     return "en" if any(c.isalpha() for c in question) else project.language
 
 
-def about_the_question(passage: Passage) -> bool:
+def about_the_question(passage: Passage, problems: bool = False) -> bool:
+    """The passage is about what was asked; for a question about problems, it reports one."""
+    if problems and not says_something_is_wrong(passage):
+        return False
     return passage.focus_share >= RELEVANT_SHARE or passage.cosine >= RELEVANT_COSINE
 
 
@@ -109,7 +120,8 @@ def answer_question(project: Project, question: str) -> Answer:
     """Answer `question` from the project's research alone (the caller checked membership)."""
     language = question_language(question, project)
     retrieval = retrieve(project, question)
-    usable = [p for p in retrieval.passages if about_the_question(p)][:MAX_PASSAGES]
+    problems = asks_about_problems(question)
+    usable = [p for p in retrieval.passages if about_the_question(p, problems)][:MAX_PASSAGES]
     answer = Answer(question=question, language=language, retrieval=retrieval, used=usable)
     if usable:
         request = ResearchAnswerRequest(

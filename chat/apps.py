@@ -10,6 +10,11 @@ class ChatConfig(AppConfig):
 
         register_task_finder(reply_task_project)
 
+        from chat.realdata import evaluate_ask
+        from kg.realdata.suite import register_suite
+
+        register_suite("ask", evaluate_ask)
+
 
 def reply_task_project(task_id: str):
     """The project whose conversation a reply task writes to (task status is for members)."""

@@ -55,7 +55,13 @@ from kg.reading.context import (
 )
 from kg.reading.node_references import NodeReference, register_node_reference_provider
 from kg.reading.node_trail import episode_admin_url, node_admin_url
-from kg.reading.search import Passage, Retrieval, retrieve
+from kg.reading.search import (
+    Passage,
+    Retrieval,
+    asks_about_problems,
+    retrieve,
+    says_something_is_wrong,
+)
 from kg.signals import project_graph_changed
 
 # --- the graph's read queries (looked up on the store at call time: a reset client is seen) ---
@@ -112,6 +118,7 @@ __all__ = [
     "Passage",
     "Retrieval",
     "artifact_context",
+    "asks_about_problems",
     "citation_source",
     "claim_supported",
     "content_hashes",
@@ -146,4 +153,5 @@ __all__ = [
     "register_org_insight_provider",
     "research_gaps",
     "retrieve",
+    "says_something_is_wrong",
 ]

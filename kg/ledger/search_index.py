@@ -14,14 +14,25 @@ from kg.models import Episode, EpisodeSearchText, Project
 INDEX_BATCH = 500
 
 
+def search_lemma(word: str) -> str:
+    """The form a word is indexed and searched by: its lemma; an acronym as it is written
+    ("VS Code" is not "versus code", "IT" is not "it"), since a name in capitals is not an
+    inflected word."""
+    if len(word) > 1 and word.isupper():
+        return word.lower()
+    return lemma(word)
+
+
+def search_lemmas(text: str) -> list[str]:
+    """A text's content words in their searched forms, in order."""
+    return [
+        base for base in (search_lemma(w) for w in words(text)) if base and not is_stopword(base)
+    ]
+
+
 def index_lemmas(text: str) -> str:
-    """A text's content words as lemmas, in order (what the full-text index holds)."""
-    found = []
-    for word in words(text):
-        base = lemma(word)
-        if base and not is_stopword(base):
-            found.append(base)
-    return " ".join(found)
+    """What the full-text index holds of a text."""
+    return " ".join(search_lemmas(text))
 
 
 def index_episodes(episodes: Iterable[Episode]) -> int:

@@ -14,6 +14,7 @@ a "why this answer" view can show them. Every query takes the project: nothing c
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -22,9 +23,10 @@ from django.db import connection
 
 from kg.graph import GraphUnavailable, NodeRecord, store
 from kg.language.encoder import encode
-from kg.language.lemmas import GENERIC, content_lemmas, lemma, words
-from kg.ledger.search_index import index_project
-from kg.models import Episode, Project
+from kg.language.lemmas import GENERIC
+from kg.language.meaning import negated
+from kg.ledger.search_index import index_project, search_lemmas
+from kg.models import Episode, EpisodeSearchText, Project
 from kg.ontology import NODE_TYPES
 
 RRF_K = 60  # the usual constant of reciprocal rank fusion: ranks past ~60 count little
@@ -42,12 +44,40 @@ _FRAME_WORDS = """
     say said tell mention talk think feel complain complaint report ask wish like dislike
     anyone anybody somebody someone people person customer user respondent participant
     interviewee research note interview review feedback know whether why what which how who
-    there main common top most reason experience
+    there main common top most reason experience request raise regard regarding around
+    accord according describe encounter face
     говорить сказать рассказывать рассказать упоминать упомянуть жаловаться жалоба писать
     написать думать считать хотеть кто-то кто-нибудь кто-либо человек люди клиент
     пользователь респондент участник исследование отзыв заметка интервью известно почему
-    какой чем главный основной частый причина опыт"""
+    какой чем главный основной частый причина опыт сталкиваться столкнуться сообщать
+    сообщить высказывать описывать описать просить попросить насчет касаться например
+    потребность связать слово сколько"""
 QUESTION_FRAME = frozenset(_FRAME_WORDS.split())
+
+
+# A question about problems ("what do couriers complain about?", «что мешает…?») is answered
+# by problems: a pain or risk, or words that say something is wrong. General lists.
+_PROBLEM_WORDS = """
+    complain complaint problem issue trouble wrong break broken fail failure bug crash annoy
+    frustrate frustrating struggle difficult difficulty hard slow stuck lose hate
+    жаловаться жалоба проблема мешать ошибка сломаться ломаться сбой трудность сложность
+    неудобство неудобный раздражать падать зависать тормозить глючить баг мешает"""
+PROBLEM_WORDS = frozenset(_PROBLEM_WORDS.split())
+PROBLEM_TYPES = frozenset({"pain", "risk"})
+
+
+def asks_about_problems(question: str) -> bool:
+    return bool(set(search_lemmas(question)) & PROBLEM_WORDS)
+
+
+def says_something_is_wrong(passage: Passage) -> bool:
+    """The passage reports a problem: a pain's or risk's quote, a negation ("does not sync"),
+    or a word for a problem."""
+    return (
+        passage.node_type in PROBLEM_TYPES
+        or negated(passage.quote)
+        or bool(set(search_lemmas(passage.quote)) & PROBLEM_WORDS)
+    )
 
 
 @dataclass(frozen=True)
@@ -72,6 +102,7 @@ class Passage:
 class Retrieval:
     question: str
     focus: frozenset[str]
+    weights: dict[str, float] = field(default_factory=dict)  # each topic word's rarity
     passages: list[Passage] = field(default_factory=list)
     nearby: list[NodeRecord] = field(default_factory=list)  # the findings nearest in meaning
     trace: dict[str, list] = field(default_factory=dict)  # each list's ranking, for staff
@@ -80,7 +111,7 @@ class Retrieval:
 def question_focus(question: str) -> frozenset[str]:
     """The lemmas that name what a question is about: its content words less the words every
     research question is framed in and the words that name no particular thing."""
-    lemmas = content_lemmas(question)
+    lemmas = {w for w in search_lemmas(question) if not w.isdigit() and len(w) > 1}
     focus = frozenset(w for w in lemmas if w not in QUESTION_FRAME and w not in GENERIC)
     return focus or frozenset(w for w in lemmas if w not in QUESTION_FRAME)
 
@@ -116,6 +147,38 @@ def text_matches(project: Project, focus: Iterable[str], limit: int = TEXT_HITS)
         return [row[0] for row in cursor.fetchall()]
 
 
+def focus_weights(project: Project, focus: Iterable[str]) -> dict[str, float]:
+    """How much each topic word says which messages are meant: its inverse document frequency
+    in the project (a word every message has, the product's name, says little; a word no
+    message has weighs most, so a question about it is not answered by the others)."""
+    terms = _fts_terms(focus)
+    total = EpisodeSearchText.objects.filter(project=project).count()
+    weights = {}
+    for term in terms:
+        found = document_frequency(project, term)
+        weights[term] = math.log((total + 1) / (found + 0.5))
+    return weights
+
+
+def document_frequency(project: Project, term: str) -> int:
+    """How many of the project's messages hold the word."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                "SELECT count(*) FROM kg_episodesearchtext WHERE project_id = %s "
+                "AND to_tsvector('simple', lemmas) @@ websearch_to_tsquery('simple', %s)",
+                [project.pk, '"' + term.replace('"', " ") + '"'],
+            )
+        else:
+            cursor.execute(
+                "SELECT count(*) FROM kg_episode_fts JOIN kg_episodesearchtext s "
+                "ON s.episode_id = kg_episode_fts.rowid "
+                "WHERE kg_episode_fts MATCH %s AND s.project_id = %s",
+                ['"' + term.replace('"', '""') + '"', project.pk],
+            )
+        return int(cursor.fetchone()[0])
+
+
 def meaning_matches(project: Project, question_vector: list[float]) -> list[tuple[str, float]]:
     """The findings nearest the question in meaning, of every type: (uid, cosine), best first.
     Empty where the graph keeps no vectors."""
@@ -147,24 +210,23 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return trimmed
 
 
-def best_sentence(text: str, focus: frozenset[str]) -> tuple[int, int, float]:
-    """The sentence holding most of the focus lemmas (the earliest of equals), cut to a window
-    of QUOTE_CHARS around its first matched word when longer; with the share it holds."""
+def best_sentence(text: str, weights: dict[str, float]) -> tuple[int, int, float]:
+    """The sentence holding most of the topic words' weight (the earliest of equals), cut to a
+    window of QUOTE_CHARS around its first matched word when longer; with the share it holds."""
     best = (0, min(len(text), QUOTE_CHARS), 0.0)
     for begin, end in sentence_spans(text):
-        held = {lemma(w) for w in words(text[begin:end])} & focus
-        share = len(held) / len(focus) if focus else 0.0
+        share = focus_share(text[begin:end], weights)
         if share > best[2]:
             best = (begin, end, share)
     begin, end, share = best
     if end - begin > QUOTE_CHARS:
-        begin, end = _window(text, begin, end, focus)
+        begin, end = _window(text, begin, end, weights)
     return begin, end, share
 
 
-def _window(text: str, begin: int, end: int, focus: frozenset[str]) -> tuple[int, int]:
+def _window(text: str, begin: int, end: int, weights: dict[str, float]) -> tuple[int, int]:
     for match in re.finditer(r"[\w][\w'’-]*", text[begin:end]):
-        if lemma(match.group()) in focus:
+        if set(search_lemmas(match.group())) & weights.keys():
             first = begin + match.start()
             start = max(begin, first - QUOTE_CHARS // 3)
             # whole words only: move to the next word start / previous word end
@@ -177,10 +239,13 @@ def _window(text: str, begin: int, end: int, focus: frozenset[str]) -> tuple[int
     return begin, begin + QUOTE_CHARS
 
 
-def focus_share(text: str, focus: frozenset[str]) -> float:
-    if not focus:
+def focus_share(text: str, weights: dict[str, float]) -> float:
+    """The share of the topic words' weight a text holds."""
+    whole = sum(weights.values())
+    if whole <= 0:
         return 0.0
-    return len({lemma(w) for w in words(text)} & focus) / len(focus)
+    held = set(search_lemmas(text)) & weights.keys()
+    return sum(weights[w] for w in held) / whole
 
 
 def _fuse(rankings: dict[str, Sequence[int]]) -> dict[int, tuple[float, tuple[str, ...]]]:
@@ -198,7 +263,8 @@ def retrieve(project: Project, question: str, *, episodes: int = 12) -> Retrieva
     """The passages of the project's research that may answer `question`, best first."""
     index_project(project)
     focus = question_focus(question)
-    found = Retrieval(question=question, focus=focus)
+    weights = focus_weights(project, focus)
+    found = Retrieval(question=question, focus=focus, weights=weights)
     text_ids = text_matches(project, focus)
     vector = encode([question])[0]  # the question's meaning, for the vector index
     try:
@@ -248,10 +314,10 @@ def retrieve(project: Project, question: str, *, episodes: int = 12) -> Retrieva
                     node_type=node.type,
                     score=score,
                     found_by=lists,
-                    focus_share=focus_share(f"{node.label} {quote.quote}", focus),
+                    focus_share=focus_share(f"{node.label} {quote.quote}", weights),
                 )
             )
-        begin, end, share = best_sentence(episode.content, focus)
+        begin, end, share = best_sentence(episode.content, weights)
         candidates.append(
             Passage(
                 episode_uid=uid,

@@ -16,11 +16,23 @@ from kg.realdata.splits import Split
 
 Part = Callable[[Path, Path, Split], dict]
 _PARTS: dict[str, Part] = {}
+# Whole suites of their own (`kg_evaluate --suite <name>`), e.g. chat's questions to the
+# research: called with the data sets, the annotations and the splits.
+Suite = Callable[[Path, Path, tuple[Split, ...]], dict]
+_SUITES: dict[str, Suite] = {}
 SPLITS: tuple[Split, ...] = ("dev", "test")
 
 
 def register_part(name: str, part: Part) -> None:
     _PARTS[name] = part
+
+
+def register_suite(name: str, suite: Suite) -> None:
+    _SUITES[name] = suite
+
+
+def registered_suites() -> dict[str, Suite]:
+    return dict(_SUITES)
 
 
 def default_datasets() -> Path:

@@ -75,7 +75,7 @@ def test_retrieval_never_reaches_another_projects_messages(graph):
 
 def test_a_russian_question_over_english_research_is_answered_in_russian(graph):
     project = _project("couriers", COURIER_NOTES)
-    answer = answer_question(project, "Что говорят курьеры о батарее телефона?")
+    answer = answer_question(project, "Жалуются ли курьеры, что приложение разряжает батарею телефона?")
     assert answer.language == "ru"
     assert not answer.refused
     assert 4 in _cited_numbers(answer)
@@ -90,7 +90,9 @@ def test_a_question_that_reads_like_instructions_is_only_a_question(graph):
         "What do couriers say about waiting at pickup?",
     )
     contents = {e.number: e.content for e in project.episodes.all()}
-    assert _cited_numbers(injected) == _cited_numbers(plain)
+    # The instruction adds nothing: at most what the question alone finds, all of it quoted.
+    assert _cited_numbers(plain) == {2}
+    assert _cited_numbers(injected) <= _cited_numbers(plain)
     for sentence in injected.sentences:
         assert "love" not in sentence.text
         for citation in sentence.citations:

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from kg.operations.evaluation import evaluate, gold_paths
+from kg.realdata.suite import registered_suites
 
 
 class Command(BaseCommand):
@@ -24,10 +25,10 @@ class Command(BaseCommand):
         parser.add_argument("--json", action="store_true", dest="as_json", help="print JSON only")
         parser.add_argument(
             "--suite",
-            choices=("gold", "real"),
+            choices=("gold", "real", *sorted(registered_suites())),
             default="gold",
             help="gold: the annotated conversations (regression); real: the public data sets, "
-            "dev and test apart",
+            "dev and test apart; ask: questions to the research over the public data sets",
         )
         parser.add_argument("--datasets", type=Path, default=None, help="the data sets folder")
         parser.add_argument("--split", choices=("dev", "test", "both"), default="both")
@@ -35,6 +36,9 @@ class Command(BaseCommand):
     def handle(self, *args, gold: Path, as_json: bool, suite: str, **options) -> None:
         if suite == "real":
             self._real(options["datasets"], options["split"], as_json)
+            return
+        if suite in registered_suites():
+            self._registered(suite, options["datasets"], options["split"])
             return
         paths = gold_paths(gold) if gold.is_dir() else [gold]
         if not paths or not all(p.exists() for p in paths):
@@ -60,6 +64,16 @@ class Command(BaseCommand):
             f"contradiction accuracy {report['contradiction_accuracy']:.2f}"
             f" (false contradictions: {report['false_contradictions']})"
         )
+
+    def _registered(self, suite: str, datasets: Path | None, split: str) -> None:
+        from kg.realdata.suite import SPLITS, default_annotations, default_datasets
+
+        datasets = datasets or default_datasets()
+        if not datasets.is_dir():
+            raise CommandError(f"no data sets at {datasets}")
+        splits = SPLITS if split == "both" else (split,)
+        report = registered_suites()[suite](datasets, default_annotations(), splits)
+        self.stdout.write(_dumps(report))
 
     def _real(self, datasets: Path | None, split: str, as_json: bool) -> None:
         from kg.realdata.suite import SPLITS, default_annotations, default_datasets, run_real_suite
