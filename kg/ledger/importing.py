@@ -82,7 +82,7 @@ CHUNK_CHARS = 4000  # a chunk is a few paragraphs: small enough to quote, large 
 STATEMENT_HEADING_WORDS = (
     4  # "Survey" names a section; "Users did not get a receipt" says something
 )
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
 
 
 def read_uploaded_notes(name: str, raw: bytes) -> ParsedFile:
@@ -90,7 +90,8 @@ def read_uploaded_notes(name: str, raw: bytes) -> ParsedFile:
 
     JSONL is read like kg_ingest reads it (one record per line). Text and Markdown become
     file chunks of whole paragraphs, each remembering the file, its part number and the
-    Markdown heading above it, so a citation can say where in the file the words are.
+    Markdown headings above it (its section path), so a citation can say where in the file
+    the words are. A heading with no text under it is no chunk of its own.
     """
     if len(raw) > MAX_UPLOAD_BYTES:
         raise UnreadableFile(
@@ -99,35 +100,51 @@ def read_uploaded_notes(name: str, raw: bytes) -> ParsedFile:
     lines, errors = decode_lines(raw, name)
     if _is_jsonl(name):
         return _jsonl_items(lines, errors, name)
-    chunks: list[tuple[int, str, str]] = []  # (first line, section, text)
-    section, buffer, first_line = "", [], 0
+    chunks: list[tuple[int, list[str], str]] = []  # (first line, heading path, text)
+    path: list[tuple[int, str]] = []  # (level, heading) above the current line
+    buffer: list[str] = []
+    first_line, body = 0, False  # body: the buffer holds more than its heading
+
+    def cut() -> None:
+        # A heading with no text under it is no chunk: it names the section of what follows.
+        if body:
+            chunks.append((first_line, [t for _lv, t in path], "\n".join(buffer).strip()))
+        buffer.clear()
+
     for number, line in lines:
         heading = _HEADING.match(line)
         if heading:
-            if buffer:
-                chunks.append((first_line, section, "\n".join(buffer).strip()))
-                buffer = []
-            section = heading.group(1)
+            cut()
+            body = False
+            level, section = len(heading.group(1)), heading.group(2)
+            path = [(lv, t) for lv, t in path if lv < level] + [(level, section)]
             if len(section.split()) >= STATEMENT_HEADING_WORDS:
                 # a heading that states a finding is part of what the notes say: quotable
-                buffer, first_line = [section], number
+                buffer.append(section)
+                first_line = number
             continue
         if not buffer:
             first_line = number
         buffer.append(line)
+        body = body or bool(line.strip())
         if not line.strip() and sum(len(b) for b in buffer) >= CHUNK_CHARS:
-            chunks.append((first_line, section, "\n".join(buffer).strip()))
-            buffer = []
-    if buffer:
-        chunks.append((first_line, section, "\n".join(buffer).strip()))
-    chunks = [
-        (line, section, piece)
-        for line, section, content in chunks
+            cut()
+            body = False
+    cut()
+    pieces = [
+        (line, names, piece)
+        for line, names, content in chunks
         for piece in split_at_sentences(content, CHUNK_CHARS)
     ]
     parsed = ParsedFile(errors=errors)
-    for part, (line, section, content) in enumerate([c for c in chunks if c[2]], start=1):
-        ref = {"file": name, "part": part, "line": line, "section": section}
+    for part, (line, names, content) in enumerate([c for c in pieces if c[2]], start=1):
+        ref = {
+            "file": name,
+            "part": part,
+            "line": line,
+            "section": names[-1] if names else "",
+            "section_path": names,
+        }
         _keep(
             parsed, line, EpisodeInput(content=content, kind=EpisodeKind.FILE_CHUNK, source_ref=ref)
         )
