@@ -307,6 +307,7 @@ class UploadReport:
     episodes: list = field(default_factory=list)  # kg.models.Episode, in file order
     errors: list[str] = field(default_factory=list)
     duplicates: list[Duplicate] = field(default_factory=list)  # content already recorded
+    warnings: list[str] = field(default_factory=list)  # as a document's report has them
 
 
 def record_uploaded_notes(project, name: str, raw: bytes, author: str, options=None):

@@ -137,3 +137,32 @@ def test_a_document_title_gives_the_research_no_feature(api, alice, graph):
     labels = {n.label for n in nodes}
     assert not [label for label in labels if "interview notes" in label.lower()]
     assert any(n.type == "pain" and "lags on weak internet" in n.label for n in nodes)
+
+
+def test_a_row_whose_date_is_not_a_date_is_kept_and_the_response_says_so(api, alice):
+    _, project = alice
+    raw = csv_bytes(
+        ["answer", "submitted"],
+        [["Paper maps are out of date", "2024-03-05"], ["I lose a day to paper", "2999-01-01"]],
+    )
+    response = api.post(
+        UPLOADS,
+        {
+            "file": SimpleUploadedFile("survey.csv", raw),
+            "text_columns": ["answer"],
+            "date_column": "submitted",
+        },
+        format="multipart",
+    )
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert [e["content"] for e in body["episodes"]] == [
+        "Paper maps are out of date",
+        "I lose a day to paper",
+    ]
+    assert body["errors"] == []
+    [warning] = body["warnings"]
+    assert warning.startswith("row 3: '2999-01-01' in submitted is refused: the time ")
+    assert warning.endswith("; recorded without a date (dated when imported)")
+    kept = Episode.objects.get(project=project, source_ref__row=3)
+    assert kept.valid_at.year != 2999 and kept.source_ref["unread_date"] == "2999-01-01"

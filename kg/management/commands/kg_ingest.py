@@ -113,6 +113,8 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from None
         for reason in parsed.skipped if fmt else parsed.errors:
             self.stderr.write(f"skipped {reason}")
+        for warning in parsed.warnings if fmt else ():
+            self.stderr.write(f"warning: {warning}")
         try:
             target = find_project(project)
         except ProjectNotFound as exc:
