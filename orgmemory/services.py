@@ -5,9 +5,10 @@ of one organization are clustered with the same ladder the pipeline uses inside 
 (kg.pipeline.resolve: exact key/alias → rapidfuzz above MERGE_AT → the same meaning by the
 sentence encoder → model confirmation only in the uncertain band); a node is compared with the
 other projects' nodes that share a word with it and those nearest in meaning. A cluster that
-spans two or more projects is an OrgInsight, with one InsightSource per supporting project
-node. When fewer than two projects still hold a valid supporting node, the insight is demoted
-(inactive), its sources are kept.
+two or more projects found independently (each in messages of its own, told by their
+content: see independent_projects) is an OrgInsight, with one InsightSource per supporting
+project node. When fewer than two projects still hold a valid supporting node (so found), the
+insight is demoted (inactive), its sources are kept.
 
 Existing insights seed the clustering with their still-valid source nodes, so an insight keeps
 its identity from run to run and a new project's node joins it rather than forming a twin.
