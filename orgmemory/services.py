@@ -5,9 +5,10 @@ of one organization are clustered with the same ladder the pipeline uses inside 
 (kg.pipeline.resolve: exact key/alias → rapidfuzz above MERGE_AT → the same meaning by the
 sentence encoder → model confirmation only in the uncertain band); a node is compared with the
 other projects' nodes that share a word with it and those nearest in meaning. A cluster that
-spans two or more projects is an OrgInsight, with one InsightSource per supporting project
-node. When fewer than two projects still hold a valid supporting node, the insight is demoted
-(inactive), its sources are kept.
+two or more projects found independently (each in messages of its own, told by their
+content: see independent_projects) is an OrgInsight, with one InsightSource per supporting
+project node. When fewer than two projects still hold a valid supporting node (so found), the
+insight is demoted (inactive), its sources are kept.
 
 Existing insights seed the clustering with their still-valid source nodes, so an insight keeps
 its identity from run to run and a new project's node joins it rather than forming a twin.
@@ -20,8 +21,9 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import functools
+import itertools
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -272,15 +274,15 @@ def _apply(
     insight = cluster.insight
     independent = independent_projects(cluster.members)
     if insight is None:
-        if independent >= MIN_PROJECTS:
-            report.created.append(_create(org, node_type, cluster, now).pk)
+        if len(independent) >= MIN_PROJECTS:
+            report.created.append(_create(org, node_type, cluster, independent, now).pk)
         return
     with transaction.atomic():
         touched, lost = _sync_sources(insight, cluster.members)
         changed = touched or bool(lost)
         event = ""
-        if independent >= MIN_PROJECTS:
-            label, confidence = _summary(cluster.members)
+        if len(independent) >= MIN_PROJECTS:
+            label, confidence = _summary(cluster.members, independent)
             if insight.status != InsightStatus.ACTIVE:
                 insight.status = InsightStatus.ACTIVE
                 insight.deactivated_at = None
@@ -300,7 +302,13 @@ def _apply(
             event = "demoted"
             insight.history = [
                 *insight.history,
-                _history(now, InsightStatus.INACTIVE, event, slugs, _demotion_reason(slugs, lost)),
+                _history(
+                    now,
+                    InsightStatus.INACTIVE,
+                    event,
+                    slugs,
+                    _demotion_reason(slugs, lost, len(independent)),
+                ),
             ]
         if event or changed:
             insight.save()
@@ -314,21 +322,64 @@ def _apply(
         report.unchanged += 1
 
 
-def independent_projects(members: list[_Member]) -> int:
-    """How many projects found it independently: the projects, but never more than the
-    distinct messages behind their evidence, a message told by its content (SHA-256), so that
-    the same file imported into two projects is one source, not two findings."""
+def independent_projects(members: list[_Member]) -> set[int]:
+    """The projects that found it independently of each other, by the messages behind their
+    evidence told by their content (SHA-256): the same file imported into two projects is one
+    source, not two findings.
+
+    The largest group of the projects in which each holds a message that none of the others
+    in the group holds. A project whose evidence is only copies of another's messages (the
+    same export imported into both) adds nothing; two projects that share a file but each
+    have words of their own count as two; identical evidence counts once, however many
+    messages it has."""
     said: dict[int, set[str]] = {}
     for m in members:
         said.setdefault(m.project.pk, set()).update(e.episode_uid for e in m.node.evidence)
     if len(said) < MIN_PROJECTS:
-        return len(said)
-    hashes = {project: read_models.content_hashes(project, uids) for project, uids in said.items()}
-    return min(len(hashes), len(set().union(*hashes.values())))
+        return set(said)
+    hashes = {
+        project: frozenset(read_models.content_hashes(project, uids))
+        for project, uids in sorted(said.items())
+    }
+    return largest_independent_group(hashes)
 
 
-def _create(org: Organization, node_type: str, cluster: _Cluster, now: dt.datetime) -> OrgInsight:
-    label, confidence = _summary(cluster.members)
+# Up to this many projects with distinct evidence the largest group is searched for; beyond,
+# it is built greedily (smallest evidence first), which may find a smaller group.
+EXACT_GROUP_SEARCH = 12
+
+
+def largest_independent_group(hashes: dict[int, frozenset[str]]) -> set[int]:
+    by_evidence: dict[frozenset[str], int] = {}
+    for project, held in hashes.items():  # the same messages count once: the first project
+        by_evidence.setdefault(held, project)
+    candidates = sorted(by_evidence.items(), key=lambda item: (len(item[0]), item[1]))
+    if len(candidates) <= EXACT_GROUP_SEARCH:
+        for size in range(len(candidates), 1, -1):
+            for group in itertools.combinations(candidates, size):
+                if _each_has_its_own(group):
+                    return {project for _held, project in group}
+        return {candidates[0][1]}
+    group: list[tuple[frozenset[str], int]] = []
+    for candidate in candidates:
+        if _each_has_its_own([*group, candidate]):
+            group.append(candidate)
+    return {project for _held, project in group}
+
+
+def _each_has_its_own(group: Sequence[tuple[frozenset[str], int]]) -> bool:
+    """Every project of the group holds a message no other project of the group holds."""
+    for place, (held, _project) in enumerate(group):
+        others = set().union(*(h for at, (h, _p) in enumerate(group) if at != place))
+        if held <= others:
+            return False
+    return True
+
+
+def _create(
+    org: Organization, node_type: str, cluster: _Cluster, independent: set[int], now: dt.datetime
+) -> OrgInsight:
+    label, confidence = _summary(cluster.members, independent)
     slugs = cluster.project_slugs
     with transaction.atomic():
         insight = OrgInsight.objects.create(
@@ -349,8 +400,9 @@ def _create(org: Organization, node_type: str, cluster: _Cluster, now: dt.dateti
     return insight
 
 
-def _summary(members: list[_Member]) -> tuple[str, int]:
-    """The label of the best-evidenced node, and the org confidence."""
+def _summary(members: list[_Member], independent: set[int]) -> tuple[str, int]:
+    """The label of the best-evidenced node, and the org confidence from the projects that
+    found it independently (a project holding only copies of their messages adds none)."""
     best = min(
         members,
         key=lambda m: (
@@ -362,7 +414,8 @@ def _summary(members: list[_Member]) -> tuple[str, int]:
     )
     strongest: dict[int, int] = {}
     for m in members:
-        strongest[m.project.pk] = max(strongest.get(m.project.pk, 0), m.node.confidence)
+        if m.project.pk in independent:
+            strongest[m.project.pk] = max(strongest.get(m.project.pk, 0), m.node.confidence)
     return best.node.label, insight_confidence(sorted(strongest.values()))
 
 
@@ -421,10 +474,13 @@ def _history(now: dt.datetime, status: str, event: str, projects: list[str], rea
     }
 
 
-def _demotion_reason(slugs: list[str], lost: list[InsightSource]) -> str:
+def _demotion_reason(slugs: list[str], lost: list[InsightSource], independent: int) -> str:
     gone = ", ".join(f"{s.project.slug} #{s.node_number}" for s in lost) or "none"
     held = ", ".join(slugs) or "no project"
-    return f"supporting nodes no longer valid: {gone}; still held by: {held}"
+    reason = f"supporting nodes no longer valid: {gone}; still held by: {held}"
+    if len(slugs) >= MIN_PROJECTS and independent < MIN_PROJECTS:
+        reason += " (in the same messages: one source, not found independently)"
+    return reason
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Reading files for kg_ingest: JSONL ({"author","at","text"} per line) or plain text.
+"""Reading notes, uploaded or given to kg_ingest alike: JSONL ({"author","at","text"} per
+line), or plain text and Markdown in paragraph chunks under their headings.
 
 Bad lines are reported by line number and skipped; the good lines are still ingested.
 """
@@ -19,8 +20,8 @@ from kg.ledger.episodes import (
     record_new_episodes,
     validate_episode_input,
 )
-from kg.ledger.sources.base import UnreadableFile
-from kg.models import EpisodeKind
+from kg.ledger.sources.base import UnreadableFile, as_records
+from kg.models import EpisodeKind, Project
 
 
 @dataclass
@@ -56,25 +57,17 @@ def _parse_time(value: object, line_number: int) -> dt.datetime | None:
 
 
 def read_ingest_file(path: Path, *, strict_utf8: bool = False) -> ParsedFile:
-    """kg_ingest's reading: JSONL records, or plain text with one message per line.
+    """kg_ingest's reading of notes, as an upload reads them (read_uploaded_notes): JSONL
+    records, or text and Markdown in paragraph chunks under their headings.
 
-    A line that is not valid UTF-8 is reported and skipped; with `strict_utf8` the whole file
-    is refused instead."""
+    Without the upload's size limit: the command reads a file on the machine it runs on, and
+    large notes become as many chunks as they need. A line that is not valid UTF-8 is reported
+    and skipped; with `strict_utf8` the whole file is refused instead."""
     try:
         raw = path.read_bytes()
     except OSError as exc:
         raise UnreadableFile(f"cannot read {path}: {exc.strerror}") from None
-    lines, errors = decode_lines(raw, path.name, strict_utf8=strict_utf8)
-    if _is_jsonl(path.name):
-        return _jsonl_items(lines, errors, path.name)
-    parsed = ParsedFile(errors=errors)
-    for number, line in lines:
-        if line.strip():
-            ref = {"file": path.name, "line": number}
-            _keep(
-                parsed, number, EpisodeInput(content=line, kind=EpisodeKind.IMPORT, source_ref=ref)
-            )
-    return _in_line_order(parsed)
+    return read_uploaded_notes(path.name, raw, limit=None, strict_utf8=strict_utf8)
 
 
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024
@@ -82,52 +75,71 @@ CHUNK_CHARS = 4000  # a chunk is a few paragraphs: small enough to quote, large 
 STATEMENT_HEADING_WORDS = (
     4  # "Survey" names a section; "Users did not get a receipt" says something
 )
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
 
 
-def read_uploaded_notes(name: str, raw: bytes) -> ParsedFile:
-    """Notes uploaded in the web chat or the API.
+def read_uploaded_notes(
+    name: str, raw: bytes, *, limit: int | None = MAX_UPLOAD_BYTES, strict_utf8: bool = False
+) -> ParsedFile:
+    """Notes uploaded in the web chat or the API (up to `limit` bytes), or given to kg_ingest.
 
     JSONL is read like kg_ingest reads it (one record per line). Text and Markdown become
     file chunks of whole paragraphs, each remembering the file, its part number and the
-    Markdown heading above it, so a citation can say where in the file the words are.
+    Markdown headings above it (its section path), so a citation can say where in the file
+    the words are. A heading with no text under it is no chunk of its own.
     """
-    if len(raw) > MAX_UPLOAD_BYTES:
+    if limit is not None and len(raw) > limit:
         raise UnreadableFile(
-            f"{name} has {len(raw):,} bytes; the limit is {MAX_UPLOAD_BYTES:,} (split the file)"
+            f"{name} has {len(raw):,} bytes; the limit is {limit:,} (split the file)"
         )
-    lines, errors = decode_lines(raw, name)
+    lines, errors = decode_lines(raw, name, strict_utf8=strict_utf8)
     if _is_jsonl(name):
         return _jsonl_items(lines, errors, name)
-    chunks: list[tuple[int, str, str]] = []  # (first line, section, text)
-    section, buffer, first_line = "", [], 0
+    chunks: list[tuple[int, list[str], str]] = []  # (first line, heading path, text)
+    path: list[tuple[int, str]] = []  # (level, heading) above the current line
+    buffer: list[str] = []
+    first_line, body = 0, False  # body: the buffer holds more than its heading
+
+    def cut() -> None:
+        # A heading with no text under it is no chunk: it names the section of what follows.
+        if body:
+            chunks.append((first_line, [t for _lv, t in path], "\n".join(buffer).strip()))
+        buffer.clear()
+
     for number, line in lines:
         heading = _HEADING.match(line)
         if heading:
-            if buffer:
-                chunks.append((first_line, section, "\n".join(buffer).strip()))
-                buffer = []
-            section = heading.group(1)
+            cut()
+            body = False
+            level, section = len(heading.group(1)), heading.group(2)
+            path = [(lv, t) for lv, t in path if lv < level] + [(level, section)]
             if len(section.split()) >= STATEMENT_HEADING_WORDS:
                 # a heading that states a finding is part of what the notes say: quotable
-                buffer, first_line = [section], number
+                buffer.append(section)
+                first_line = number
             continue
         if not buffer:
             first_line = number
         buffer.append(line)
+        body = body or bool(line.strip())
         if not line.strip() and sum(len(b) for b in buffer) >= CHUNK_CHARS:
-            chunks.append((first_line, section, "\n".join(buffer).strip()))
-            buffer = []
-    if buffer:
-        chunks.append((first_line, section, "\n".join(buffer).strip()))
-    chunks = [
-        (line, section, piece)
-        for line, section, content in chunks
+            cut()
+            body = False
+    cut()
+    pieces = [
+        (line, names, piece)
+        for line, names, content in chunks
         for piece in split_at_sentences(content, CHUNK_CHARS)
     ]
     parsed = ParsedFile(errors=errors)
-    for part, (line, section, content) in enumerate([c for c in chunks if c[2]], start=1):
-        ref = {"file": name, "part": part, "line": line, "section": section}
+    for part, (line, names, content) in enumerate([c for c in pieces if c[2]], start=1):
+        ref = {
+            "file": name,
+            "part": part,
+            "line": line,
+            "section": names[-1] if names else "",
+            "section_path": names,
+        }
         _keep(
             parsed, line, EpisodeInput(content=content, kind=EpisodeKind.FILE_CHUNK, source_ref=ref)
         )
@@ -295,6 +307,7 @@ class UploadReport:
     episodes: list = field(default_factory=list)  # kg.models.Episode, in file order
     errors: list[str] = field(default_factory=list)
     duplicates: list[Duplicate] = field(default_factory=list)  # content already recorded
+    warnings: list[str] = field(default_factory=list)  # as a document's report has them
 
 
 def record_uploaded_notes(project, name: str, raw: bytes, author: str, options=None):
@@ -304,19 +317,38 @@ def record_uploaded_notes(project, name: str, raw: bytes, author: str, options=N
     `options.format` names it) go to kg.ledger.sources, whose report has the same episodes/errors.
     """
     from kg.ledger.sources import source_format
-    from kg.ledger.sources.base import as_records
     from kg.ledger.sources.recording import record_source
 
     if source_format(name, getattr(options, "format", "")):
         return record_source(project, name, raw, author=author, options=options)
     parsed = read_uploaded_notes(name, raw)
+    return record_notes(project, name, parsed, author, records=getattr(options, "records", ""))
+
+
+def check_readable(name: str, parsed: ParsedFile) -> None:
+    """Nothing to record is a refusal with the reasons, not a success that recorded nothing."""
     if not parsed.items and not parsed.errors:
         raise UnreadableFile(f"{name} holds no text")
-    if not parsed.items:  # nothing to record is a refusal, with the reasons, not a success
+    if not parsed.items:
         shown = "; ".join(parsed.errors[:3])
         more = f" (and {len(parsed.errors) - 3} more)" if len(parsed.errors) > 3 else ""
         raise UnreadableFile(f"nothing in {name} could be read: {shown}{more}")
-    # All new chunks of a file or none; content already recorded is reported, not re-recorded.
-    records = getattr(options, "records", "")
-    episodes, duplicates = record_new_episodes(project, as_records(parsed.items, records), author)
+
+
+def record_notes(
+    project: Project,
+    name: str,
+    parsed: ParsedFile,
+    author: str = "",
+    *,
+    records: str = "",
+    enqueue: bool = True,
+) -> UploadReport:
+    """Read notes become episodes, all new chunks or records of the file or none; content
+    already recorded is reported, not recorded again. With `enqueue`, queued for the pipeline
+    once committed: one task per run of imported messages (kg.ledger.episodes.queue_ingest)."""
+    check_readable(name, parsed)
+    episodes, duplicates = record_new_episodes(
+        project, as_records(parsed.items, records), author, enqueue=enqueue
+    )
     return UploadReport(episodes=episodes, errors=parsed.errors, duplicates=duplicates)

@@ -55,6 +55,32 @@ def test_a_survey_upload_records_rows_and_reports_what_was_skipped(browser_clien
     assert 'id="upload-report"' not in _html(browser_client.get("/projects/couriers/chat/"))
 
 
+def test_a_row_whose_date_is_not_a_date_is_kept_and_the_report_says_so(browser_client, alice):
+    _, project = alice
+    survey = csv_bytes(
+        ["answer", "submitted"],
+        [["Paper maps are out of date", "2024-03-05"], ["I lose a day to paper", "not a date"]],
+    )
+    response = browser_client.post(
+        "/projects/couriers/upload/",
+        {
+            "notes": SimpleUploadedFile("survey.csv", survey, content_type="text/csv"),
+            "text_columns": ["answer"],
+            "date_column": "submitted",
+        },
+    )
+    assert response["Location"] == "/projects/couriers/chat/?uploaded=2&skipped=0"
+    kept = Episode.objects.get(project=project, source_ref__row=3)
+    assert kept.content == "I lose a day to paper"
+    page = _html(browser_client.get(response["Location"]))
+    report = re.search(r'<div class="notice" id="upload-report">(.*?)</div>', page, re.S).group(1)
+    assert "survey.csv: 2 episodes from 2 rows; 1 with a warning." in report
+    assert (
+        "<li>row 3: &#x27;not a date&#x27; in submitted is not a date (use ISO-8601, e.g. "
+        "2024-03-05 or 2024-03-05T14:30:00Z); recorded without a date (dated when imported)</li>"
+    ) in report
+
+
 def test_a_bad_research_file_is_refused_with_its_reason(browser_client, alice):
     _, project = alice
     scan = SimpleUploadedFile("scan.pdf", pdf_bytes([[]], image_pages=(1,)))

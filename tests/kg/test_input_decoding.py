@@ -89,13 +89,12 @@ def test_jsonl_lines_end_at_newline_only(tmp_path):
     ]
 
 
-def test_plain_text_lines_keep_their_file_numbers(tmp_path):
+def test_plain_text_is_read_in_chunks_that_keep_their_first_line(tmp_path):
     path = tmp_path / "notes.txt"
     path.write_text("First\u2028still first.\nSecond.\n", encoding="utf-8")
     parsed = read_ingest_file(path)
     assert [(i.content, i.source_ref["line"]) for i in parsed.items] == [
-        ("First\u2028still first.", 1),
-        ("Second.", 2),
+        ("First\u2028still first.\nSecond.", 1),
     ]
 
 

@@ -8,8 +8,10 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from kg.models import Episode, EpisodeProcessing, Organization, Project
-from kg.tenancy import product_name
+from kg.ledger.episodes import IMPORT_TASK_STRIDE
+from kg.ledger.importing import MAX_UPLOAD_BYTES, record_uploaded_notes
+from kg.models import Episode, EpisodeKind, EpisodeProcessing, Organization, Project
+from kg.tenancy import get_or_create_project, product_name
 
 pytestmark = pytest.mark.django_db
 
@@ -61,9 +63,11 @@ def test_plain_text_creates_a_russian_project(tmp_path, graph):
     out, _ = run("kg_ingest", "--project", "kurery", "--create", "--sync", str(path))
     project = Project.objects.get(slug="kurery")
     assert project.language == "ru"
-    assert Episode.objects.filter(project=project).count() == 2
+    # Notes are read as an upload reads them: short paragraphs share one chunk.
+    [episode] = Episode.objects.filter(project=project)
+    assert episode.content == "Наш рынок — B2B.\n\nКурьеры жалуются, что приложение тормозит."
     exported = json.loads(run("kg_export", "--project", "kurery")[0])
-    assert [e["number"] for e in exported["episodes"]] == [1, 2]
+    assert [e["number"] for e in exported["episodes"]] == [1]
     assert exported["nodes"] and all(n["evidence"] for n in exported["nodes"])
 
 
@@ -100,11 +104,13 @@ def test_a_one_megabyte_message_is_kept_and_processed(tmp_path, graph):
 
 
 def test_export_and_rebuild_round_trip(tmp_path, graph):
-    path = tmp_path / "notes.txt"
-    path.write_text(
-        "Our market is B2B.\nCouriers hate paper maps.\nDispatchers use Excel to plan routes.\n",
-        encoding="utf-8",
-    )
+    path = tmp_path / "notes.jsonl"
+    texts = [
+        "Our market is B2B.",
+        "Couriers hate paper maps.",
+        "Dispatchers use Excel to plan routes.",
+    ]
+    path.write_text("".join(json.dumps({"text": t}) + "\n" for t in texts), encoding="utf-8")
     run("kg_ingest", "--project", "trip", "--create", "--sync", str(path))
     before = json.loads(run("kg_export", "--project", "trip")[0])
     out, _ = run("kg_rebuild", "--project", "trip")
@@ -117,10 +123,9 @@ def test_kg_check_finds_lost_evidence_and_a_rebuild_restores_it(tmp_path, graph)
     from kg.graph.store import _client
     from kg.tenancy import find_project
 
-    path = tmp_path / "notes.txt"
-    path.write_text(
-        "Couriers hate paper maps.\nCouriers lose orders in the rain.\n", encoding="utf-8"
-    )
+    path = tmp_path / "notes.jsonl"
+    texts = ["Couriers hate paper maps.", "Couriers lose orders in the rain."]
+    path.write_text("".join(json.dumps({"text": t}) + "\n" for t in texts), encoding="utf-8")
     run("kg_ingest", "--project", "chk", "--create", "--sync", str(path))
     out, _ = run("kg_check", "--project", "chk")
     assert "every node holds the evidence of its mentions" in out
@@ -192,3 +197,96 @@ def test_a_name_that_only_repeats_the_slug_is_no_product_name(db):
     assert product_name(Project(organization=org, slug="demo", name="Demo product")) == (
         "Demo product"
     )
+
+
+NOTES = """# Interview notes, March
+
+## Onboarding
+
+Oleg, courier: the app lags on weak internet in basements.
+He calls the dispatcher every time the route disappears.
+
+Maria, dispatcher: we plan routes in Excel every morning.
+
+## Survey
+
+40% of orders are late during the evening peak.
+"""
+
+
+def _recorded(project: Project) -> list[tuple[str, str, dict]]:
+    episodes = Episode.objects.filter(project=project).order_by("number")
+    return [(e.content, e.kind, e.source_ref) for e in episodes]
+
+
+def test_kg_ingest_reads_notes_as_an_upload_reads_them(tmp_path):
+    path = tmp_path / "notes.md"
+    path.write_text(NOTES, encoding="utf-8")
+
+    out, _ = run("kg_ingest", "--project", "cli", "--create", "--org", "acme", str(path))
+
+    uploaded = get_or_create_project("acme", "page", "en")
+    record_uploaded_notes(uploaded, "notes.md", NOTES.encode(), "")
+    cli = _recorded(Project.objects.get(slug="cli"))
+    assert cli == _recorded(uploaded)
+    assert "2 episodes recorded in cli" in out
+    # Paragraph chunks cited by section; the headings are no episodes of their own.
+    assert [(content[:5], kind) for content, kind, _ in cli] == [
+        ("Oleg,", EpisodeKind.FILE_CHUNK),
+        ("40% o", EpisodeKind.FILE_CHUNK),
+    ]
+    assert [ref["section_path"] for _, _, ref in cli] == [
+        ["Interview notes, March", "Onboarding"],
+        ["Interview notes, March", "Survey"],
+    ]
+
+
+def test_kg_ingest_records_notes_larger_than_an_upload_in_chunks(tmp_path):
+    # One paragraph of 6 MB on a single line (a transcript saved without line breaks): too
+    # long for one message, and over the upload's limit, so the command is the way in.
+    paragraph = " ".join(
+        f"Courier {i} says the app lags on weak internet in basements." for i in range(100_000)
+    )
+    path = tmp_path / "transcript.md"
+    path.write_text(f"# Interviews\n\n{paragraph}\n", encoding="utf-8")
+    assert path.stat().st_size > MAX_UPLOAD_BYTES
+
+    out, err = run("kg_ingest", "--project", "long", "--create", "--org", "acme", str(path))
+
+    episodes = list(Episode.objects.filter(project__slug="long").order_by("number"))
+    assert len(episodes) > 1000 and err == ""
+    assert f"{len(episodes)} episodes recorded in long" in out
+    assert {e.source_ref["section"] for e in episodes} == {"Interviews"}
+    assert all(len(e.content) <= 4000 for e in episodes)
+    assert " ".join(e.content for e in episodes) == paragraph  # every word, once, in order
+
+
+def test_kg_ingest_of_a_file_with_nothing_readable_fails_and_creates_nothing(tmp_path):
+    path = tmp_path / "export.jsonl"
+    path.write_text('{not json\n["a list"]\n', encoding="utf-8")
+
+    with pytest.raises(CommandError) as refused:
+        run("kg_ingest", "--project", "empty", "--create", str(path))
+
+    assert str(refused.value) == (
+        "nothing in export.jsonl could be read: line 1: not valid JSON (Expecting property name "
+        "enclosed in double quotes); line 2: expected an object with author, at, text"
+    )
+    assert not Project.objects.filter(slug="empty").exists()
+    assert not Episode.objects.exists()
+
+
+def test_kg_ingest_queues_one_task_per_run_of_imported_messages(
+    tmp_path, django_capture_on_commit_callbacks
+):
+    path = tmp_path / "export.jsonl"
+    texts = [f"Florists in town {i} lose orders written on paper." for i in range(70)]
+    path.write_text("".join(json.dumps({"text": t}) + "\n" for t in texts), encoding="utf-8")
+
+    with django_capture_on_commit_callbacks() as queued:
+        run("kg_ingest", "--project", "florists", "--create", str(path))
+
+    episodes = list(Episode.objects.filter(project__slug="florists").order_by("number"))
+    assert len(episodes) == 70 and IMPORT_TASK_STRIDE == 32
+    # One task for the last message of each run of 32: the 32nd, the 64th and the 70th.
+    assert [q.args for q in queued] == [(episodes[i].pk,) for i in (31, 63, 69)]

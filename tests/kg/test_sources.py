@@ -192,17 +192,21 @@ def test_csv_rows_become_episodes_with_their_row_number_author_and_date():
     read = read_source("survey.csv", csv_bytes(SURVEY_HEADER, SURVEY_ROWS), options)
 
     rows = {i.source_ref["row"]: i for i in read.items}
-    assert sorted(rows) == [2, 4, 6]  # the header is row 1, as a spreadsheet shows it
+    assert sorted(rows) == [2, 4, 5, 6]  # the header is row 1, as a spreadsheet shows it
     assert rows[2].content == (
         "What is hardest?: Paper maps are out of date\nAnything else?: Offline mode please"
     )
     assert rows[2].author == "Ann" and rows[2].valid_at.isoformat() == "2024-03-05T00:00:00+00:00"
     assert rows[4].valid_at.isoformat() == "2024-05-03T00:00:00+00:00"  # US month/day/year
     assert rows[6].content.endswith("Line one\nline two of one answer")  # a quoted newline
-    assert read.skipped == [
-        "row 3: no text in What is hardest?, Anything else?",
+    # A date that is not one loses the date, not the answer: the row is kept, undated.
+    assert rows[5].content.endswith("Photos upload slowly") and rows[5].valid_at is None
+    assert rows[5].source_ref["unread_date"] == "next week"
+    assert read.skipped == ["row 3: no text in What is hardest?, Anything else?"]
+    assert read.warnings == [
         "row 5: 'next week' in Submitted is not a date "
-        "(use ISO-8601, e.g. 2024-03-05 or 2024-03-05T14:30:00Z)",
+        "(use ISO-8601, e.g. 2024-03-05 or 2024-03-05T14:30:00Z); "
+        "recorded without a date (dated when imported)"
     ]
     assert source_label(rows[4].source_ref) == "survey.csv, row 4"
 
@@ -363,6 +367,33 @@ def test_kg_ingest_reads_a_survey_with_column_options(project, tmp_path: Path):
     assert "skipped row 3: no text in What is hardest?" in err.getvalue()
     rows = [e.source_ref["row"] for e in Episode.objects.filter(project=project)]
     assert rows == [2, 4, 5, 6]
+
+
+def test_kg_ingest_keeps_a_row_whose_date_is_not_a_date_and_says_so(project, tmp_path: Path):
+    path = tmp_path / "survey.csv"
+    path.write_bytes(
+        csv_bytes(
+            ["answer", "submitted"],
+            [["Paper maps are out of date", "2024-03-05"], ["I lose a day to paper", "not a date"]],
+        )
+    )
+    out, err = io.StringIO(), io.StringIO()
+
+    call_command(
+        "kg_ingest", str(path), "--project", "couriers", "--text-column", "answer",
+        "--date-column", "submitted", stdout=out, stderr=err,
+    )  # fmt: skip
+
+    assert "survey.csv: 2 episodes from 2 rows; 1 with a warning; recorded in couriers" in (
+        out.getvalue()
+    )
+    assert err.getvalue() == (
+        "warning: row 3: 'not a date' in submitted is not a date (use ISO-8601, e.g. 2024-03-05 "
+        "or 2024-03-05T14:30:00Z); recorded without a date (dated when imported)\n"
+    )
+    kept = Episode.objects.get(project=project, source_ref__row=3)
+    assert kept.content == "I lose a day to paper"
+    assert kept.source_ref["unread_date"] == "not a date"
 
 
 def test_kg_ingest_refuses_a_missing_column_and_reads_an_unzipped_slack_export(

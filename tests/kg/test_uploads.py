@@ -34,9 +34,16 @@ def test_markdown_becomes_chunks_that_remember_file_line_and_heading():
     assert [i.kind for i in parsed.items] == [EpisodeKind.FILE_CHUNK] * 2
     first, second = parsed.items
     assert first.content.startswith("Oleg, courier") and "Maria, dispatcher" in first.content
-    assert first.source_ref == {"file": "notes.md", "part": 1, "line": 2, "section": "Interviews"}
+    assert first.source_ref == {
+        "file": "notes.md",
+        "part": 1,
+        "line": 2,
+        "section": "Interviews",
+        "section_path": ["Interviews"],
+    }
     assert second.content == "40% of orders are late during the evening peak."
     assert second.source_ref["section"] == "Survey" and second.source_ref["part"] == 2
+    assert second.source_ref["section_path"] == ["Interviews", "Survey"]
 
 
 def test_a_heading_that_states_a_finding_stays_in_the_text():

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import io
+import json
+
+from django.core.management import call_command
+
 from kg.ledger.episodes import EpisodeInput, record_episode
 from kg.pipeline.ingest import episode_ingest
 from orgmemory.models import OrgInsight
@@ -64,4 +69,40 @@ def test_the_same_file_in_two_projects_is_one_source(world):
 
     _say(world.warehouse, "Warehouse pickers complain that the app is slow when internet is weak.")
 
-    assert len(promote_for_org(world.acme).created) == 1
+    # Couriers still holds nothing but a copy of what warehouse holds: not found there on its own.
+    assert promote_for_org(world.acme).created == []
+
+
+def _import(project, path) -> None:
+    call_command(
+        "kg_ingest", str(path), "--project", project.slug, "--sync",
+        stdout=io.StringIO(), stderr=io.StringIO(),
+    )  # fmt: skip
+
+
+def test_an_export_imported_into_two_projects_is_not_found_independently(world, tmp_path, client):
+    export = tmp_path / "feedback.jsonl"
+    texts = [
+        "Couriers say the app lags on weak internet in basements.",
+        "Drivers say the app lags on weak internet in basements.",
+    ]
+    export.write_text("".join(json.dumps({"text": t}) + "\n" for t in texts), encoding="utf-8")
+    _import(world.couriers, export)
+    _import(world.warehouse, export)
+
+    # Two messages behind the finding in each project, the same two: one source, no insight.
+    assert promote_for_org(world.acme).created == []
+    client.force_login(world.member)
+    page = client.get("/orgs/acme/insights/").content.decode()
+    assert "No insight is shared by two projects yet." in page
+
+    _say(world.warehouse, "Warehouse pickers complain that the app is slow when internet is weak.")
+    assert promote_for_org(world.acme).created == []  # couriers' evidence is still the copy
+
+    _say(world.couriers, "Riders say the app lags on weak internet in basements.")
+    [created] = promote_for_org(world.acme).created
+    insight = OrgInsight.objects.get(pk=created)
+    assert {s.project.slug for s in insight.sources.all()} == {"couriers", "warehouse"}
+    page = client.get("/orgs/acme/insights/").content.decode()
+    assert "each in messages of its own" in page
+    assert "Riders say the app lags on weak internet in basements" in page

@@ -6,7 +6,7 @@ import pytest
 
 from kg.models import LLMCall, Project
 from orgmemory.models import InsightSource, InsightStatus, OrgInsight
-from orgmemory.services import insight_confidence, promote_for_org
+from orgmemory.services import insight_confidence, largest_independent_group, promote_for_org
 from tests.orgmemory.conftest import write_node
 
 
@@ -161,3 +161,19 @@ def test_nodes_of_one_project_are_never_merged_by_promotion(world):
 )
 def test_insight_confidence_is_deterministic(confidences, expected):
     assert insight_confidence(confidences) == expected
+
+
+@pytest.mark.parametrize(
+    ("evidence", "independent"),
+    [
+        ({1: {"a"}, 2: {"a"}}, {1}),  # one message imported into both
+        ({1: {"a", "b"}, 2: {"a", "b"}}, {1}),  # a file of two chunks imported into both
+        ({1: {"a", "b"}, 2: {"a"}}, {2}),  # 1's own message does not make 2's copy its own
+        ({1: {"a", "b"}, 2: {"a", "c"}}, {1, 2}),  # a shared file, and words of their own
+        ({1: {"a"}, 2: {"a", "b"}, 3: {"b"}}, {1, 3}),  # 2 holds only the others' messages
+        ({1: {"a"}, 2: {"a"}, 3: {"b"}, 4: {"b"}}, {1, 3}),  # two files, each in two projects
+    ],
+)
+def test_projects_count_as_independent_only_with_messages_of_their_own(evidence, independent):
+    hashes = {project: frozenset(held) for project, held in evidence.items()}
+    assert largest_independent_group(hashes) == independent

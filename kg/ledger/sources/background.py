@@ -25,7 +25,7 @@ logger = logging.getLogger("groundwork.sources")
 # Research files larger than this are recorded by a worker while the page shows progress;
 # smaller ones are recorded during the upload and reported at once.
 BACKGROUND_BYTES = 256 * 1024
-REPORT_REASONS = 20  # skipped items listed by reason; the count says how many in all
+REPORT_REASONS = 20  # skipped items and warnings listed; the counts say how many in all
 
 
 class SourceImportNotFound(LookupError):
@@ -42,6 +42,8 @@ def report_summary(report) -> dict:
         "unit": getattr(report, "unit", ""),
         "skipped": [str(r)[:200] for r in report.errors[:REPORT_REASONS]],
         "skipped_count": len(report.errors),
+        "warnings": [str(w)[:300] for w in report.warnings[:REPORT_REASONS]],
+        "warning_count": len(report.warnings),
         "duplicates": [d.message for d in report.duplicates[:REPORT_REASONS]],
         "duplicate_count": len(report.duplicates),
     }

@@ -55,6 +55,8 @@ class SourceRead:
 
     items: list[EpisodeInput] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # "page 4: no text layer", "row 9: …"
+    # Recorded, with a problem the report states: "row 6: 'soon' in submitted is not a date…"
+    warnings: list[str] = field(default_factory=list)
     units: int = 0  # pages, rows or messages read
     unit: str = "part"  # what a unit is called in the report
 

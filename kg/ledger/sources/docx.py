@@ -34,22 +34,24 @@ def read_docx(name: str, raw: bytes, options: ImportOptions) -> SourceRead:
     paged = bool(body.xpath(breaks))
     read = SourceRead(unit="paragraph")
     chunks = ChunkBuilder(read)
-    path: list[str] = []
+    path: list[tuple[int, str]] = []  # (level, heading): the title, then Heading 1, 2…
     page = 1
     for block in blocks:
         read.units += 1
-        ref = {"file": name, "format": "docx", "section": path[-1] if path else ""}
-        ref["section_path"] = list(path)
+        names = [text for _level, text in path]
+        ref = {"file": name, "format": "docx", "section": names[-1] if names else ""}
+        ref["section_path"] = names
         if paged:
             ref["page"] = page
         if isinstance(block, Paragraph):
             text = block.text.strip()
             level = _heading_level(block)
-            if level and text:
+            if level is not None and text:
                 chunks.flush()
-                path = [*path[: level - 1], text]
+                path = [(lv, t) for lv, t in path if lv < level] + [(level, text)]
                 if len(text.split()) >= STATEMENT_HEADING_WORDS:  # a finding, quotable
-                    chunks.add(text, {**ref, "section": text, "section_path": list(path)})
+                    names = [t for _lv, t in path]
+                    chunks.add(text, {**ref, "section": text, "section_path": names}, heading=True)
             else:
                 chunks.add(text, ref)
             page += len(block._p.xpath(breaks))
@@ -63,12 +65,13 @@ def read_docx(name: str, raw: bytes, options: ImportOptions) -> SourceRead:
     return read
 
 
-def _heading_level(paragraph: Paragraph) -> int:
+def _heading_level(paragraph: Paragraph) -> int | None:
+    """0 for the document's title (above its Heading 1), N for Heading N, None for text."""
     name = (paragraph.style.name if paragraph.style is not None else "") or ""
     if name.lower() == "title":
-        return 1
+        return 0
     match = _HEADING_STYLE.match(name.strip())
-    return int(match.group(1)) if match else 0
+    return int(match.group(1)) if match else None
 
 
 def _table_rows(table: Table) -> list[str]:

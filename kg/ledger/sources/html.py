@@ -153,9 +153,9 @@ class _Walker:
                 level, text = _HEADINGS[child.name], " ".join(child.get_text(" ").split())
                 if text:
                     self.path = [(lv, t) for lv, t in self.path if lv < level] + [(level, text)]
-                    if len(text.split()) >= STATEMENT_HEADING_WORDS:
-                        self.words.append(text)
-                        self.end_block()
+                    if len(text.split()) >= STATEMENT_HEADING_WORDS:  # a finding, quotable
+                        self.read.units += 1
+                        self.chunks.add(text, self.ref(), heading=True)
             elif child.name in _CELLS:
                 self.words.append(" ")
                 self.walk(child)

@@ -24,6 +24,7 @@ class ImportReport:
     unit: str = "part"
     episodes: list[Episode] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # recorded, with a problem stated
     duplicates: list[Duplicate] = field(default_factory=list)  # content already recorded
 
     @property
@@ -38,6 +39,8 @@ class ImportReport:
         )
         if self.duplicates:
             text += f"; {len(self.duplicates):,} already recorded (duplicates)"
+        if self.warnings:
+            text += f"; {len(self.warnings):,} with a warning"
         return text + (f"; {len(self.skipped):,} skipped" if self.skipped else "")
 
 
@@ -62,6 +65,7 @@ def record_read(
         )
     report = ImportReport(file=name, format=fmt, units=read.units, unit=read.unit)
     report.skipped = list(read.skipped)
+    report.warnings = list(read.warnings)
     total = len(read.items)
     # Content the project already holds (the same export imported again) is reported as a
     # duplicate of the earlier message and adds no corroboration.

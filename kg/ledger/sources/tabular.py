@@ -8,7 +8,12 @@ import csv
 import datetime as dt
 import io
 
-from kg.ledger.episodes import EpisodeInput, EpisodeRejected, validate_episode_input
+from kg.ledger.episodes import (
+    EpisodeInput,
+    EpisodeRejected,
+    check_valid_at,
+    validate_episode_input,
+)
 from kg.ledger.sources.base import MAX_ROWS, ImportOptions, SourceError, SourceRead, clipped
 from kg.models import EpisodeKind
 
@@ -70,15 +75,21 @@ def read_table(name: str, raw: bytes, options: ImportOptions, delimiter: str | N
             read.skipped.append(f"row {index}: no text in {columns}")
             continue
         moment = None
+        unread_date = date_problem = ""
         if date_at is not None:
             value = cells[date_at].strip() if date_at < len(cells) else ""
             moment = _parse_date(value)
             if value and moment is None:
-                read.skipped.append(
-                    f"row {index}: {clipped(value, 40)!r} in {header[date_at]} is not a date "
-                    "(use ISO-8601, e.g. 2024-03-05 or 2024-03-05T14:30:00Z)"
+                date_problem = (
+                    "is not a date (use ISO-8601, e.g. 2024-03-05 or 2024-03-05T14:30:00Z)"
                 )
-                continue
+            elif moment is not None:
+                try:
+                    check_valid_at(moment)
+                except EpisodeRejected as exc:
+                    moment, date_problem = None, f"is refused: {exc}"
+            # What the person said is kept; only the date is lost, and the report says so.
+            unread_date = clipped(value, 40) if date_problem else ""
         author = (
             cells[author_at].strip() if author_at is not None and author_at < len(cells) else ""
         )
@@ -92,7 +103,8 @@ def read_table(name: str, raw: bytes, options: ImportOptions, delimiter: str | N
                 "format": "tsv" if delimiter == "\t" else "csv",
                 "row": index,
                 "columns": [header[at] for at in text_at],
-            },
+            }
+            | ({"unread_date": unread_date} if unread_date else {}),
         )
         try:
             validate_episode_input(item)
@@ -100,6 +112,11 @@ def read_table(name: str, raw: bytes, options: ImportOptions, delimiter: str | N
             read.skipped.append(f"row {index}: {exc}")
             continue
         read.items.append(item)
+        if date_problem:
+            read.warnings.append(
+                f"row {index}: {unread_date!r} in {header[date_at]} {date_problem}; "
+                "recorded without a date (dated when imported)"
+            )
     return read
 
 

@@ -1,7 +1,8 @@
 """Ingest a file into a project as episodes, and run the pipeline.
 
-JSONL or plain text as before; documents and exports (PDF, DOCX, HTML, CSV/TSV, a Slack
-export as a zip or an unzipped folder) through kg.ledger.sources, by extension unless --format.
+Notes (JSONL records, or text and Markdown in paragraph chunks under their headings) are read
+as an upload reads them; documents and exports (PDF, DOCX, HTML, CSV/TSV, a Slack export as a
+zip or an unzipped folder) through kg.ledger.sources, by extension unless --format.
 """
 
 from __future__ import annotations
@@ -9,10 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
-from django.db import transaction
 
-from kg.ledger.episodes import EpisodeRejected, record_episode
-from kg.ledger.importing import detect_language, read_ingest_file
+from kg.ledger.episodes import EpisodeRejected
+from kg.ledger.importing import check_readable, detect_language, read_ingest_file, record_notes
 from kg.ledger.sources import (
     FORMAT_CHOICES,
     MAX_MESSAGES,
@@ -23,7 +23,7 @@ from kg.ledger.sources import (
     read_path,
     source_format,
 )
-from kg.ledger.sources.base import UnreadableFile, as_records
+from kg.ledger.sources.base import UnreadableFile
 from kg.ledger.sources.recording import record_read
 from kg.management.commands._progress import progress_bar
 from kg.models import EpisodeProcessing, Organization, Project, RecordKind
@@ -37,7 +37,8 @@ PIPELINE_SLICE = 64
 
 class Command(BaseCommand):
     help = (
-        "Create episodes from FILE: JSONL with author/at/text, one message per line, or a "
+        "Create episodes from FILE: JSONL with author/at/text, one message per line, notes "
+        "(.txt, .md: paragraph chunks under their headings, as an upload reads them), or a "
         "document or export (.pdf, .docx, .html, .csv, .tsv, a Slack export .zip or folder; "
         f"up to {MAX_SOURCE_BYTES // 2**20} MB, {MAX_PAGES:,} pages, {MAX_ROWS:,} rows, "
         f"{MAX_MESSAGES:,} messages)."
@@ -103,15 +104,17 @@ class Command(BaseCommand):
         )
         try:
             fmt = "slack" if file.is_dir() else source_format(file.name, reading.format)
-            parsed = (
-                read_path(file, reading)
-                if fmt
-                else read_ingest_file(file, strict_utf8=options.get("strict_utf8", False))
-            )
+            if fmt:
+                parsed = read_path(file, reading)
+            else:
+                parsed = read_ingest_file(file, strict_utf8=options.get("strict_utf8", False))
+                check_readable(file.name, parsed)  # before a project is created for nothing
         except UnreadableFile as exc:
             raise CommandError(str(exc)) from None
         for reason in parsed.skipped if fmt else parsed.errors:
             self.stderr.write(f"skipped {reason}")
+        for warning in parsed.warnings if fmt else ():
+            self.stderr.write(f"warning: {warning}")
         try:
             target = find_project(project)
         except ProjectNotFound as exc:
@@ -143,11 +146,22 @@ class Command(BaseCommand):
             self.stdout.write(f"{report.summary()}; recorded in {target.slug}")
             episodes = report.episodes
         else:
-            episodes = self._record_lines(target, as_records(parsed.items, reading.records), sync)
+            # One commit for the file, its tasks queued when it commits: one per run of
+            # imported messages, as for an upload, so the workers batch it as --sync does.
+            try:
+                notes = record_notes(
+                    target, file.name, parsed, records=reading.records, enqueue=not sync
+                )
+            except (UnreadableFile, EpisodeRejected) as exc:
+                raise CommandError(str(exc)) from None
+            for duplicate in notes.duplicates:
+                self.stderr.write(f"skipped {duplicate.message}")
+            already = f", {len(notes.duplicates)} already recorded" if notes.duplicates else ""
             self.stdout.write(
-                f"{len(episodes)} episodes recorded in {target.slug}"
-                f" ({len(parsed.errors)} lines skipped)"
+                f"{len(notes.episodes)} episodes recorded in {target.slug}"
+                f" ({len(parsed.errors)} lines skipped{already})"
             )
+            episodes = notes.episodes
         if not sync:
             self.stdout.write("the pipeline runs on the Celery workers")
             return
@@ -174,18 +188,3 @@ class Command(BaseCommand):
                 self.stderr.write(f"\nepisode #{episode.number} failed: {reason}")
             progress_bar(min(start + PIPELINE_SLICE, len(episodes)), len(episodes), "pipeline")
         return failed
-
-    def _record_lines(self, target: Project, items: list, sync: bool) -> list:
-        episodes = []
-        # One commit for the file: its tasks are queued together when it commits, so the
-        # workers see the whole import and batch it as a sequential run does.
-        with transaction.atomic():
-            for item in items:
-                try:
-                    # A line the project already holds (the file imported again) is one source.
-                    episodes.append(
-                        record_episode(target, item, enqueue=not sync, refuse_duplicate=True)
-                    )
-                except EpisodeRejected as exc:  # DuplicateContent says "duplicate of message #N"
-                    self.stderr.write(f"skipped a message: {exc}")
-        return episodes

@@ -299,6 +299,11 @@ class UploadedSerializer(serializers.Serializer):
     errors = serializers.ListField(
         child=serializers.CharField(), help_text="Skipped lines, pages or rows, with the reason."
     )
+    warnings = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Rows recorded with a problem, said: a date that is not a date (the row is "
+        "kept, dated when imported).",
+    )
     format = serializers.CharField(required=False, help_text="The reader used (documents).")
     units = serializers.IntegerField(required=False, help_text="Pages, rows or messages read.")
     unit = serializers.CharField(required=False, help_text="page, row, message, paragraph…")
