@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from django.db import connection
+from django.utils.safestring import SafeString
 
 from kg.graph import GraphUnavailable, NodeRecord, store
 from kg.language.encoder import encode
@@ -28,6 +29,7 @@ from kg.language.meaning import negated
 from kg.ledger.search_index import index_project, search_lemmas
 from kg.models import Episode, EpisodeSearchText, Project
 from kg.ontology import NODE_TYPES
+from kg.reading.node_trail import highlight
 
 RRF_K = 60  # the usual constant of reciprocal rank fusion: ranks past ~60 count little
 TEXT_HITS = 40
@@ -416,3 +418,42 @@ def _node_quotes(nodes: Iterable[NodeRecord]) -> dict[str, list]:
         for evidence in node.evidence:
             quotes.setdefault(evidence.episode_uid, []).append((node, evidence))
     return quotes
+
+
+# --- "find every quote about X": the research view's search over the messages ---------------
+
+SEARCH_HITS = 50
+
+
+@dataclass(frozen=True)
+class QuoteHit:
+    episode_number: int
+    author: str
+    start: int  # the shown words' place in the message
+    end: int
+    snippet_html: SafeString  # the shown words, escaped, the matched words in <mark>
+
+
+def search_quotes(project: Project, query: str, limit: int = SEARCH_HITS) -> list[QuoteHit]:
+    """The project's messages holding the query's words (any form of them), best first, each
+    with the sentence that holds most of them, the matched words marked."""
+    index_project(project)
+    terms = {w for w in search_lemmas(query) if len(w) > 1}
+    weights = focus_weights(project, terms)
+    if not weights:
+        return []
+    ranked = text_matches(project, weights.keys(), limit)
+    rows = {e.pk: e for e in Episode.objects.filter(project=project, pk__in=ranked)}
+    hits = []
+    for episode_id in ranked:
+        episode = rows[episode_id]
+        begin, end, _ = best_sentence(episode.content, weights)
+        marks = [
+            (begin + m.start(), begin + m.end())
+            for m in re.finditer(r"[\w][\w'’-]*", episode.content[begin:end])
+            if set(search_lemmas(m.group())) & weights.keys()
+        ]
+        shown = episode.content[begin:end]
+        snippet = highlight(shown, [(a - begin, b - begin) for a, b in marks])
+        hits.append(QuoteHit(episode.number, episode.author, begin, end, snippet))
+    return hits

@@ -13,4 +13,5 @@ urlpatterns = [
     path(P + "nodes/<num:number>/", views.node_page, name="node"),
     path(P + "nodes/<num:number>/correct/", views.correct_node, name="correct"),
     path(P + "messages/<num:number>/", views.message_page, name="message"),
+    path(P + "search/", views.search_page, name="search"),
 ]

@@ -25,8 +25,11 @@ from kg.reading.research import (
     highlighted_message,
     research_listing,
 )
+from kg.reading.search import search_quotes
 from kg.tenancy import NotAllowed, can_write
 from kg.web.page_access import readable_project
+
+MAX_SEARCH_CHARS = 200
 
 
 def _number(value: str | None) -> int | None:
@@ -59,6 +62,18 @@ def nodes_page(request: HttpRequest, slug: str) -> HttpResponse:
     except GraphUnavailable as exc:
         context["graph_error"] = str(exc)
     return render(request, "research/nodes.html", context)
+
+
+@login_required
+@require_GET
+def search_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every message holding the words searched for, the words marked in their sentence."""
+    project = readable_project(request, slug)
+    query = request.GET.get("q", "")[:MAX_SEARCH_CHARS].strip()
+    hits = search_quotes(project, query) if query else []
+    return render(
+        request, "research/search.html", {"project": project, "query": query, "hits": hits}
+    )
 
 
 @login_required

@@ -75,7 +75,9 @@ def test_retrieval_never_reaches_another_projects_messages(graph):
 
 def test_a_russian_question_over_english_research_is_answered_in_russian(graph):
     project = _project("couriers", COURIER_NOTES)
-    answer = answer_question(project, "Жалуются ли курьеры, что приложение разряжает батарею телефона?")
+    answer = answer_question(
+        project, "Жалуются ли курьеры, что приложение разряжает батарею телефона?"
+    )
     assert answer.language == "ru"
     assert not answer.refused
     assert 4 in _cited_numbers(answer)
@@ -154,7 +156,7 @@ def test_a_question_in_the_chat_gets_an_answer_and_records_no_research(
     from chat.assistant import reply_to_message
 
     user, project = alice
-    for day, text in enumerate(COURIER_NOTES, 1):
+    for text in COURIER_NOTES:
         conversation = services.create_conversation(project, user)
         message = services.post_user_message(conversation, user, text)
         episode_ingest(message.episode_id)
