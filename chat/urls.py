@@ -29,4 +29,5 @@ urlpatterns = [
         name="answer-contradiction",
     ),
     path(P + "messages/<num:number>/", views.message_link, name="message"),
+    path(P + "ask/", views.ask_page, name="ask"),
 ]

@@ -18,7 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from chat import services
+from chat import answers, services
 from chat.models import Conversation
 from kg.commands import (
     BACKGROUND_BYTES,
@@ -368,3 +368,26 @@ def upload_notes(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect(target + "?upload_error=refused")
     request.session[UPLOAD_REPORT] = report_summary(report) | {"file": upload.name[:200]}
     return redirect(target + f"?uploaded={len(report.episodes)}&skipped={len(report.errors)}")
+
+
+MAX_QUESTION_CHARS = 1000
+
+
+@login_required
+@require_GET
+def ask_page(request: HttpRequest, slug: str) -> HttpResponse:
+    """Ask the research: the answer with its citations, and why it is this answer (every
+    passage retrieved, its scores, and the ones the answer could use)."""
+    project = readable_project(request, slug)
+    question = request.GET.get("q", "")[:MAX_QUESTION_CHARS].strip()
+    answer = answers.answer_question(project, question) if question else None
+    used = {(p.episode_uid, p.start, p.end, p.node_uid) for p in answer.used} if answer else set()
+    passages = [
+        (p, (p.episode_uid, p.start, p.end, p.node_uid) in used)
+        for p in (answer.retrieval.passages if answer and answer.retrieval else [])
+    ]
+    return render(
+        request,
+        "chat/ask.html",
+        {"project": project, "question": question, "answer": answer, "passages": passages},
+    )

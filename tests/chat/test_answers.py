@@ -187,3 +187,19 @@ def test_a_question_in_the_chat_gets_an_answer_and_records_no_research(
     ).content.decode()
     assert f"<mark>{citation['quote']}</mark>" in shown
     assert "The cited words are highlighted." in shown
+
+
+def test_the_ask_page_answers_and_shows_why(graph, alice, client):
+    user, project = alice
+    messages = [{"text": t, "at": "2026-03-01T09:00:00Z"} for t in COURIER_NOTES]
+    for episode in record_messages(project, messages):
+        episode_ingest(episode.pk)
+    client.force_login(user)
+    html = client.get(
+        f"/projects/{project.slug}/ask/", {"q": "What do couriers say about waiting at pickup?"}
+    ).content.decode()
+    assert 'class="quote-ref" href="/projects/couriers/research/messages/2/?span=' in html
+    assert 'id="why-this-answer"' in html
+    assert '<tr class="used"><td>#2</td>' in html
+    refused = client.get(f"/projects/{project.slug}/ask/", {"q": "Do users want a sleep timer?"})
+    assert "The research doesn&#x27;t say." in refused.content.decode()
