@@ -192,3 +192,26 @@ def test_a_name_that_only_repeats_the_slug_is_no_product_name(db):
     assert product_name(Project(organization=org, slug="demo", name="Demo product")) == (
         "Demo product"
     )
+
+
+def test_create_refuses_a_name_the_organization_already_has(tmp_path, db):
+    org = Organization.objects.create(slug="acme", name="Acme")
+    Project.objects.create(organization=org, slug="courier-app", name="Courier App")
+    path = tmp_path / "notes.txt"
+    path.write_text("Couriers hate paper maps.\n", encoding="utf-8")
+
+    with pytest.raises(CommandError, match='already has a project named "Courier App"'):
+        run(
+            "kg_ingest",
+            "--project",
+            "couriers-2",
+            "--org",
+            "acme",
+            "--create",
+            "--name",
+            " courier   APP ",
+            str(path),
+        )
+
+    assert list(Project.objects.values_list("slug", flat=True)) == ["courier-app"]
+    assert not Episode.objects.exists()

@@ -28,7 +28,7 @@ from kg.ledger.sources.recording import record_read
 from kg.management.commands._progress import progress_bar
 from kg.models import EpisodeProcessing, Organization, Project, RecordKind
 from kg.pipeline.ingest import ingest_recorded_episodes
-from kg.tenancy import ProjectNotFound, find_project, get_or_create_project
+from kg.tenancy import ProjectNotFound, TenancyRejected, find_project, get_or_create_project
 
 # Episodes handed to the pipeline at a time with --sync: whole batches (of eight messages for a
 # model, of 32 offline).
@@ -121,13 +121,12 @@ class Command(BaseCommand):
             if org is None and not Organization.objects.filter(slug=org_slug).exists():
                 self.stderr.write(f"no --org given: creating organization {org_slug!r}")
             lang = language or detect_language(" ".join(i.content for i in parsed.items[:50]))
-            target = get_or_create_project(org_slug, project, lang)
-            # The slug is an address, not the product's name: told "reviews", extraction would
-            # take every message using the word for the product (and make rivals compete with
-            # it). The project did not exist a moment ago, so its name is still the default.
-            product = " ".join(name.split())
-            if Project.objects.filter(pk=target.pk, name=project).update(name=product):
-                target.name = product
+            # Without --name the project's name is its slug, which is an address, not the
+            # product's name (kg.tenancy.product_name reads it as none).
+            try:
+                target = get_or_create_project(org_slug, project, lang, name)
+            except TenancyRejected as exc:
+                raise CommandError(str(exc)) from None
         if fmt:
             try:
                 report = record_read(
