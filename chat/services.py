@@ -237,6 +237,45 @@ def _queue_reply(message_id: int, task_id: str) -> None:
     assistant_reply_task.apply_async(args=[message_id], task_id=task_id)
 
 
+# --- what an upload gave -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class UploadNotice:
+    """The one line the page says after an upload; `added` False when nothing new was kept
+    (the file was already recorded), which is not shown as a success."""
+
+    added: bool
+    text: str
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
+def upload_notice(summary: dict) -> UploadNotice:
+    """Says what an upload added, from kg's report summary (report_summary)."""
+    name = summary.get("file") or "the file"
+    made, duplicates = summary.get("episodes", 0), summary.get("duplicate_count", 0)
+    skipped = summary.get("skipped_count", 0)
+    if not made:
+        if duplicates:
+            first = (summary.get("duplicates") or [""])[0]
+            return UploadNotice(
+                False,
+                f"Nothing added: {name} is already recorded"
+                + (f" ({first})" if first else "")
+                + "; the same words count as one source.",
+            )
+        return UploadNotice(False, f"Nothing added from {name}.")
+    text = f"{_count(made, 'part')} of {name} added as evidence"
+    if duplicates:
+        text += f"; {_count(duplicates, 'part')} already recorded, not added again"
+    if skipped:
+        text += f"; {_count(skipped, 'part')} skipped"
+    return UploadNotice(True, text + ". The panel shows what they add once analysed.")
+
+
 # --- the research panel ---------------------------------------------------------------------
 
 TYPE_TITLES = {
