@@ -130,7 +130,7 @@ def chat_page(request: HttpRequest, slug: str, conversation_id: int | None = Non
             "conversation": conversation,
             "conversations": services.conversations_of(project),
             "messages": messages,
-            "last_id": messages[-1].pk if messages else 0,
+            "last_id": services.last_message_id(messages),
             "awaiting": services.awaiting_reply(conversation),
             "highlight": highlight,
             "panel": services.research_panel(project),
@@ -221,7 +221,7 @@ def _new_messages(
     request: HttpRequest, project: Project, conversation: Conversation, after: int | None
 ) -> HttpResponse:
     messages = list(services.messages_of(conversation, after))
-    last_id = messages[-1].pk if messages else (after or 0)
+    last_id = services.last_message_id(messages, after)
     return render(
         request,
         "chat/_messages.html",
