@@ -294,7 +294,7 @@ def upload_notice(summary: dict) -> UploadNotice:
     if duplicates:
         text += f"; {_count(duplicates, 'part')} already recorded, not added again"
     if skipped:
-        text += f"; {_count(skipped, 'part')} skipped"
+        text += f"; {skipped:,} skipped (the reasons are listed below)"
     return UploadNotice(True, text + ". The panel shows what they add once analysed.")
 
 
