@@ -35,6 +35,10 @@ from kg.tenancy import ProjectNotFound, TenancyRejected, find_project, get_or_cr
 PIPELINE_SLICE = 64
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
 class Command(BaseCommand):
     help = (
         "Create episodes from FILE: JSONL with author/at/text, one message per line, or a "
@@ -144,8 +148,8 @@ class Command(BaseCommand):
         else:
             episodes = self._record_lines(target, as_records(parsed.items, reading.records), sync)
             self.stdout.write(
-                f"{len(episodes)} episodes recorded in {target.slug}"
-                f" ({len(parsed.errors)} lines skipped)"
+                f"{_count(len(episodes), 'episode')} recorded in {target.slug}"
+                f" ({_count(len(parsed.errors), 'line')} skipped)"
             )
         if not sync:
             self.stdout.write("the pipeline runs on the Celery workers")
@@ -153,7 +157,7 @@ class Command(BaseCommand):
         failed = self._run_pipeline(episodes)
         if failed:
             raise CommandError(
-                f"{failed} episode(s) failed; they are marked failed with the reason"
+                f"{_count(failed, 'episode')} failed; they are marked failed with the reason"
             )
 
     def _run_pipeline(self, episodes: list) -> int:
