@@ -22,7 +22,11 @@ def test_the_form_states_the_limits_and_offers_column_pickers(browser_client):
     assert limits == (
         "Research files: up to 25 MB, 1,000 pages, 20,000 rows or 20,000 Slack messages per file."
     )
-    for picker in ('name="text_columns" multiple', 'name="author_column"', 'name="date_column"'):
+    for picker in (
+        'id="text-columns" class="column-checks"',
+        'name="author_column"',
+        'name="date_column"',
+    ):
         assert picker in page
     assert '<option value="slack">slack</option>' in page
     assert "groundwork/upload.js" in page
