@@ -55,6 +55,16 @@ class MessageSerializer(serializers.ModelSerializer):
         allow_null=True,
         help_text="The user message's number within this conversation (1, 2, 3…).",
     )
+    reply_to_position = serializers.IntegerField(
+        source="answers_position",
+        read_only=True,
+        allow_null=True,
+        help_text="A reply: the position in this conversation of the message it answers "
+        "(reply_to is that message's id). Replies are listed right after their message.",
+    )
+    reply_to_number = serializers.SerializerMethodField(
+        help_text="A reply: the ledger number of the message it answers."
+    )
     processing_status = serializers.SerializerMethodField()
 
     class Meta:
@@ -68,12 +78,17 @@ class MessageSerializer(serializers.ModelSerializer):
             "text",
             "created_at",
             "reply_to",
+            "reply_to_position",
+            "reply_to_number",
             "processing_status",
             "cited_nodes",
             "engine",
             "reply_task_id",
         ]
         read_only_fields = fields
+
+    def get_reply_to_number(self, message: Message) -> int | None:
+        return message.reply_to.number if message.reply_to_id else None
 
     def get_processing_status(self, message: Message) -> str | None:
         """The pipeline state of a user message's episode (pending → running → done|failed)."""

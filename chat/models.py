@@ -105,5 +105,11 @@ class Message(models.Model):
         return getattr(self, "conversation_position", None)
 
     @property
+    def answers_position(self) -> int | None:
+        """A reply's message's number within the conversation, when annotated by
+        chat.services.messages_of."""
+        return getattr(self, "reply_to_position", None)
+
+    @property
     def dom_id(self) -> str:
         return f"message-{self.episode.number}" if self.episode_id else f"reply-{self.pk}"

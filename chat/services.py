@@ -17,6 +17,7 @@ from django.db import transaction
 from django.db.models import (
     Case,
     Count,
+    F,
     IntegerField,
     Max,
     OuterRef,
@@ -26,6 +27,7 @@ from django.db.models import (
     Value,
     When,
 )
+from django.db.models.functions import Coalesce
 
 from chat.answers import is_question
 from chat.models import Conversation, Message, Role
@@ -129,30 +131,50 @@ def conversation_of_message(project: Project, episode_number: int) -> Conversati
     return message.conversation if message else None
 
 
-def messages_of(conversation: Conversation, after: int | None = None) -> QuerySet[Message]:
-    """The conversation's messages in order, each user message with its position in the
-    conversation (Message.position): numbers that do not jump over uploads or other chats."""
-    earlier = (
+def _user_messages_up_to(pk_field: str) -> Subquery:
+    """How many user messages of the conversation have an id up to the row's `pk_field`."""
+    return Subquery(
         Message.objects.filter(
-            conversation=OuterRef("conversation"), role=Role.USER, pk__lte=OuterRef("pk")
+            conversation=OuterRef("conversation"), role=Role.USER, pk__lte=OuterRef(pk_field)
         )
         .order_by()
         .values("conversation")
         .annotate(n=Count("pk"))
         .values("n")
     )
+
+
+def messages_of(conversation: Conversation, after: int | None = None) -> QuerySet[Message]:
+    """The conversation's messages threaded: each user message followed by the reply to it,
+    whenever the reply was written (replies to messages sent close together finish in any
+    order). Each user message carries its position in the conversation (Message.position):
+    numbers that do not jump over uploads or other chats; each reply the position of the
+    message it answers (Message.reply_to_position). `after` keeps the messages with a
+    larger id: those written since a page last asked, in thread order too."""
     messages = (
-        conversation.messages.select_related("episode__processing")
+        conversation.messages.select_related("episode__processing", "reply_to__episode")
         .annotate(
             conversation_position=Case(
-                When(role=Role.USER, then=Subquery(earlier)),
+                When(role=Role.USER, then=_user_messages_up_to("pk")),
                 default=Value(None),
                 output_field=IntegerField(),
-            )
+            ),
+            reply_to_position=Case(
+                When(reply_to__isnull=False, then=_user_messages_up_to("reply_to_id")),
+                default=Value(None),
+                output_field=IntegerField(),
+            ),
+            thread=Coalesce("reply_to_id", "id"),
         )
-        .order_by("id")
+        .order_by("thread", F("reply_to_id").asc(nulls_first=True), "id")
     )
     return messages.filter(pk__gt=after) if after else messages
+
+
+def last_message_id(messages: list[Message], after: int | None = None) -> int:
+    """The largest id shown: what the page asks `after` next (threaded, the last shown is not
+    always the newest)."""
+    return max((m.pk for m in messages), default=after or 0)
 
 
 def awaiting_reply(conversation: Conversation) -> list[Message]:
@@ -241,6 +263,45 @@ def _queue_reply(message_id: int, task_id: str) -> None:
     from chat.tasks import assistant_reply_task
 
     assistant_reply_task.apply_async(args=[message_id], task_id=task_id)
+
+
+# --- what an upload gave -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class UploadNotice:
+    """The one line the page says after an upload; `added` False when nothing new was kept
+    (the file was already recorded), which is not shown as a success."""
+
+    added: bool
+    text: str
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
+def upload_notice(summary: dict) -> UploadNotice:
+    """Says what an upload added, from kg's report summary (report_summary)."""
+    name = summary.get("file") or "the file"
+    made, duplicates = summary.get("episodes", 0), summary.get("duplicate_count", 0)
+    skipped = summary.get("skipped_count", 0)
+    if not made:
+        if duplicates:
+            first = (summary.get("duplicates") or [""])[0]
+            return UploadNotice(
+                False,
+                f"Nothing added: {name} is already recorded"
+                + (f" ({first})" if first else "")
+                + "; the same words count as one source.",
+            )
+        return UploadNotice(False, f"Nothing added from {name}.")
+    text = f"{_count(made, 'part')} of {name} added as evidence"
+    if duplicates:
+        text += f"; {_count(duplicates, 'part')} already recorded, not added again"
+    if skipped:
+        text += f"; {skipped:,} skipped (the reasons are listed below)"
+    return UploadNotice(True, text + ". The panel shows what they add once analysed.")
 
 
 # --- the research panel ---------------------------------------------------------------------

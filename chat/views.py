@@ -6,6 +6,7 @@ partial and a plain browser with a redirect, so the pages also work without Java
 
 from __future__ import annotations
 
+from django.contrib import messages as notices
 from django.contrib.auth.decorators import login_required
 from django.http import (
     Http404,
@@ -92,25 +93,11 @@ def project_list(request: HttpRequest) -> HttpResponse:
     )
 
 
-# ?upload_error= carries a code, shown as its fixed message: never text from the address.
-UPLOAD_ERRORS = {
-    "no_file": "Choose a file to upload.",
-    "refused": "The file was not added.",
-}
-UPLOAD_ERROR_DETAIL = "upload_error_detail"
 UPLOAD_REPORT = "upload_report"  # the last upload's per-file report, shown once
 
 
 def _upload_outcome(request: HttpRequest) -> dict:
-    error = UPLOAD_ERRORS.get(request.GET.get("upload_error", ""))
-    detail = request.session.pop(UPLOAD_ERROR_DETAIL, "") if error else ""
-    return {
-        "upload_error": error,
-        "upload_error_detail": detail,
-        "uploaded": _number(request.GET.get("uploaded")),
-        "skipped": _number(request.GET.get("skipped")),
-        "upload_report": request.session.pop(UPLOAD_REPORT, None),
-    }
+    return {"upload_report": request.session.pop(UPLOAD_REPORT, None)}
 
 
 def _source_import(project: Project, request: HttpRequest) -> dict | None:
@@ -143,7 +130,7 @@ def chat_page(request: HttpRequest, slug: str, conversation_id: int | None = Non
             "conversation": conversation,
             "conversations": services.conversations_of(project),
             "messages": messages,
-            "last_id": messages[-1].pk if messages else 0,
+            "last_id": services.last_message_id(messages),
             "awaiting": services.awaiting_reply(conversation),
             "highlight": highlight,
             "panel": services.research_panel(project),
@@ -234,7 +221,7 @@ def _new_messages(
     request: HttpRequest, project: Project, conversation: Conversation, after: int | None
 ) -> HttpResponse:
     messages = list(services.messages_of(conversation, after))
-    last_id = messages[-1].pk if messages else (after or 0)
+    last_id = services.last_message_id(messages, after)
     return render(
         request,
         "chat/_messages.html",
@@ -338,8 +325,11 @@ def upload_notes(request: HttpRequest, slug: str) -> HttpResponse:
     project = writable_project(request, slug)
     upload = request.FILES.get("notes")
     target = reverse("chat:chat", args=[project.slug])
+    # What happened is said once on the next page, from the server: never from the address,
+    # where a link could forge it.
     if upload is None:
-        return redirect(target + "?upload_error=no_file")
+        notices.error(request, "Choose a file to upload.", extra_tags="upload-error")
+        return redirect(target)
     try:
         options = ImportOptions(
             format=request.POST.get("format", ""),
@@ -363,11 +353,16 @@ def upload_notes(request: HttpRequest, slug: str) -> HttpResponse:
             project, upload.name, upload.read(), author_name(request.user), options
         )
     except (UnreadableFile, EpisodeRejected) as exc:
-        # The reason stays on the server (the session), never in the address.
-        request.session[UPLOAD_ERROR_DETAIL] = str(exc)[:300]
-        return redirect(target + "?upload_error=refused")
-    request.session[UPLOAD_REPORT] = report_summary(report) | {"file": upload.name[:200]}
-    return redirect(target + f"?uploaded={len(report.episodes)}&skipped={len(report.errors)}")
+        notices.error(
+            request, f"The file was not added. {str(exc)[:300]}", extra_tags="upload-error"
+        )
+        return redirect(target)
+    summary = report_summary(report) | {"file": upload.name[:200]}
+    request.session[UPLOAD_REPORT] = summary
+    notice = services.upload_notice(summary)
+    level = notices.SUCCESS if notice.added else notices.WARNING
+    notices.add_message(request, level, notice.text, extra_tags="upload-notice")
+    return redirect(target)
 
 
 MAX_QUESTION_CHARS = 1000

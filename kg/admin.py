@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
@@ -31,6 +32,7 @@ from kg.models import (
 from kg.operations.rebuild import rebuild_project_graph
 from kg.pipeline.ingest import episode_ingest
 from kg.reading import node_trail
+from kg.tenancy import ProjectNameTaken, check_project_name_free
 from kg.web import admin_graph
 
 
@@ -88,8 +90,30 @@ class OrganizationAdmin(admin.ModelAdmin):
         return obj.project_count
 
 
+class ProjectAdminForm(forms.ModelForm):
+    """The admin refuses a second project of one name in an organization, as the pages do."""
+
+    class Meta:
+        model = Project
+        fields = ["organization", "slug", "name", "language", "description", "archived_at"]
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        org = cleaned.get("organization") or getattr(self.instance, "organization", None)
+        name = cleaned.get("name") or ""
+        if org is not None and name.strip():
+            try:
+                check_project_name_free(
+                    org, name, exclude=self.instance if self.instance.pk else None
+                )
+            except ProjectNameTaken as exc:
+                self.add_error("name", str(exc))
+        return cleaned
+
+
 @admin.register(Project)
 class ProjectAdmin(admin.ModelAdmin):
+    form = ProjectAdminForm
     list_display = (
         "slug",
         "name",

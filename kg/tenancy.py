@@ -51,6 +51,10 @@ class TenancyRejected(ValueError):
     """Input that cannot become a user, organization, project or invitation; says why."""
 
 
+class ProjectNameTaken(TenancyRejected):
+    """Another project of the organization has this name: the list could not tell them apart."""
+
+
 def is_member(user, org: Organization) -> bool:
     return bool(
         user.is_authenticated and Membership.objects.filter(user=user, organization=org).exists()
@@ -91,14 +95,24 @@ def find_project(slug: str) -> Project:
 
 
 @transaction.atomic
-def get_or_create_project(org_slug: str, slug: str, language: str = Language.EN) -> Project:
+def get_or_create_project(
+    org_slug: str, slug: str, language: str = Language.EN, name: str = ""
+) -> Project:
+    """The project at `slug`, or a new one in the organization (made too if missing).
+
+    A new project is called `name`, or has no name (the slug is an address, not the
+    product's name); ProjectNameTaken when the organization already has a project of that name.
+    """
     org, _ = Organization.objects.get_or_create(slug=org_slug, defaults={"name": org_slug})
-    project, created = Project.objects.get_or_create(
-        slug=slug, defaults={"organization": org, "name": slug, "language": language}
-    )
-    if not created and project.organization_id != org.id:
-        raise ProjectNotFound(f"project {slug!r} belongs to another organization")
-    return project
+    project = Project.objects.filter(slug=slug).first()
+    if project is not None:
+        if project.organization_id != org.id:
+            raise ProjectNotFound(f"project {slug!r} belongs to another organization")
+        return project
+    name = _clean_name(name, "project") if name.strip() else ""
+    if name:
+        check_project_name_free(_locked(org), name)
+    return Project.objects.create(organization=org, slug=slug, name=name, language=language)
 
 
 @dataclass
@@ -202,6 +216,33 @@ def _clean_name(value: str, what: str) -> str:
     return name
 
 
+def project_name_key(name: str) -> str:
+    """What two project names are compared by: case and runs of whitespace do not count."""
+    return " ".join(name.split()).casefold()
+
+
+def check_project_name_free(org: Organization, name: str, exclude: Project | None = None) -> None:
+    """ProjectNameTaken when another project of the organization has the name (archived ones
+    too: restored, they would sit beside it)."""
+    key = project_name_key(name)
+    others = Project.objects.filter(organization=org)
+    if exclude is not None:
+        others = others.exclude(pk=exclude.pk)
+    # Compared here, not by the database: SQLite's case-insensitive match knows only ASCII.
+    for other_name, other_slug in others.values_list("name", "slug"):
+        if project_name_key(other_name) == key:
+            raise ProjectNameTaken(
+                f'{org.name} already has a project named "{other_name}" (at /{other_slug}/); '
+                "choose another name"
+            )
+
+
+def _locked(org: Organization) -> Organization:
+    """The organization's row locked to the end of the transaction, so two requests naming a
+    project the same cannot both pass the check (SQLite serialises writers anyway)."""
+    return Organization.objects.select_for_update().get(pk=org.pk)
+
+
 def _new_user(username: str, email: str, password: str):
     username = (username or "").strip()
     user_model = get_user_model()
@@ -240,6 +281,7 @@ def create_project(
         raise TenancyRejected(
             f"unknown language {language!r}; use one of: {', '.join(Language.values)}"
         )
+    check_project_name_free(_locked(org), name)
     return Project.objects.create(
         organization=org,
         slug=_unique_slug(Project, name, "project"),
@@ -249,6 +291,7 @@ def create_project(
     )
 
 
+@transaction.atomic
 def update_project(user, project: Project, name: str, language: str, description: str) -> Project:
     """Rename, change the language or the description. The slug (the address) stays."""
     check_can_manage(user, project.organization)
@@ -256,7 +299,9 @@ def update_project(user, project: Project, name: str, language: str, description
         raise TenancyRejected(
             f"unknown language {language!r}; use one of: {', '.join(Language.values)}"
         )
-    project.name = _clean_name(name, "project")
+    name = _clean_name(name, "project")
+    check_project_name_free(_locked(project.organization), name, exclude=project)
+    project.name = name
     project.language = language
     project.description = (description or "").strip()[:2000]
     project.save(update_fields=["name", "language", "description"])

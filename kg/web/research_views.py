@@ -5,11 +5,10 @@ project of another organization is a 404. Parse, call one read function, render.
 
 from __future__ import annotations
 
+from django.contrib import messages as notices
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
-from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_POST
 
 from kg.corrections import CorrectionRefused, NodeNotFound, correct
@@ -92,7 +91,6 @@ def _node_page(
         "node_types": NODE_TYPES,
         "relations": sorted(RELATIONS),
         "refused": refused,
-        "done": request.GET.get("corrected", "")[:300],
     }
     try:
         trail = node_trail(project, number)
@@ -121,8 +119,10 @@ def correct_node(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         raise Http404(str(exc)) from None
     except CorrectionRefused as exc:
         return _node_page(request, project, number, refused=str(exc), status=400)
-    target = reverse("research:node", args=[project.slug, done.node.number])
-    return redirect(f"{target}?{urlencode({'corrected': done.message})}")
+    # Said once by the server on the next page, never carried in the address (a link could
+    # forge it).
+    notices.success(request, done.message, extra_tags="correction-done")
+    return redirect("research:node", project.slug, done.node.number)
 
 
 @login_required

@@ -147,3 +147,28 @@ def test_node_page_for_viewers_and_outsiders(project):
     assert client.post(url, {"action": "reject"}).status_code == 404
     assert not Correction.objects.exists()
     assert store.node_by_number(project.graph_scope, pain.number).invalid_at is None
+
+
+def test_a_correction_notice_comes_from_the_server_never_from_the_address(project):
+    pain = _pain(project, "slow checkout")
+    node_url = f"/projects/{project.slug}/research/nodes/{pain.number}/"
+    viewer = _person(project.organization, "vic", Role.VIEWER)
+    client = Client()
+    client.force_login(viewer)
+    forged = client.get(node_url + "?corrected=Merge+failed:+log+in+again+at+evil.example")
+    assert forged.status_code == 200
+    assert "evil.example" not in forged.content.decode()
+    assert 'id="correction-done"' not in forged.content.decode()
+
+    editor = _person(project.organization, "ed", Role.EDITOR)
+    client.force_login(editor)
+    done = client.post(node_url + "correct/", {"action": "confirm", "note": "seen it"})
+    assert done.status_code == 302 and done["Location"] == node_url  # nothing in the address
+    shown = client.get(done["Location"]).content.decode()
+    notice = shown.split('id="correction-done">')[1].split("</p>")[0]
+    assert notice and "confirm" in notice.lower()
+    assert 'class="notice success"' in shown
+    # Said once: a reload, or the forged address, shows no notice.
+    assert 'id="correction-done"' not in client.get(node_url).content.decode()
+    again = client.get(node_url + "?corrected=Merge+failed").content.decode()
+    assert "Merge failed" not in again and 'id="correction-done"' not in again

@@ -26,7 +26,7 @@ def test_a_pdf_upload_reports_its_pages_and_keeps_them(api, alice):
     assert response.status_code == 201, response.content
     body = response.json()
     assert (body["format"], body["units"], body["unit"]) == ("pdf", 2, "page")
-    assert body["errors"] == ["page 2: no text layer (a scanned image?)"]
+    assert body["errors"] == ["page 2: no text, only images (a scan?)"]
     assert [e["source_ref"]["page"] for e in body["episodes"]] == [1]
     assert Episode.objects.get(project=project).content == "Maps are out of date."
 

@@ -151,7 +151,7 @@ def test_a_new_team_from_sign_up_to_the_quote_behind_a_claim(
     notes.write_text(NOTES, encoding="utf-8")
     pm.set_input_files("#notes-file", str(notes))
     pm.click("#upload-form button[type=submit]")
-    expect(pm.locator("#upload-notice")).to_contain_text("1 part(s)")
+    expect(pm.locator("#upload-notice")).to_contain_text("1 part of")
     expect(pm.locator("#panel .node-group[data-type=pain]")).to_contain_text("lags")
     expect(pm.locator("#panel-progress")).to_have_count(0)
     _shoot(pm, tmp_path, "chat")

@@ -82,11 +82,15 @@ def test_awaiting_reply_lists_unanswered_user_messages(alice, queued_replies):
     conversation = services.create_conversation(project, user)
     first = services.post_user_message(conversation, user, "one")
     second = services.post_user_message(conversation, user, "two")
-    Message.objects.create(
+    reply = Message.objects.create(
         conversation=conversation, role=Role.ASSISTANT, text="ok", reply_to=first
     )
     assert services.awaiting_reply(conversation) == [second]
-    assert [m.pk for m in services.messages_of(conversation, after=first.pk)][0] == second.pk
+    # Written after "two", the reply to "one" is still listed in its thread, before "two".
+    assert [m.pk for m in services.messages_of(conversation, after=first.pk)] == [
+        reply.pk,
+        second.pk,
+    ]
 
 
 def test_answering_a_contradiction_resolves_it_and_shows_the_answer_in_the_chat(

@@ -22,7 +22,11 @@ def test_the_form_states_the_limits_and_offers_column_pickers(browser_client):
     assert limits == (
         "Research files: up to 25 MB, 1,000 pages, 20,000 rows or 20,000 Slack messages per file."
     )
-    for picker in ('name="text_columns" multiple', 'name="author_column"', 'name="date_column"'):
+    for picker in (
+        'id="text-columns" class="column-checks"',
+        'name="author_column"',
+        'name="date_column"',
+    ):
         assert picker in page
     assert '<option value="slack">slack</option>' in page
     assert "groundwork/upload.js" in page
@@ -42,7 +46,7 @@ def test_a_survey_upload_records_rows_and_reports_what_was_skipped(browser_clien
             "author_column": "who",
         },
     )
-    assert response["Location"] == "/projects/couriers/chat/?uploaded=2&skipped=1"
+    assert response["Location"] == "/projects/couriers/chat/"
     rows = Episode.objects.filter(project=project).order_by("number")
     assert [(e.source_ref["row"], e.author, e.content) for e in rows] == [
         (2, "Ann", "Paper maps are out of date"),
@@ -69,7 +73,7 @@ def test_a_row_whose_date_is_not_a_date_is_kept_and_the_report_says_so(browser_c
             "date_column": "submitted",
         },
     )
-    assert response["Location"] == "/projects/couriers/chat/?uploaded=2&skipped=0"
+    assert response["Location"] == "/projects/couriers/chat/"
     kept = Episode.objects.get(project=project, source_ref__row=3)
     assert kept.content == "I lose a day to paper"
     page = _html(browser_client.get(response["Location"]))
@@ -85,7 +89,7 @@ def test_a_bad_research_file_is_refused_with_its_reason(browser_client, alice):
     _, project = alice
     scan = SimpleUploadedFile("scan.pdf", pdf_bytes([[]], image_pages=(1,)))
     refused = browser_client.post("/projects/couriers/upload/", {"notes": scan})
-    assert refused["Location"] == "/projects/couriers/chat/?upload_error=refused"
+    assert refused["Location"] == "/projects/couriers/chat/"
     page = _html(browser_client.get(refused["Location"]))
     assert "scan.pdf has no text layer" in page
     survey = SimpleUploadedFile("survey.csv", csv_bytes(["id", "answer"], [["1", "x"]]))
@@ -93,7 +97,7 @@ def test_a_bad_research_file_is_refused_with_its_reason(browser_client, alice):
         "/projects/couriers/upload/", {"notes": survey, "text_columns": ["comment"]}
     )
     assert "survey.csv has no column &#x27;comment&#x27;" in _html(
-        browser_client.get("/projects/couriers/chat/?upload_error=refused")
+        browser_client.get("/projects/couriers/chat/")
     )
     assert not Episode.objects.filter(project=project).exists()
 
@@ -110,14 +114,37 @@ def test_the_form_asks_what_the_records_are_and_keeps_the_answer(browser_client,
             "records": "bug_report",
         },
     )
-    assert response["Location"] == "/projects/couriers/chat/?uploaded=1&skipped=0"
+    assert response["Location"] == "/projects/couriers/chat/"
     assert Episode.objects.get(project=project).record_kind == "bug_report"
 
     refused = browser_client.post(
         "/projects/couriers/upload/",
         {"notes": SimpleUploadedFile("t.csv", tickets), "records": "<b>emails</b>"},
     )
-    assert refused["Location"] == "/projects/couriers/chat/?upload_error=refused"
+    assert refused["Location"] == "/projects/couriers/chat/"
     page = _html(browser_client.get(refused["Location"]))
     assert "unknown kind of records &#x27;&lt;b&gt;emails&lt;/b&gt;&#x27;" in page
+    assert Episode.objects.filter(project=project).count() == 1
+
+
+def test_a_file_sent_again_is_reported_as_already_recorded_not_as_added(browser_client, alice):
+    _, project = alice
+    notes = b"# Day 1\n\nCouriers hate paper maps.\n"
+    first = browser_client.post(
+        "/projects/couriers/upload/", {"notes": SimpleUploadedFile("day1.md", notes)}
+    )
+    page = _html(browser_client.get(first["Location"]))
+    assert '<p class="notice success" role="status" id="upload-notice">' in page
+    assert "1 part of day1.md added as evidence." in page
+
+    again = browser_client.post(
+        "/projects/couriers/upload/", {"notes": SimpleUploadedFile("day1.md", notes)}
+    )
+    page = _html(browser_client.get(again["Location"]))
+    notice = page.split('id="upload-notice">')[1].split("</p>")[0]
+    assert page.split('id="upload-notice">')[0].endswith('<p class="notice warning" role="status" ')
+    assert notice.startswith("Nothing added: day1.md is already recorded")
+    assert "duplicate of message #1" in notice
+    assert "added as evidence" not in page and "0 part" not in page
+    assert '<div class="notice warning" id="upload-report">' in page
     assert Episode.objects.filter(project=project).count() == 1

@@ -42,7 +42,7 @@ def test_a_lone_surrogate_is_refused_on_its_line_and_the_next_lines_are_processe
 
     out, err = ingest("--project", "couriers", "--create", "--org", "acme", "--sync", str(path))
 
-    assert "2 episodes recorded" in out and "(1 lines skipped)" in out
+    assert "2 episodes recorded" in out and "(1 line skipped)" in out
     assert "line 2: the message contains a lone surrogate U+D83D at character 9" in err
     project = Project.objects.get(slug="couriers")
     episodes = list(Episode.objects.filter(project=project).order_by("number"))

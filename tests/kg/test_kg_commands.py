@@ -255,7 +255,7 @@ def test_kg_ingest_records_notes_larger_than_an_upload_in_chunks(tmp_path):
 
     episodes = list(Episode.objects.filter(project__slug="long").order_by("number"))
     assert len(episodes) > 1000 and err == ""
-    assert f"{len(episodes)} episodes recorded in long" in out
+    assert f"{len(episodes):,} episodes recorded in long" in out
     assert {e.source_ref["section"] for e in episodes} == {"Interviews"}
     assert all(len(e.content) <= 4000 for e in episodes)
     assert " ".join(e.content for e in episodes) == paragraph  # every word, once, in order
@@ -290,3 +290,26 @@ def test_kg_ingest_queues_one_task_per_run_of_imported_messages(
     assert len(episodes) == 70 and IMPORT_TASK_STRIDE == 32
     # One task for the last message of each run of 32: the 32nd, the 64th and the 70th.
     assert [q.args for q in queued] == [(episodes[i].pk,) for i in (31, 63, 69)]
+
+
+def test_create_refuses_a_name_the_organization_already_has(tmp_path, db):
+    org = Organization.objects.create(slug="acme", name="Acme")
+    Project.objects.create(organization=org, slug="courier-app", name="Courier App")
+    path = tmp_path / "notes.txt"
+    path.write_text("Couriers hate paper maps.\n", encoding="utf-8")
+
+    with pytest.raises(CommandError, match='already has a project named "Courier App"'):
+        run(
+            "kg_ingest",
+            "--project",
+            "couriers-2",
+            "--org",
+            "acme",
+            "--create",
+            "--name",
+            " courier   APP ",
+            str(path),
+        )
+
+    assert list(Project.objects.values_list("slug", flat=True)) == ["courier-app"]
+    assert not Episode.objects.exists()

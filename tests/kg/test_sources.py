@@ -51,7 +51,7 @@ def test_pdf_pages_become_chunks_that_keep_their_page():
     assert "paper maps every morning" in read.items[0].content
     assert "Couriers hate paper maps because the maps are out of date." in read.items[1].content
     assert "(Follow-up in April.)" in read.items[1].content  # PDF string escapes undone
-    assert read.skipped == ["page 2: no text layer (a scanned image?)"]
+    assert read.skipped == ["page 2: no text, only images (a scan?)"]
     assert (read.units, read.unit) == (3, "page")
     assert source_label(read.items[1].source_ref) == "interviews.pdf, p. 3"
 
@@ -60,10 +60,30 @@ def test_encrypted_and_image_only_pdfs_are_refused_and_nothing_is_recorded(proje
     plain = pdf_bytes(INTERVIEW_PAGES)
     with pytest.raises(SourceError, match="encrypted \\(password-protected\\)"):
         record_source(project, "locked.pdf", encrypted(plain, "s3cret"), enqueue=False)
-    with pytest.raises(SourceError, match="no text layer: its 2 page\\(s\\) are images"):
+    with pytest.raises(SourceError, match="no text layer: its 2 pages are images \\(a scan\\?\\)"):
         record_source(project, "scan.pdf", pdf_bytes([[], []], image_pages=(1, 2)), enqueue=False)
     with pytest.raises(SourceError, match="not a readable PDF"):
         record_source(project, "broken.pdf", plain[: len(plain) // 3], enqueue=False)
+    assert Episode.objects.filter(project=project).count() == 0
+
+
+def test_blank_pdf_pages_are_told_apart_from_pages_of_images(project):
+    # A page that paints nothing is blank, not "images (a scan?)": OCR would not help it.
+    read = read_source("notes.pdf", pdf_bytes([["Maps are out of date."], []]))
+    assert read.skipped == ["page 2: blank (no text, no images)"]
+    with pytest.raises(SourceError) as blank:
+        record_source(project, "blank.pdf", pdf_bytes([[], []]), enqueue=False)
+    assert str(blank.value) == "blank.pdf has no text: all 2 of its pages are blank"
+    assert "scan" not in str(blank.value) and "images" not in str(blank.value)
+    with pytest.raises(SourceError) as one:
+        record_source(project, "one.pdf", pdf_bytes([[]]), enqueue=False)
+    assert str(one.value) == "one.pdf has no text: its page is blank"
+    with pytest.raises(SourceError) as mixed:
+        record_source(project, "mixed.pdf", pdf_bytes([[], []], image_pages=(2,)), enqueue=False)
+    assert str(mixed.value).startswith(
+        "mixed.pdf has no text: 1 page blank and 1 page of images only (a scan?); run it "
+        "through OCR"
+    )
     assert Episode.objects.filter(project=project).count() == 0
 
 
@@ -284,7 +304,7 @@ def test_slack_export_one_episode_per_message_with_threads_kept_together():
     assert read.items[1].valid_at.isoformat() == "2023-11-14T23:13:20.000100+00:00"
     assert {i.source_ref["thread"] for i in read.items[:3]} == {"1700000000.000100"}
     assert "thread" not in read.items[3].source_ref
-    assert read.skipped == ["1 bot messages skipped", "1 joins and leaves skipped"]
+    assert read.skipped == ["1 bot message", "1 join or leave"]
     assert source_label(read.items[2].source_ref) == (
         "workspace.zip, #general, thread 2023-11-14 22:13"
     )
@@ -408,7 +428,9 @@ def test_kg_ingest_refuses_a_missing_column_and_reads_an_unzipped_slack_export(
     folder = tmp_path / "export"
     with zipfile.ZipFile(io.BytesIO(slack_export({"general": GENERAL}, USERS))) as archive:
         archive.extractall(folder)
-    out = io.StringIO()
-    call_command("kg_ingest", str(folder), "--project", "couriers", stdout=out)
+    out, err = io.StringIO(), io.StringIO()
+    call_command("kg_ingest", str(folder), "--project", "couriers", stdout=out, stderr=err)
     assert "export: 4 episodes from 6 messages; 2 skipped" in out.getvalue()
+    # Each reason once, counted in the right number: not "skipped 1 bot messages skipped".
+    assert err.getvalue().splitlines() == ["skipped 1 bot message", "skipped 1 join or leave"]
     assert Episode.objects.filter(project=project, source_ref__channel="general").count() == 4

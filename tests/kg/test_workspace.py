@@ -7,6 +7,7 @@ the real database; a refusal must also leave nothing written.
 from __future__ import annotations
 
 import datetime as dt
+import html
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -223,6 +224,44 @@ def test_a_project_name_is_required(acme):
     _, _, users = acme
     response = _page_client(users[Role.OWNER]).post("/orgs/acme/projects/new/", {"name": "  "})
     assert response.status_code == 400 and "needs a name" in response.content.decode()
+
+
+def test_a_second_project_of_the_same_name_is_refused_in_page_and_api(acme):
+    # "Couriers" exists; names differing only in case and spacing are the same name.
+    org, project, users = acme
+    page = _page_client(users[Role.OWNER]).post(
+        "/orgs/acme/projects/new/", {"name": "  couriers ", "language": "en"}
+    )
+    assert page.status_code == 400
+    assert 'already has a project named "Couriers"' in html.unescape(page.content.decode())
+    api = _api_client(users[Role.ADMIN]).post(
+        "/api/projects/", {"organization": "acme", "name": "COURIERS"}, format="json"
+    )
+    assert api.status_code == 400
+    assert 'already has a project named "Couriers"' in api.json()["errors"]["name"][0]
+    other = Project.objects.create(organization=org, slug="scanner", name="Scanner")
+    renamed = _page_client(users[Role.OWNER]).post(
+        "/projects/scanner/settings/", {"name": "Cou  riers", "language": "en"}
+    )
+    assert renamed.status_code == 302  # other words: allowed
+    clash = _api_client(users[Role.OWNER]).patch(
+        "/api/projects/scanner/", {"name": "couriers"}, format="json"
+    )
+    assert clash.status_code == 400 and "already has a project" in clash.json()["errors"]["name"][0]
+    other.refresh_from_db()
+    assert other.name == "Cou riers"
+    assert list(Project.objects.filter(organization=org).values_list("name", flat=True)) == [
+        "Couriers",
+        "Cou riers",
+    ]
+    # Another organization may use the name.
+    globex = Organization.objects.create(slug="globex", name="Globex")
+    Membership.objects.create(user=users[Role.OWNER], organization=globex, role=Role.OWNER)
+    elsewhere = _page_client(users[Role.OWNER]).post(
+        "/orgs/globex/projects/new/", {"name": "Couriers", "language": "en"}
+    )
+    assert elsewhere.status_code == 302
+    assert Project.objects.filter(organization=globex, name="Couriers").exists()
 
 
 # --- research writes: pages ----------------------------------------------------------------

@@ -49,6 +49,18 @@ _SKIPPED_SUBTYPES = {
     "reminder_add": "bot messages",
     "tombstone": "deleted messages",
 }
+# What one of each is called, for "1 bot message" beside "3 bot messages".
+_ONE = {
+    "joins and leaves": "join or leave",
+    "topic, purpose and name changes": "topic, purpose or name change",
+    "archive notices": "archive notice",
+    "pins": "pin",
+    "bot messages": "bot message",
+    "deleted messages": "deleted message",
+    "messages without a time": "message without a time",
+    "messages without text (files or reactions only)": "message without text (files or "
+    "reactions only)",
+}
 _MENTION = re.compile(r"<@([A-Z0-9]+)(?:\|[^>]*)?>")
 _CHANNEL = re.compile(r"<#[A-Z0-9]+\|([^>]*)>")
 _LINK = re.compile(r"<((?:https?|mailto):[^|>]+)(?:\|([^>]*))?>")
@@ -151,8 +163,13 @@ def read_export(name: str, files: dict[str, bytes]) -> SourceRead:
                 skipped["messages without text (files or reactions only)"] += 1
                 continue
             read.items.append(item)
-    read.skipped.extend(f"{count} {reason} skipped" for reason, count in sorted(skipped.items()))
+    read.skipped.extend(_counted(reason, count) for reason, count in sorted(skipped.items()))
     return read
+
+
+def _counted(reason: str, count: int) -> str:
+    """A skipped kind with its count, as a reason the reports list: "3 bot messages"."""
+    return f"{count:,} {_ONE.get(reason, reason) if count == 1 else reason}"
 
 
 def _json(name: str, path: str, raw: bytes) -> object:

@@ -26,13 +26,17 @@ from kg.ledger.sources import (
 from kg.ledger.sources.base import UnreadableFile
 from kg.ledger.sources.recording import record_read
 from kg.management.commands._progress import progress_bar
-from kg.models import EpisodeProcessing, Organization, Project, RecordKind
+from kg.models import EpisodeProcessing, Organization, RecordKind
 from kg.pipeline.ingest import ingest_recorded_episodes
-from kg.tenancy import ProjectNotFound, find_project, get_or_create_project
+from kg.tenancy import ProjectNotFound, TenancyRejected, find_project, get_or_create_project
 
 # Episodes handed to the pipeline at a time with --sync: whole batches (of eight messages for a
 # model, of 32 offline).
 PIPELINE_SLICE = 64
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
 class Command(BaseCommand):
@@ -124,13 +128,12 @@ class Command(BaseCommand):
             if org is None and not Organization.objects.filter(slug=org_slug).exists():
                 self.stderr.write(f"no --org given: creating organization {org_slug!r}")
             lang = language or detect_language(" ".join(i.content for i in parsed.items[:50]))
-            target = get_or_create_project(org_slug, project, lang)
-            # The slug is an address, not the product's name: told "reviews", extraction would
-            # take every message using the word for the product (and make rivals compete with
-            # it). The project did not exist a moment ago, so its name is still the default.
-            product = " ".join(name.split())
-            if Project.objects.filter(pk=target.pk, name=project).update(name=product):
-                target.name = product
+            # Without --name the project's name is its slug, which is an address, not the
+            # product's name (kg.tenancy.product_name reads it as none).
+            try:
+                target = get_or_create_project(org_slug, project, lang, name)
+            except TenancyRejected as exc:
+                raise CommandError(str(exc)) from None
         if fmt:
             try:
                 report = record_read(
@@ -158,8 +161,8 @@ class Command(BaseCommand):
                 self.stderr.write(f"skipped {duplicate.message}")
             already = f", {len(notes.duplicates)} already recorded" if notes.duplicates else ""
             self.stdout.write(
-                f"{len(notes.episodes)} episodes recorded in {target.slug}"
-                f" ({len(parsed.errors)} lines skipped{already})"
+                f"{_count(len(notes.episodes), 'episode')} recorded in {target.slug}"
+                f" ({_count(len(parsed.errors), 'line')} skipped{already})"
             )
             episodes = notes.episodes
         if not sync:
@@ -168,7 +171,7 @@ class Command(BaseCommand):
         failed = self._run_pipeline(episodes)
         if failed:
             raise CommandError(
-                f"{failed} episode(s) failed; they are marked failed with the reason"
+                f"{_count(failed, 'episode')} failed; they are marked failed with the reason"
             )
 
     def _run_pipeline(self, episodes: list) -> int:

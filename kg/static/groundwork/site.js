@@ -15,12 +15,18 @@
   };
 
   // The send form and the poller can both return the same new message; keep the first copy.
+  // A reply arrives whenever it is written (replies to messages sent close together finish
+  // in any order): it is moved right after the message it answers, as the server orders them.
   function dropDuplicates() {
     var list = document.getElementById("messages");
     if (!list) return;
     var seen = {};
     Array.prototype.slice.call(list.querySelectorAll(".message")).forEach(function (el) {
       if (seen[el.id]) el.remove(); else seen[el.id] = true;
+    });
+    Array.prototype.slice.call(list.querySelectorAll(".message[data-reply-to]")).forEach(function (reply) {
+      var asked = list.querySelector('.message[data-id="' + reply.dataset.replyTo + '"]');
+      if (asked && asked.nextElementSibling !== reply) asked.after(reply);
     });
     var empty = document.getElementById("messages-empty");
     if (empty && list.querySelector(".message")) empty.remove();

@@ -22,7 +22,28 @@
   function fill(select, names, blank) {
     select.replaceChildren();
     if (blank) select.add(new Option("(none)", ""));
-    names.forEach(function (name) { select.add(new Option(name, name)); });
+    names.forEach(function (name) {
+      var option = new Option(name, name);
+      option.title = name;  // a long name is cut in the menu; the whole of it on hover
+      select.add(option);
+    });
+  }
+
+  // Text columns are checkboxes: several can be chosen without Ctrl-click, and a long name
+  // wraps instead of being cut.
+  function fillChecks(box, names) {
+    box.replaceChildren();
+    names.forEach(function (name, i) {
+      var label = document.createElement("label");
+      var check = document.createElement("input");
+      check.type = "checkbox";
+      check.name = "text_columns";
+      check.value = name;
+      check.id = "text-column-" + i;
+      label.htmlFor = check.id;
+      label.append(check, " ", name);
+      box.append(label);
+    });
   }
 
   document.addEventListener("DOMContentLoaded", function () {
@@ -39,7 +60,7 @@
         var tsv = /\.tsv$/i.test(file.name);
         var delimiter = tsv ? "\t" : (line.split(";").length > line.split(",").length ? ";" : ",");
         var names = headerCells(line, delimiter).filter(function (n) { return n; });
-        fill(document.getElementById("text-columns"), names, false);
+        fillChecks(document.getElementById("text-columns"), names);
         fill(document.getElementById("author-column"), names, true);
         fill(document.getElementById("date-column"), names, true);
       });

@@ -18,7 +18,13 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from kg.graph import GraphUnavailable
 from kg.ledger.episodes import EpisodeRejected
 from kg.ledger.sources.base import UnreadableFile
-from kg.tenancy import NotAllowed, OrgNotFound, ProjectNotFound, TenancyRejected
+from kg.tenancy import (
+    NotAllowed,
+    OrgNotFound,
+    ProjectNameTaken,
+    ProjectNotFound,
+    TenancyRejected,
+)
 from kg.web.api import services
 
 logger = logging.getLogger("groundwork.api")
@@ -43,6 +49,8 @@ def _domain(exc: Exception) -> Exception:
             return exceptions.NotFound(str(exc))
         case NotAllowed():
             return exceptions.PermissionDenied(str(exc))
+        case ProjectNameTaken():
+            return exceptions.ValidationError({"name": [str(exc)]})
         case TenancyRejected():
             return exceptions.ValidationError({"project": [str(exc)]})
         case services.ContradictionAlreadyResolved():
