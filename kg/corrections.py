@@ -414,7 +414,10 @@ def _write_nodes(project: Project, nodes: list[NodeRecord], new_evidence=()) -> 
     counts = store.open_contradiction_counts(scope, [n.uid for n in nodes])
     for node in nodes:
         node.confidence = confidence_from(
-            node.evidence, counts.get(node.uid, 0), len(node.confirmed_by)
+            node.evidence,
+            counts.get(node.uid, 0),
+            len(node.confirmed_by),
+            node.status == "rejected",
         )
     store.write_node_changes(scope, nodes, list(new_evidence))
     index_nodes(project, nodes)

@@ -417,7 +417,10 @@ def nodes_named(episode: Episode, proposal: Proposal) -> set[str]:
 def _set_node_confidence(state: _Touched, uid: str) -> None:
     node = state.nodes[uid]
     node.confidence = confidence_of(
-        state.sources[uid].count, state.open_contradictions.get(uid, 0), len(node.confirmed_by)
+        state.sources[uid].count,
+        state.open_contradictions.get(uid, 0),
+        len(node.confirmed_by),
+        node.status == "rejected",
     )
 
 

@@ -392,8 +392,12 @@ def node_trail(project: Project, number: int) -> NodeTrail | None:
         valid_at=when(node.valid_at),
         invalid_at=when(node.invalid_at),
         open_contradictions=open_count,
-        computed_confidence=confidence_from(node.evidence, open_count, len(node.confirmed_by)),
-        confidence_explanation=explain(node.evidence, open_count, node.confirmed_by),
+        computed_confidence=confidence_from(
+            node.evidence, open_count, len(node.confirmed_by), node.status == "rejected"
+        ),
+        confidence_explanation=explain(
+            node.evidence, open_count, node.confirmed_by, node.status == "rejected"
+        ),
         evidence=_evidence_episodes(node.evidence + answers, episodes),
         edges_out=[_edge_view(e, link(e.target), episodes) for e in edges if e.source == node.uid],
         edges_in=[_edge_view(e, link(e.source), episodes) for e in edges if e.target == node.uid],

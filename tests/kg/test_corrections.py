@@ -370,3 +370,19 @@ def test_with_the_model_a_replay_after_corrections_asks_it_nothing(graph, openai
 
     assert openai_mode.calls == 2  # episodes and corrections replayed from the record
     assert _graph(project) == before
+
+
+def test_a_rejected_node_gains_no_confidence_from_later_evidence(research):
+    project, anna = research
+    pain = _by_label(project, "pain", "slow checkout")
+    assert pain.confidence > 0
+    fix.reject_node(project, anna, pain.number, note="not a finding")
+    assert store.node_by_number(project.graph_scope, pain.number).confidence == 0
+    _ingest(project, [{**LATER[0], "text": "The slow checkout again, the slow checkout."}])
+    rejected = store.node_by_number(project.graph_scope, pain.number)
+    assert 5 in {e.episode_number for e in rejected.evidence}  # attached, hidden
+    assert rejected.confidence == 0
+    from kg.reading.node_trail import node_trail
+
+    trail = node_trail(project, pain.number)
+    assert trail.computed_confidence == 0 and trail.confidence_explanation.startswith("rejected")
