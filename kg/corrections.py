@@ -620,7 +620,29 @@ def _split(project: Project, node: NodeRecord, params: dict, at: str) -> NodeRec
     # The episodes only the moved evidence came from mention the new node, not this one.
     kept = {e.episode_uid for e in node.evidence}
     store.unlink_mentions(project.graph_scope, node.uid, {e.episode_uid for e in moved} - kept)
+    _follow_split_name(project, node, new, at)
     return new
+
+
+def _follow_split_name(project: Project, node: NodeRecord, new: NodeRecord, at: str) -> None:
+    """A node merged into `node` whose label was just split off lives on in the new node:
+    `node` no longer supersedes it, the new one does (the new one is split from `node`, the
+    ledger says, and supersedes nothing of it)."""
+    scope = project.graph_scope
+    absorbed = [
+        s.old
+        for s in store.list_supersessions(scope)
+        if s.new == node.uid and s.relation == "merged into"
+    ]
+    for old in store.nodes_by_uids(scope, absorbed):
+        if old.key != new.key:
+            continue
+        store.delete_supersession(scope, old.uid, node.uid)
+        store.write_supersession(
+            scope, SupersessionRecord(old=old.uid, new=new.uid, relation="merged into", at=at)
+        )
+        old.merged_into = new.uid
+        _write_nodes(project, [old])
 
 
 def _correct_edge(project: Project, correction: Correction, at: str) -> None:

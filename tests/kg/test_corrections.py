@@ -583,3 +583,27 @@ def test_an_undone_merge_teaches_later_messages_nothing(research):
     before = _graph(project)
     rebuild_project_graph(project)
     assert _graph(project) == before
+
+
+def test_after_a_split_the_split_node_is_split_from_and_supersedes_nothing_wrongly(research):
+    from kg.reading.node_trail import node_trail
+
+    project, anna = research
+    slow = _by_label(project, "pain", "slow checkout")
+    lose = _by_label(project, "pain", "lose orders")
+    fix.merge_nodes(project, anna, slow.number, lose.number)
+    assert [s.other.number for s in node_trail(project, slow.number).supersedes] == [lose.number]
+
+    new = fix.split_alias(project, anna, slow.number, "lose orders").node
+
+    source, split, merged = (node_trail(project, n) for n in (slow.number, new.number, lose.number))
+    assert source.supersedes == []  # "lose orders" lives in the split-off node now
+    assert [s.other.number for s in split.split_from] == [slow.number]
+    assert [(s.other.number, s.relation) for s in split.supersedes] == [
+        (lose.number, "merged into")
+    ]
+    assert [s.other.number for s in merged.superseded_by] == [new.number]
+    assert source.split_from == [] and merged.node.merged_into == new.uid
+    before = _graph(project)
+    rebuild_project_graph(project)
+    assert _graph(project) == before
