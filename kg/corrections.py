@@ -5,7 +5,9 @@ correction against the graph as it is (refused with the reason, nothing recorded
 and applies it, then bumps the project's revision. `apply_correction` is the graph side alone,
 deterministic from the recorded correction: kg_rebuild replays it at the place it was made in
 the order of integration (`CorrectionReplay`), and reaches the same graph with no model call.
-What corrections teach later mentions is in kg.pipeline.taught.
+What corrections teach later mentions is in kg.pipeline.taught; an undo (kg.undo) is a later
+correction that reverts one. Edges are corrected like nodes: added (citing words of a message),
+given another relation or target, re-sourced (another quote cited), removed.
 """
 
 from __future__ import annotations
@@ -715,7 +717,7 @@ class CorrectionReplay:
         self.project = project
         ledger = list(Correction.objects.filter(project=project).order_by("number"))
         # An undone correction is left out, and so is the undo: the graph is as if it had
-        # never been made (the episodes in between still met it, as they did: kg.pipeline.taught).
+        # never been made, and no episode is taught by it either (kg.pipeline.taught).
         left_out = reverted_numbers(ledger)
         self.pending = [
             c for c in ledger if c.number not in left_out and c.action != CorrectionAction.UNDO
