@@ -224,6 +224,8 @@ def test_undo_on_the_research_page_and_the_api(project):
         {"action": "reject", "confirmed": "yes"},
     )
     assert store.node_by_number(project.graph_scope, pain.number).status == "rejected"
+    rejected = client.get(f"/projects/{project.slug}/research/nodes/{pain.number}/")
+    assert 'id="node-confidence"><strong>rejected</strong>' in rejected.content.decode()
     listing = client.get(f"/projects/{project.slug}/research/").content.decode()
     recent = listing[listing.index('id="recent-corrections"') :]
     assert 'id="correction-1"' in recent and "Reject" in recent
