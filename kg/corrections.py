@@ -39,7 +39,7 @@ from kg.pipeline.candidates import exact_matches, index_nodes
 from kg.pipeline.confidence import confidence_from
 from kg.pipeline.evidence import locate_quote
 from kg.pipeline.integrate import NAMESPACE, evidence_at
-from kg.pipeline.locks import project_lock
+from kg.pipeline.locks import project_lock, replay_running
 from kg.pipeline.resolve import node_key
 from kg.pipeline.revision import graph_changed
 from kg.tenancy import check_can_write
@@ -359,6 +359,7 @@ def _correct(project: Project, user, action: str, note: str, decide: Decide) -> 
     note = check_note(note)
     scope = project.graph_scope
     with project_lock(project.pk) as lease, transaction.atomic():
+        refuse_during_replay(project)
         node, fields = decide(scope)
         correction = record_correction(project, user, action, note, fields)
         lease.check()
@@ -367,6 +368,15 @@ def _correct(project: Project, user, action: str, note: str, decide: Decide) -> 
         shown = node if action in EDGE_ACTIONS else applied or node
     graph_changed(project, sender=Correction)
     return CorrectionDone(correction, shown, _message(correction, node, shown))
+
+
+def refuse_during_replay(project: Project) -> None:
+    """Under the project's lease: no correction meets a graph being replayed (an undo)."""
+    if replay_running(project.pk):
+        raise CorrectionRefused(
+            "the project's graph is being replayed (an undo or a rebuild): try again when it "
+            "is done"
+        )
 
 
 def check_note(note: str) -> str:

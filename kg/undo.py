@@ -14,7 +14,13 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from kg.corrections import CorrectionRefused, NodeNotFound, check_note, record_correction
+from kg.corrections import (
+    CorrectionRefused,
+    NodeNotFound,
+    check_note,
+    record_correction,
+    refuse_during_replay,
+)
 from kg.models import Correction, CorrectionAction, Project, reverted_numbers
 from kg.operations.rebuild import rebuild_project_graph
 from kg.pipeline.locks import project_lock
@@ -37,6 +43,7 @@ def undo_correction(project: Project, user, number: int, note: str = "") -> Undo
     check_can_write(user, project)
     note = check_note(note)
     with project_lock(project.pk) as lease, transaction.atomic():
+        refuse_during_replay(project)
         ledger = list(Correction.objects.filter(project=project).order_by("number"))
         reverted = next((c for c in ledger if c.number == int(number)), None)
         if reverted is None:

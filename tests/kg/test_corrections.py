@@ -607,3 +607,19 @@ def test_after_a_split_the_split_node_is_split_from_and_supersedes_nothing_wrong
     before = _graph(project)
     rebuild_project_graph(project)
     assert _graph(project) == before
+
+
+def test_no_correction_or_undo_meets_a_graph_being_replayed(research):
+    from kg.pipeline.locks import replay_lock
+
+    project, anna = research
+    pain = _by_label(project, "pain", "slow checkout")
+    fix.confirm_node(project, anna, pain.number)
+    with replay_lock(project.pk):  # as an undo or kg_rebuild holds it while it replays
+        with pytest.raises(fix.CorrectionRefused, match="being replayed"):
+            fix.reject_node(project, anna, pain.number)
+        with pytest.raises(fix.CorrectionRefused, match="being replayed"):
+            undo_correction(project, anna, 1)
+    assert Correction.objects.filter(project=project).count() == 1
+    fix.reject_node(project, anna, pain.number)  # once it is done
+    assert Correction.objects.filter(project=project).count() == 2
