@@ -5,7 +5,9 @@ correction against the graph as it is (refused with the reason, nothing recorded
 and applies it, then bumps the project's revision. `apply_correction` is the graph side alone,
 deterministic from the recorded correction: kg_rebuild replays it at the place it was made in
 the order of integration (`CorrectionReplay`), and reaches the same graph with no model call.
-What corrections teach later mentions is in kg.pipeline.taught.
+What corrections teach later mentions is in kg.pipeline.taught; an undo (kg.undo) is a later
+correction that reverts one. Edges are corrected like nodes: added (citing words of a message),
+given another relation or target, re-sourced (another quote cited), removed.
 """
 
 from __future__ import annotations
@@ -18,28 +20,43 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from kg.confirmation import ConfirmationNeeded
 from kg.graph import EdgeRecord, Evidence, NodeRecord, SupersessionRecord, store
 from kg.graph.records import add_evidence, graph_time
 from kg.models import (
     Correction,
     CorrectionAction,
+    Episode,
     EpisodeIntegration,
     IndexedNode,
     Project,
     ProjectRevision,
     ResolutionDecision,
+    reverted_numbers,
 )
-from kg.ontology import OntologyError, check_node_type, check_relation
+from kg.ontology import RELATIONS, OntologyError, check_node_type, check_relation
 from kg.pipeline.candidates import exact_matches, index_nodes
 from kg.pipeline.confidence import confidence_from
-from kg.pipeline.integrate import NAMESPACE
-from kg.pipeline.locks import project_lock
+from kg.pipeline.evidence import locate_quote
+from kg.pipeline.integrate import NAMESPACE, evidence_at
+from kg.pipeline.locks import project_lock, replay_running
 from kg.pipeline.resolve import node_key
 from kg.pipeline.revision import graph_changed
 from kg.tenancy import check_can_write
 
 MAX_LABEL = 500
 MAX_NOTE = 2000
+MAX_QUOTE = 2000
+
+EDGE_ACTIONS = (
+    CorrectionAction.EDIT_EDGE,
+    CorrectionAction.REMOVE_EDGE,
+    CorrectionAction.ADD_EDGE,
+    CorrectionAction.RESOURCE_EDGE,
+)
+# Actions the page asks to confirm before they are made (kg.confirmation): they close a node
+# or move its evidence. The API makes them at once (its clients decide; undo is there too).
+ASKS_CONFIRMATION = (CorrectionAction.MERGE, CorrectionAction.SPLIT, CorrectionAction.REJECT)
 
 
 class CorrectionRefused(ValueError):
@@ -260,6 +277,77 @@ def remove_edge(project: Project, user, number: int, edge_uid: str, note: str = 
     return _correct(project, user, CorrectionAction.REMOVE_EDGE, note, decide)
 
 
+def add_edge(
+    project: Project,
+    user,
+    number: int,
+    relation: str,
+    other: int,
+    message: int,
+    quote: str,
+    outgoing: bool = True,
+    note: str = "",
+):
+    """An edge the extraction missed, between node #number and node #other (from #number when
+    `outgoing`, else into it), inside the ontology, citing a quote of message #message."""
+
+    def decide(scope):
+        node, far = _node(scope, number), _node(scope, other)
+        for end in (node, far):
+            _refuse_closed(end)
+        if node.uid == far.uid:
+            raise CorrectionRefused("an edge joins two different nodes")
+        source, target = (node, far) if outgoing else (far, node)
+        name = (relation or "").strip()
+        try:
+            check_relation(name, source.type, target.type)
+        except OntologyError as exc:
+            raise CorrectionRefused(str(exc)) from None
+        uid = _edge_uid(scope, name, source.uid, target.uid)
+        for edge in store.edges_of_node(scope, source.uid):
+            if edge.invalid_at is not None or edge.source != source.uid:
+                continue
+            if edge.uid == uid:
+                raise CorrectionRefused(
+                    f"#{source.number} already {name} #{target.number}: re-source that edge"
+                )
+            if RELATIONS[name].functional and edge.relation == name:
+                raise CorrectionRefused(
+                    f"#{source.number} {name} one node at a time: change its edge to the "
+                    "other node instead"
+                )
+        evidence = _cited(project, message, quote)
+        params = {"edge": uid, "relation": name, "evidence": evidence.model_dump()}
+        return node, {"node_uid": source.uid, "other_uid": target.uid, "params": params}
+
+    return _correct(project, user, CorrectionAction.ADD_EDGE, note, decide)
+
+
+def resource_edge(
+    project: Project, user, number: int, edge_uid: str, message: int, quote: str, note: str = ""
+):
+    """The edge of node #number cites a quote of message #message instead of what it cited
+    (the wrong message, words that do not say it); what it cited stays in the ledger."""
+
+    def decide(scope):
+        node = _node(scope, number)
+        edge = _edge(scope, node, edge_uid)
+        evidence = _cited(project, message, quote)
+        if [(e.episode_uid, e.start, e.end) for e in edge.evidence] == [
+            (evidence.episode_uid, evidence.start, evidence.end)
+        ]:
+            raise CorrectionRefused("the edge cites exactly that already")
+        params = {
+            "edge": edge.uid,
+            "relation": edge.relation,
+            "evidence": evidence.model_dump(),
+            "cited": [[e.episode_number, e.quote] for e in edge.evidence],
+        }
+        return node, {"node_uid": edge.source, "other_uid": edge.target, "params": params}
+
+    return _correct(project, user, CorrectionAction.RESOURCE_EDGE, note, decide)
+
+
 # --- recording -----------------------------------------------------------------------------
 
 
@@ -268,30 +356,54 @@ Decide = Callable[..., tuple[NodeRecord, dict]]
 
 def _correct(project: Project, user, action: str, note: str, decide: Decide) -> CorrectionDone:
     check_can_write(user, project)
+    note = check_note(note)
+    scope = project.graph_scope
+    with project_lock(project.pk) as lease, transaction.atomic():
+        refuse_during_replay(project)
+        node, fields = decide(scope)
+        correction = record_correction(project, user, action, note, fields)
+        lease.check()
+        applied = apply_correction(project, correction)
+        # An edge correction changes the edge: the page it was made on shows next.
+        shown = node if action in EDGE_ACTIONS else applied or node
+    graph_changed(project, sender=Correction)
+    return CorrectionDone(correction, shown, _message(correction, node, shown))
+
+
+def refuse_during_replay(project: Project) -> None:
+    """Under the project's lease: no correction meets a graph being replayed (an undo)."""
+    if replay_running(project.pk):
+        raise CorrectionRefused(
+            "the project's graph is being replayed (an undo or a rebuild): try again when it "
+            "is done"
+        )
+
+
+def check_note(note: str) -> str:
     note = (note or "").strip()
     if len(note) > MAX_NOTE:
         raise CorrectionRefused(f"the note has {len(note)} characters; the limit is {MAX_NOTE}")
-    scope = project.graph_scope
-    with project_lock(project.pk) as lease, transaction.atomic():
-        node, fields = decide(scope)
-        last = Correction.objects.filter(project=project).aggregate(n=Max("number"))["n"]
-        after = EpisodeIntegration.objects.filter(project=project).aggregate(n=Max("order"))["n"]
-        correction = Correction(
-            project=project,
-            number=(last or 0) + 1,
-            action=action,
-            note=note,
-            author=user if getattr(user, "is_authenticated", False) else None,
-            author_name=author_name(user),
-            after_order=after or 0,
-            created_at=timezone.now(),
-            **fields,
-        )
-        correction.save()
-        lease.check()
-        shown = apply_correction(project, correction) or node
-    graph_changed(project, sender=Correction)
-    return CorrectionDone(correction, shown, _message(correction, node, shown))
+    return note
+
+
+def record_correction(project: Project, user, action: str, note: str, fields: dict) -> Correction:
+    """The next correction of the project in the ledger (under the project lease, in a
+    transaction): placed after the last episode integrated."""
+    last = Correction.objects.filter(project=project).aggregate(n=Max("number"))["n"]
+    after = EpisodeIntegration.objects.filter(project=project).aggregate(n=Max("order"))["n"]
+    correction = Correction(
+        project=project,
+        number=(last or 0) + 1,
+        action=action,
+        note=note,
+        author=user if getattr(user, "is_authenticated", False) else None,
+        author_name=author_name(user),
+        after_order=after or 0,
+        created_at=timezone.now(),
+        **fields,
+    )
+    correction.save()
+    return correction
 
 
 def _message(correction: Correction, node: NodeRecord, shown: NodeRecord) -> str:
@@ -324,6 +436,25 @@ def _edge(scope, node: NodeRecord, edge_uid: str) -> EdgeRecord:
                 raise CorrectionRefused("the edge is already closed")
             return edge
     raise NodeNotFound(f"edge {edge_uid!r} of node #{node.number} not found")
+
+
+def _edge_uid(scope, relation: str, source: str, target: str) -> str:
+    """The uid the pipeline gives an edge (kg.pipeline.integrate): one per relation and ends."""
+    return str(uuid.uuid5(NAMESPACE, f"{scope.project}:{relation}:{source}:{target}"))
+
+
+def _cited(project: Project, message: int, quote: str) -> Evidence:
+    """The evidence of `quote` in message #message of the project: its words must be there."""
+    episode = Episode.objects.filter(project=project, number=int(message)).first()
+    if episode is None:
+        raise CorrectionRefused(f"message #{message} is not in this project")
+    words = " ".join((quote or "").split())
+    if not words or len(words) > MAX_QUOTE:
+        raise CorrectionRefused(f"a quote has 1 to {MAX_QUOTE} characters")
+    span = locate_quote(words, episode.content)
+    if span is None:
+        raise CorrectionRefused(f"message #{episode.number} does not say “{words}”")
+    return evidence_at(episode, span.text, span.start, span.end)
 
 
 def _keys(node: NodeRecord) -> list[str]:
@@ -381,6 +512,14 @@ def apply_correction(project: Project, correction: Correction) -> NodeRecord | N
     if action in (CorrectionAction.EDIT_EDGE, CorrectionAction.REMOVE_EDGE):
         _correct_edge(project, correction, at)
         return node
+    if action == CorrectionAction.ADD_EDGE:
+        _add_edge(project, correction)
+        return node
+    if action == CorrectionAction.RESOURCE_EDGE:
+        _resource_edge(project, correction)
+        return node
+    if action == CorrectionAction.UNDO:
+        return node  # an undo acts by what it leaves out of the replay (kg.undo)
     if action == CorrectionAction.RENAME:
         old_key = node.key
         node.label = params["label"]
@@ -414,7 +553,10 @@ def _write_nodes(project: Project, nodes: list[NodeRecord], new_evidence=()) -> 
     counts = store.open_contradiction_counts(scope, [n.uid for n in nodes])
     for node in nodes:
         node.confidence = confidence_from(
-            node.evidence, counts.get(node.uid, 0), len(node.confirmed_by)
+            node.evidence,
+            counts.get(node.uid, 0),
+            len(node.confirmed_by),
+            node.status == "rejected",
         )
     store.write_node_changes(scope, nodes, list(new_evidence))
     index_nodes(project, nodes)
@@ -490,7 +632,29 @@ def _split(project: Project, node: NodeRecord, params: dict, at: str) -> NodeRec
     # The episodes only the moved evidence came from mention the new node, not this one.
     kept = {e.episode_uid for e in node.evidence}
     store.unlink_mentions(project.graph_scope, node.uid, {e.episode_uid for e in moved} - kept)
+    _follow_split_name(project, node, new, at)
     return new
+
+
+def _follow_split_name(project: Project, node: NodeRecord, new: NodeRecord, at: str) -> None:
+    """A node merged into `node` whose label was just split off lives on in the new node:
+    `node` no longer supersedes it, the new one does (the new one is split from `node`, the
+    ledger says, and supersedes nothing of it)."""
+    scope = project.graph_scope
+    absorbed = [
+        s.old
+        for s in store.list_supersessions(scope)
+        if s.new == node.uid and s.relation == "merged into"
+    ]
+    for old in store.nodes_by_uids(scope, absorbed):
+        if old.key != new.key:
+            continue
+        store.delete_supersession(scope, old.uid, node.uid)
+        store.write_supersession(
+            scope, SupersessionRecord(old=old.uid, new=new.uid, relation="merged into", at=at)
+        )
+        old.merged_into = new.uid
+        _write_nodes(project, [old])
 
 
 def _correct_edge(project: Project, correction: Correction, at: str) -> None:
@@ -521,6 +685,38 @@ def _correct_edge(project: Project, correction: Correction, at: str) -> None:
     store.write_edges(scope, written)
 
 
+def _add_edge(project: Project, correction: Correction) -> None:
+    scope = project.graph_scope
+    params = correction.params or {}
+    evidence = Evidence.model_validate(params["evidence"])
+    pair = (correction.node_uid, correction.other_uid)
+    existing = {e.uid: e for e in store.edges_between(scope, [pair])}
+    edge = existing.get(params["edge"]) or EdgeRecord(
+        uid=params["edge"],
+        relation=params["relation"],
+        source=correction.node_uid,
+        target=correction.other_uid,
+        valid_at=evidence.valid_at,
+    )
+    add_evidence(edge, evidence)
+    edge.invalid_at = None
+    edge.confidence = confidence_from(edge.evidence)
+    store.write_edges(scope, [edge])
+
+
+def _resource_edge(project: Project, correction: Correction) -> None:
+    scope = project.graph_scope
+    params = correction.params or {}
+    pair = (correction.node_uid, correction.other_uid)
+    found = [e for e in store.edges_between(scope, [pair]) if e.uid == params.get("edge")]
+    if not found:
+        return
+    edge = found[0]
+    edge.evidence = [Evidence.model_validate(params["evidence"])]
+    edge.confidence = confidence_from(edge.evidence)
+    store.write_edges(scope, [edge])
+
+
 # --- kg_rebuild ----------------------------------------------------------------------------
 
 
@@ -529,7 +725,13 @@ class CorrectionReplay:
 
     def __init__(self, project: Project) -> None:
         self.project = project
-        self.pending = list(Correction.objects.filter(project=project).order_by("number"))
+        ledger = list(Correction.objects.filter(project=project).order_by("number"))
+        # An undone correction is left out, and so is the undo: the graph is as if it had
+        # never been made, and no episode is taught by it either (kg.pipeline.taught).
+        left_out = reverted_numbers(ledger)
+        self.pending = [
+            c for c in ledger if c.number not in left_out and c.action != CorrectionAction.UNDO
+        ]
 
     def before(self, order: int | None) -> int:
         """Apply the corrections made before the episode at `order` (None: all left)."""
@@ -547,16 +749,50 @@ class CorrectionReplay:
 # --- one entry point for the pages and the API ----------------------------------------------
 
 
-def _number_field(value, name: str) -> int:
+def _number_field(value, name: str, kind: str = "node") -> int:
     text = str(value if value is not None else "").strip().lstrip("#")
     if not text.isascii() or not text.isdigit() or len(text) > 9:
-        raise CorrectionRefused(f"{name} must be a node number")
+        raise CorrectionRefused(f"{name} must be a {kind} number")
     return int(text)
 
 
-def correct(project: Project, user, number: int, action: str, fields: dict) -> CorrectionDone:
+def _ask(project: Project, user, number: int, action: str, fields: dict) -> None:
+    """What the page asks before a destructive correction (ConfirmationNeeded)."""
+    check_can_write(user, project)
+    node = _node(project.graph_scope, number)
+    here = f"#{node.number} “{node.label}”"
+    undo = "The research page can undo it later."
+    if action == CorrectionAction.MERGE:
+        other = _number_field(fields.get("other"), "the node to merge in")
+        gone = _node(project.graph_scope, other)
+        raise ConfirmationNeeded(
+            f"Merge #{gone.number} “{gone.label}” into {here}?",
+            f"#{gone.number} closes; its evidence, edges and names join {here}. {undo}",
+            "Yes, merge",
+        )
+    if action == CorrectionAction.SPLIT:
+        alias = str(fields.get("alias") or "").strip()
+        raise ConfirmationNeeded(
+            f"Split the alias “{alias}” off {here}?",
+            f"It becomes a node of its own with the quotes that say it. {undo}",
+            "Yes, split",
+        )
+    raise ConfirmationNeeded(
+        f"Reject {here}?",
+        "It is not a finding: it closes with its open edges and is hidden; its evidence is "
+        f"kept, and later mentions of it attach to it, hidden, without confidence. {undo}",
+        "Yes, reject",
+    )
+
+
+def correct(
+    project: Project, user, number: int, action: str, fields: dict, confirmed: bool = True
+) -> CorrectionDone:
     """Run the correction `action` on node #number with the fields a form or a request sent
-    (other, alias, label, type, edge, relation, target, note)."""
+    (other, alias, label, type, edge, relation, target, message, quote, direction, note).
+    Unless `confirmed`, a destructive one (ASKS_CONFIRMATION) only asks: ConfirmationNeeded."""
+    if not confirmed and action in ASKS_CONFIRMATION:
+        _ask(project, user, number, action, fields)
     note = str(fields.get("note") or "")
     text = {k: str(fields.get(k) or "").strip() for k in ("alias", "label", "type", "edge")}
     match action:
@@ -586,5 +822,30 @@ def correct(project: Project, user, number: int, action: str, fields: dict) -> C
             )
         case CorrectionAction.REMOVE_EDGE:
             return remove_edge(project, user, number, text["edge"], note)
-    choices = ", ".join(CorrectionAction.values)
+        case CorrectionAction.ADD_EDGE:
+            direction = str(fields.get("direction") or "out").strip()
+            if direction not in ("out", "in"):
+                raise CorrectionRefused("the direction is “out” (from this node) or “in”")
+            return add_edge(
+                project,
+                user,
+                number,
+                str(fields.get("relation") or "").strip(),
+                _number_field(fields.get("other"), "the other end"),
+                _number_field(fields.get("message"), "the message cited", "message"),
+                str(fields.get("quote") or ""),
+                direction == "out",
+                note,
+            )
+        case CorrectionAction.RESOURCE_EDGE:
+            return resource_edge(
+                project,
+                user,
+                number,
+                text["edge"],
+                _number_field(fields.get("message"), "the message cited", "message"),
+                str(fields.get("quote") or ""),
+                note,
+            )
+    choices = ", ".join(a for a in CorrectionAction.values if a != CorrectionAction.UNDO)
     raise CorrectionRefused(f"unknown correction {action!r} (one of: {choices})")

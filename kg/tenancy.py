@@ -14,6 +14,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.text import slugify
 
+from kg.confirmation import ConfirmationNeeded
 from kg.models import Invitation, Language, Membership, Organization, Project, Role
 
 INVITATION_DAYS = 14
@@ -406,7 +407,8 @@ def change_role(user, membership: Membership, role: str) -> Membership:
 
 
 @transaction.atomic
-def remove_member(user, membership: Membership) -> None:
+def remove_member(user, membership: Membership, confirmed: bool = True) -> None:
+    """Unless `confirmed`, only asks (ConfirmationNeeded) once the removal is allowed."""
     actor = role_in(user, membership.organization_id)
     if actor not in MANAGER_ROLES:
         raise NotAllowed("only an organization's owners and admins manage people")
@@ -414,4 +416,13 @@ def remove_member(user, membership: Membership) -> None:
         raise NotAllowed("only an owner can remove an owner")
     if membership.role == Role.OWNER and not _owners_left(membership.organization, membership):
         raise TenancyRejected("an organization keeps at least one owner")
+    if not confirmed:
+        org = membership.organization
+        raise ConfirmationNeeded(
+            f"Remove {membership.user.get_username()} ({membership.get_role_display()}) from "
+            f"{org.name}?",
+            "They lose access to its projects at once; what they wrote and corrected stays. "
+            "An invitation brings them back.",
+            "Yes, remove",
+        )
     membership.delete()

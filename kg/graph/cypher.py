@@ -170,6 +170,18 @@ WITH n, count(c) AS open
 RETURN {{{_node_fields}}} AS props, n.version AS version, open
 """
 
+# Open nodes of a type whose label or an alias holds the words (a person picking one, e.g. the
+# node to merge): without evidence, best confidence first.
+NODES_NAMED_LIKE = f"""
+MATCH (n:Entity {{project: $project}})
+WHERE n.type = $type AND n.invalid_at IS NULL AND NOT n.uid IN $exclude
+  AND (toLower(n.label) CONTAINS $words
+       OR any(alias IN coalesce(n.aliases, []) WHERE toLower(alias) CONTAINS $words))
+RETURN {{{_node_fields}}} AS props
+ORDER BY n.confidence DESC, n.number
+LIMIT $limit
+"""
+
 NODES_EVIDENCE_BY_UIDS = """
 UNWIND $uids AS uid
 MATCH (n:Entity {uid: uid})
@@ -410,6 +422,12 @@ MATCH (a:Entity {project: $project})-[s:SUPERSEDED_BY]->(b:Entity {project: $pro
 RETURN a.uid AS old, b.uid AS new, s.relation AS relation, s.at AS at,
        s.episode_uid AS episode_uid, s.episode_number AS episode_number, s.quote AS quote
 ORDER BY s.at
+"""
+
+SUPERSESSION_DELETE = """
+MATCH (a:Entity {project: $project, uid: $old})-[s:SUPERSEDED_BY]->(b:Entity {uid: $new})
+WHERE b.project = $project
+DELETE s
 """
 
 PROJECT_DELETE = """

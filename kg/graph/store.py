@@ -428,6 +428,27 @@ def nodes_by_uids(
     return [NodeRecord.from_props(r["props"]) for r in rows]
 
 
+def nodes_named_like(
+    scope: GraphScope,
+    node_type: str,
+    words: str,
+    exclude: Iterable[str] = (),
+    limit: int = 20,
+    client: GraphClient | None = None,
+) -> list[NodeRecord]:
+    """Open nodes of the type with `words` in their label or an alias (case aside), without
+    their evidence."""
+    rows = _client(client).run(
+        cypher.NODES_NAMED_LIKE,
+        project=scope.project,
+        type=node_type,
+        words=words.lower(),
+        exclude=list(exclude),
+        limit=limit,
+    )
+    return [_record_without_evidence(NodeRecord, r["props"]) for r in rows]
+
+
 def node_by_number(
     scope: GraphScope, number: int, client: GraphClient | None = None
 ) -> NodeRecord | None:
@@ -655,6 +676,12 @@ def write_supersession(
     scope: GraphScope, record: SupersessionRecord, client: GraphClient | None = None
 ) -> None:
     _client(client).run(cypher.SUPERSEDED_UPSERT, **record.model_dump(), **_scope_params(scope))
+
+
+def delete_supersession(
+    scope: GraphScope, old: str, new: str, client: GraphClient | None = None
+) -> None:
+    _client(client).run(cypher.SUPERSESSION_DELETE, project=scope.project, old=old, new=new)
 
 
 def list_supersessions(

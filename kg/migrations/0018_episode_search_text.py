@@ -40,7 +40,7 @@ def _run(statements_by_vendor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("kg", "0012_index_without_lone_project_index"),
+        ("kg", "0014_correction_undo_and_edges"),
     ]
 
     operations = [

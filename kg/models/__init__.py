@@ -1,4 +1,4 @@
-from kg.models.corrections import Correction, CorrectionAction
+from kg.models.corrections import Correction, CorrectionAction, reverted_numbers
 from kg.models.episodes import (
     Episode,
     EpisodeKind,
@@ -20,6 +20,7 @@ from kg.models.tenancy import Invitation, Language, Membership, Organization, Pr
 __all__ = [
     "Correction",
     "CorrectionAction",
+    "reverted_numbers",
     "Episode",
     "EpisodeKind",
     "EpisodeIntegration",

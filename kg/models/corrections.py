@@ -28,6 +28,22 @@ class CorrectionAction(models.TextChoices):
     CONFIRM = "confirm", "Confirm"
     EDIT_EDGE = "edit_edge", "Change an edge's relation"
     REMOVE_EDGE = "remove_edge", "Remove an edge"
+    ADD_EDGE = "add_edge", "Add an edge"
+    RESOURCE_EDGE = "resource_edge", "Change the evidence an edge cites"
+    # Reverts the correction numbered params["reverts"] (an undo of an undo makes it again).
+    UNDO = "undo", "Undo a correction"
+
+
+def reverted_numbers(corrections: list[Correction]) -> set[int]:
+    """The numbers of the corrections an undo among `corrections` reverts: read from the
+    latest back, since an undo can itself be undone (then what it reverted holds again)."""
+    reverted: set[int] = set()
+    for c in sorted(corrections, key=lambda c: c.number, reverse=True):
+        if c.action == CorrectionAction.UNDO and c.number not in reverted:
+            reverts = (c.params or {}).get("reverts")
+            if isinstance(reverts, int):
+                reverted.add(reverts)
+    return reverted
 
 
 class CorrectionQuerySet(models.QuerySet):

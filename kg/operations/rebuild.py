@@ -22,12 +22,22 @@ from kg.models import Episode, Project
 from kg.pipeline.candidates import clear_index
 from kg.pipeline.contradictions import replay_answer
 from kg.pipeline.ingest import episode_ingest
+from kg.pipeline.locks import project_lock, replay_lock
 from kg.pipeline.revision import graph_changed
 
 
 def rebuild_project_graph(
     project: Project, progress: Callable[[int, int], None] | None = None
 ) -> int:
+    # One replay of a project at a time; a correction asks for the project's lease, then
+    # whether a replay runs (kg.corrections): the replay starts once the one in hand is written.
+    with replay_lock(project.pk):
+        with project_lock(project.pk):
+            pass
+        return _replay(project, progress)
+
+
+def _replay(project: Project, progress: Callable[[int, int], None] | None) -> int:
     scope = project.graph_scope
     store.delete_project_graph(scope)
     clear_index(project)

@@ -6,6 +6,7 @@
     each open contradiction on the node    -15, never below 30
 
 A person's confirmation (kg.corrections) counts as one more independent source of its own kind.
+A node a person rejected (not a finding) has no confidence, whatever evidence it gathers after.
 
 "Independent" means a different episode; the same words repeated in one message count once,
 and so does a passage repeated word for word across episodes (a legal notice, a template, a
@@ -132,25 +133,38 @@ def _base(sources: int) -> int:
 
 
 def confidence_from(
-    evidence: list[Evidence], open_contradictions: int = 0, confirmations: int = 0
+    evidence: list[Evidence],
+    open_contradictions: int = 0,
+    confirmations: int = 0,
+    rejected: bool = False,
 ) -> int:
+    if rejected:  # its sources are not counted: no need to read them
+        return 0
     return confidence_of(independent_sources(evidence), open_contradictions, confirmations)
 
 
-def confidence_of(independent: int, open_contradictions: int = 0, confirmations: int = 0) -> int:
-    """The confidence of a record with `independent` sources among its evidence."""
+def confidence_of(
+    independent: int, open_contradictions: int = 0, confirmations: int = 0, rejected: bool = False
+) -> int:
+    """The confidence of a record with `independent` sources among its evidence (0 when a
+    person rejected it: later mentions attach to it, hidden, and count for nothing)."""
     sources = independent + confirmations
-    if sources == 0:
+    if rejected or sources == 0:
         return 0
     return max(FLOOR, _base(sources) - CONTRADICTION_PENALTY * open_contradictions)
 
 
 def explain(
-    evidence: list[Evidence], open_contradictions: int = 0, confirmed_by: list[str] | None = None
+    evidence: list[Evidence],
+    open_contradictions: int = 0,
+    confirmed_by: list[str] | None = None,
+    rejected: bool = False,
 ) -> str:
     """The same computation in words, for the admin and the API; with the people who
     confirmed the node first: "confirmed by Anna, 3 sources, 1 open contradiction: …"."""
     episodes = independent_sources(evidence)
+    if rejected:
+        return f"rejected by a person: not a finding, its {episodes} source(s) not counted → 0"
     people = list(confirmed_by or [])
     sources = episodes + len(people)
     text = f"{episodes} supporting episode(s)"
@@ -181,7 +195,9 @@ def refresh_confidence(scope: GraphScope, uids: list[str]) -> None:
     store.set_confidence(
         scope,
         {
-            n.uid: confidence_from(n.evidence, counts.get(n.uid, 0), len(n.confirmed_by))
+            n.uid: confidence_from(
+                n.evidence, counts.get(n.uid, 0), len(n.confirmed_by), n.status == "rejected"
+            )
             for n in nodes
         },
     )

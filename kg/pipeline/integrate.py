@@ -155,7 +155,8 @@ def _put(state: _Touched, node: NodeRecord, version: str | None, open_contradict
     state.open_contradictions[node.uid] = open_contradictions
 
 
-def _evidence(episode: Episode, quote: str, start: int, end: int) -> Evidence:
+def evidence_at(episode: Episode, quote: str, start: int, end: int) -> Evidence:
+    """The evidence of a quote of the episode (its words at start:end), as the graph keeps it."""
     return Evidence(
         episode_uid=str(episode.uid),
         episode_number=episode.number,
@@ -307,7 +308,7 @@ def _integrate(
                 node.alias_keys.append(key)
             node.valid_at = min(node.valid_at, at)
             merged_into.append(node)
-        settled.append((node, _evidence(episode, proposed.quote, proposed.start, proposed.end)))
+        settled.append((node, evidence_at(episode, proposed.quote, proposed.start, proposed.end)))
         state.touched.add(node.uid)
         local[tuple(proposed.key)] = node.uid
         result.decisions.append(
@@ -417,7 +418,10 @@ def nodes_named(episode: Episode, proposal: Proposal) -> set[str]:
 def _set_node_confidence(state: _Touched, uid: str) -> None:
     node = state.nodes[uid]
     node.confidence = confidence_of(
-        state.sources[uid].count, state.open_contradictions.get(uid, 0), len(node.confirmed_by)
+        state.sources[uid].count,
+        state.open_contradictions.get(uid, 0),
+        len(node.confirmed_by),
+        node.status == "rejected",
     )
 
 
@@ -493,7 +497,7 @@ def _relate(state: _Touched, scope, episode, proposal: Proposal, local) -> None:
             check_relation(proposed.relation, a.type, b.type)
         except OntologyError:
             continue
-        evidence = _evidence(episode, proposed.quote, proposed.start, proposed.end)
+        evidence = evidence_at(episode, proposed.quote, proposed.start, proposed.end)
         wanted.append((proposed.relation, a.uid, b.uid, evidence))
     if not wanted:
         return

@@ -223,3 +223,14 @@ def named_lock(
 
 def project_lock(project_id: int) -> AbstractContextManager[Lease]:
     return named_lock(f"project-lock:{project_id}")
+
+
+def replay_lock(project_id: int) -> AbstractContextManager[Lease]:
+    """Held while the project's graph is dropped and replayed (kg_rebuild, an undo)."""
+    return named_lock(f"project-replay:{project_id}")
+
+
+def replay_running(project_id: int) -> bool:
+    """Whether the project's graph is being replayed: asked under the project's lease by a
+    correction, which would otherwise meet a graph half rebuilt."""
+    return bool(lock_redis().exists(namespaced_key(f"lock:project-replay:{project_id}")))

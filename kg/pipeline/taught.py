@@ -15,7 +15,9 @@ meaning too, so its paraphrases resolve to the survivor.
 
 Only the corrections made before the episode's place in the order of integration count: a
 rebuild replays corrections between the episodes where they were made, and an episode
-integrated again meets exactly the corrections it met the first time.
+integrated again meets exactly the corrections it met the first time. An undone correction
+(kg.undo) teaches nothing, to any episode: an undo replays the graph as if it had never been
+made.
 """
 
 from __future__ import annotations
@@ -25,7 +27,13 @@ from dataclasses import dataclass, field
 from django.db import connection
 
 from kg.language.meaning import same_by_meaning
-from kg.models import Correction, CorrectionAction, Episode, EpisodeIntegration
+from kg.models import (
+    Correction,
+    CorrectionAction,
+    Episode,
+    EpisodeIntegration,
+    reverted_numbers,
+)
 from kg.pipeline.proposal import Endpoint, Proposal
 from kg.pipeline.resolve import node_key
 
@@ -53,7 +61,10 @@ class TaughtRules:
 def rules_from(corrections: list[Correction]) -> TaughtRules:
     """The rules of corrections taken in the order they were made (a later one wins)."""
     rules = TaughtRules()
+    left_out = reverted_numbers(corrections)
     for c in sorted(corrections, key=lambda c: c.number):
+        if c.number in left_out:
+            continue
         params = c.params or {}
         if c.action == CorrectionAction.MERGE and params.get("applied", True):
             rules.survivor_of[c.other_uid] = c.node_uid
@@ -92,7 +103,9 @@ def rules_for(episode: Episode, corrections: list[Correction] | None = None) -> 
         EpisodeIntegration.objects.filter(episode=episode).values_list("order", flat=True).first()
     )
     if order is not None:
-        corrections = [c for c in corrections if c.after_order < order]
+        # An undo made later still leaves its correction out (read from the whole ledger).
+        left_out = reverted_numbers(corrections)
+        corrections = [c for c in corrections if c.after_order < order and c.number not in left_out]
     return rules_from(corrections)
 
 

@@ -112,5 +112,15 @@ def _describe(c: Correction, node: NodeRecord, numbers: dict[str, int]) -> str:
                 f"edge “{p.get('relation', '')}” {ref(c.node_uid)} → {ref(c.other_uid)} changed "
                 f"to “{p.get('new_relation', '')}” → {ref(p.get('new_target', ''))}"
             )
+        case CorrectionAction.ADD_EDGE:
+            return f"edge “{p.get('relation', '')}” {ref(c.node_uid)} → {ref(c.other_uid)} added"
+        case CorrectionAction.RESOURCE_EDGE:
+            cited = (p.get("evidence") or {}).get("episode_number")
+            return (
+                f"edge “{p.get('relation', '')}” {ref(c.node_uid)} → {ref(c.other_uid)} now "
+                f"cites message #{cited}"
+            )
+        case CorrectionAction.UNDO:
+            return f"correction {p.get('reverts')} ({p.get('action', '')}) undone"
         case _:
             return f"edge “{p.get('relation', '')}” {ref(c.node_uid)} → {ref(c.other_uid)} removed"

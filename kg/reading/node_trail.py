@@ -21,7 +21,7 @@ from django.utils.safestring import SafeString
 
 from kg.graph import EdgeRecord, Evidence, GraphUnavailable, NodeRecord, store
 from kg.ledger.sources.reference import source_label
-from kg.models import Episode, Project, ResolutionDecision
+from kg.models import Correction, CorrectionAction, Episode, Project, ResolutionDecision
 from kg.ontology import NODE_TYPES
 from kg.pipeline.confidence import confidence_from, explain
 from kg.pipeline.evidence import locate_quote, normalise
@@ -322,6 +322,8 @@ class NodeTrail:
     contradictions: list[ContradictionView]
     superseded_by: list[SupersessionView]
     supersedes: list[SupersessionView]
+    # The node a person split this one off (kg.corrections): not superseded, still valid.
+    split_from: list[SupersessionView]
     resolutions: list[ResolutionView]
     references: list[NodeReferenceSection]
 
@@ -361,6 +363,11 @@ def node_trail(project: Project, number: int) -> NodeTrail | None:
     edges = store.edges_of_node(scope, node.uid)
     contradictions = [c for c in store.list_contradictions(scope) if node.uid in (c.a, c.b)]
     supersessions = [s for s in store.list_supersessions(scope) if node.uid in (s.old, s.new)]
+    splits = list(
+        Correction.objects.filter(
+            project=project, action=CorrectionAction.SPLIT, params__new_uid=node.uid
+        ).values_list("node_uid", "created_at")
+    )
 
     other_uids = (
         {e.source for e in edges}
@@ -369,6 +376,7 @@ def node_trail(project: Project, number: int) -> NodeTrail | None:
         | {c.b for c in contradictions}
         | {s.old for s in supersessions}
         | {s.new for s in supersessions}
+        | {uid for uid, _ in splits}
     ) - {node.uid}
     others = {
         n.uid: NodeLink.of(project, n) for n in store.nodes_by_uids(scope, sorted(other_uids))
@@ -392,8 +400,12 @@ def node_trail(project: Project, number: int) -> NodeTrail | None:
         valid_at=when(node.valid_at),
         invalid_at=when(node.invalid_at),
         open_contradictions=open_count,
-        computed_confidence=confidence_from(node.evidence, open_count, len(node.confirmed_by)),
-        confidence_explanation=explain(node.evidence, open_count, node.confirmed_by),
+        computed_confidence=confidence_from(
+            node.evidence, open_count, len(node.confirmed_by), node.status == "rejected"
+        ),
+        confidence_explanation=explain(
+            node.evidence, open_count, node.confirmed_by, node.status == "rejected"
+        ),
         evidence=_evidence_episodes(node.evidence + answers, episodes),
         edges_out=[_edge_view(e, link(e.target), episodes) for e in edges if e.source == node.uid],
         edges_in=[_edge_view(e, link(e.source), episodes) for e in edges if e.target == node.uid],
@@ -419,6 +431,9 @@ def node_trail(project: Project, number: int) -> NodeTrail | None:
             SupersessionView(other=link(s.old), relation=s.relation, at=when(s.at))
             for s in supersessions
             if s.new == node.uid
+        ],
+        split_from=[
+            SupersessionView(other=link(uid), relation="split off", at=at) for uid, at in splits
         ],
         resolutions=_resolutions(project, node.uid),
         references=node_reference_sections(project, node.uid, node.number),

@@ -3,6 +3,7 @@
 from django.urls import path
 
 import kg.web.api.converters  # noqa: F401  registers <num:...>
+from kg.web import correction_views
 from kg.web import research_views as views
 
 app_name = "research"
@@ -14,4 +15,5 @@ urlpatterns = [
     path(P + "nodes/<num:number>/correct/", views.correct_node, name="correct"),
     path(P + "messages/<num:number>/", views.message_page, name="message"),
     path(P + "search/", views.search_page, name="search"),
+    path(P + "corrections/<num:number>/undo/", correction_views.undo, name="undo"),
 ]

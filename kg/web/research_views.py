@@ -9,12 +9,15 @@ from django.contrib import messages as notices
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from kg.confirmation import ConfirmationNeeded
 from kg.corrections import CorrectionRefused, NodeNotFound, correct
 from kg.graph import GraphUnavailable
 from kg.models import Project
 from kg.ontology import NODE_TYPES, RELATIONS
+from kg.reading.correcting import merge_candidates, recent_corrections
 from kg.reading.node_history import node_history
 from kg.reading.node_trail import CONFIDENCE_BANDS, VALIDITY, node_trail
 from kg.reading.research import (
@@ -26,6 +29,7 @@ from kg.reading.research import (
 )
 from kg.reading.search import search_quotes
 from kg.tenancy import NotAllowed, can_write
+from kg.web.confirm_page import confirmation_page, is_confirmed
 from kg.web.page_access import readable_project
 
 MAX_SEARCH_CHARS = 200
@@ -58,6 +62,7 @@ def nodes_page(request: HttpRequest, slug: str) -> HttpResponse:
     }
     try:
         context["listing"] = research_listing(project, filters, request.GET.get("page", 1))
+        context["recent_corrections"] = recent_corrections(project)
     except GraphUnavailable as exc:
         context["graph_error"] = str(exc)
     return render(request, "research/nodes.html", context)
@@ -91,11 +96,14 @@ def _node_page(
         "node_types": NODE_TYPES,
         "relations": sorted(RELATIONS),
         "refused": refused,
+        "merge_words": request.GET.get("merge", "")[:200],
     }
     try:
         trail = node_trail(project, number)
         if trail is not None:
             context["history"] = node_history(project, trail.node)
+            context["merge_candidates"] = merge_candidates(project, number, context["merge_words"])
+            context["recent_corrections"] = recent_corrections(project)
     except GraphUnavailable as exc:
         context["graph_error"] = str(exc)
         return render(request, "research/node.html", context, status=503)
@@ -112,7 +120,17 @@ def correct_node(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     next on success, the page again with the reason (400) when refused."""
     project = readable_project(request, slug)
     try:
-        done = correct(project, request.user, number, request.POST.get("action", ""), request.POST)
+        done = correct(
+            project,
+            request.user,
+            number,
+            request.POST.get("action", ""),
+            request.POST,
+            confirmed=is_confirmed(request),
+        )
+    except ConfirmationNeeded as needed:
+        back = reverse("research:node", args=[project.slug, number])
+        return confirmation_page(request, needed, back)
     except NotAllowed as exc:
         return HttpResponse(str(exc), status=403, content_type="text/plain; charset=utf-8")
     except NodeNotFound as exc:

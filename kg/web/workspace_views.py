@@ -17,7 +17,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from kg import tenancy
+from kg.confirmation import ConfirmationNeeded
 from kg.models import Invitation, Language, Membership, Organization, Role
+from kg.web.confirm_page import confirmation_page, is_confirmed
 from kg.web.page_access import readable_project
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -151,9 +153,11 @@ def member(request: HttpRequest, org_slug: str, membership_id: int) -> HttpRespo
     membership = get_object_or_404(Membership, organization=org, pk=membership_id)
     try:
         if request.POST.get("action") == "remove":
-            tenancy.remove_member(request.user, membership)
+            tenancy.remove_member(request.user, membership, confirmed=is_confirmed(request))
         else:
             tenancy.change_role(request.user, membership, request.POST.get("role", ""))
+    except ConfirmationNeeded as needed:
+        return confirmation_page(request, needed, reverse("workspace:people", args=[org.slug]))
     except tenancy.NotAllowed as exc:
         raise PermissionDenied(str(exc)) from None
     except tenancy.TenancyRejected as exc:

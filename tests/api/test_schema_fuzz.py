@@ -85,6 +85,7 @@ WRITES = {
     "POST /api/projects/{slug}/conversations/",
     "PATCH /api/projects/{slug}/conversations/{conversation_id}/",
     "POST /api/projects/{slug}/nodes/{number}/corrections/",
+    "POST /api/projects/{slug}/corrections/{number}/undo/",
     "POST /api/projects/{slug}/contradictions/{uid}/resolve/",
 }
 write_schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)

@@ -80,9 +80,13 @@ def test_merge_two_nodes_in_the_research_view_changes_the_prd(research, chromium
     # Merge "lose orders" into "slow checkout" from the survivor's page.
     page.goto(f"/projects/{project.slug}/research/nodes/{keep.number}/")
     merge = page.locator("#merge-form")
-    merge.locator("input[name=other]").fill(str(gone.number))
-    merge.locator("input[name=note]").fill("the same pain, said twice")
+    merge.locator("input[name=merge]").fill("lose")  # picked by name, not by number
     merge.locator("button[type=submit]").click()
+    picked = page.locator(f"#merge-candidate-{gone.number} form.merge-into-this")
+    picked.locator("input[name=note]").fill("the same pain, said twice")
+    picked.locator("button[type=submit]").click()
+    expect(page.locator("#confirm-step")).to_contain_text(f"Merge #{gone.number}")
+    page.locator("#confirm-form button[type=submit]").click()
     expect(page.locator("#correction-done")).to_be_visible()
     expect(page.locator("#node-summary")).to_contain_text("lose orders")  # now an alias
     history = page.locator("#node-history")

@@ -17,6 +17,7 @@ from kg.pipeline.ingest import episode_ingest
 from kg.pipeline.resolve import node_key
 from kg.pipeline.revision import project_revision
 from kg.tenancy import NotAllowed
+from kg.undo import undo_correction
 from tests.kg.pipeline_helpers import make_project, record_messages
 
 pytestmark = pytest.mark.django_db
@@ -370,3 +371,255 @@ def test_with_the_model_a_replay_after_corrections_asks_it_nothing(graph, openai
 
     assert openai_mode.calls == 2  # episodes and corrections replayed from the record
     assert _graph(project) == before
+
+
+def test_a_rejected_node_gains_no_confidence_from_later_evidence(research):
+    project, anna = research
+    pain = _by_label(project, "pain", "slow checkout")
+    assert pain.confidence > 0
+    fix.reject_node(project, anna, pain.number, note="not a finding")
+    assert store.node_by_number(project.graph_scope, pain.number).confidence == 0
+    _ingest(project, [{**LATER[0], "text": "The slow checkout again, the slow checkout."}])
+    rejected = store.node_by_number(project.graph_scope, pain.number)
+    assert 5 in {e.episode_number for e in rejected.evidence}  # attached, hidden
+    assert rejected.confidence == 0
+    from kg.reading.node_trail import node_trail
+
+    trail = node_trail(project, pain.number)
+    assert trail.computed_confidence == 0 and trail.confidence_explanation.startswith("rejected")
+
+
+def _open_edge(project, source, target, relation: str):
+    return next(
+        (
+            e
+            for e in store.edges_of_node(project.graph_scope, source.uid)
+            if e.source == source.uid
+            and e.target == target.uid
+            and e.relation == relation
+            and e.invalid_at is None
+        ),
+        None,
+    )
+
+
+def test_add_an_edge_inside_the_ontology_citing_a_message(research):
+    project, anna = research
+    couriers = _by_label(project, "segment", "couriers")
+    lose = _by_label(project, "pain", "lose orders")
+    slow = _by_label(project, "pain", "slow checkout")
+    assert _open_edge(project, couriers, lose, "experiences") is None
+
+    def add(relation, other, message, quote):
+        return lambda: fix.add_edge(project, anna, couriers.number, relation, other, message, quote)
+
+    refusals = [
+        (add("blocks", lose.number, 1, "x"), "does not allow"),
+        (add("experiences", lose.number, 99, "lose orders"), "not in this project"),
+        (add("experiences", lose.number, 2, "lose orders"), "does not say"),
+        (add("experiences", slow.number, 1, "slow checkout"), "already experiences"),
+        (add("experiences", couriers.number, 1, "couriers"), "two different"),
+    ]
+    for attempt, reason in refusals:
+        with pytest.raises(fix.CorrectionRefused, match=reason):
+            attempt()
+    assert not Correction.objects.filter(project=project).exists()
+
+    # From the pain's page: the edge comes in, from the segment.
+    said = "makes them lose orders"
+    done = fix.add_edge(
+        project, anna, lose.number, "experiences", couriers.number, 1, said, outgoing=False
+    )
+    assert done.node.uid == lose.uid
+    added = _open_edge(project, couriers, lose, "experiences")
+    assert added is not None and added.confidence == 65
+    assert [(e.episode_number, e.quote) for e in added.evidence] == [(1, "makes them lose orders")]
+    row = Correction.objects.get(project=project)
+    assert (row.action, row.node_uid, row.other_uid) == ("add_edge", couriers.uid, lose.uid)
+
+
+def test_resource_an_edge_to_the_quote_that_says_it(research):
+    project, anna = research
+    couriers = _by_label(project, "segment", "couriers")
+    slow = _by_label(project, "pain", "slow checkout")
+    edge = _open_edge(project, couriers, slow, "experiences")
+    assert {e.episode_number for e in edge.evidence} == {1, 4}
+    with pytest.raises(fix.CorrectionRefused, match="does not say"):
+        fix.resource_edge(project, anna, slow.number, edge.uid, 1, "payment screen")
+    fix.resource_edge(
+        project, anna, slow.number, edge.uid, 1, "Couriers in Berlin hate the slow checkout"
+    )
+    cited = _open_edge(project, couriers, slow, "experiences")
+    assert [(e.episode_number, e.quote) for e in cited.evidence] == [
+        (1, "Couriers in Berlin hate the slow checkout")
+    ]
+    assert cited.confidence == 65  # one source now
+    with pytest.raises(fix.CorrectionRefused, match="exactly that already"):
+        fix.resource_edge(
+            project, anna, slow.number, edge.uid, 1, "Couriers in Berlin hate the slow checkout"
+        )
+    row = Correction.objects.get(project=project)
+    assert row.params["cited"] == [[e.episode_number, e.quote] for e in edge.evidence]
+
+
+def test_edge_corrections_are_replayed_by_a_rebuild(research):
+    project, anna = research
+    couriers = _by_label(project, "segment", "couriers")
+    lose = _by_label(project, "pain", "lose orders")
+    slow = _by_label(project, "pain", "slow checkout")
+    fix.add_edge(project, anna, couriers.number, "experiences", lose.number, 1, "lose orders")
+    edge = _open_edge(project, couriers, slow, "experiences")
+    fix.resource_edge(project, anna, slow.number, edge.uid, 4, "The checkout is slow for couriers")
+    _ingest(project, LATER)
+    before = _graph(project)
+    rebuild_project_graph(project)
+    assert _graph(project) == before
+    assert _open_edge(project, couriers, lose, "experiences") is not None
+
+
+def test_viewers_cannot_correct_edges_or_undo(research):
+    project, anna = research
+    viewer = _user(project, "vic", Role.VIEWER)
+    couriers = _by_label(project, "segment", "couriers")
+    lose = _by_label(project, "pain", "lose orders")
+    with pytest.raises(NotAllowed):
+        fix.add_edge(project, viewer, couriers.number, "experiences", lose.number, 1, "lose orders")
+    fix.confirm_node(project, anna, lose.number)
+    with pytest.raises(NotAllowed):
+        undo_correction(project, viewer, 1)
+    assert Correction.objects.filter(project=project).count() == 1
+
+
+def _corrections_to_undo(project, anna):
+    couriers = _by_label(project, "segment", "couriers")
+    slow = _by_label(project, "pain", "slow checkout")
+    lose = _by_label(project, "pain", "lose orders")
+    whatsapp = _by_label(project, "alternative", "WhatsApp")
+    uses = next(e for e in store.edges_of_node(project.graph_scope, whatsapp.uid))
+    experiences = _open_edge(project, couriers, slow, "experiences")
+    return {
+        "merge": lambda: fix.merge_nodes(project, anna, slow.number, lose.number),
+        "split": lambda: fix.split_alias(
+            project, anna, slow.number, "checkout is slow for couriers again"
+        ),
+        "rename": lambda: fix.rename_node(project, anna, slow.number, "Checkout takes long"),
+        "retype": lambda: fix.retype_node(project, anna, whatsapp.number, "competitor"),
+        "reject": lambda: fix.reject_node(project, anna, slow.number),
+        "confirm": lambda: fix.confirm_node(project, anna, lose.number),
+        "edit_edge": lambda: fix.edit_edge(
+            project, anna, slow.number, experiences.uid, target=lose.number
+        ),
+        "remove_edge": lambda: fix.remove_edge(project, anna, whatsapp.number, uses.uid),
+        "add_edge": lambda: fix.add_edge(
+            project, anna, couriers.number, "experiences", lose.number, 1, "lose orders"
+        ),
+        "resource_edge": lambda: fix.resource_edge(
+            project, anna, slow.number, experiences.uid, 1, "hate the slow checkout"
+        ),
+    }
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        "merge",
+        "split",
+        "rename",
+        "retype",
+        "reject",
+        "confirm",
+        "edit_edge",
+        "remove_edge",
+        "add_edge",
+        "resource_edge",
+    ],
+)
+def test_undo_reverts_each_kind_of_correction(research, action):
+    project, anna = research
+    before = _graph(project)
+    done = _corrections_to_undo(project, anna)[action]()
+    assert _graph(project) != before
+    revision = project_revision(project)
+
+    undone = undo_correction(project, anna, done.correction.number, note="my mistake")
+
+    assert _graph(project) == before
+    assert project_revision(project) > revision
+    rows = list(Correction.objects.filter(project=project).order_by("number"))
+    assert [(c.number, c.action) for c in rows] == [(1, action), (2, "undo")]  # appended
+    assert rows[1].params["reverts"] == 1 and rows[1].note == "my mistake"
+    assert undone.reverted.number == 1 and "undone" in undone.message
+    rebuild_project_graph(project)  # the ledger replays to the same graph
+    assert _graph(project) == before
+
+
+def test_undo_of_an_undo_makes_the_correction_hold_again(research):
+    project, anna = research
+    slow = _by_label(project, "pain", "slow checkout")
+    lose = _by_label(project, "pain", "lose orders")
+    fix.merge_nodes(project, anna, slow.number, lose.number)
+    merged = _graph(project)
+    undo_correction(project, anna, 1)
+    with pytest.raises(fix.CorrectionRefused, match="already undone"):
+        undo_correction(project, anna, 1)
+    with pytest.raises(fix.NodeNotFound):
+        undo_correction(project, anna, 99)
+    assert store.node_by_number(project.graph_scope, lose.number).status == ""
+    undo_correction(project, anna, 2)
+    assert _graph(project) == merged
+    assert Correction.objects.filter(project=project).count() == 3
+
+
+def test_an_undone_merge_teaches_later_messages_nothing(research):
+    project, anna = research
+    slow = _by_label(project, "pain", "slow checkout")
+    lose = _by_label(project, "pain", "lose orders")
+    fix.merge_nodes(project, anna, slow.number, lose.number)
+    undo_correction(project, anna, 1)
+    _ingest(project, LATER)
+    scope = project.graph_scope
+    assert 5 in {e.episode_number for e in store.node_by_number(scope, lose.number).evidence}
+    assert store.node_by_number(scope, lose.number).invalid_at is None
+    before = _graph(project)
+    rebuild_project_graph(project)
+    assert _graph(project) == before
+
+
+def test_after_a_split_the_split_node_is_split_from_and_supersedes_nothing_wrongly(research):
+    from kg.reading.node_trail import node_trail
+
+    project, anna = research
+    slow = _by_label(project, "pain", "slow checkout")
+    lose = _by_label(project, "pain", "lose orders")
+    fix.merge_nodes(project, anna, slow.number, lose.number)
+    assert [s.other.number for s in node_trail(project, slow.number).supersedes] == [lose.number]
+
+    new = fix.split_alias(project, anna, slow.number, "lose orders").node
+
+    source, split, merged = (node_trail(project, n) for n in (slow.number, new.number, lose.number))
+    assert source.supersedes == []  # "lose orders" lives in the split-off node now
+    assert [s.other.number for s in split.split_from] == [slow.number]
+    assert [(s.other.number, s.relation) for s in split.supersedes] == [
+        (lose.number, "merged into")
+    ]
+    assert [s.other.number for s in merged.superseded_by] == [new.number]
+    assert source.split_from == [] and merged.node.merged_into == new.uid
+    before = _graph(project)
+    rebuild_project_graph(project)
+    assert _graph(project) == before
+
+
+def test_no_correction_or_undo_meets_a_graph_being_replayed(research):
+    from kg.pipeline.locks import replay_lock
+
+    project, anna = research
+    pain = _by_label(project, "pain", "slow checkout")
+    fix.confirm_node(project, anna, pain.number)
+    with replay_lock(project.pk):  # as an undo or kg_rebuild holds it while it replays
+        with pytest.raises(fix.CorrectionRefused, match="being replayed"):
+            fix.reject_node(project, anna, pain.number)
+        with pytest.raises(fix.CorrectionRefused, match="being replayed"):
+            undo_correction(project, anna, 1)
+    assert Correction.objects.filter(project=project).count() == 1
+    fix.reject_node(project, anna, pain.number)  # once it is done
+    assert Correction.objects.filter(project=project).count() == 2

@@ -357,3 +357,44 @@ def test_appended_evidence_stored_as_one_string_by_earlier_versions_reads_and_gr
     node.evidence.append(later)
     store.append_node_changes(A, [node], [(node.uid, later)], c)
     assert store.nodes_by_uids(A, ["n1"], client=c)[0].evidence == node.evidence
+
+
+def test_nodes_named_like_search_one_project_and_type_by_label_or_alias(c):
+    wanted = _node("a1", 1, "Slow checkout")
+    alias = _node("a2", 2, "Payment freezes")
+    alias.aliases, alias.alias_keys = ["checkout hangs"], ["checkout hangs"]
+    closed = _node("a3", 3, "Checkout is slow again")
+    closed.invalid_at = "2026-03-06T10:00:00Z"
+    segment = _node("a4", 4, "Checkout staff", "segment")
+    store.write_nodes(A, [wanted, alias, closed, segment], client=c)
+    store.write_nodes(B, [_node("b1", 1, "Checkout in beta")], client=c)
+
+    found = store.nodes_named_like(A, "pain", "CHECKOUT", client=c)
+    assert sorted(n.uid for n in found) == ["a1", "a2"]  # open pains of alpha, label or alias
+    assert [n.uid for n in store.nodes_named_like(A, "pain", "checkout", ["a1"], client=c)] == [
+        "a2"
+    ]
+    assert store.nodes_named_like(A, "pain", "nothing like it", client=c) == []
+
+
+def test_a_supersession_is_deleted_in_its_project_only(c):
+    from kg.graph import SupersessionRecord
+
+    for scope in (A, B):
+        pair = [_node(f"{scope.project}-old", 1, "Old"), _node(f"{scope.project}-new", 2, "New")]
+        store.write_nodes(scope, pair, client=c)
+        store.write_supersession(
+            scope,
+            SupersessionRecord(
+                old=f"{scope.project}-old",
+                new=f"{scope.project}-new",
+                relation="merged into",
+                at="2026-03-06T10:00:00Z",
+            ),
+            client=c,
+        )
+    store.delete_supersession(A, "beta-old", "beta-new", client=c)  # another project's: kept
+    assert len(store.list_supersessions(B, client=c)) == 1
+    store.delete_supersession(A, "alpha-old", "alpha-new", client=c)
+    assert store.list_supersessions(A, client=c) == []
+    assert len(store.list_supersessions(B, client=c)) == 1

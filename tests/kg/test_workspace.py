@@ -164,6 +164,27 @@ def test_changing_roles_and_removing_people_by_role(acme, role):
         assert response.status_code == 403 and target.role == Role.VIEWER
 
 
+@pytest.mark.parametrize("role", ROLES)
+def test_removing_someone_asks_to_confirm_first(acme, role):
+    org, _, users = acme
+    target = Membership.objects.get(user=users[Role.VIEWER], organization=org)
+    client = _page_client(users[role])
+    url = f"/orgs/acme/people/{target.pk}/"
+    asked = client.post(url, {"action": "remove"})
+    if role not in MANAGERS:
+        assert asked.status_code == 403 and Membership.objects.filter(pk=target.pk).exists()
+        return
+    html = asked.content.decode()
+    assert asked.status_code == 200 and 'id="confirm-step"' in html
+    assert "Remove viewer-user (Viewer) from Acme?" in html
+    # The confirmation is a plain form: the same fields again, confirmed (no script needed).
+    assert f'action="{url}"' in html and 'name="action" value="remove"' in html
+    assert 'name="confirmed" value="yes"' in html
+    assert Membership.objects.filter(pk=target.pk).exists()  # nothing done yet
+    done = client.post(url, {"action": "remove", "confirmed": "yes"})
+    assert done.status_code == 302 and not Membership.objects.filter(pk=target.pk).exists()
+
+
 def test_the_last_owner_cannot_step_down(acme):
     org, _, users = acme
     owner = Membership.objects.get(user=users[Role.OWNER], organization=org)

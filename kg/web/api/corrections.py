@@ -14,9 +14,17 @@ from rest_framework import exceptions, generics, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from kg.corrections import MAX_LABEL, MAX_NOTE, CorrectionRefused, NodeNotFound, correct
+from kg.corrections import (
+    MAX_LABEL,
+    MAX_NOTE,
+    MAX_QUOTE,
+    CorrectionRefused,
+    NodeNotFound,
+    correct,
+)
 from kg.models import Correction, CorrectionAction
 from kg.ontology import NODE_TYPES, RELATIONS
+from kg.undo import undo_correction
 from kg.web.api.exceptions import Conflict
 from kg.web.api.fields import StrictIntegerField, StringField, WrittenTextField
 from kg.web.api.serializers import ErrorSerializer, NodeSerializer
@@ -28,7 +36,9 @@ NODE_NUMBER = {"min_value": 1, "max_value": 999_999_999}
 class AnyCorrectionRequest(serializers.Serializer):
     """What every correction says: its action, and a note for the ledger."""
 
-    action = serializers.ChoiceField(choices=CorrectionAction.choices)
+    action = serializers.ChoiceField(
+        choices=[c for c in CorrectionAction.choices if c[0] != CorrectionAction.UNDO]
+    )
     note = StringField(required=False, allow_blank=True, max_length=MAX_NOTE)
 
 
@@ -90,11 +100,32 @@ REQUESTS: dict[str, type[serializers.Serializer]] = {
         "The edge is wrong: it closes (its evidence kept).",
         edge=WrittenTextField(max_length=64, help_text="The edge's uid."),
     ),
+    CorrectionAction.ADD_EDGE: _request(
+        CorrectionAction.ADD_EDGE,
+        "An edge between this node and node `other`, inside the ontology, citing a quote of "
+        "one of the project's messages.",
+        relation=serializers.ChoiceField(choices=sorted(RELATIONS), help_text="The relation."),
+        other=StrictIntegerField(help_text="The node at the other end.", **NODE_NUMBER),
+        direction=serializers.ChoiceField(
+            choices=["out", "in"],
+            required=False,
+            help_text="“out” (default): from this node to `other`; “in”: from `other` to it.",
+        ),
+        message=StrictIntegerField(help_text="The message the edge cites.", **NODE_NUMBER),
+        quote=WrittenTextField(max_length=MAX_QUOTE, help_text="Words of that message."),
+    ),
+    CorrectionAction.RESOURCE_EDGE: _request(
+        CorrectionAction.RESOURCE_EDGE,
+        "An edge of the node cites this quote instead of what it cited.",
+        edge=WrittenTextField(max_length=64, help_text="The edge's uid."),
+        message=StrictIntegerField(help_text="The message the edge cites.", **NODE_NUMBER),
+        quote=WrittenTextField(max_length=MAX_QUOTE, help_text="Words of that message."),
+    ),
 }
 
 CORRECTION_REQUEST = PolymorphicProxySerializer(
     component_name="NodeCorrection",
-    serializers={action.value: REQUESTS[action] for action in CorrectionAction},
+    serializers={action: serializer for action, serializer in REQUESTS.items()},
     resource_type_field_name="action",
 )
 
@@ -161,3 +192,40 @@ class CorrectionList(ProjectScoped, generics.ListAPIView):
 
     def get_queryset(self):
         return Correction.objects.filter(project=self.get_project()).order_by("number")
+
+
+class UndoRequest(serializers.Serializer):
+    note = StringField(required=False, allow_blank=True, max_length=MAX_NOTE)
+
+
+class UndoDoneSerializer(serializers.Serializer):
+    correction = CorrectionSerializer(help_text="The undo: a correction of its own.")
+    reverted = CorrectionSerializer(help_text="The correction it reverts.")
+    message = serializers.CharField()
+
+
+@extend_schema(tags=["graph"])
+class UndoCorrection(ProjectScoped, generics.GenericAPIView):
+    serializer_class = UndoRequest
+
+    @extend_schema(
+        summary="Undo a correction (editors and above)",
+        description="Records an undo in the ledger (it stays append-only) and replays the "
+        "graph without the correction. Undoing an undo makes the correction hold again.",
+        request=UndoRequest,
+        responses={
+            201: UndoDoneSerializer,
+            409: OpenApiResponse(ErrorSerializer, description="Already undone."),
+        },
+    )
+    def post(self, request: Request, slug: str, number: int) -> Response:
+        project = self.get_writable_project()
+        data = UndoRequest(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            done = undo_correction(project, request.user, number, data.validated_data.get("note"))
+        except NodeNotFound as exc:
+            raise exceptions.NotFound(str(exc)) from None
+        except CorrectionRefused as exc:
+            raise Conflict(str(exc)) from None
+        return Response(UndoDoneSerializer(done).data, status=status.HTTP_201_CREATED)

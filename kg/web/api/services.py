@@ -174,7 +174,9 @@ def node_trail(project: Project, number: int) -> NodeTrail:
     return NodeTrail(
         node=node,
         evidence=evidence,
-        confidence_explanation=explain(node.evidence, open_count, node.confirmed_by),
+        confidence_explanation=explain(
+            node.evidence, open_count, node.confirmed_by, node.status == "rejected"
+        ),
         edges=edges,
         contradictions=contradictions,
     )

@@ -27,6 +27,11 @@ urlpatterns = [
         name="api-node-corrections",
     ),
     path(P + "corrections/", corrections.CorrectionList.as_view(), name="api-corrections"),
+    path(
+        P + "corrections/<num:number>/undo/",
+        corrections.UndoCorrection.as_view(),
+        name="api-undo-correction",
+    ),
     path(P + "edges/", views.EdgeList.as_view(), name="api-edges"),
     path(P + "gaps/", views.GapList.as_view(), name="api-gaps"),
     path(P + "contradictions/", views.ContradictionList.as_view(), name="api-contradictions"),
