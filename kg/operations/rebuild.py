@@ -22,7 +22,7 @@ from kg.models import Episode, Project
 from kg.pipeline.candidates import clear_index
 from kg.pipeline.contradictions import replay_answer
 from kg.pipeline.ingest import episode_ingest
-from kg.pipeline.locks import project_lock, replay_lock
+from kg.pipeline.locks import project_lock, replay_lock, replaying
 from kg.pipeline.revision import graph_changed
 
 
@@ -34,7 +34,8 @@ def rebuild_project_graph(
     with replay_lock(project.pk):
         with project_lock(project.pk):
             pass
-        return _replay(project, progress)
+        with replaying(project.pk):
+            return _replay(project, progress)
 
 
 def _replay(project: Project, progress: Callable[[int, int], None] | None) -> int:

@@ -42,7 +42,14 @@ from kg.models import (
 from kg.pipeline import retry_policy, taught
 from kg.pipeline.batch import BULK_KINDS, messages_per_batch, proposals_for
 from kg.pipeline.integrate import Decision, Hold, integrate, nodes_named
-from kg.pipeline.locks import WAIT_SECONDS, Lease, LockBusy, holding, named_lock
+from kg.pipeline.locks import (
+    WAIT_SECONDS,
+    Lease,
+    LockBusy,
+    holding,
+    named_lock,
+    replayed_elsewhere,
+)
 from kg.pipeline.proposal import recorded_proposals
 from kg.pipeline.read_ahead import read_ahead
 from kg.pipeline.recovery import record_gave_up, worker_id
@@ -471,18 +478,22 @@ LEASE_POLL_SECONDS = 0.005
 @contextmanager
 def _project_lease(project_id: int) -> Iterator[Lease]:
     """The project's lease (kg.pipeline.locks.project_lock's name), asked for every
-    LEASE_POLL_SECONDS for up to WAIT_SECONDS; held, renewed and released by the lock."""
+    LEASE_POLL_SECONDS for up to WAIT_SECONDS; held, renewed and released by the lock. While
+    another process replays the project's graph (kg_rebuild, an undo) the lease is given back
+    and asked for again: a run written into a graph half replayed would be lost or doubled."""
     deadline = time.monotonic() + WAIT_SECONDS
-    with ExitStack() as stack:
-        while True:
+    while True:
+        with ExitStack() as stack:
             try:
                 lease = stack.enter_context(named_lock(f"project-lock:{project_id}", timeout=0))
-                break
             except LockBusy:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(LEASE_POLL_SECONDS)
-        yield lease
+                lease = None
+            if lease is not None and not replayed_elsewhere(project_id):
+                yield lease
+                return
+        if time.monotonic() > deadline:
+            raise LockBusy(f"project {project_id} stayed busy for {WAIT_SECONDS} s")
+        time.sleep(LEASE_POLL_SECONDS)
 
 
 def _take_place_in_order(episode: Episode) -> Callable[[], None]:

@@ -230,6 +230,26 @@ def replay_lock(project_id: int) -> AbstractContextManager[Lease]:
     return named_lock(f"project-replay:{project_id}")
 
 
+_REPLAYING = threading.local()
+
+
+@contextmanager
+def replaying(project_id: int) -> Iterator[None]:
+    """Marks this thread as the one replaying the project (under replay_lock): its own
+    pipeline runs go on while every other one waits for the replay to end."""
+    held = getattr(_REPLAYING, "projects", set())
+    _REPLAYING.projects = held | {project_id}
+    try:
+        yield
+    finally:
+        _REPLAYING.projects = held
+
+
+def replayed_elsewhere(project_id: int) -> bool:
+    """Another process or thread is replaying the project's graph right now."""
+    return project_id not in getattr(_REPLAYING, "projects", set()) and replay_running(project_id)
+
+
 def replay_running(project_id: int) -> bool:
     """Whether the project's graph is being replayed: asked under the project's lease by a
     correction, which would otherwise meet a graph half rebuilt."""
