@@ -13,7 +13,6 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
 from rest_framework.exceptions import NotFound
-from rest_framework.parsers import JSONParser
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -83,9 +82,8 @@ class VersionList(generics.ListAPIView):
 
 
 class Generate(APIView):
-    # A JSON object or nothing: a form or a garbage multipart body is refused (415/400), not
-    # read as "no options".
-    parser_classes = [JSONParser]
+    # A JSON object or nothing (the API's default parser): a form or a garbage multipart body
+    # is refused (415/400), not read as "no options".
 
     @extend_schema(
         tags=["artifacts"],

@@ -69,8 +69,27 @@ EMAIL_BACKEND = (
     else "django.core.mail.backends.console.EmailBackend"
 )
 
-# --- sign-in throttling (web login and the API token endpoint): attempts per client ---
+# --- the client's address: proxies in front of the app that append to X-Forwarded-For ---
+# 0: the connection's address (REMOTE_ADDR), the header ignored. N: the N-th address from the
+# header's end, the one the outermost trusted proxy saw (compose: 1, its TLS proxy). A client
+# can prepend anything to the header, so it is never read further than N.
+NUM_PROXIES = env_int("NUM_PROXIES", 0, maximum=10)
+
+# --- rate limits, counted in the shared cache (so every web process counts the same) ---
+# Sign-in (web login and the API token endpoint): attempts per client address.
 LOGIN_ATTEMPTS_PER_MINUTE = env_int("LOGIN_ATTEMPTS_PER_MINUTE", 10, minimum=1, maximum=10_000)
+# Failed sign-ins of one account from one address: this many are free, then each further try
+# waits twice as long as the last (1 s, 2 s, 4 s ... up to the maximum). Another address, or
+# another account from this address, is not held up; a success or a quiet day forgets them.
+LOGIN_FREE_FAILURES = env_int("LOGIN_FREE_FAILURES", 5, minimum=1, maximum=1000)
+LOGIN_BACKOFF_MAX_SECONDS = env_int("LOGIN_BACKOFF_MAX_SECONDS", 900, minimum=1, maximum=86_400)
+# API calls per signed-in user (per address when anonymous).
+API_READS_PER_MINUTE = env_int("API_READS_PER_MINUTE", 240, minimum=1, maximum=1_000_000)
+API_WRITES_PER_MINUTE = env_int("API_WRITES_PER_MINUTE", 60, minimum=1, maximum=1_000_000)
+# Sign-ups per address, invitations created per user, /health per address.
+SIGNUPS_PER_HOUR = env_int("SIGNUPS_PER_HOUR", 10, minimum=1, maximum=1_000_000)
+INVITATIONS_PER_HOUR = env_int("INVITATIONS_PER_HOUR", 50, minimum=1, maximum=1_000_000)
+HEALTH_CHECKS_PER_MINUTE = env_int("HEALTH_CHECKS_PER_MINUTE", 60, minimum=1, maximum=1_000_000)
 
 # --- embedded services (graph + broker in one redis-server with the FalkorDB module) ---
 EMBEDDED_GRAPH_PORT = env_int("EMBEDDED_GRAPH_PORT", 17687, minimum=1)
@@ -161,6 +180,30 @@ LOCK_REDIS_URL = env_url(
 # The installation's name in lock and cache keys shared through Redis; the database name when
 # unset, so two installations on one Redis never block each other.
 GROUNDWORK_INSTALLATION = env_str("GROUNDWORK_INSTALLATION", "")
+# Django's cache (rate-limit counters, the anonymous /health answer): database 3 on the
+# broker's server by default, shared by every web process.
+CACHE_REDIS_URL = env_url(
+    "CACHE_REDIS_URL",
+    (
+        urlsplit(CELERY_BROKER_URL)._replace(path="/3").geturl()
+        if CELERY_BROKER_URL.startswith(("redis://", "rediss://"))
+        else f"redis://{_EMBEDDED}/3"
+    ),
+    {"redis", "rediss"},
+)
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": CACHE_REDIS_URL,
+        "KEY_PREFIX": "groundwork:"
+        + (
+            GROUNDWORK_INSTALLATION
+            or str(DATABASES["default"].get("NAME") or "default").rsplit("/", 1)[-1]
+        ),
+        # A stalled Redis answers a request with an error within seconds, never a hang.
+        "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+    }
+}
 
 # --- LLM ---
 OPENAI_API_KEY = env_str("OPENAI_API_KEY", "")
@@ -234,8 +277,14 @@ TEMPLATES = [
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
 
+# Every password set (sign-up, invitation, change, reset, createsuperuser) passes all four:
+# at least 8 characters, not like the user name or e-mail, not one of the 20,000 most common
+# passwords, not only digits.
 AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
@@ -262,12 +311,16 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "kg.web.api.pagination.StrictPageNumberPagination",
     # The API speaks JSON: a form cannot say a number from a string or true from "0", so a
     # form or multipart body is 415. Uploads take multipart, the token endpoint a form too.
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["kg.web.api.parsers.BoundedJSONParser"],
+    # Counted in the shared cache; the limits are settings above (kg.web.api.throttles).
+    "DEFAULT_THROTTLE_CLASSES": [
+        "kg.web.api.throttles.ApiReadThrottle",
+        "kg.web.api.throttles.ApiWriteThrottle",
+    ],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "kg.web.api.exceptions.api_exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"login": f"{LOGIN_ATTEMPTS_PER_MINUTE}/min"},
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Groundwork API",
