@@ -47,7 +47,10 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 # --- HTTPS: on in production (TLS ends at a proxy that sets X-Forwarded-Proto) ---
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", PRODUCTION)
-SECURE_REDIRECT_EXEMPT = [r"^health$"]  # probes from inside the network speak plain HTTP
+SECURE_REDIRECT_EXEMPT = [
+    r"^health$",
+    r"^health/live$",
+]  # probes from inside the network speak plain HTTP
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", PRODUCTION)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", PRODUCTION)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000 if PRODUCTION else 0, maximum=10**9)

@@ -7,7 +7,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 import artifacts.api
 import orgmemory.api
 from kg.web.api.auth import ThrottledLoginView, TokenView
-from kg.web.views import health
+from kg.web.views import alive, health
 
 api = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
@@ -58,6 +58,7 @@ if settings.PASSWORD_RESET_ENABLED:
 
 urlpatterns = [
     path("health", health, name="health"),
+    path("health/live", alive, name="alive"),
     path("admin/", admin.site.urls),
     path("", include("kg.web.workspace_urls")),
     path("accounts/", include(accounts)),
