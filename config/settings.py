@@ -377,7 +377,11 @@ SPECTACULAR_SETTINGS = {
         "VersionStatusEnum": "artifacts.models.VersionStatus",
     },
     # <num:...> (kg.web.api.converters): at most nine digits, documented as a bounded integer.
-    "PATH_CONVERTER_OVERRIDES": {"num": {"type": "integer", "minimum": 0, "maximum": 999999999}},
+    "PATH_CONVERTER_OVERRIDES": {
+        "num": {"type": "integer", "minimum": 0, "maximum": 999999999},
+        # <project:...>: a slug, or <organization>~<slug> (kg.web.api.converters).
+        "project": {"type": "string", "pattern": "^[-a-zA-Z0-9_]+(~[-a-zA-Z0-9_]+)?$"},
+    },
 }
 
 LOGGING = {

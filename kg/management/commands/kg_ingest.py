@@ -28,7 +28,7 @@ from kg.ledger.sources.recording import record_read
 from kg.management.commands._progress import progress_bar
 from kg.models import EpisodeProcessing, Organization, Project, RecordKind
 from kg.pipeline.ingest import ingest_recorded_episodes
-from kg.tenancy import ProjectNotFound, find_project, get_or_create_project
+from kg.tenancy import AmbiguousProject, ProjectNotFound, find_project, get_or_create_project
 
 # Episodes handed to the pipeline at a time with --sync: whole batches (of eight messages for a
 # model, of 32 offline).
@@ -113,9 +113,10 @@ class Command(BaseCommand):
         for reason in parsed.skipped if fmt else parsed.errors:
             self.stderr.write(f"skipped {reason}")
         try:
-            target = find_project(project)
+            # A slug is unique within its organization: with --org, that organization's.
+            target = find_project(f"{org}~{project}" if org else project)
         except ProjectNotFound as exc:
-            if not create:
+            if not create or isinstance(exc, AmbiguousProject):
                 raise CommandError(str(exc)) from None
             org_slug = org or project
             if org is None and not Organization.objects.filter(slug=org_slug).exists():
