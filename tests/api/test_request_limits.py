@@ -296,3 +296,19 @@ def test_a_form_with_too_many_fields_is_400(alice, settings, no_traceback):
         "POST", TOKEN, form, content_type="application/x-www-form-urlencoded"
     )
     _error(answer, 400)
+
+
+# --- the cache unreachable ---------------------------------------------------------------------
+
+
+def test_without_the_cache_the_api_goes_on_and_sign_in_waits(api, settings, caplog):
+    from kg.operations.embedded import free_port
+
+    settings.CACHES = {
+        "default": {**settings.CACHES["default"], "LOCATION": f"redis://127.0.0.1:{free_port()}/3"}
+    }
+    with caplog.at_level(logging.WARNING, logger="groundwork.api"):
+        assert api.get("/api/projects/").status_code == 200  # the limits must not take it down
+    assert any("not counted" in r.getMessage() for r in caplog.records)
+    body = _error(_sign_in(APIClient(), "alice", "pw-123456", "203.0.113.7"), 503)
+    assert body["code"] == "unavailable"

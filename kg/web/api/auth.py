@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.http import HttpRequest, HttpResponse
+from redis.exceptions import RedisError
 from rest_framework import exceptions, serializers
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
@@ -22,7 +23,7 @@ from rest_framework.response import Response
 
 from kg.web.api.fields import StringField
 from kg.web.api.parsers import BoundedJSONParser, StrictMultiPartParser
-from kg.web.api.throttles import LoginThrottle
+from kg.web.api.throttles import LimitsUnavailable, LoginThrottle
 from kg.web.rate_limits import (
     client_address,
     forget_sign_in_failures,
@@ -66,6 +67,12 @@ class TokenView(ObtainAuthToken):
         return 'Token realm="api"'
 
     def post(self, request: Request, *args, **kwargs) -> Response:
+        try:
+            return self._sign_in(request)
+        except RedisError as exc:  # the failures cannot be counted: no guessing meanwhile
+            raise LimitsUnavailable() from exc
+
+    def _sign_in(self, request: Request) -> Response:
         username, address = _username(request.data), client_address(request)
         wait = sign_in_wait(username, address)
         if wait:
