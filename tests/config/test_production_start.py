@@ -185,3 +185,11 @@ def test_compose_serves_its_site_over_tls_through_its_proxy():
 def test_make_sets_development_values_explicitly():
     makefile = (ROOT / "Makefile").read_text()
     assert "export DEBUG ?= true" in makefile
+
+
+def test_the_demo_superuser_needs_its_own_password_in_production():
+    environment = compose_environment(**operator_secrets()) | {"DATABASE_URL": "sqlite:///:memory:"}
+    environment.pop("DEMO_PASSWORD", None)
+    refused = manage("seed_demo", **environment)
+    assert refused.returncode != 0
+    assert "the demo login's default password is public" in refused.stderr
