@@ -10,6 +10,7 @@ import time
 
 import pytest
 from django.contrib.auth.password_validation import validate_password
+from django.contrib.auth.signals import user_login_failed
 from django.core.exceptions import ValidationError
 from django.test import Client
 from rest_framework.authtoken.models import Token
@@ -140,8 +141,20 @@ def test_the_web_login_backs_off_per_account(alice, settings):
     for _ in range(settings.LOGIN_FREE_FAILURES):
         answer = attacker.post("/accounts/login/", {"username": "alice", "password": "x"})
         assert answer.status_code == 200
-    held = attacker.post("/accounts/login/", {"username": "alice", "password": "pw-123456"})
+    tried = []
+
+    def checked(**details) -> None:
+        tried.append(details)
+
+    user_login_failed.connect(checked)
+    try:
+        held = attacker.post("/accounts/login/", {"username": "alice", "password": "pw-123456"})
+        wrong = attacker.post("/accounts/login/", {"username": "alice", "password": "nope"})
+    finally:
+        user_login_failed.disconnect(checked)
     assert held.status_code == 429 and int(held["Retry-After"]) >= 1
+    assert wrong.status_code == 429
+    assert tried == []  # a held attempt is not even checked (nor is the page's form)
     assert "_auth_user_id" not in attacker.session
     answer = owner.post("/accounts/login/", {"username": "alice", "password": "pw-123456"})
     assert answer.status_code == 302
@@ -312,3 +325,6 @@ def test_without_the_cache_the_api_goes_on_and_sign_in_waits(api, settings, capl
     assert any("not counted" in r.getMessage() for r in caplog.records)
     body = _error(_sign_in(APIClient(), "alice", "pw-123456", "203.0.113.7"), 503)
     assert body["code"] == "unavailable"
+    page = Client().post("/accounts/login/", {"username": "alice", "password": "pw-123456"})
+    assert page.status_code == 503
+    assert "unavailable for a moment" in page.content.decode()

@@ -46,7 +46,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser) -> None:
         parser.add_argument("file", type=Path)
         parser.add_argument("--project", required=True)
-        parser.add_argument("--org", help="organization slug (with --create)")
+        parser.add_argument(
+            "--org",
+            help="organization slug: the project's (a slug is unique within one), or the one "
+            "--create makes it in",
+        )
         parser.add_argument("--create", action="store_true", help="create org/project if missing")
         parser.add_argument(
             "--name",

@@ -94,13 +94,27 @@ class ThrottledLoginView(auth_views.LoginView):
     """The web login, under the same two limits as the token endpoint."""
 
     def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        try:
+            return self._sign_in(request, *args, **kwargs)
+        except RedisError:  # the failures cannot be counted: no guessing meanwhile
+            response = self.render_to_response(
+                self.get_context_data(form=self._unchecked_form(), unavailable=True), status=503
+            )
+            response["Retry-After"] = "30"
+            return response
+
+    def _unchecked_form(self):
+        # Unbound: rendering a bound form validates it, which would try the password anyway.
+        return self.get_form_class()(request=self.request)
+
+    def _sign_in(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
         address = client_address(request)
         username = request.POST.get("username", "")
         wait = take("login", f"address:{address}", settings.LOGIN_ATTEMPTS_PER_MINUTE, 60)
         wait = wait or sign_in_wait(username, address)
         if wait:
             response = self.render_to_response(
-                self.get_context_data(form=self.get_form(), throttled=True), status=429
+                self.get_context_data(form=self._unchecked_form(), throttled=True), status=429
             )
             response["Retry-After"] = str(wait)
             return response
