@@ -3,13 +3,14 @@ FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 GROUNDWORK_VAR_DIR=/app/var
 WORKDIR /app
 RUN useradd --create-home groundwork
-COPY pyproject.toml README.md manage.py ./
+COPY pyproject.toml requirements.lock README.md manage.py ./
 COPY config ./config
 COPY kg ./kg
 COPY chat ./chat
 COPY artifacts ./artifacts
 COPY orgmemory ./orgmemory
-RUN pip install --no-cache-dir . \
+# Every dependency at the version in requirements.lock (constraints: nothing newer slips in).
+RUN pip install --no-cache-dir -c requirements.lock . \
     && DEBUG=true python manage.py collectstatic --noinput \
     && chown -R groundwork /app/var
 USER groundwork

@@ -13,12 +13,12 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
 from rest_framework.exceptions import NotFound
-from rest_framework.parsers import JSONParser
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+import kg.web.api.converters  # noqa: F401  registers <project:...>
 from artifacts.models import Artifact, ArtifactVersion, Claim
 from artifacts.rendering import load_document, to_json
 from artifacts.serializers import (
@@ -83,9 +83,8 @@ class VersionList(generics.ListAPIView):
 
 
 class Generate(APIView):
-    # A JSON object or nothing: a form or a garbage multipart body is refused (415/400), not
-    # read as "no options".
-    parser_classes = [JSONParser]
+    # A JSON object or nothing (the API's default parser): a form or a garbage multipart body
+    # is refused (415/400), not read as "no options".
 
     @extend_schema(
         tags=["artifacts"],
@@ -159,22 +158,22 @@ class MarkdownExport(APIView):
 
 
 router_urls = [
-    path("projects/<slug:slug>/artifacts/", ArtifactList.as_view(), name="api-artifacts"),
-    path("projects/<slug:slug>/prd/versions/", VersionList.as_view(), name="api-prd-versions"),
-    path("projects/<slug:slug>/prd/generate/", Generate.as_view(), name="api-prd-generate"),
-    path("projects/<slug:slug>/prd/runs/<int:run_id>/", RunDetail.as_view(), name="api-prd-run"),
+    path("projects/<project:slug>/artifacts/", ArtifactList.as_view(), name="api-artifacts"),
+    path("projects/<project:slug>/prd/versions/", VersionList.as_view(), name="api-prd-versions"),
+    path("projects/<project:slug>/prd/generate/", Generate.as_view(), name="api-prd-generate"),
+    path("projects/<project:slug>/prd/runs/<int:run_id>/", RunDetail.as_view(), name="api-prd-run"),
     path(
-        "projects/<slug:slug>/prd/versions/<int:number>/",
+        "projects/<project:slug>/prd/versions/<int:number>/",
         VersionDetail.as_view(),
         name="api-prd-version",
     ),
     path(
-        "projects/<slug:slug>/prd/versions/<int:number>/claims/",
+        "projects/<project:slug>/prd/versions/<int:number>/claims/",
         ClaimList.as_view(),
         name="api-prd-claims",
     ),
     path(
-        "projects/<slug:slug>/prd/versions/<int:number>/markdown/",
+        "projects/<project:slug>/prd/versions/<int:number>/markdown/",
         MarkdownExport.as_view(),
         name="api-prd-markdown",
     ),

@@ -2,14 +2,15 @@
 
 from django.urls import path
 
+import kg.web.api.converters  # noqa: F401  registers <project:...>
 from artifacts import views
 
 app_name = "artifacts"
 
 urlpatterns = [
-    path("projects/<slug:slug>/prd/", views.prd_view, name="prd"),
-    path("projects/<slug:slug>/prd/<int:number>.md", views.prd_markdown, name="prd-markdown"),
-    path("projects/<slug:slug>/prd/generate", views.prd_generate, name="prd-generate"),
-    path("projects/<slug:slug>/prd/runs/<int:run_id>/", views.prd_progress, name="prd-progress"),
-    path("projects/<slug:slug>/prd/status/<int:run_id>", views.prd_status, name="prd-status"),
+    path("projects/<project:slug>/prd/", views.prd_view, name="prd"),
+    path("projects/<project:slug>/prd/<int:number>.md", views.prd_markdown, name="prd-markdown"),
+    path("projects/<project:slug>/prd/generate", views.prd_generate, name="prd-generate"),
+    path("projects/<project:slug>/prd/runs/<int:run_id>/", views.prd_progress, name="prd-progress"),
+    path("projects/<project:slug>/prd/status/<int:run_id>", views.prd_status, name="prd-status"),
 ]

@@ -13,7 +13,7 @@ from rest_framework import generics, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-import kg.web.api.converters  # noqa: F401  registers <num:...>
+import kg.web.api.converters  # noqa: F401  registers <num:...> and <project:...>
 from chat import answers, services
 from chat.models import Conversation, Message
 from kg.commands import MAX_MESSAGE_CHARS
@@ -126,11 +126,14 @@ class ConversationList(ProjectScoped, generics.ListCreateAPIView):
         return services.conversations_of(self.get_project())
 
     def perform_create(self, serializer: ConversationSerializer) -> None:
-        serializer.instance = services.create_conversation(
-            self.get_writable_project(),
-            self.request.user,
-            serializer.validated_data.get("title", ""),
-        )
+        try:
+            serializer.instance = services.create_conversation(
+                self.get_writable_project(),
+                self.request.user,
+                serializer.validated_data.get("title", ""),
+            )
+        except services.TitleRefused as exc:
+            raise serializers.ValidationError({"title": [str(exc)]}) from None
 
 
 class RenameSerializer(serializers.Serializer):
@@ -289,11 +292,11 @@ class AskResearch(ProjectScoped, generics.GenericAPIView):
         return Response(answer_data(answer, staff=request.user.is_staff))
 
 
-C = "projects/<slug:slug>/conversations/"
+C = "projects/<project:slug>/conversations/"
 
 urlpatterns = [
     path(C, ConversationList.as_view(), name="api-conversations"),
     path(C + "<num:conversation_id>/", ConversationDetail.as_view(), name="api-conversation"),
     path(C + "<num:conversation_id>/messages/", MessageList.as_view(), name="api-messages"),
-    path("projects/<slug:slug>/ask/", AskResearch.as_view(), name="api-ask"),
+    path("projects/<project:slug>/ask/", AskResearch.as_view(), name="api-ask"),
 ]

@@ -43,6 +43,7 @@ from kg.read_models import (
     llm_mode,
     recent_rejections,
 )
+from kg.tenancy import bidi_control_in, without_bidi_controls
 
 logger = logging.getLogger("groundwork.chat")
 
@@ -63,14 +64,23 @@ TITLE_FROM_MESSAGE = 60  # characters of the first message a conversation is tit
 
 
 class TitleRefused(ValueError):
-    """A conversation's title must say something."""
+    """A conversation's title must say something, and be shown as it is written."""
 
 
 def _clean_title(title: str) -> str:
-    return " ".join(title.split())[:MAX_TITLE]
+    title = " ".join(title.split())[:MAX_TITLE]
+    control = bidi_control_in(title)
+    if control:
+        raise TitleRefused(
+            f"the title contains {control}, which changes how the text around it is shown; "
+            "remove it"
+        )
+    return title
 
 
 def create_conversation(project: Project, user, title: str = "") -> Conversation:
+    """A new conversation, titled by the user or (when `title` is empty) by its first message.
+    TitleRefused for a title that would not be shown as written."""
     title = _clean_title(title)
     return Conversation.objects.create(
         project=project, title=title or DEFAULT_TITLE, named=bool(title), created_by=user
@@ -89,8 +99,9 @@ def rename_conversation(conversation: Conversation, title: str) -> Conversation:
 
 
 def title_from_message(text: str) -> str:
-    """The first words of a message, cut at a word: 'Couriers in Kazan say the app lags…'."""
-    words = " ".join(text.split())
+    """The first words of a message, cut at a word: 'Couriers in Kazan say the app lags…'.
+    A title is a name: the message's bidirectional controls stay in the message."""
+    words = " ".join(without_bidi_controls(text).split())
     if len(words) <= TITLE_FROM_MESSAGE:
         return words
     cut = words.rfind(" ", 0, TITLE_FROM_MESSAGE)

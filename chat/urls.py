@@ -2,11 +2,11 @@
 
 from django.urls import path
 
-import kg.web.api.converters  # noqa: F401  registers <num:...>
+import kg.web.api.converters  # noqa: F401  registers <num:...> and <project:...>
 from chat import views
 
 app_name = "chat"
-P = "projects/<slug:slug>/"
+P = "projects/<project:slug>/"
 
 urlpatterns = [
     path("", views.project_list, name="projects"),

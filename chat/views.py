@@ -169,9 +169,14 @@ def import_status(request: HttpRequest, slug: str, import_id: int) -> JsonRespon
 @require_POST
 def new_conversation(request: HttpRequest, slug: str) -> HttpResponse:
     project = writable_project(request, slug)
-    conversation = services.create_conversation(
-        project, request.user, request.POST.get("title", "")
-    )
+    try:
+        conversation = services.create_conversation(
+            project, request.user, request.POST.get("title", "")
+        )
+    except services.TitleRefused as exc:
+        return render(
+            request, "chat/error.html", {"project": project, "error": str(exc)}, status=400
+        )
     return redirect(_chat_url(project, conversation))
 
 

@@ -84,3 +84,31 @@ def checked(name: str, value: str, check: Callable[[str], object]) -> str:
     except Exception as exc:  # the parser's own message is kept, the name is added
         raise ImproperlyConfigured(f"{name}={value!r} is invalid: {exc}") from None
     return value
+
+
+# Passwords that ship in examples and images: as good as none on a server others can reach.
+WELL_KNOWN_PASSWORDS = frozenset(
+    {"groundwork", "groundwork-neo4j", "neo4j", "password", "postgres", "redis", "changeme"}
+)
+
+
+def missing_secrets(urls: dict[str, str], passwords: dict[str, str]) -> list[str]:
+    """What a production start lacks: each named server URL (SQL, graph, Redis) must carry a
+    password, each named password must be set, and none may be a well-known default. SQLite
+    files and in-memory brokers have no server to protect and pass."""
+    problems = []
+    for name, url in urls.items():
+        parsed = urlparse(url)
+        if parsed.scheme in {"sqlite", "memory"} or not parsed.hostname:
+            continue
+        secret = parsed.password or ""
+        if not secret:
+            problems.append(f"{name} has no password")
+        elif secret in WELL_KNOWN_PASSWORDS:
+            problems.append(f"{name} uses the well-known password {secret!r}")
+    for name, secret in passwords.items():
+        if not secret:
+            problems.append(f"{name} is not set")
+        elif secret in WELL_KNOWN_PASSWORDS:
+            problems.append(f"{name} is the well-known password {secret!r}")
+    return problems

@@ -22,6 +22,7 @@ from config.env import (
     env_list,
     env_str,
     env_url,
+    missing_secrets,
 )
 from config.local_secret import read_or_create_secret
 
@@ -47,12 +48,26 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 # --- HTTPS: on in production (TLS ends at a proxy that sets X-Forwarded-Proto) ---
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", PRODUCTION)
-SECURE_REDIRECT_EXEMPT = [r"^health$"]  # probes from inside the network speak plain HTTP
+SECURE_REDIRECT_EXEMPT = [
+    r"^health$",
+    r"^health/live$",
+]  # probes from inside the network speak plain HTTP
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", PRODUCTION)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", PRODUCTION)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000 if PRODUCTION else 0, maximum=10**9)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", PRODUCTION)
-SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", PRODUCTION)
+# Preload is a promise to browsers that is slow to take back (months): the operator opts in.
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+# The preload list is opt-in, so `check --deploy`'s reminder about it is expected unless set.
+SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
+# Scripts, styles, images and connections from this site only (the pages have no inline script
+# or handler; style attributes are allowed); no plugins, no framing, forms post here only.
+CONTENT_SECURITY_POLICY = env_str(
+    "CONTENT_SECURITY_POLICY",
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; "
+    "base-uri 'self'; form-action 'self'; frame-ancestors 'none'",
+)
 
 # --- mail: password reset is offered only when a server is configured ---
 EMAIL_HOST = env_str("EMAIL_HOST", "")
@@ -69,8 +84,27 @@ EMAIL_BACKEND = (
     else "django.core.mail.backends.console.EmailBackend"
 )
 
-# --- sign-in throttling (web login and the API token endpoint): attempts per client ---
+# --- the client's address: proxies in front of the app that append to X-Forwarded-For ---
+# 0: the connection's address (REMOTE_ADDR), the header ignored. N: the N-th address from the
+# header's end, the one the outermost trusted proxy saw (compose: 1, its TLS proxy). A client
+# can prepend anything to the header, so it is never read further than N.
+NUM_PROXIES = env_int("NUM_PROXIES", 0, maximum=10)
+
+# --- rate limits, counted in the shared cache (so every web process counts the same) ---
+# Sign-in (web login and the API token endpoint): attempts per client address.
 LOGIN_ATTEMPTS_PER_MINUTE = env_int("LOGIN_ATTEMPTS_PER_MINUTE", 10, minimum=1, maximum=10_000)
+# Failed sign-ins of one account from one address: this many are free, then each further try
+# waits twice as long as the last (1 s, 2 s, 4 s ... up to the maximum). Another address, or
+# another account from this address, is not held up; a success or a quiet day forgets them.
+LOGIN_FREE_FAILURES = env_int("LOGIN_FREE_FAILURES", 5, minimum=1, maximum=1000)
+LOGIN_BACKOFF_MAX_SECONDS = env_int("LOGIN_BACKOFF_MAX_SECONDS", 900, minimum=1, maximum=86_400)
+# API calls per signed-in user (per address when anonymous).
+API_READS_PER_MINUTE = env_int("API_READS_PER_MINUTE", 240, minimum=1, maximum=1_000_000)
+API_WRITES_PER_MINUTE = env_int("API_WRITES_PER_MINUTE", 60, minimum=1, maximum=1_000_000)
+# Sign-ups per address, invitations created per user, /health per address.
+SIGNUPS_PER_HOUR = env_int("SIGNUPS_PER_HOUR", 10, minimum=1, maximum=1_000_000)
+INVITATIONS_PER_HOUR = env_int("INVITATIONS_PER_HOUR", 50, minimum=1, maximum=1_000_000)
+HEALTH_CHECKS_PER_MINUTE = env_int("HEALTH_CHECKS_PER_MINUTE", 60, minimum=1, maximum=1_000_000)
 
 # --- embedded services (graph + broker in one redis-server with the FalkorDB module) ---
 EMBEDDED_GRAPH_PORT = env_int("EMBEDDED_GRAPH_PORT", 17687, minimum=1)
@@ -161,6 +195,49 @@ LOCK_REDIS_URL = env_url(
 # The installation's name in lock and cache keys shared through Redis; the database name when
 # unset, so two installations on one Redis never block each other.
 GROUNDWORK_INSTALLATION = env_str("GROUNDWORK_INSTALLATION", "")
+# Django's cache (rate-limit counters, the anonymous /health answer): database 3 on the
+# broker's server by default, shared by every web process.
+CACHE_REDIS_URL = env_url(
+    "CACHE_REDIS_URL",
+    (
+        urlsplit(CELERY_BROKER_URL)._replace(path="/3").geturl()
+        if CELERY_BROKER_URL.startswith(("redis://", "rediss://"))
+        else f"redis://{_EMBEDDED}/3"
+    ),
+    {"redis", "rediss"},
+)
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": CACHE_REDIS_URL,
+        "KEY_PREFIX": "groundwork:"
+        + (
+            GROUNDWORK_INSTALLATION
+            or str(DATABASES["default"].get("NAME") or "default").rsplit("/", 1)[-1]
+        ),
+        # A stalled Redis answers a request with an error within seconds, never a hang.
+        "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
+    }
+}
+
+# --- a production start refuses servers reached without a password ---
+if PRODUCTION:
+    _missing = missing_secrets(
+        {
+            "DATABASE_URL": DATABASE_URL,
+            "CELERY_BROKER_URL": CELERY_BROKER_URL,
+            "LOCK_REDIS_URL": LOCK_REDIS_URL,
+            "CACHE_REDIS_URL": CACHE_REDIS_URL,
+            **({"GRAPH_URI": GRAPH_URI} if GRAPH_URI.startswith(("falkordb", "redis")) else {}),
+        },
+        {} if GRAPH_URI.startswith(("falkordb", "redis")) else {"GRAPH_PASSWORD": GRAPH_PASSWORD},
+    )
+    if _missing:
+        raise ImproperlyConfigured(
+            "DEBUG is off but " + "; ".join(_missing) + ": set the password in the environment "
+            "(docker-compose.yml takes POSTGRES_PASSWORD, NEO4J_PASSWORD and REDIS_PASSWORD), "
+            "or DEBUG=true on a development machine"
+        )
 
 # --- LLM ---
 OPENAI_API_KEY = env_str("OPENAI_API_KEY", "")
@@ -213,6 +290,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.content_security.ContentSecurityPolicy",
     "kg.web.api.errors.JsonErrorsUnderApi",
 ]
 
@@ -234,8 +312,14 @@ TEMPLATES = [
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
 
+# Every password set (sign-up, invitation, change, reset, createsuperuser) passes all four:
+# at least 8 characters, not like the user name or e-mail, not one of the 20,000 most common
+# passwords, not only digits.
 AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
@@ -262,12 +346,16 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "kg.web.api.pagination.StrictPageNumberPagination",
     # The API speaks JSON: a form cannot say a number from a string or true from "0", so a
     # form or multipart body is 415. Uploads take multipart, the token endpoint a form too.
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["kg.web.api.parsers.BoundedJSONParser"],
+    # Counted in the shared cache; the limits are settings above (kg.web.api.throttles).
+    "DEFAULT_THROTTLE_CLASSES": [
+        "kg.web.api.throttles.ApiReadThrottle",
+        "kg.web.api.throttles.ApiWriteThrottle",
+    ],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "PAGE_SIZE": 50,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "kg.web.api.exceptions.api_exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"login": f"{LOGIN_ATTEMPTS_PER_MINUTE}/min"},
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Groundwork API",
@@ -289,7 +377,11 @@ SPECTACULAR_SETTINGS = {
         "VersionStatusEnum": "artifacts.models.VersionStatus",
     },
     # <num:...> (kg.web.api.converters): at most nine digits, documented as a bounded integer.
-    "PATH_CONVERTER_OVERRIDES": {"num": {"type": "integer", "minimum": 0, "maximum": 999999999}},
+    "PATH_CONVERTER_OVERRIDES": {
+        "num": {"type": "integer", "minimum": 0, "maximum": 999999999},
+        # <project:...>: a slug, or <organization>~<slug> (kg.web.api.converters).
+        "project": {"type": "string", "pattern": "^[-a-zA-Z0-9_]+(~[-a-zA-Z0-9_]+)?$"},
+    },
 }
 
 LOGGING = {

@@ -2,16 +2,16 @@ from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 import artifacts.api
 import orgmemory.api
 from kg.web.api.auth import ThrottledLoginView, TokenView
-from kg.web.views import health
+from kg.web.views import alive, health
 
 api = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("auth/token/", TokenView.as_view(), name="api-token"),
     path("", include("kg.web.api.urls")),
     path("", include("chat.api")),
@@ -58,6 +58,7 @@ if settings.PASSWORD_RESET_ENABLED:
 
 urlpatterns = [
     path("health", health, name="health"),
+    path("health/live", alive, name="alive"),
     path("admin/", admin.site.urls),
     path("", include("kg.web.workspace_urls")),
     path("accounts/", include(accounts)),

@@ -40,6 +40,10 @@ class ProjectNotFound(LookupError):
     pass
 
 
+class AmbiguousProject(ProjectNotFound):
+    """A bare slug that more than one organization (of the user's) has; says the full names."""
+
+
 class OrgNotFound(LookupError):
     pass
 
@@ -78,21 +82,39 @@ def projects_for_user(user) -> QuerySet[Project]:
     )
 
 
+def _one_project(candidates: QuerySet[Project], reference: str, missing: str) -> Project:
+    """The project a path names: `slug` or `<organization>~<slug>`, among `candidates`."""
+    org_slug, _, slug = reference.rpartition("~")
+    if org_slug:
+        candidates = candidates.filter(organization__slug=org_slug)
+    found = list(candidates.filter(slug=slug)[:2])
+    if not found:
+        raise ProjectNotFound(missing)
+    if len(found) > 1:
+        addresses = " or ".join(f"{p.organization.slug}~{p.slug}" for p in found)
+        raise AmbiguousProject(
+            f"project {slug!r} is in more than one of your organizations; name it with its "
+            f"organization: {addresses}"
+        )
+    return found[0]
+
+
 def project_for_user(user, slug: str) -> Project:
-    """The project, if the user belongs to its organization; otherwise ProjectNotFound."""
-    try:
-        return projects_for_user(user).get(slug=slug)
-    except Project.DoesNotExist:
-        raise ProjectNotFound(f"project {slug!r} not found") from None
+    """The project, if the user belongs to its organization; otherwise ProjectNotFound.
+
+    `slug` is unique within an organization; a member of several organizations with the same
+    slug names the project `<organization>~<slug>`. Only the user's own projects are looked
+    at, so the answer says nothing of other organizations'."""
+    return _one_project(projects_for_user(user), slug, f"project {slug!r} not found")
 
 
 def find_project(slug: str) -> Project:
-    try:
-        return Project.objects.select_related("organization").get(slug=slug)
-    except Project.DoesNotExist:
-        raise ProjectNotFound(
-            f"project {slug!r} does not exist (use --create to make it)"
-        ) from None
+    """For the operator's commands: `slug` (when one organization has it) or `<org>~<slug>`."""
+    return _one_project(
+        Project.objects.select_related("organization"),
+        slug,
+        f"project {slug!r} does not exist (use --create to make it)",
+    )
 
 
 @transaction.atomic
@@ -105,10 +127,8 @@ def get_or_create_project(
     product's name); ProjectNameTaken when the organization already has a project of that name.
     """
     org, _ = Organization.objects.get_or_create(slug=org_slug, defaults={"name": org_slug})
-    project = Project.objects.filter(slug=slug).first()
+    project = Project.objects.filter(organization=org, slug=slug).first()
     if project is not None:
-        if project.organization_id != org.id:
-            raise ProjectNotFound(f"project {slug!r} belongs to another organization")
         return project
     name = _clean_name(name, "project") if name.strip() else ""
     if name:
@@ -127,7 +147,7 @@ class Demo:
 def ensure_demo(password: str, username: str = "demo") -> Demo:
     org, _ = Organization.objects.get_or_create(slug="demo", defaults={"name": "Demo Org"})
     project, _ = Project.objects.get_or_create(
-        slug="demo", defaults={"organization": org, "name": "Demo product", "language": "en"}
+        organization=org, slug="demo", defaults={"name": "Demo product", "language": "en"}
     )
     user_model = get_user_model()
     user, created = user_model.objects.get_or_create(username=username)
@@ -200,10 +220,42 @@ def orgs_of_user(user) -> QuerySet[Organization]:
 # --- sign-up, organizations and projects ---------------------------------------------------
 
 
-def _unique_slug(model, text: str, fallback: str) -> str:
+# Characters that reorder the text around them when shown (U+202E turns "gpj.exe" into
+# "exe.jpg" on screen): a name with one displays differently from what it is.
+BIDI_CONTROLS = {
+    "\u061c": "ARABIC LETTER MARK",
+    "\u200e": "LEFT-TO-RIGHT MARK",
+    "\u200f": "RIGHT-TO-LEFT MARK",
+    "\u202a": "LEFT-TO-RIGHT EMBEDDING",
+    "\u202b": "RIGHT-TO-LEFT EMBEDDING",
+    "\u202c": "POP DIRECTIONAL FORMATTING",
+    "\u202d": "LEFT-TO-RIGHT OVERRIDE",
+    "\u202e": "RIGHT-TO-LEFT OVERRIDE",
+    "\u2066": "LEFT-TO-RIGHT ISOLATE",
+    "\u2067": "RIGHT-TO-LEFT ISOLATE",
+    "\u2068": "FIRST STRONG ISOLATE",
+    "\u2069": "POP DIRECTIONAL ISOLATE",
+}
+
+
+def bidi_control_in(text: str) -> str | None:
+    """How the first bidirectional control character in `text` is written (U+202E, its name),
+    or None when there is none."""
+    for character in text:
+        if character in BIDI_CONTROLS:
+            return f"U+{ord(character):04X} ({BIDI_CONTROLS[character]})"
+    return None
+
+
+def without_bidi_controls(text: str) -> str:
+    return "".join(character for character in text if character not in BIDI_CONTROLS)
+
+
+def _unique_slug(taken: QuerySet, text: str, fallback: str) -> str:
+    """A slug from `text` that none of `taken` has: `base`, `base-2`, `base-3`..."""
     base = (slugify(text) or fallback)[:40].strip("-") or fallback
     slug, n = base, 2
-    while model.objects.filter(slug=slug).exists():
+    while taken.filter(slug=slug).exists():
         slug, n = f"{base}-{n}", n + 1
     return slug
 
@@ -212,6 +264,12 @@ def _clean_name(value: str, what: str) -> str:
     name = " ".join((value or "").split())
     if not name:
         raise TenancyRejected(f"the {what} needs a name")
+    control = bidi_control_in(name)
+    if control:
+        raise TenancyRejected(
+            f"the {what}'s name contains {control}, which changes how the text around it is "
+            "shown; remove it"
+        )
     if len(name) > 200:
         raise TenancyRejected(f"the {what}'s name has {len(name)} characters; the limit is 200")
     return name
@@ -267,7 +325,9 @@ def sign_up(username: str, email: str, password: str, org_name: str):
     """A new user and their own organization, of which they are the owner."""
     name = _clean_name(org_name, "organization")
     user = _new_user(username, email, password)
-    org = Organization.objects.create(slug=_unique_slug(Organization, name, "org"), name=name)
+    org = Organization.objects.create(
+        slug=_unique_slug(Organization.objects.all(), name, "org"), name=name
+    )
     Membership.objects.create(user=user, organization=org, role=Role.OWNER)
     return user
 
@@ -283,9 +343,12 @@ def create_project(
             f"unknown language {language!r}; use one of: {', '.join(Language.values)}"
         )
     check_project_name_free(_locked(org), name)
+    # Unique in the organization, and among the projects the creator sees (so their own
+    # addresses stay plain slugs); other organizations' projects are not looked at.
+    taken = Project.objects.filter(pk__in=projects_for_user(user)) | org.projects.all()
     return Project.objects.create(
         organization=org,
-        slug=_unique_slug(Project, name, "project"),
+        slug=_unique_slug(taken, name, "project"),
         name=name,
         language=language,
         description=(description or "").strip()[:2000],

@@ -158,11 +158,11 @@ def promote_org_by_id(org_id: int) -> PromotionReport | None:
 def _promote_type(
     org: Organization, projects: list[Project], node_type: str, report: PromotionReport
 ) -> None:
-    by_slug = {p.slug: p for p in projects}
+    by_key = {p.graph_key: p for p in projects}  # the graph names projects by their key
     members = [
-        _Member(by_slug[slug], node)
-        for slug, node in read_models.org_nodes_of_type(org.slug, list(by_slug), node_type)
-        if slug in by_slug and node.invalid_at is None
+        _Member(by_key[key], node)
+        for key, node in read_models.org_nodes_of_type(org.slug, list(by_key), node_type)
+        if key in by_key and node.invalid_at is None
     ]
     insights = list(
         OrgInsight.objects.filter(organization=org, node_type=node_type)

@@ -35,6 +35,16 @@ def _ledger_open_for_flush(request):
         empty_ledger()
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache(embedded_server):  # noqa: F811 - the session fixture, asked for by name
+    """Every test starts with empty rate-limit counters and no cached /health answer: the
+    cache lives on the embedded server's Redis, shared by the whole session."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
 @pytest.fixture
 def org_project(db):
     from kg.models import Organization, Project

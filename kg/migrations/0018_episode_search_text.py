@@ -40,7 +40,7 @@ def _run(statements_by_vendor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("kg", "0014_correction_undo_and_edges"),
+        ("kg", "0016_project_slug_per_organization"),
     ]
 
     operations = [

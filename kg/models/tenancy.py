@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+
 from django.conf import settings
 from django.db import models
 
@@ -37,7 +39,14 @@ class Project(models.Model):
     organization = models.ForeignKey(
         Organization, on_delete=models.PROTECT, related_name="projects"
     )
-    slug = models.SlugField(unique=True)
+    # The address, unique within the organization: another organization's names are no
+    # business of this one's (a global namespace answered "beta-app-2" to a name taken
+    # elsewhere, telling that it exists).
+    slug = models.SlugField()
+    # The project's key in the graph and in shared keys, unique across the installation (the
+    # graph knows no organizations' namespaces): the slug when free, else the slug and a few
+    # random characters. Never shown, never changed.
+    graph_key = models.CharField(max_length=80, unique=True, editable=False)
     name = models.CharField(max_length=200)
     language = models.CharField(max_length=2, choices=Language.choices, default=Language.EN)
     description = models.TextField(blank=True)
@@ -48,9 +57,19 @@ class Project(models.Model):
 
     class Meta:
         ordering = ["slug"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["organization", "slug"], name="project_slug_unique_in_organization"
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name or self.slug
+
+    def save(self, *args, **kwargs) -> None:
+        if not self.graph_key:
+            self.graph_key = _free_graph_key(self.slug)
+        super().save(*args, **kwargs)
 
     @property
     def archived(self) -> bool:
@@ -60,7 +79,14 @@ class Project(models.Model):
     def graph_scope(self):  # -> kg.graph.GraphScope, imported lazily to keep models light
         from kg.graph.records import GraphScope
 
-        return GraphScope(org=self.organization.slug, project=self.slug)
+        return GraphScope(org=self.organization.slug, project=self.graph_key)
+
+
+def _free_graph_key(slug: str) -> str:
+    key = slug
+    while Project.objects.filter(graph_key=key).exists():
+        key = f"{slug}-{secrets.token_hex(4)}"
+    return key
 
 
 class Membership(models.Model):

@@ -2,12 +2,12 @@
 
 from django.urls import path
 
-import kg.web.api.converters  # noqa: F401  registers <num:...>
+import kg.web.api.converters  # noqa: F401  registers <num:...> and <project:...>
 from kg.web import correction_views
 from kg.web import research_views as views
 
 app_name = "research"
-P = "projects/<slug:slug>/research/"
+P = "projects/<project:slug>/research/"
 
 urlpatterns = [
     path(P, views.nodes_page, name="nodes"),

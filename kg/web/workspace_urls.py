@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+import kg.web.api.converters  # noqa: F401  registers <project:...>
 from kg.web import workspace_views as views
 
 app_name = "workspace"
@@ -12,5 +13,5 @@ urlpatterns = [
     path("orgs/<slug:org_slug>/people/", views.people, name="people"),
     path("orgs/<slug:org_slug>/people/<int:membership_id>/", views.member, name="member"),
     path("orgs/<slug:org_slug>/projects/new/", views.new_project, name="new-project"),
-    path("projects/<slug:slug>/settings/", views.project_settings, name="project-settings"),
+    path("projects/<project:slug>/settings/", views.project_settings, name="project-settings"),
 ]

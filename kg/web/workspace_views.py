@@ -7,6 +7,7 @@ belong to is a 404, as everywhere else.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -21,8 +22,19 @@ from kg.confirmation import ConfirmationNeeded
 from kg.models import Invitation, Language, Membership, Organization, Role
 from kg.web.confirm_page import confirmation_page, is_confirmed
 from kg.web.page_access import readable_project
+from kg.web.rate_limits import client_address, take
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+def _too_many(what: str, wait: int) -> str:
+    minutes = max(1, (wait + 59) // 60)
+    return f"too many {what} from here; try again in {minutes} minute(s)"
+
+
+def _signup_wait(request: HttpRequest) -> int | None:
+    """Counts a sign-up attempt of the client's address (an hour's window)."""
+    return take("signup", client_address(request), settings.SIGNUPS_PER_HOUR, 3600)
 
 
 def _org(request: HttpRequest, slug: str) -> Organization:
@@ -35,8 +47,11 @@ def _org(request: HttpRequest, slug: str) -> Organization:
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     form = {k: request.POST.get(k, "") for k in ("username", "email", "organization")}
-    error = ""
-    if request.method == "POST":
+    error, status = "", 200
+    wait = _signup_wait(request) if request.method == "POST" else None
+    if wait:
+        error, status = _too_many("sign-ups", wait), 429
+    elif request.method == "POST":
         try:
             user = tenancy.sign_up(
                 form["username"],
@@ -45,16 +60,16 @@ def signup(request: HttpRequest) -> HttpResponse:
                 form["organization"],
             )
         except tenancy.TenancyRejected as exc:
-            error = str(exc)
+            error, status = str(exc), 400
         else:
             login(request, user, backend=BACKEND)
             return redirect("chat:projects")
-    return render(
-        request,
-        "workspace/signup.html",
-        {"form": form, "error": error},
-        status=400 if error else 200,
+    response = render(
+        request, "workspace/signup.html", {"form": form, "error": error}, status=status
     )
+    if wait:
+        response["Retry-After"] = str(wait)
+    return response
 
 
 @require_http_methods(["GET", "POST"])
@@ -65,8 +80,13 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
     except tenancy.TenancyRejected as exc:
         return render(request, "workspace/invitation.html", {"error": str(exc)}, status=404)
     form = {k: request.POST.get(k, "") for k in ("username", "email")}
-    error = ""
-    if request.method == "POST":
+    error, status = "", 200
+    # Signing up through an invitation counts as a sign-up of the address.
+    signing_up = request.method == "POST" and not request.user.is_authenticated
+    wait = _signup_wait(request) if signing_up else None
+    if wait:
+        error, status = _too_many("sign-ups", wait), 429
+    elif request.method == "POST":
         try:
             if request.user.is_authenticated:
                 tenancy.accept_invitation(token, request.user)
@@ -76,15 +96,18 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
                 )
                 login(request, user, backend=BACKEND)
         except tenancy.TenancyRejected as exc:
-            error = str(exc)
+            error, status = str(exc), 400
         else:
             return redirect("chat:projects")
-    return render(
+    response = render(
         request,
         "workspace/invitation.html",
         {"invite": invite, "form": form, "error": error, "token": token},
-        status=400 if error else 200,
+        status=status,
     )
+    if wait:
+        response["Retry-After"] = str(wait)
+    return response
 
 
 def _invitation_url(request: HttpRequest, invite: Invitation) -> str:
@@ -99,7 +122,13 @@ def people(request: HttpRequest, org_slug: str) -> HttpResponse:
     role = tenancy.role_in(request.user, org)
     created: Invitation | None = None
     error = mail_error = ""
+    status = 200
+    wait = None
     if request.method == "POST":
+        wait = take("invitation", f"user:{request.user.pk}", settings.INVITATIONS_PER_HOUR, 3600)
+    if wait:
+        error, status = _too_many("invitations", wait), 429
+    elif request.method == "POST":
         try:
             created = tenancy.create_invitation(
                 request.user, org, request.POST.get("role", ""), request.POST.get("email", "")
@@ -107,7 +136,7 @@ def people(request: HttpRequest, org_slug: str) -> HttpResponse:
         except tenancy.NotAllowed as exc:
             raise PermissionDenied(str(exc)) from None
         except tenancy.TenancyRejected as exc:
-            error = str(exc)
+            error, status = str(exc), 400
         if created and created.email:
             try:
                 send_mail(
@@ -142,7 +171,7 @@ def people(request: HttpRequest, org_slug: str) -> HttpResponse:
             "error": error,
             "mail_error": mail_error,
         },
-        status=400 if error else 200,
+        status=status,
     )
 
 

@@ -81,7 +81,8 @@ def test_chat_page_has_the_form_the_panel_and_the_generate_button(browser_client
     assert 'action="/projects/couriers/prd/generate"' in html
     assert 'id="generate-prd"' in html
     assert 'hx-get="/projects/couriers/panel/?conversation=' in html
-    assert 'hx-trigger="every 2s [groundworkPanelIdle()]"' in html
+    assert 'hx-trigger="every 2s"' in html  # idle check in site.js (htmx:confirm), no eval
+    assert '<script src="/static/groundwork/site.js"' in html
     assert '<script src="/static/groundwork/htmx.min.js"' in html
     assert 'id="node-1"' in html  # the panel is rendered with the page, not only by polling
 

@@ -28,7 +28,13 @@ from kg.ledger.sources.recording import record_read
 from kg.management.commands._progress import progress_bar
 from kg.models import EpisodeProcessing, Organization, RecordKind
 from kg.pipeline.ingest import ingest_recorded_episodes
-from kg.tenancy import ProjectNotFound, TenancyRejected, find_project, get_or_create_project
+from kg.tenancy import (
+    AmbiguousProject,
+    ProjectNotFound,
+    TenancyRejected,
+    find_project,
+    get_or_create_project,
+)
 
 # Episodes handed to the pipeline at a time with --sync: whole batches (of eight messages for a
 # model, of 32 offline).
@@ -51,7 +57,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser) -> None:
         parser.add_argument("file", type=Path)
         parser.add_argument("--project", required=True)
-        parser.add_argument("--org", help="organization slug (with --create)")
+        parser.add_argument(
+            "--org",
+            help="organization slug: the project's (a slug is unique within one), or the one "
+            "--create makes it in",
+        )
         parser.add_argument("--create", action="store_true", help="create org/project if missing")
         parser.add_argument(
             "--name",
@@ -120,9 +130,10 @@ class Command(BaseCommand):
         for warning in parsed.warnings if fmt else ():
             self.stderr.write(f"warning: {warning}")
         try:
-            target = find_project(project)
+            # A slug is unique within its organization: with --org, that organization's.
+            target = find_project(f"{org}~{project}" if org else project)
         except ProjectNotFound as exc:
-            if not create:
+            if not create or isinstance(exc, AmbiguousProject):
                 raise CommandError(str(exc)) from None
             org_slug = org or project
             if org is None and not Organization.objects.filter(slug=org_slug).exists():

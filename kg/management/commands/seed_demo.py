@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 
-from django.core.management.base import BaseCommand
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
 
 from kg.tenancy import ensure_demo
 
@@ -14,6 +15,12 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options) -> None:
         password = os.environ.get("DEMO_PASSWORD", "groundwork-demo")
+        if password == "groundwork-demo" and not settings.DEBUG:  # noqa: S105 - refused here
+            # The demo user is a superuser; its default password is printed in the README.
+            raise CommandError(
+                "the demo login's default password is public: set DEMO_PASSWORD, or DEBUG=true "
+                "on a development machine"
+            )
         demo = ensure_demo(password=password)
         port = os.environ.get("PORT", "8000")
         self.stdout.write(

@@ -3,7 +3,8 @@
   "use strict";
 
   // The panel polls only while the user is not typing an answer in it, so a refresh never
-  // wipes half-written text.
+  // wipes half-written text. Checked here rather than in an htmx trigger filter: filters are
+  // evaluated code, which the Content-Security-Policy does not allow.
   window.groundworkPanelIdle = function () {
     var panel = document.getElementById("panel");
     if (!panel) return false;
@@ -13,6 +14,17 @@
     }
     return true;
   };
+
+  document.addEventListener("htmx:confirm", function (event) {
+    if (event.target.id === "panel" && !window.groundworkPanelIdle()) event.preventDefault();
+  });
+
+  // Selects that act at once (no inline handlers: the policy refuses them).
+  document.addEventListener("change", function (event) {
+    var select = event.target;
+    if (select.matches("select[data-submit-on-change]") && select.form) select.form.submit();
+    else if (select.matches("select[data-go-on-change]") && select.value) window.location = select.value;
+  });
 
   // The send form and the poller can both return the same new message; keep the first copy.
   // A reply arrives whenever it is written (replies to messages sent close together finish

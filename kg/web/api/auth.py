@@ -1,33 +1,36 @@
-"""Signing in: the API token endpoint and the web login, both throttled per client.
+"""Signing in: the API token endpoint and the web login.
 
 A wrong password answers 401 on the API (the credentials are well formed, just not valid) and
-the login page again on the web; past LOGIN_ATTEMPTS_PER_MINUTE attempts a client gets 429.
+the login page again on the web. Two limits apply to both (kg.web.rate_limits): attempts per
+client address (LOGIN_ATTEMPTS_PER_MINUTE), and failures per account from that address, which
+after LOGIN_FREE_FAILURES make the next attempt wait longer each time. Either answers 429 with
+Retry-After.
 """
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth import views as auth_views
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
+from redis.exceptions import RedisError
 from rest_framework import exceptions, serializers
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.parsers import FormParser
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import SimpleRateThrottle
 
 from kg.web.api.fields import StringField
-
-
-class LoginThrottle(SimpleRateThrottle):
-    """Attempts per client address (successful or not), for the token endpoint."""
-
-    scope = "login"
-
-    def get_cache_key(self, request, view) -> str:
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+from kg.web.api.parsers import BoundedJSONParser, StrictMultiPartParser
+from kg.web.api.throttles import LimitsUnavailable, LoginThrottle
+from kg.web.rate_limits import (
+    client_address,
+    forget_sign_in_failures,
+    record_sign_in_failure,
+    sign_in_wait,
+    take,
+)
 
 
 class TokenCredentials(AuthTokenSerializer):
@@ -50,44 +53,77 @@ class TokenCredentials(AuthTokenSerializer):
             raise
 
 
+def _username(data) -> str:
+    value = data.get("username", "") if hasattr(data, "get") else ""
+    return value if isinstance(value, str) else ""
+
+
 class TokenView(ObtainAuthToken):
     serializer_class = TokenCredentials
     throttle_classes = [LoginThrottle]
+    parser_classes = [FormParser, StrictMultiPartParser, BoundedJSONParser]
 
     def get_authenticate_header(self, request: Request) -> str:
         return 'Token realm="api"'
 
     def post(self, request: Request, *args, **kwargs) -> Response:
+        try:
+            return self._sign_in(request)
+        except RedisError as exc:  # the failures cannot be counted: no guessing meanwhile
+            raise LimitsUnavailable() from exc
+
+    def _sign_in(self, request: Request) -> Response:
+        username, address = _username(request.data), client_address(request)
+        wait = sign_in_wait(username, address)
+        if wait:
+            raise exceptions.Throttled(
+                wait, detail="Too many failed sign-ins for this account; try again later."
+            )
         serializer = self.get_serializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        try:
+            serializer.is_valid(raise_exception=True)
+        except exceptions.AuthenticationFailed:
+            record_sign_in_failure(username, address)
+            raise
+        forget_sign_in_failures(username, address)
         token, _ = Token.objects.get_or_create(user=serializer.validated_data["user"])
         return Response({"token": token.key})
 
 
-def _client(request: HttpRequest) -> str:
-    return request.META.get("REMOTE_ADDR", "") or "unknown"
-
-
 class ThrottledLoginView(auth_views.LoginView):
-    """The web login: failed attempts are counted per client address for a minute."""
-
-    def _key(self) -> str:
-        return f"groundwork:login-failures:{_client(self.request)}"
+    """The web login, under the same two limits as the token endpoint."""
 
     def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        if cache.get(self._key(), 0) >= settings.LOGIN_ATTEMPTS_PER_MINUTE:
+        try:
+            return self._sign_in(request, *args, **kwargs)
+        except RedisError:  # the failures cannot be counted: no guessing meanwhile
             response = self.render_to_response(
-                self.get_context_data(form=self.get_form(), throttled=True), status=429
+                self.get_context_data(form=self._unchecked_form(), unavailable=True), status=503
             )
-            response["Retry-After"] = "60"
+            response["Retry-After"] = "30"
+            return response
+
+    def _unchecked_form(self):
+        # Unbound: rendering a bound form validates it, which would try the password anyway.
+        return self.get_form_class()(request=self.request)
+
+    def _sign_in(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        address = client_address(request)
+        username = request.POST.get("username", "")
+        wait = take("login", f"address:{address}", settings.LOGIN_ATTEMPTS_PER_MINUTE, 60)
+        wait = wait or sign_in_wait(username, address)
+        if wait:
+            response = self.render_to_response(
+                self.get_context_data(form=self._unchecked_form(), throttled=True), status=429
+            )
+            response["Retry-After"] = str(wait)
             return response
         return super().post(request, *args, **kwargs)
 
+    def form_valid(self, form):
+        forget_sign_in_failures(self.request.POST.get("username", ""), client_address(self.request))
+        return super().form_valid(form)
+
     def form_invalid(self, form):
-        key = self._key()
-        if cache.add(key, 1, timeout=60) is False:
-            try:
-                cache.incr(key)
-            except ValueError:  # expired between add and incr
-                cache.set(key, 1, timeout=60)
+        record_sign_in_failure(self.request.POST.get("username", ""), client_address(self.request))
         return super().form_invalid(form)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import logging
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -36,6 +38,12 @@ class Conflict(exceptions.APIException):
     default_detail = "The resource is not in a state that allows this."
 
 
+class TooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "too_large"
+    default_detail = "The request body is too large."
+
+
 class Unavailable(exceptions.APIException):
     status_code = status.HTTP_503_SERVICE_UNAVAILABLE
     default_code = "unavailable"
@@ -45,6 +53,12 @@ class Unavailable(exceptions.APIException):
 def _domain(exc: Exception) -> Exception:
     """Map the services' exceptions to API exceptions (others pass through)."""
     match exc:
+        # Limits Django applies while reading the body, whichever parser asked for it.
+        case RequestDataTooBig():
+            limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+            return TooLarge(f"The request body is larger than {limit} bytes.")
+        case TooManyFieldsSent() | TooManyFilesSent():
+            return exceptions.ParseError(str(exc))
         case ProjectNotFound() | OrgNotFound() | services.ResourceNotFound():
             return exceptions.NotFound(str(exc))
         case NotAllowed():

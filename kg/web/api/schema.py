@@ -26,9 +26,13 @@ ERRORS = {
     "404": "Not found, or in an organization you do not belong to.",
     "503": "The knowledge graph or the task backend is unavailable; try again shortly.",
 }
-# Sign-in is throttled per client (kg.web.api.auth).
-THROTTLED = {"429": "Too many sign-in attempts from this client; retry after `Retry-After`."}
-THROTTLED_PATHS = {"/api/auth/token/"}
+# Every call is throttled (kg.web.api.throttles); sign-in per client and per account.
+THROTTLED = {"429": "Too many requests from this user or client; retry after `Retry-After`."}
+SIGN_IN_THROTTLED = {
+    "429": "Too many sign-in attempts from this client, or failures of this account from it; "
+    "retry after `Retry-After`."
+}
+SIGN_IN_PATHS = {"/api/auth/token/"}
 METHODS = {"get", "post", "put", "patch", "delete"}
 
 
@@ -48,7 +52,7 @@ def add_error_responses(result: dict, generator, request, public) -> dict:
             # answers e.g. text/markdown can answer its errors that way too (as plain text).
             for media_type in _success_media_types(responses):
                 content.setdefault(media_type, {"schema": {"type": "string"}})
-            errors = ERRORS | (THROTTLED if path in THROTTLED_PATHS else {})
+            errors = ERRORS | (SIGN_IN_THROTTLED if path in SIGN_IN_PATHS else THROTTLED)
             for code, description in errors.items():
                 responses.setdefault(code, {"description": description, "content": content})
     return result

@@ -2,10 +2,10 @@
 
 from django.urls import path
 
-import kg.web.api.converters  # noqa: F401  registers <num:...>
+import kg.web.api.converters  # noqa: F401  registers <num:...> and <project:...>
 from kg.web.api import corrections, views
 
-P = "projects/<slug:slug>/"
+P = "projects/<project:slug>/"
 
 urlpatterns = [
     path("organizations/", views.OrganizationList.as_view(), name="api-organizations"),

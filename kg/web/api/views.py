@@ -88,7 +88,8 @@ def _projects(user) -> QuerySet[Project]:
 
 
 def _project_view(user, slug: str) -> Project:
-    return generics.get_object_or_404(_projects(user), slug=slug)
+    """The project a path names (kg.tenancy resolves `slug` or `<org>~<slug>`), counted."""
+    return _projects(user).get(pk=project_for_user(user, slug).pk)
 
 
 @extend_schema_view(
@@ -118,7 +119,7 @@ class ProjectList(generics.ListAPIView):
             data.get("description", ""),
         )
         return Response(
-            s.ProjectSerializer(_project_view(request.user, project.slug)).data,
+            s.ProjectSerializer(_projects(request.user).get(pk=project.pk)).data,
             status=status.HTTP_201_CREATED,
         )
 
@@ -139,6 +140,9 @@ class ProjectDetail(generics.RetrieveAPIView):
 
     def get_queryset(self) -> QuerySet[Project]:
         return _projects(self.request.user)
+
+    def get_object(self) -> Project:
+        return _project_view(self.request.user, self.kwargs["slug"])
 
     def patch(self, request: Request, slug: str) -> Response:
         project = project_for_user(request.user, slug)
