@@ -47,8 +47,11 @@ def test_a_name_taken_in_another_organization_is_not_revealed(two_orgs):
     assert tenancy.project_for_user(alice, "beta-app") == mine
     assert tenancy.project_for_user(bob, "beta-app") == theirs
     assert _api(bob).get("/api/projects/beta-app/").json()["organization"] == "globex"
-    # Within one organization the slug is still unique.
-    again = tenancy.create_project(alice, mine.organization, "Beta App")
+    # Within one organization the slug is still unique (and the name: "Beta App" again is
+    # refused, "Beta-App" is another name with the same address).
+    with pytest.raises(tenancy.ProjectNameTaken):
+        tenancy.create_project(alice, mine.organization, "Beta App")
+    again = tenancy.create_project(alice, mine.organization, "Beta-App")
     assert again.slug == "beta-app-2"
 
 
@@ -98,7 +101,7 @@ def test_the_organization_in_an_address_is_membership_checked(two_orgs):
 def test_a_creator_in_both_gets_an_address_of_their_own(two_orgs):
     alice, bob, mine, theirs = two_orgs
     Membership.objects.create(user=alice, organization=theirs.organization, role=Role.ADMIN)
-    made = tenancy.create_project(alice, theirs.organization, "Beta App")
+    made = tenancy.create_project(alice, theirs.organization, "Beta-App")
     assert made.slug == "beta-app-2"  # she would otherwise have two "beta-app"s
     assert tenancy.project_for_user(alice, "beta-app-2") == made
 
