@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 import redis
 from django.conf import settings
-from django.db import connection, connections
+from django.db import connections
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from chat import services
 from chat.models import Message, Role
-from kg.pipeline.locks import installation_namespace
+from tests.fixtures.services import worker_environment
 
 ROOT = Path(__file__).resolve().parents[2]
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -99,21 +99,7 @@ def _worker(env: dict[str, str], name: str, log: Path) -> subprocess.Popen:
 
 
 def _env() -> dict[str, str]:
-    db = connection.settings_dict
-    if connection.vendor == "sqlite":
-        url = f"sqlite:///{db['NAME']}"
-    else:
-        url = f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
-    return os.environ | {
-        "DEBUG": "true",
-        "DATABASE_URL": url,
-        "GRAPH_URI": settings.GRAPH_URI,
-        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
-        "CELERY_RESULT_BACKEND": settings.CELERY_BROKER_URL,
-        "LOCK_REDIS_URL": settings.LOCK_REDIS_URL,
-        "GROUNDWORK_INSTALLATION": installation_namespace(),
-        "LLM_ENGINE": "offline",
-    }
+    return worker_environment(LLM_ENGINE="offline")
 
 
 TEXTS = [

@@ -14,14 +14,14 @@ from pathlib import Path
 import pytest
 import redis
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 
 from kg.graph import store
 from kg.ledger.episodes import EpisodeInput, record_episode
 from kg.models import EpisodeKind, EpisodeProcessing, LLMCall
 from kg.operations.rebuild import rebuild_project_graph
-from kg.pipeline.locks import installation_namespace
 from kg.reading.export import export_project
+from tests.fixtures.services import worker_environment
 from tests.kg.pipeline_helpers import at, make_project
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -119,27 +119,15 @@ def _worker(env: dict[str, str], log: Path) -> subprocess.Popen:
 
 
 def _env(llm_base_url: str) -> dict[str, str]:
-    db = connection.settings_dict
-    if connection.vendor == "sqlite":
-        url = f"sqlite:///{db['NAME']}"
-    else:
-        url = f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
-    return os.environ | {
-        "DEBUG": "true",
-        "DATABASE_URL": url,
-        "GRAPH_URI": settings.GRAPH_URI,
-        "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
-        "CELERY_RESULT_BACKEND": settings.CELERY_BROKER_URL,
-        "LOCK_REDIS_URL": settings.LOCK_REDIS_URL,
-        "GROUNDWORK_INSTALLATION": installation_namespace(),
-        "LLM_ENGINE": "openai",
-        "OPENAI_BASE_URL": llm_base_url,
-        "OPENAI_API_KEY": "test",
-        "LLM_MODEL": "scripted-model",
-        "LLM_STRUCTURED_OUTPUT": "json_schema",
-        "LLM_MAX_CONCURRENCY": "4",
-        "LLM_TIMEOUT_SECONDS": "10",
-    }
+    return worker_environment(
+        LLM_ENGINE="openai",
+        OPENAI_BASE_URL=llm_base_url,
+        OPENAI_API_KEY="test",
+        LLM_MODEL="scripted-model",
+        LLM_STRUCTURED_OUTPUT="json_schema",
+        LLM_MAX_CONCURRENCY="4",
+        LLM_TIMEOUT_SECONDS="10",
+    )
 
 
 @pytest.mark.worker
