@@ -1,9 +1,11 @@
-"""The offline engine's modules bind each top-level name once: a second binding silently
-replaces the first for every rule that reads it, wherever that rule stands in the file."""
+"""The offline engine's modules: each binds a top-level name once (a second binding silently
+replaces the first for every rule that reads it, wherever that rule stands in the file), and
+moving rules between them changes no label."""
 
 from __future__ import annotations
 
 import ast
+import json
 from collections import Counter
 from pathlib import Path
 
@@ -11,6 +13,14 @@ import pytest
 
 import kg.language
 import kg.llm.offline
+from kg.realdata.suite import default_annotations, default_datasets
+from tests.kg.offline_golden import GOLDEN_NAME, dev_items, labels_of, sample_keys
+
+DATASETS = default_datasets()
+ANNOTATIONS = default_annotations()
+needs_data = pytest.mark.skipif(
+    not DATASETS.is_dir(), reason=f"the real data sets are not at {DATASETS}"
+)
 
 _MODULES = sorted(
     [
@@ -37,3 +47,20 @@ def test_each_top_level_name_is_bound_once(module: Path) -> None:
     names = _top_level_names(ast.parse(module.read_text(encoding="utf-8")))
     twice = sorted(name for name, count in Counter(names).items() if count > 1)
     assert twice == [], f"{module.name} binds {twice} more than once"
+
+
+@needs_data
+def test_labels_on_a_dev_sample_of_every_set_are_those_recorded() -> None:
+    """Moving rules between modules changes no label: the recorded labels of a fixed sample of
+    every set's dev items (tests/kg/offline_golden.py says which) are what the engine gives."""
+    golden = json.loads((ANNOTATIONS / GOLDEN_NAME).read_text(encoding="utf-8"))
+    items = dev_items(DATASETS, ANNOTATIONS)
+    assert sorted(golden) == sorted(sample_keys(items))
+    assert {key.split(":", 1)[0] for key in golden} >= {
+        "en_app_reviews_features",
+        "ru_vscode_bug_reports",
+    }
+    changed = {key: labels_of(items[key]) for key in golden if labels_of(items[key]) != golden[key]}
+    assert changed == {}, (
+        f"{len(changed)} items changed: {json.dumps(changed, ensure_ascii=False)[:3000]}"
+    )
