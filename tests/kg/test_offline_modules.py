@@ -1,6 +1,6 @@
 """The offline engine's modules: each binds a top-level name once (a second binding silently
-replaces the first for every rule that reads it, wherever that rule stands in the file), and
-moving rules between them changes no label."""
+replaces the first for every rule that reads it, wherever that rule stands in the file), none
+passes the size limit, and moving rules between them changes no label."""
 
 from __future__ import annotations
 
@@ -47,6 +47,20 @@ def test_each_top_level_name_is_bound_once(module: Path) -> None:
     names = _top_level_names(ast.parse(module.read_text(encoding="utf-8")))
     twice = sorted(name for name, count in Counter(names).items() if count > 1)
     assert twice == [], f"{module.name} binds {twice} more than once"
+
+
+_MAX_LINES = 1500
+
+
+def test_no_module_of_the_offline_engine_passes_the_size_limit() -> None:
+    """A reader finds a rule by its concern: a module past the limit is split by concern."""
+    offline = Path(kg.llm.offline.__file__).parent
+    long = {
+        path.name: lines
+        for path in sorted(offline.rglob("*.py"))
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > _MAX_LINES
+    }
+    assert long == {}, f"over {_MAX_LINES} lines: {long}"
 
 
 @needs_data
