@@ -1,10 +1,9 @@
 """Jobs and alternatives: what people do to get a job done, with or without the product.
 
-A job is a goal a person works towards ("to plan the week's deliveries"); an alternative is
-another way they do it today, by hand or with another tool ("on paper", "in a spreadsheet"),
-recorded as an alternative, never as a requirement; a trigger says when the job comes up.
-Example: "She tracks arrivals in a paper notebook" gives the alternative "paper notebook" for
-the job of tracking arrivals, not a requirement.
+A job is a goal a person works towards (`_jobs`); an alternative is another way they do it,
+by hand or with another tool ("a paper notebook", "a spreadsheet", `_alternatives`), recorded
+as an alternative; a trigger says when the job comes up (`_triggers`).
+Example: "She tracks arrivals in a paper notebook" gives the alternative "paper notebook".
 """
 
 from __future__ import annotations

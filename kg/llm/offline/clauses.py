@@ -1,11 +1,10 @@
 """Clauses of a fixed shape: user stories and statements of purpose.
 
-A user story ("As a <role>, I want <means> so that <end>") gives a segment for the role, a
-requirement for the means and a goal for the end (`user_story`); a purpose clause ("to keep
-track of orders", «чтобы не терять заказы») gives the goal a feature serves
-(`purpose_spans`); `clause_span` is the clause around a position.
+A user story ("As a <role>, I want <means> so that <end>", `user_story`) gives a segment for
+the role, a feature for the means and a job for the end; a purpose clause ("in order to ...")
+says what a feature is for (`purpose_spans`); `clause_span` is the clause around a span.
 Example: "As a clerk, I want to print the day's orders so that I can pack them early" gives
-the segment "clerk", the requirement "print the day's orders" and the goal "pack them early".
+the segment "clerk", the feature "print the day's orders" and the job "pack them early".
 """
 
 from __future__ import annotations

@@ -1,14 +1,13 @@
-"""Complaints of use: the ways a review says the product does wrong without a problem word.
+"""Complaints of use: shapes of complaint that need no problem word.
 
-Each rule recognises one shape of complaint and makes the clause a pain: too many
-interruptions ("an ad after every song"), work the app makes the user redo ("I have to restart
-it every day"), something it does again and again unasked ("it keeps logging me out"), what
-it takes away or restricts ("they removed offline mode", "only three exports a month"), a
-version that was better ("it was fine until the update"), the device's resources it uses up
-(«съедает всю батарею»). Said of the writer's own equipment or of another subject, they are
-not the product's pain.
-Example: "since last week it signs me out every time I lock the phone" is a pain by the rule
-of something done again unasked, labelled from the clause ("signs me out every time").
+Each rule recognises one shape and makes the clause a pain (called by `problem_at` in
+problems): something the app does again and again unasked ("it keeps logging me out"), work
+it makes the user redo ("I have to restart it every day"), interruptions ("an ad after every
+song"), what it took away or restricts ("they removed offline mode"), a version that was
+better ("it was fine until the update"), the device's resources it uses up («съедает всю
+батарею»), a request for a fix.
+Example: "it keeps logging me out" has no problem word, yet is a pain ("it keeps logging me
+out") by the rule of a thing done again and again unasked.
 """
 
 from __future__ import annotations

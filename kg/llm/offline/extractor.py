@@ -1,13 +1,13 @@
 """Rule-based extraction for the offline engine, in English and Russian: the entry point.
 
-`extract_offline` reads a message once: it masks markup (markup), cuts sentences and clauses
-(sentences), runs every finding rule on each sentence (`_find_all`: segments, pains, features,
-jobs and alternatives, competitors, findings) and draws relations only between nodes of one
-sentence (findings). Every quote is a slice of the original text, so the write-time check that
-quotes are verbatim always holds. Quotes are as short as still reads as a statement, and never
-evidence for two nodes of one type.
-Example: "As a driver I can't see the route at night" gives a segment "driver" and a pain
-"can't see the route at night", linked.
+`extract_offline` reads a message once: it blanks markup (markup), cuts sentences and clauses
+(sentences), runs every finding rule on each sentence (`_find_all`: segments, pains,
+features, jobs and alternatives, competitors, findings) and draws relations only between
+nodes of one sentence (findings). Every quote is a slice of the original text, so the
+write-time check that quotes are verbatim always holds; quotes are as short as still reads as
+a statement, and never evidence for two nodes of one type.
+Example: "As a driver I can't see the route at night" gives the segment "drivers", the pain
+"can't see the route at night" and the feature "see the route".
 """
 
 from __future__ import annotations

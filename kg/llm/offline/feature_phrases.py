@@ -1,11 +1,11 @@
 """Feature phrases: the noun or verb phrase that names a feature, and where it ends.
 
-A feature label is the object phrase after a cue, with its modifiers ("export to PDF", "dark
-mode for maps"), never a bare generic noun or a judgement ("nice design" gives no feature,
-`without_judgement`). The phrase stops at a relative clause, a second verb or a time
-adverbial; list items after a colon are read one by one (`list_item_spans`).
-Example: "I love how you can tag photos by place that you visited" gives the feature
-"tag photos by place": the relative clause is cut and "can" is the cue, not the label.
+A feature label is the phrase after a cue with its object and modifiers (`_object_phrase`),
+stopped at a relative clause, a second verb or a time adverbial; a bare generic noun or a
+judgement is no feature name (`not_a_feature_name`, `without_judgement`); list items after a
+colon are read one by one (`list_item_spans`).
+Example: "I love how you can tag photos by place that you visited" gives the feature "tag
+photos": "can" is the cue, and the phrase ends before what only describes the photos.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """Features: capabilities of the product a sentence names.
 
-From the ability, use, request and operation rules (uses, requests) a feature is made with a
-noun or verb phrase label (feature_phrases), never a bare generic noun, a group of people or
-a judgement of the product; reporting verbs and people ("users say") make none.
+From the ability, use, request and operation rules (uses, requests) a feature is made
+(`_features`) with a noun or verb phrase label (feature_phrases); a group of people or a
+judgement of the product is none, and reporting verbs ("users say") name none.
 Example: "Being able to share lists with my family is the best part" gives the feature "share
-lists with my family".
+lists".
 """
 
 from __future__ import annotations

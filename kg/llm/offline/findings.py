@@ -1,12 +1,12 @@
-"""Findings beside pains and features: insights, verdicts, markets, metrics, goals, risks,
-and the relations drawn between the nodes of one sentence.
+"""Findings beside pains and features, and the relations drawn between nodes.
 
-An insight or verdict is a sentence of a research note that states what was learnt
-("participants did not trust the totals"); a market is a size or share quoted with its
-numbers; a metric a measured quantity with its unit (never a date); a goal what someone aims
-at; a risk what may go wrong. Relations (a segment has a pain, a feature addresses it) join
-nodes of one sentence, or a risk and the goal just before it.
-Example: "Retention fell to 40% after the redesign" gives the metric "retention 40%".
+An insight is a sentence of research notes that states what was learnt (`_insights`,
+`_findings`); a market is a size or share quoted with its numbers (`_markets`); a metric a
+measured quantity (`_metrics`; never a date); a goal what someone aims at; a risk what may go
+wrong. Relations join nodes of one sentence, or a risk and the goal just before it
+(`_link_sentence`, `_link_risk_to_previous`).
+Example: "Retention fell to 40% after the redesign" gives the metric "retention fell to
+40%".
 """
 
 from __future__ import annotations

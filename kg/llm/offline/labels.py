@@ -1,13 +1,13 @@
 """Label checks: whether a candidate label reads as a finding at all.
 
-Rules here make no label; they reject or trim one. A label that is a fragment (starts or ends
-on a function word, "and the"), a date, a count or a URL is no metric or feature
-(`fragment_reason`, `metric_label_problem`); a sentence that only points back at a problem
-("same issue here"), only names an area ("problems with sync") or only says something is
-wrong is no pain of its own; a bug tracker's housekeeping ("marking as duplicate") and a dead
-link or error page are no findings.
-Example: "Same here, still broken" points back at a problem told before and gives no pain;
-"sync of calendars fails" does.
+Rules here make no label; they reject one. A label that is a fragment (starts or ends on a
+function word), a date, a count or a path is no feature or metric (`fragment_reason`,
+`metric_label_problem`); a sentence that only points back at a problem told before
+(`points_back_at_a_problem`), only names an area ("problem with the sync",
+`names_only_an_area`), only judges what came before (`judges_what_came_before`) or tells of
+the tracker's housekeeping, a dead link or an error page gives no pain of its own.
+Example: "The sync fails every night. Same problem here." gives one pain, "sync fails every
+night": the second sentence points back at it.
 """
 
 from __future__ import annotations

@@ -1,10 +1,12 @@
-"""Markup and named entities: what is masked before any rule reads a sentence.
+"""Markup and named entities: what is blanked out before any rule reads a sentence.
 
-HTML tags, e-mail and web addresses, file paths and HTML entities are masked to spaces of the
-same length (`mask_markup`), so offsets into the original text still hold and no label is cut
-from a URL; `entity_spans` finds the runs a rule must not split or take a label from.
-Example: in "the page at example.com/login shows &nbsp; twice" the address and the entity are
-masked, and a pain label is read from "the page shows twice" without them.
+HTML tags and form fields, images and links, web addresses, file paths, code blocks and table
+rows are blanked (`mask_markup`), every other character left where it was, so the rules read
+the masked text while quotes are still cut verbatim from the original; `entity_spans` and
+`read_entities` find and read character references copied from web pages ("doesn&#39;t").
+Kinds of label: none; no label is made of markup.
+Example: in "the <b>Save</b> button does nothing" the tags are blanked: the pain is labelled
+"Save button does nothing" and its quote is the original sentence, tags and all.
 """
 
 from __future__ import annotations

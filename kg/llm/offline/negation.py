@@ -1,12 +1,11 @@
 """Negation and hypotheticals: whether a word that names a problem is said of a real one.
 
-A problem word inside a negation's scope ("nothing lags", «ничего не тормозит»), in a
-hypothetical ("if it ever crashed", «если бы»), or in a wish set against the present ("it
-would be great if it synced") is no pain; a negated function ("doesn't sync") is one, which
-the problem rules decide with `_negated`. Kinds of label: none directly; these rules veto pains
-and tell the request rules that a wish is a wish.
-Example: "I have never had it freeze on me" names "freeze" under "never" with the writer as
-subject: no pain; "it never saves my draft" is a pain ("never saves my draft").
+A problem word in a negation's scope ("nothing lags", «ничего не тормозит»), in a hypothetical
+("if it ever crashed", «если бы») or in a wish set against the present (`against_the_present`)
+is no pain; a negated function ("doesn't sync", «не открывается») is one (`_negated`, read by
+the problem rules). Kinds of label: none directly; these rules keep pains from being made.
+Example: "I have never had it freeze on me" gives nothing (the writer never had the
+problem), while "it never saves my draft" gives the pain "never saves my draft".
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
-"""Statements that look like problems and are not: praise, denial, settled or asked.
+"""Statements that look like problems and are not: denial, praise, settled, asked.
 
-A clause that denies a problem ("no crashes so far"), praises the product ("it never lets me
-down"), says a fault was fixed or outgrown ("resolved in the next build"), asks the reader a
-question or suggests a change is no pain (`not_a_pain`); a wish for a fix ("please fix the
-sync") is a request rather than a pain.
-Example: "It used to lag but the last update fixed that" is no pain (a fault said to be over);
-"It still lags after the update" is one.
+A clause that denies a problem ("no crashes so far", `denies_a_problem`), praises, says a
+fault was fixed or outgrown (`resolved_later`, `outgrown`), says it works
+(`says_it_works`), asks the reader or suggests is no pain (`not_a_pain` gathers them).
+Kinds of label: none; these rules keep pains from being made.
+Example: "It used to lag but the last update fixed that" gives no pain (a fault said to be
+over); "It still lags after the update" gives the pain "lags after the update".
 """
 
 from __future__ import annotations

@@ -1,11 +1,10 @@
 """Organisations: the product under study and its competitors, told apart by role.
 
-A named product, app or company that the writer uses instead, compares with or switched to is
-a competitor (`_competitors`: "I moved to Todoist", «перешёл на Яндекс»); the product the
-research is about, named with nothing more ("the Netflix app"), is no feature of itself
-(`_names_only_the_product`); platforms, devices and languages are never competitors.
-Example: "We used Trello before switching to this" gives the competitor "Trello"; "bye bye
-whatsapp" in WhatsApp's research gives nothing.
+A named product or company the writer switched to, compares with or uses instead is a
+competitor (`_competitors`, `_is_competitor_name`); the product the research is about, named
+with nothing more ("the Netflix app"), is no feature of itself (`_names_only_the_product`);
+platforms, devices and languages are never competitors (parts).
+Example: "I switched to Todoist because it syncs faster" gives the competitor "Todoist".
 """
 
 from __future__ import annotations

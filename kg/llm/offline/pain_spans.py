@@ -1,11 +1,11 @@
 """Pain labels: the words of a clause that name a problem, and the part it is a problem of.
 
 Once a clause is a problem (problems), `pain_span` takes its label: the subject and the
-failing verb with what it says, past a fronted phrase ("after the update, ...") and before a
-trailing conjunct; `problem_part_spans` finds the part of the product it is about ("the
-search bar"), and labels are cut to a word limit at a clause boundary.
+failing verb with what it says, past a fronted phrase and before a trailing conjunct;
+`problem_part_spans` finds the part of the product it is about; labels are cut to a word
+limit at a clause boundary (`cut_at_word_limit`, `first_clause_end`).
 Example: "After the last update, the search bar freezes when I type fast" gives the pain
-"the search bar freezes when I type fast" on the part "search bar".
+"search bar freezes when I type fast", the fronted phrase left out.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Pains: the problems a sentence reports, each with its own label and quote.
 
-For each clause that states a problem (problems), a pain is made with a label from the
-clause (pain_spans), widened where it would not read alone: with the antecedent of "it", with
-what came instead, with the message an error said, with the negator that makes it a fault.
-A task the writer plans or a tool they used is no pain.
+For each clause that states a problem (problems) a pain is made (`_pains`) with a label from
+the clause (pain_spans), widened where it would not read alone: with the antecedent of "it",
+with what came instead, with the message an error said, with the negator that makes it a
+fault. A task the writer sets out or a tool they used is no pain.
 Example: "It shows 'sync failed' whenever I go offline" gives the pain "shows 'sync failed'
 whenever I go offline", the quoted message kept whole.
 """

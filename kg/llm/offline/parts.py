@@ -1,11 +1,11 @@
-"""Parts and platforms: the things a label may name that are not features of the product.
+"""Parts and platforms: what a phrase names that is not a feature of the product.
 
-Whether a phrase names a platform ("Android", "Windows 10"), a language ("in French"), a device
-("my Pixel", "the router"), a connection ("on wifi") or a part of the screen: such a phrase is
-where a problem happens, not a feature (`names_a_device`, `names_a_platform`), and
-`part_noun_spans` finds the parts a problem is about.
-Example: "crashes on my Galaxy tablet" names a device, so "Galaxy tablet" is no feature; the
-pain is the crash.
+Whether a phrase names a platform ("Android"), a language ("in French"), a device ("my
+tablet"), a connection ("on wifi") or whom a statement addresses: such a phrase says where a
+problem happens, not what the product does (`names_a_device`, `names_a_platform`);
+`part_noun_spans` finds the parts of the product a problem is about.
+Example: "crashes on my Galaxy tablet" gives the pain "crashes on my Galaxy tablet" and no
+feature "Galaxy tablet".
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
 """Problems: whether a clause states a malfunction or a difficulty, and why not when not.
 
-`problem_at` is the decision the extractor asks for a pain: a problem word said of something
-real (not negated, not hypothetical, not in praise, not a term of the trade like "garbage
+`problem_at` is the question the pain rules ask: a problem word said of something real (not
+negated, not hypothetical, not an idiom of praise, not a term of the trade such as "garbage
 collection"), a negated function ("won't open", «не открывается»), a lacking quality ("sound
-not clear"), an inability ("can't log in") or one of the shapes of complaint (complaints).
-Kinds of label: pain, through the pain rules that call it.
-Example: "the app won't open since the update" is a problem (a negated function); "can't
-complain, it works" is not (an idiom of praise).
+not clear"), an inability ("can't log in") or one of the shapes in complaints. Kinds of label:
+pain, through the pain rules that call it.
+Example: "the app won't open since the update" states a problem (a negated function) and
+gives a pain; "can't complain, it works" does not (an idiom of praise) and gives nothing.
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
-"""Requests and advice: features and requirements asked for.
+"""Requests and advice: features asked for.
 
 A request cue ("please add", "I wish it had", «добавьте», «хотелось бы») names a feature by the
 phrase after it (`request_spans`); advice and recommendations in research notes ("we should
-let users save a draft") name a requirement (`advice_spans`, `recommended_statement`); a
-request without courtesy or set against expectation ("I expected a way to ...") still counts.
+let users ...") name what to build (`advice_spans`, `recommended_statement`); a request set
+against what the writer expected counts too (`against_expectation`).
 Example: "Would love an option to export to CSV" gives the feature "export to CSV";
-«Сделайте, пожалуйста, поиск по истории» gives «поиск по истории».
+«Хотелось бы иметь тёмную тему» gives «тёмная тема».
 """
 
 from __future__ import annotations

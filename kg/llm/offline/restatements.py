@@ -1,10 +1,11 @@
 """Restatements: a statement said twice, and what a report's title already told.
 
-A bug report's title restated in its description, a statement repeated in other words, or a
-judgement about a pain given before ("this is really annoying") gives one finding, not two;
-the statement judged is the one before the judgement.
-Example: the title "Crash on startup" and the line "The app crashes when it starts" give one
-pain, quoted from the line that says it best.
+A bug report's title restated in its description, or a pain stated twice in a message, gives
+one finding, not two (`_title_restated`, `_said_again`); a statement followed by words that
+only call it trouble ("They moved the search bar. This is really annoying.") is a pain
+labelled by its own words (`_judged_statements`).
+Example: a report titled "Crash on startup" whose text says "The app crashes whenever it
+starts" gives one pain, "app crashes whenever it starts".
 """
 
 from __future__ import annotations

@@ -2,12 +2,12 @@
 
 General language knowledge, written without reading any test text: negators ("not", «не»),
 words that name a malfunction by themselves ("crash", «тормозить»), verbs of a function that
-are a problem when negated ("open", «запускаться»), request and ability cues, generic verbs and
-nouns that never make a label alone. `read` tags a sentence once (part of speech, lemma) for
-all the rules, and `polarity` is VADER's sentiment of a phrase.
-Example: in "the export never finishes" the rules see "never" among NEGATORS and "finish"
-among the function verbs, so the clause is a candidate pain; "settings" alone is among the
-GENERIC_NOUNS, so it is never a feature label by itself.
+are a problem when negated ("open", «запускаться»), request and ability cues, and generic
+verbs and nouns ("app", "thing", "update") too general to be a label alone. `read` tags a
+sentence once (part of speech, lemma) for all the rules; `polarity` is VADER's sentiment.
+Kinds of label: none directly; every rule reads these lists.
+Example: in "the export never finishes" the negator "never" before the function verb
+"finish" makes the clause a pain, labelled "export never finishes".
 """
 
 from __future__ import annotations

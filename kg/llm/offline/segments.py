@@ -1,8 +1,7 @@
 """Segments: the groups of people a message speaks of.
 
-A plural noun of people with its modifiers ("small restaurant owners", «начинающие
-водители»), a share of them ("40% of couriers") or a role named in a user story becomes a
-segment; a name inside a product's name or a quoted title is not one.
+A plural noun of people with its modifiers, a share of them ("40% of couriers") or a role
+becomes a segment (`_segments`); a word inside a product's name or a quoted title is not one.
 Example: "Most night-shift drivers keep the app open all day" gives the segment "night-shift
 drivers".
 """

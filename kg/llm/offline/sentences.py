@@ -1,12 +1,12 @@
 """Sentences and clauses: how a message is cut before any rule reads it.
 
-A message is split into sentences (at end punctuation not after an abbreviation, at line
-breaks and bullets, keeping quoted error messages whole), each sentence into clauses at
-conjunctions and semicolons, and every candidate's quote is a slice of the original text.
-`_label` turns a span into a label without edge punctuation or function words. Kinds of label:
-none; every rule's label is cut from these spans.
-Example: "Login fails. e.g. on Safari; the page stays blank" is two sentences (the "e.g." is
-no end), the second of two clauses.
+A message is split into sentences at end punctuation (not after an abbreviation such as
+"e.g.") and at line breaks and bullets, keeping quoted messages whole; each sentence into
+clauses at conjunctions and semicolons. Every quote is a slice of the original text, and
+`_label` turns a span into a label without edge punctuation. Kinds of label: none; every
+rule's label is cut from these spans.
+Example: "Login fails. e.g. on Safari; the page stays blank" is one sentence of two clauses,
+each a pain: "login fails. e.g. on Safari" and "page stays blank".
 """
 
 from __future__ import annotations

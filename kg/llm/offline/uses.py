@@ -1,12 +1,10 @@
 """Uses and capabilities: features named by what someone does with the product.
 
-An ability ("I can edit photos"), a use ("I use it to track runs"), an activity ("scanning
-receipts is quick"), something kept in a state ("keeps my notes in sync") or an operation
-performed on the app name a feature by the verb phrase and its object (`capability_spans`,
-`use_spans`, `operation_spans`, `verb_phrase_spans`); a way of doing the job by hand or with
-another tool is a workaround (`workaround_spans`), not a requirement.
-Example: "I mostly use it to split bills with friends" gives the feature "split bills";
-"for now I copy the totals into a spreadsheet" gives a workaround.
+An ability ("I can edit photos", `capability_spans`), a use ("I use it to ...",
+`use_spans`), an activity, something kept in a state, or an operation performed on the app
+(`operation_spans`, `verb_phrase_spans`) names a feature by the verb and its object; a way of
+doing the job by hand or with another tool is a workaround (`workaround_spans`).
+Example: "I mostly use it to split bills with friends" gives the feature "split bills".
 """
 
 from __future__ import annotations
