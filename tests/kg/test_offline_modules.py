@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -78,3 +79,14 @@ def test_labels_on_a_dev_sample_of_every_set_are_those_recorded() -> None:
     assert changed == {}, (
         f"{len(changed)} items changed: {json.dumps(changed, ensure_ascii=False)[:3000]}"
     )
+
+
+def test_each_word_list_file_is_read_by_a_rule() -> None:
+    """The word lists kept as data files beside the rules: each is read by one module, and
+    every list a module reads is there."""
+    offline = Path(kg.llm.offline.__file__).parent
+    sources = "\n".join(p.read_text(encoding="utf-8") for p in offline.glob("*.py"))
+    read = set(re.findall(r'listed\("(\w+)"\)', sources))
+    files = {p.stem for p in (offline / "words").glob("*.txt")}
+    assert len(files) >= 40
+    assert read == files

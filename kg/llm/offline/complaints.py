@@ -26,6 +26,7 @@ from kg.llm.offline.rule_words import (
     QUALITY_LEMMAS,
     Span,
     _wordset,
+    listed,
     polarity,
     read,
 )
@@ -54,16 +55,7 @@ _WRITER = _wordset("i we")
 # Verbs that, negated, tell what someone knows, wants, needs or feels, that something does
 # not matter or cost much, or that a fault does not reach it: «не знаю почему», "it doesn't
 # matter", "doesn't take long", "the other packs are not affected".
-NOT_FAILURE_VERBS = _wordset(
-    """know understand think believe remember want wish need care mind matter bother seem
-    expect plan intend hope mean suggest require cost be have do get make take go come look
-    sound feel hurt regret charge ask use agree
-    affect impact
-    знать понимать понять думать считать помнить запомнить хотеть желать планировать
-    собираться нуждаться требоваться требовать стоить надеяться бояться волновать интересовать
-    советовать рекомендовать являться быть иметь использовать пользоваться соглашаться
-    спешить жалеть пробовать попробовать стать прийтись приходиться"""
-)
+NOT_FAILURE_VERBS = _wordset(listed("not_failure_verbs"))
 
 _HAPPEN = _wordset("happen occur происходить произойти случаться случиться")
 
@@ -90,24 +82,13 @@ _THING_PRONOUNS = _wordset("it this that")
 
 # What a user looks for in an app and a review says is missing: "no way to export", "no
 # offline mode".
-_CAPABILITY_NOUNS = _wordset(
-    """option options way button buttons setting settings feature features support ability
-    function functions mode choice control controls access
-    bar scrollbar menu icon icons link links field tab gap gaps space spaces spacing margin
-    border borders"""
-)
+_CAPABILITY_NOUNS = _wordset(listed("capability_nouns"))
 
 # Interruptions a user did not ask for: a quantity of them is a complaint ("lots of pop-ups").
-_INTRUSIONS = _wordset(
-    """ad ads advert adverts advertisement advertisements advertising adds popup popups pop-up
-    pop-ups commercial commercials notification notifications"""
-)
+_INTRUSIONS = _wordset(listed("intrusions"))
 
 # What a catalogue offers: too few of them is a shortcoming.
-_CONTENTS = _wordset(
-    "songs movies shows films titles games levels stickers filters themes fonts colors colours "
-    "channels stations books videos choices"
-)
+_CONTENTS = _wordset(listed("contents"))
 
 _QUANTITIES = _wordset("lot lots alot many tons ton loads plenty full constant endless so")
 
@@ -263,12 +244,7 @@ def _recurs(tokens: list[Token], i: int) -> bool:
 
 # Qualities a thing can have that say what is wrong with it; said of the writer ("was I
 # wrong", "I'm clumsy with phones") they judge a person, not the product.
-_THING_FAULTS = _wordset(
-    """wrong incorrect inaccurate blank sluggish bloated clunky clumsy cluttered cumbersome
-    tedious awkward unintuitive counterintuitive inconvenient ugly hideous pointless worthless
-    mediocre boring dull lame messy outdated invasive spammy greedy limited broke fake
-    irrelevant outrageous absurd"""
-)
+_THING_FAULTS = _wordset(listed("thing_faults"))
 
 _WRITER_OBJECTS = _wordset("i me we us")
 
@@ -392,10 +368,7 @@ _CLAIMING = _wordset("want need demand deserve give ask request wait waiting")
 
 _DECLINING = _wordset("drop decline decrease degrade worsen")
 
-_MEASURES = _wordset(
-    "quality resolution performance speed accuracy sound volume fps framerate calls call "
-    "connection signal"
-)
+_MEASURES = _wordset(listed("measures"))
 
 _SCREEN_COLOURS = _wordset("black blank white grey gray")
 
@@ -421,10 +394,7 @@ _MISBEHAVING = (
     | _wordset("shut log sign kick lock throw boot stop refuse cut hurt forget charge")
 )
 
-_UNASKED = _wordset(
-    "randomly suddenly unexpectedly constantly always itself automatically whenever "
-    "continually repeatedly"
-)
+_UNASKED = _wordset(listed("unasked"))
 
 _UNASKED_PHRASES = (
     ("every", "time"),
@@ -839,10 +809,7 @@ _PRAISING_COMPARATIVES = _wordset("better nicer faster easier smoother cleaner s
 
 _HOW_MUCH = _wordset("much way far lot a so even")
 
-_OTHER_VERSIONS = _wordset(
-    "old older previous original earlier former prior last web desktop pc computer browser "
-    "website site classic"
-)
+_OTHER_VERSIONS = _wordset(listed("other_versions"))
 
 
 def _outdone(tokens: list[Token], i: int) -> bool:
@@ -1008,10 +975,7 @@ def _requests_a_fix(tokens: list[Token], i: int) -> bool:
 
 # Words that end the piece of a clause a problem word belongs to ("I'm sorry but this app is
 # crap": the problem is said after "but").
-_SEGMENT_BREAKS = _wordset(
-    "but because since although though whereas except unless until till which so however "
-    "но потому хотя"
-)
+_SEGMENT_BREAKS = _wordset(listed("segment_breaks"))
 
 
 def _segment(tokens: list[Token], at: int) -> tuple[int, int]:
@@ -1045,9 +1009,4 @@ def _inside_a_word(tokens: list[Token], i: int) -> bool:
 
 
 # The devices and platforms an app runs on: where it is used, never one of its features.
-DEVICE_WORDS = _wordset(
-    """phone phones smartphone cellphone mobile tablet device devices computer computers pc
-    laptop desktop mac iphone ipad ipod android kindle galaxy samsung htc nexus blackberry
-    windows ios chromebook tv television console playstation ps3 ps4 ps5 xbox wii chromecast
-    roku firestick"""
-)
+DEVICE_WORDS = _wordset(listed("device_words"))

@@ -47,6 +47,7 @@ from kg.llm.offline.rule_words import (
     Reading,
     Span,
     _wordset,
+    listed,
     polarity,
     read,
 )
@@ -99,12 +100,7 @@ def _past_form(token: Token) -> bool:
 # with my laptop", "won't connect to a hotspot", "videos play in the background"): said of
 # the app they are its functions. Any other verb said of a thing with no object tells how
 # that thing behaves ("stutters on old phones", "flickers in dark mode", "hovers over the text").
-_PRODUCT_FUNCTIONS = _wordset(
-    """install uninstall reinstall update upgrade open reopen load reload launch relaunch
-    restart refresh login logout signin buffer sync connect upload download play show display
-    stream save send notify alert share post print search scroll close import export record
-    backup"""
-)
+_PRODUCT_FUNCTIONS = _wordset(listed("product_functions"))
 
 # Words after a verb that a tagger may read as a noun but that say how, not what: "behave right".
 _MANNER_WORDS = _wordset("right fine ok okay alright")
@@ -593,15 +589,7 @@ def names_no_feature(label: str) -> bool:
 
 # Adjectives that only judge: praise and blame, no kind of thing ("quick settings" and "free
 # trial" name kinds of settings and trials, so "quick", "fast" and "free" are not here).
-_JUDGING = _wordset(
-    """slow buggy glitchy laggy choppy terrible awful horrible horrid dreadful lousy poor bad
-    worse worst useless annoying frustrating confusing clunky clumsy cumbersome tedious awkward
-    unintuitive inconvenient ugly hideous pointless worthless mediocre boring dull lame messy
-    unreliable unstable unresponsive unusable broken faulty defective flawed sluggish bloated
-    cluttered intrusive invasive spammy irritating stupid ridiculous pathetic crappy
-    good great nice awesome excellent amazing wonderful fantastic terrific superb brilliant
-    perfect lovely beautiful gorgeous cool neat decent best"""
-)
+_JUDGING = _wordset(listed("judging"))
 
 # Words that grade the adjective after them ("very slow", "really nice").
 _GRADING = _wordset("very really so too super quite pretty extremely incredibly totally")
@@ -621,10 +609,7 @@ _HANDLING_FAULTS = _wordset("report fix find solve resolve file submit log track
 
 # Nouns of a quality or an amount, followed by what has it ("ease of sharing", "the
 # convenience of shopping", "a lot of value"): the feature, if any, is after "of".
-_QUALITY_OF = _wordset(
-    "ease convenience simplicity quality speed lack absence lot lots plenty tons variety "
-    "number bunch"
-)
+_QUALITY_OF = _wordset(listed("quality_of"))
 
 # Nouns of a quality or of worth that, standing alone, say how good a thing is, not which
 # thing ("the quality is excellent", "good value").
@@ -871,10 +856,7 @@ def _object_phrase(text: str, span: Span, english: bool, *, asked: bool = False)
     return reading.span(first, last)
 
 
-_TIMES_OF_DAY = _wordset(
-    """morning mornings evening evenings night nights afternoon afternoons weekend weekends
-    day days week weeks month months year years hour hours minute minutes"""
-)
+_TIMES_OF_DAY = _wordset(listed("times_of_day"))
 
 
 _FEATURE_WORDS_RU = frozenset(("возможность", "функция", "опция", "способ", "функционал"))
@@ -972,11 +954,7 @@ def _in_verb_slot(text: str, reading: Reading, j: int) -> bool:
 
 # Verbs of perceiving and knowing: what follows them may be a whole clause ("I see others are
 # having it too"), whose subject is no object of theirs.
-_REPORTING = _wordset(
-    "see hear notice find think know feel believe realize realise say "
-    # verbs of reporting: "testers mention the list is too long"
-    "report mention note complain explain state claim describe"
-)
+_REPORTING = _wordset(listed("reporting"))
 
 _FINITE_AFTER_SUBJECT = _wordset(
     "is are was were has have had does do did can could will would should may might must"

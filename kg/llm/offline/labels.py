@@ -46,6 +46,7 @@ from kg.llm.offline.rule_words import (
     PROBLEM_LEMMAS,
     QUALITY_LEMMAS,
     _wordset,
+    listed,
 )
 
 # Russian predicatives of perceiving: negated, what should show or sound does not.
@@ -61,10 +62,7 @@ _PHRASAL_OPERATIONS = _wordset("log sign")
 
 _QUESTION_WORDS = frozenset(("how", "what", "which", "that", "why", "when", "where"))
 
-GENERIC_PROBLEMS = _wordset(
-    "problem problems issue issues bug bugs error errors trouble "
-    "проблема проблемы ошибка ошибки ошибко баг баги"
-)
+GENERIC_PROBLEMS = _wordset(listed("generic_problems"))
 
 
 # A sentence ends inside the label: a word, its full stop, the next sentence's capital
@@ -86,10 +84,7 @@ def _cut_across(label: str) -> str:
 
 # Units a quantity is counted in: a label with nothing but numbers and units says how much,
 # not of what ("333 days", «2 часа»).
-_UNITS = _wordset(
-    "second minute hour day week month year percent per cent dollar euro pound time "
-    "секунда минута час день неделя месяц год процент рубль доллар евро раз"
-)
+_UNITS = _wordset(listed("units"))
 
 
 # "filed 2 years ago", «3 дня назад»: when, not how much.
@@ -361,23 +356,13 @@ _POLITE = _wordset("please pls plz asap guys пожалуйста")
 
 # Words that call what was just told trouble ("this is so annoying", «это очень мешает»,
 # "which is a big problem", «что представляет большую проблему»).
-_TROUBLE = _wordset(
-    """annoying annoy frustrating frustrate irritating irritate problem issue bug nuisance
-    inconvenient terrible awful horrible unacceptable wrong incorrect weird strange
-    мешать раздражать бесить напрягать неудобно неудобный неприятно неприятный проблема баг
-    ошибка ужасно ужасный неприемлемо неприемлемый неправильно некорректно странно"""
-)
+_TROUBLE = _wordset(listed("trouble"))
 
 # «не удобно», «не приятно»: written apart, the negated comfort is the trouble word.
 _COMFORT = _wordset("удобно удобный приятно приятный комфортно")
 
 # What may stand around such a word without saying anything of its own.
-_JUDGEMENT_FRAME = _wordset(
-    """be is are was a an the very really so quite extremely pretty big huge major real serious
-    how can could do does i we one to please
-    очень сильно крайне реально просто большой больший серьёзный серьезный настоящий
-    представлять являться стать быть как можно мне подскажите пожалуйста"""
-)
+_JUDGEMENT_FRAME = _wordset(listed("judgement_frame"))
 
 # What the judgement is said of: the statement before it ("this", «это») or the clause it
 # follows ("which", «что»).
@@ -430,10 +415,7 @@ _NAMING_WORDS = frozenset({"NOUN", "PROPN", "PRON", "ADJ", "NUM", "X"})
 
 # The words of "nothing happens", "nothing changed", «ничего не происходит» (and «больше»,
 # «просто», "then").
-_NOTHING_HAPPENS = _wordset(
-    """nothing happen change anything then
-    ничего ничто происходить измениться меняться большой просто"""
-)
+_NOTHING_HAPPENS = _wordset(listed("nothing_happens"))
 
 _WORKING = _wordset("work function работать функционировать срабатывать сработать")
 
@@ -538,10 +520,7 @@ _A_DEAD_LINK = re.compile(
 )
 
 # The words of the page such a link opens: "Page not found", "Error 404", «Страница не найдена».
-_ERROR_PAGE_WORDS = _wordset(
-    "page not found error lead leads to the a site страница страницу не найдена найдено ошибка "
-    "ошибку ведёт ведут на"
-)
+_ERROR_PAGE_WORDS = _wordset(listed("error_page_words"))
 
 _ERROR_PAGE = re.compile(r"\bnot\s+found\b|\bне\s+найден|\b[45]\d\d\b", re.IGNORECASE)
 
@@ -614,14 +593,7 @@ _ONLY_THERE_POS = frozenset({"VERB", "AUX", "DET", "ADV", "PART"})
 
 # Verbs that say only that a problem is there or is met ("happens", "I saw", «возникает»); any
 # other says what it does ("Twitter ignores me every time I file this issue").
-_OCCURRING = _wordset(
-    """happen occur appear exist see saw seen have get experience notice face reproduce show
-    be persist remain arise возникать возникнуть происходить произойти появляться появиться
-    быть наблюдаться видеть иметь сохраняться остаться оставаться находить найти встречать
-    встретить замечать заметить
-    discover find notice encounter observe introduce start begin
-    обнаружить заметить столкнуться начаться"""
-)
+_OCCURRING = _wordset(listed("occurring"))
 
 
 def names_a_record_of_problems(label: str) -> bool:

@@ -57,6 +57,7 @@ from kg.llm.offline.rule_words import (
     Span,
     _within,
     _wordset,
+    listed,
     polarity,
     read,
 )
@@ -243,10 +244,7 @@ def _names_no_problem(tokens: list[Token], at: int) -> bool:
 # How many problems there are, said without pointing back at one told before: "a few bugs",
 # "so many issues", "lots of problems". ("The problem", "this problem", "the same issue" point
 # at a problem told elsewhere; "a problem", "an error" introduce one the text goes on to tell.)
-_HOW_MANY = _wordset(
-    "some many few several lots lot alot plenty so too bunch couple multiple numerous "
-    "constant frequent endless full tons more"
-)
+_HOW_MANY = _wordset(listed("how_many"))
 
 # Words that make a problem someone else's, or one already known of.
 _OTHERS_OR_KNOWN = _wordset(

@@ -35,6 +35,7 @@ from kg.llm.offline.rule_words import (
     PROBLEM_LEMMAS,
     Span,
     _wordset,
+    listed,
     read,
 )
 
@@ -48,10 +49,7 @@ SUBJECT_OPENERS = _wordset("the a an my our your his her their its this these")
 
 # Words a determiner may follow inside the subject's own phrase ("the sync between my
 # phone", "the icon of the app") or inside an amount's ("about a second").
-_INSIDE_A_PHRASE = _wordset(
-    "of between in on for with from to at by about and or all into onto over under like than "
-    "within without"
-)
+_INSIDE_A_PHRASE = _wordset(listed("inside_a_phrase"))
 
 
 def opens_the_subject(before: str) -> bool:

@@ -30,7 +30,7 @@ from kg.llm.offline.feature_phrases import (
     _with_its_verb,
 )
 from kg.llm.offline.pain_spans import _noun_phrase_before
-from kg.llm.offline.rule_words import _FEATURE_WORDS, Span, _within, _wordset, read
+from kg.llm.offline.rule_words import _FEATURE_WORDS, Span, _within, _wordset, listed, read
 from kg.llm.offline.uses import _DEVICE_NAMES, _LONE_MODEL_WORDS, _MODEL_WORDS, _complement_end
 
 _ADDRESS_WORDS = _wordset("dear уважаемый дорогой hi hello hey привет здравствуйте")
@@ -53,11 +53,7 @@ def addressed(text: str, sentence: Span, start: int, end: int) -> bool:
 
 # Operating systems, runtimes, languages and version control a report names as its
 # environment: what a product runs on or works with, never its rival.
-_PLATFORMS = _wordset(
-    """windows linux ubuntu debian fedora centos arch mint manjaro macos osx mac android ios
-    wsl wsl2 chromeos unix freebsd docker node nodejs python java jdk dotnet .net git github
-    gitlab npm pip conda anaconda powershell bash zsh cmd kde gnome"""
-)
+_PLATFORMS = _wordset(listed("platforms"))
 
 
 def modifies_a_subject(text: str, stretch: Span, at: int) -> bool:
@@ -80,19 +76,9 @@ def names_a_platform(name: str) -> bool:
 
 # The languages people speak and write, and the words that name a variety of one: what a
 # dictionary, a locale or a translation is in, never a rival product.
-_HUMAN_LANGUAGES = _wordset(
-    """english french german spanish italian portuguese dutch flemish polish russian ukrainian
-    belarusian czech slovak hungarian romanian bulgarian greek turkish arabic hebrew persian
-    farsi hindi bengali urdu punjabi tamil chinese mandarin cantonese japanese korean
-    vietnamese thai indonesian malay filipino swedish norwegian danish finnish icelandic
-    estonian latvian lithuanian serbian croatian slovenian bosnian macedonian albanian
-    catalan basque galician welsh irish gaelic latin esperanto afrikaans swahili"""
-)
+_HUMAN_LANGUAGES = _wordset(listed("human_languages"))
 
-_LANGUAGE_VARIETIES = _wordset(
-    """british american canadian australian brazilian european swiss austrian belgian
-    mexican simplified traditional modern standard"""
-)
+_LANGUAGE_VARIETIES = _wordset(listed("language_varieties"))
 
 
 def names_a_language(name: str) -> bool:

@@ -84,6 +84,7 @@ from kg.llm.offline.rule_words import (
     QUALITY_LEMMAS,
     Reading,
     _wordset,
+    listed,
 )
 
 
@@ -465,10 +466,7 @@ _BLANK_RU = _wordset("пустой белый чёрный серый")
 
 _SHOWN_SURFACES_RU = _wordset("экран страница окно вкладка область прямоугольник")
 
-_SHOWING_RU = _wordset(
-    "отображаться показываться открываться загружаться появляться оставаться выглядеть "
-    "показывать отображать открывать загружать грузиться"
-)
+_SHOWING_RU = _wordset(listed("showing_ru"))
 
 
 def _shown_blank_ru(tokens: list[Token], i: int) -> bool:
@@ -612,10 +610,7 @@ def _may_be_a_thing(word: str) -> bool:
 
 # Operations a person performs on the app: with the writer as subject and no "can't", not
 # doing one is a choice ("I never opened it"), not a failure ("it never opened").
-_DONE_BY_THE_USER = _wordset(
-    "open start launch run install update download upload send print copy paste scroll "
-    "search save play sync"
-)
+_DONE_BY_THE_USER = _wordset(listed("done_by_the_user"))
 
 _ABILITY_MODALS = _wordset("can could ca cannot cant couldnt able")
 
@@ -726,10 +721,7 @@ def _fails_to_act(tokens: list[Token], i: int) -> bool:
 
 
 # Verbs of choosing: with them "instead of" is a choice ("we use X instead of Y"), not a fault.
-_CHOOSING = _wordset(
-    """use switch pay prefer choose pick go buy try take get keep
-    пользоваться использовать перейти переходить выбрать выбирать брать взять купить платить"""
-)
+_CHOOSING = _wordset(listed("choosing"))
 
 
 _INSTEAD = _wordset("instead вместо")
@@ -812,15 +804,9 @@ def _wrong_result(tokens: list[Token], i: int) -> bool:
 
 
 # Verbs of showing, and what text garbled by a wrong font or encoding shows as.
-_SHOWING = _wordset(
-    "show display appear print отображаться выводиться показываться печататься отображать "
-    "выводить показывать"
-)
+_SHOWING = _wordset(listed("showing"))
 
-_GARBLE = _wordset(
-    """square box rectangle question gibberish символ знак квадрат прямоугольник иероглиф
-    кракозябра крякозябра абракадабра мусор"""
-)
+_GARBLE = _wordset(listed("garble"))
 
 
 def _shown_garbled(tokens: list[Token], i: int) -> bool:
@@ -925,23 +911,11 @@ def _after_inability(tokens: list[Token], i: int) -> bool:
 
 # Words that say whose or how common a problem is, not what it is ("others have the same
 # problem", "a known issue", "a widespread problem").
-_VAGUE_WORDS = _wordset(
-    """other others people everyone anyone someone somebody same similar known wide spread
-    widespread main only real big biggest major minor one see seen notice hear read hope
-    theres there macbook imac pro mini max air
-    представлять являться быть иметь возникать возникнуть создавать большой серьёзный
-    серьезный огромный некоторый такой же"""
-)
+_VAGUE_WORDS = _wordset(listed("vague_words"))
 
 
 # Words that judge a whole thing rather than say what goes wrong with it.
-VERDICT_LEMMAS = _wordset(
-    """bad poor terrible awful horrible worst useless suck sucks crap rubbish garbage junk
-    stupid ridiculous pathetic lousy horrid dreadful annoying annoy frustrating frustrate
-    disappoint disappointed disappointing disappointment waste hate dislike
-    ugly hideous pointless worthless mediocre boring dull lame mess messy disaster unacceptable
-    irritating irritate scam rip-off ripoff"""
-)
+VERDICT_LEMMAS = _wordset(listed("verdict_lemmas"))
 
 _VERDICT_OBJECTS = _wordset("money effort")
 
@@ -961,10 +935,7 @@ _UPDATES = _wordset("update updates updating upgrade redesign")
 # "looks different", «стал выглядеть по-другому»: how a thing appears or behaves, changed.
 _DIFFERENT = _wordset("different differently иначе по-другому по-иному")
 
-_APPEARING = _wordset(
-    "look looks looked looking behave behaves behaved seem seems became become becomes "
-    "выглядеть выглядит выглядят работать работает работают вести ведёт стал стала стало стали"
-)
+_APPEARING = _wordset(listed("appearing"))
 
 # «после обновления», «с обновления», «после апдейта»: since an update, said in Russian
 _AFTER_UPDATE_RU = re.compile(r"(?<![\w-])(?:после|с|со)\s+(?:\w+\s+)?(?:обновлени|апдейт)\w*")
@@ -1032,7 +1003,4 @@ def _only_a_verdict(tokens: list[Token], at: int) -> bool:
 # What a user does to the app itself, the operations reviews rate ("can't install", "the new
 # update", "won't open", "have to log in again"): each is a function of the product even as a
 # bare verb. Getting the app (download, buy) is not one of its functions.
-APP_OPERATIONS = _wordset(
-    """install uninstall reinstall update upgrade open reopen load reload launch relaunch
-    restart refresh login logout signin buffer"""
-)
+APP_OPERATIONS = _wordset(listed("app_operations"))

@@ -25,16 +25,14 @@ from kg.llm.offline.rule_words import (
     Span,
     _within,
     _wordset,
+    listed,
     polarity,
     read,
 )
 from kg.llm.offline.uses import _plain_object_end
 
 # Greetings and pleas that open a report; they are not part of what went wrong.
-COURTESY = _wordset(
-    """hello hi hey please pls plz help добрый день здравствуйте привет подскажите помогите
-    пожалуйста доброго времени суток"""
-)
+COURTESY = _wordset(listed("courtesy"))
 
 
 # A question's opening before the problem it asks about («почему у меня не работает …»).

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
 
@@ -29,87 +30,34 @@ def _wordset(text: str) -> frozenset[str]:
     return frozenset(words + [w.replace("ё", "е") for w in words])
 
 
-NEGATORS = _wordset(
-    "not n't n’t no never nothing nobody none neither nor without hardly rarely seldom cannot "
-    # contractions as reviews type them, without the apostrophe
-    "dont doesnt didnt cant wont isnt arent wasnt werent couldnt wouldnt shouldnt havent "
-    "hasnt aint "
-    "не ни нет ничего никто никогда нигде ничто без никакой"
-)
+_WORDS = Path(__file__).with_name("words")
+
+
+def listed(name: str) -> str:
+    """The words of the list kept in words/<name>.txt, a space apart; "#" starts a note."""
+    lines = (_WORDS / f"{name}.txt").read_text(encoding="utf-8").splitlines()
+    return " ".join(line.split("#", 1)[0] for line in lines)
+
+
+NEGATORS = _wordset(listed("negators"))
 
 # Words that describe a malfunction or a difficulty by themselves.
-PROBLEM_LEMMAS = _wordset(
-    """crash freeze lag hang fail failure break broken bug buggy glitch glitchy error slow
-    unusable unresponsive stuck problem issue trouble annoying annoy frustrating frustrate confusing
-    confuse difficult hard impossible struggle complain complaint drain lose lost missing
-    disappear delay wait unable useless terrible awful horrible worst bad poor waste
-    choppy erratic unreadable unclear blurry laggy unstable unreliable disappoint disappointed
-    disappointing disappointment hate dislike expensive overpriced downside drawback worse
-    suck sucks rubbish garbage junk crap stupid ridiculous pathetic intrusive inability
-    lousy horrid dreadful faulty tired horrified horrify piss pissed
-    malfunction overheat stutter flicker hiccup corrupt corrupted defective flawed wrong
-    incorrect inaccurate blank vanish sluggish bloated clunky clumsy cluttered cumbersome
-    tedious awkward unintuitive counterintuitive inconvenient hassle headache nightmare ugly
-    hideous pointless worthless mediocre boring dull lame mess messy disaster unacceptable
-    irritating irritate outdated invasive spammy greedy scam rip-off ripoff ruin ruined lack
-    lacking lacks limited nag nagging paywall broke hog incompatible spam spammed spamming
-    outrageous absurd fake irrelevant buffering unpleasant vulnerable vulnerability
-    vulnerabilities inaccessible unreachable unavailable defunct crippled misspelled misspell
-    misspelling excessive jerky jumpy stuttering garbled
-    ошибка баг проблема падать вылетать зависать тормозить глючить сломаться ломаться
-    пропадать пропасть исчезать исчезнуть медленный медленно невозможно
-    мешать раздражать сбой краш слететь слетать нельзя иероглиф кракозябра
-    сбрасываться сбрасывать сброситься теряться потеряться удаляться удалиться
-    предупреждение неприятный неприятно плохой плохо
-    ужасный ужасно отвратительный отвратительно кошмар бесполезный глючный сломанный
-    зависание вылет падение лаг лагать неудобство раздражающий запутанный жалоба жаловаться
-    устаревший испорченный повреждённый повредить мерцание искажение
-    зависнуть подвисать подвиснуть виснуть вылететь упасть крашиться крашнуться мерцать
-    дергаться прыгать размываться искажаться съезжать съехать дублироваться двоиться
-    сбиваться сбиться неудобный неудобно ломать сломать уязвимость уязвимый опечатка
-    недостижимый покорёженный покорёжить искорёженный искорёжить кривой криво ненужный
-    неюзабельный непригодный неработоспособный неработающий ругаться"""
-)
+PROBLEM_LEMMAS = _wordset(listed("problem_lemmas"))
 
 # Verbs whose absence is a problem when negated ("doesn't open", «не запускается»).
-FUNCTION_LEMMAS = _wordset(
-    """work load open start launch run save sync play show display connect install update
-    respond find let allow download upload send receive login log sign print copy paste
-    scroll search display install see recognize recognise detect support accept
-    работать загружаться загрузить открываться открыть запускаться запустить сохранять
-    сохраняться показывать отображаться видеть находить подключаться устанавливаться
-    обновляться отвечать реагировать получаться удаваться удаться мочь верный правильный
-    корректный позволять позволить давать дать
-    проигрываться синхронизироваться выполняться скачиваться отправляться отправлять
-    печатать печататься копироваться копировать вставляться вставлять прокручиваться
-    распознавать распознаваться определяться поддерживать применяться закрываться
-    показываться отображать срабатывать включаться подгружаться"""
-)
+FUNCTION_LEMMAS = _wordset(listed("function_lemmas"))
 
 # Verbs of liking: negated, they are a complaint ("I don't like the new layout", "wasn't worth
 # it").
 LIKING_LEMMAS = _wordset("like love enjoy recommend worth")
 
 # Qualities a product should have: negated, they are a complaint ("sound not clear").
-QUALITY_LEMMAS = _wordset(
-    "clear good smooth stable responsive reliable accurate easy intuitive helpful useful nice "
-    "great fun right compatible "
-    "readable usable responsive fast quick available visible accessible consistent "
-    "удобный удобно понятный понятно читаемый четкий четко верный верно правильный правильно "
-    "корректный корректно стабильный стабильно рабочий активный доступный видимый точный "
-    "точно полный ясный ясно приятный приятно pleasant "
-    "хороший хорошо плавный плавно надёжный надёжно лёгкий легко интуитивный интуитивно "
-    "полезный быстрый быстро совместимый "
-    "clickable selectable editable scrollable"
-)
+QUALITY_LEMMAS = _wordset(listed("quality_lemmas"))
 
 # Verbs that follow "can't" in praise or in idioms, not in a failure: "can't live without it",
 # "can't complain", "can't wait", "can't beat the price", "can't go wrong", "can't say enough",
 # "can't put it down", "can't help smiling", "can't think of a flaw".
-NOT_INABILITY = _wordset(
-    "live complain wait beat go say imagine thank praise stress believe fault ask stop get "
-    "recommend express tell put help miss think decide"
-)
+NOT_INABILITY = _wordset(listed("not_inability"))
 
 # "too many ads", "too small", "too slow": an excess is a complaint.
 _EXCESS = _wordset("too")
@@ -166,28 +114,12 @@ ABILITY_EN = re.compile(
 )
 
 # Verbs too general to name a capability by themselves, and verbs of feeling about it.
-GENERIC_VERBS = _wordset(
-    """be have do get go say tell think know seem look feel want need like love hate enjoy
-    prefer try use make let help keep give take come put mean guess hope wish understand
-    recommend rate review download install uninstall update buy pay work happen start stop
-    find become remain allow able unable
-    disappoint frustrate annoy horrify surprise impress satisfy thank consider choose turn sit
-    believe expect miss fix solve resolve please admit decide learn begin
-    figure wonder realize realise notice suppose assume imagine doubt care matter"""
-)
+GENERIC_VERBS = _wordset(listed("generic_verbs"))
 
 # Nouns that name the product as a whole or the review, never one of its features.
-GENERIC_NOUNS = _wordset(
-    """app apps application program software tool version update thing things stuff lot way time
-    times star stars review reviews phone device tablet one everything anything something
-    nothing people guy guys day days year years problem problems issue issues bug bugs job
-    fun kind sort bit part alot difference"""
-)
+GENERIC_NOUNS = _wordset(listed("generic_nouns"))
 
-_PHRASE_STOPS = _wordset(
-    "because since when while than though although but so every everytime whenever until "
-    "потому когда чтобы пока хотя но"
-)
+_PHRASE_STOPS = _wordset(listed("phrase_stops"))
 
 # Prepositions that keep building the object ("a list of songs", "photos for sale").
 _OBJECT_LINKS = _wordset("of")

@@ -42,6 +42,7 @@ from kg.llm.offline.rule_words import (
     Span,
     _within,
     _wordset,
+    listed,
     polarity,
     read,
 )
@@ -72,10 +73,7 @@ def capability_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
 
 # Words that praise what the product is for, or name it as a means: "great for budgeting", "an
 # app for meal planning", "easy to set up", "a good way to track expenses".
-_GOOD_FOR = _wordset(
-    """great good nice perfect easy easier useful handy helpful ideal convenient simple best
-    excellent awesome wonderful fantastic fast quick"""
-)
+_GOOD_FOR = _wordset(listed("good_for"))
 
 _MEANS = _wordset("app application program tool way software")
 
@@ -108,10 +106,7 @@ def use_spans(text: str, sentence: Span) -> list[tuple[int, Span]]:
 
 
 # Words in -ing that name no activity.
-_NOT_ACTIVITIES = _wordset(
-    """thing things nothing something anything everything morning mornings evening evenings
-    during king ring spring string bring sing wing ceiling building"""
-)
+_NOT_ACTIVITIES = _wordset(listed("not_activities"))
 
 # Before an -ing form these make it a noun for an activity: "ideal for journaling", "the
 # convenience of messaging", "my budgeting", "no scrolling" ("some getting used to" is none).
@@ -373,10 +368,7 @@ def _uses_after(text: str, reading: Reading, i: int, end: int) -> list[Span]:
     return spans
 
 
-_LIKENESS_BEFORE = _wordset(
-    "be is are was were 's look looks looked feel feels felt seem seems just almost exactly "
-    "much more kind sort"
-)
+_LIKENESS_BEFORE = _wordset(listed("likeness_before"))
 
 
 def _compares(tokens: list[Token], at: int) -> bool:
