@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from kg.language import grammemes
 from kg.llm.offline.feature_phrases import _content_bounds
-from kg.llm.offline.rule_words import _MAX_LABEL_WORDS, Span, read
+from kg.llm.offline.reading import Span, read
+from kg.llm.offline.rule_words import _MAX_LABEL_WORDS
 
 # The user-story template ("As a <role>, I want <feature>, so that <benefit>") and its
 # Russian form ("Как <роль>, я хочу <...>, чтобы <...>"), a standard way to write requirements.

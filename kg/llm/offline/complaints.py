@@ -17,6 +17,7 @@ from functools import lru_cache
 from kg.language import Token
 from kg.llm.offline import lexicon_en
 from kg.llm.offline.negation import _CONDITIONS, _STATEMENT_ENDS, _VERB_NEGATORS, _negated
+from kg.llm.offline.reading import Span, _wordset, listed, polarity, read
 from kg.llm.offline.rule_words import (
     _RELATIVES,
     FUNCTION_LEMMAS,
@@ -24,11 +25,6 @@ from kg.llm.offline.rule_words import (
     NEGATORS,
     PROBLEM_LEMMAS,
     QUALITY_LEMMAS,
-    Span,
-    _wordset,
-    listed,
-    polarity,
-    read,
 )
 
 # the tagger leaves "remains" unlemmatized

@@ -62,6 +62,7 @@ from kg.llm.offline.pains import (
     _restated,
     _the_writers_aim,
 )
+from kg.llm.offline.reading import polarity
 from kg.llm.offline.requests import request_spans
 from kg.llm.offline.restatements import (
     _actual_behaviour,
@@ -73,7 +74,6 @@ from kg.llm.offline.restatements import (
     _title_restated,
     _told_again,
 )
-from kg.llm.offline.rule_words import polarity
 from kg.llm.offline.segments import _segments
 from kg.llm.offline.sentences import _SHARE, Finding, Sentence, _Referent, _sentences
 from kg.llm.prompts.extraction_models import ExtractionRequest, ExtractionResponse

@@ -29,6 +29,7 @@ from kg.llm.offline.labels import (
     _PHRASAL_OPERATIONS,
     _QUESTION_WORDS,
 )
+from kg.llm.offline.reading import Reading, Span, _wordset, listed, polarity, read
 from kg.llm.offline.rule_words import (
     _COMPARATIVES,
     _FEATURE_WORDS,
@@ -44,12 +45,6 @@ from kg.llm.offline.rule_words import (
     GENERIC_VERBS,
     NEGATORS,
     PROBLEM_LEMMAS,
-    Reading,
-    Span,
-    _wordset,
-    listed,
-    polarity,
-    read,
 )
 
 _ASPECT_VERBS = _wordset("keep start begin continue seem tend")

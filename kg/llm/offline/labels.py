@@ -33,6 +33,7 @@ from kg.llm.offline.complaints import (
     _right_after_negator,
     _verb_like,
 )
+from kg.llm.offline.reading import _wordset, listed
 from kg.llm.offline.rule_words import (
     _PATH,
     _PATH_START,
@@ -45,8 +46,6 @@ from kg.llm.offline.rule_words import (
     NEGATORS,
     PROBLEM_LEMMAS,
     QUALITY_LEMMAS,
-    _wordset,
-    listed,
 )
 
 # Russian predicatives of perceiving: negated, what should show or sound does not.

@@ -14,7 +14,7 @@ from __future__ import annotations
 import html
 import re
 
-from kg.llm.offline.rule_words import Span
+from kg.llm.offline.reading import Span
 
 # Markup and machine text that carries no statement: form fields rendered as HTML ("Issue Type:
 # <b>Bug</b>"), tags, images and links, web addresses, file paths, code blocks, table rows.

@@ -11,6 +11,7 @@ problem), while "it never saves my draft" gives the pain "never saves my draft".
 from __future__ import annotations
 
 from kg.language import Token, grammemes, is_cyrillic
+from kg.llm.offline.reading import Reading, _wordset
 from kg.llm.offline.rule_words import (
     _SUBJECT_PRONOUNS,
     ABSENCE,
@@ -18,8 +19,6 @@ from kg.llm.offline.rule_words import (
     HYPOTHETICAL,
     NEGATORS,
     PROBLEM_LEMMAS,
-    Reading,
-    _wordset,
 )
 
 

@@ -46,6 +46,7 @@ from kg.llm.offline.problems import (
     problem_at,
     since_an_update,
 )
+from kg.llm.offline.reading import Reading, Span, _within, _wordset, listed, polarity, read
 from kg.llm.offline.rule_words import (
     GENERIC_NOUNS,
     GENERIC_VERBS,
@@ -53,13 +54,6 @@ from kg.llm.offline.rule_words import (
     NEGATORS,
     PROBLEM_LEMMAS,
     REQUEST_EN,
-    Reading,
-    Span,
-    _within,
-    _wordset,
-    listed,
-    polarity,
-    read,
 )
 
 

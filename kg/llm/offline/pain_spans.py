@@ -27,16 +27,13 @@ from kg.llm.offline.non_problems import (
     _wishes,
 )
 from kg.llm.offline.problems import _INSTEAD, _only_a_verdict, problem_at
+from kg.llm.offline.reading import Span, _wordset, listed, read
 from kg.llm.offline.rule_words import (
     _FEATURE_WORDS,
     _MAX_LABEL_WORDS,
     GENERIC_NOUNS,
     NEGATORS,
     PROBLEM_LEMMAS,
-    Span,
-    _wordset,
-    listed,
-    read,
 )
 
 # Words that front a phrase of time or condition before a clause's subject, with no comma

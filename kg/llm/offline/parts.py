@@ -30,7 +30,8 @@ from kg.llm.offline.feature_phrases import (
     _with_its_verb,
 )
 from kg.llm.offline.pain_spans import _noun_phrase_before
-from kg.llm.offline.rule_words import _FEATURE_WORDS, Span, _within, _wordset, listed, read
+from kg.llm.offline.reading import Span, _within, _wordset, listed, read
+from kg.llm.offline.rule_words import _FEATURE_WORDS
 from kg.llm.offline.uses import _DEVICE_NAMES, _LONE_MODEL_WORDS, _MODEL_WORDS, _complement_end
 
 _ADDRESS_WORDS = _wordset("dear уважаемый дорогой hi hello hey привет здравствуйте")

@@ -67,6 +67,7 @@ from kg.llm.offline.negation import (
     _verb_here,
     against_the_present,
 )
+from kg.llm.offline.reading import Reading, _wordset, listed
 from kg.llm.offline.rule_words import (
     _EXCESS,
     _PRAISING_EXCESS,
@@ -82,9 +83,6 @@ from kg.llm.offline.rule_words import (
     NOT_INABILITY,
     PROBLEM_LEMMAS,
     QUALITY_LEMMAS,
-    Reading,
-    _wordset,
-    listed,
 )
 
 

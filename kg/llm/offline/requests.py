@@ -18,17 +18,8 @@ from kg.language import Token
 from kg.llm.offline.feature_phrases import _content_bounds, _object_phrase
 from kg.llm.offline.labels import names_nothing
 from kg.llm.offline.non_problems import _IMPERATIVE_REQUEST, _SUGGESTION, _expects
-from kg.llm.offline.rule_words import (
-    NEGATORS,
-    REQUEST_EN,
-    REQUEST_RU,
-    Span,
-    _within,
-    _wordset,
-    listed,
-    polarity,
-    read,
-)
+from kg.llm.offline.reading import Span, _within, _wordset, listed, polarity, read
+from kg.llm.offline.rule_words import NEGATORS, REQUEST_EN, REQUEST_RU
 from kg.llm.offline.uses import _plain_object_end
 
 # Greetings and pleas that open a report; they are not part of what went wrong.

@@ -1,11 +1,10 @@
-"""The word lists every rule of the offline engine reads, and how a sentence is read once.
+"""The word lists many rules of the offline engine read, the longer ones kept in words/.
 
 General language knowledge, written without reading any test text: negators ("not", «не»),
 words that name a malfunction by themselves ("crash", «тормозить»), verbs of a function that
 are a problem when negated ("open", «запускаться»), request and ability cues, and generic
-verbs and nouns ("app", "thing", "update") too general to be a label alone. `read` tags a
-sentence once (part of speech, lemma) for all the rules; `polarity` is VADER's sentiment.
-Kinds of label: none directly; every rule reads these lists.
+verbs and nouns ("app", "thing", "update") too general to be a label alone. Kinds of label:
+none directly; the rules that make labels read these lists.
 Example: in "the export never finishes" the negator "never" before the function verb
 "finish" makes the clause a pain, labelled "export never finishes".
 """
@@ -13,31 +12,8 @@ Example: in "the export never finishes" the negator "never" before the function 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 
-from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
-
-from kg.language import Token, tagged
-
-Span = tuple[int, int]
-
-
-def _wordset(text: str) -> frozenset[str]:
-    """The words, each also spelt with «е» for «ё»: lemmas come that way, text either way."""
-    words = text.split()
-    return frozenset(words + [w.replace("ё", "е") for w in words])
-
-
-_WORDS = Path(__file__).with_name("words")
-
-
-def listed(name: str) -> str:
-    """The words of the list kept in words/<name>.txt, a space apart; "#" starts a note."""
-    lines = (_WORDS / f"{name}.txt").read_text(encoding="utf-8").splitlines()
-    return " ".join(line.split("#", 1)[0] for line in lines)
-
+from kg.llm.offline.reading import _wordset, listed
 
 NEGATORS = _wordset(listed("negators"))
 
@@ -168,35 +144,6 @@ _TABLE = re.compile(r"\|")
 _PATH_START = re.compile(r"(?:^|\s)[~.]?[\\/]\w")
 
 _MAX_LABEL_WORDS = 10
-
-
-@lru_cache(maxsize=1)
-def _vader() -> SentimentIntensityAnalyzer:
-    return SentimentIntensityAnalyzer()
-
-
-def polarity(text: str) -> float:
-    """VADER's compound score for English text; 0 for text it has no words for."""
-    return float(_vader().polarity_scores(text)["compound"])
-
-
-@dataclass(frozen=True)
-class Reading:
-    tokens: list[Token]
-    offset: int
-
-    def span(self, first: int, last: int) -> Span:
-        return self.tokens[first].start + self.offset, self.tokens[last].end + self.offset
-
-
-def read(text: str, span: Span) -> Reading:
-    return Reading(list(tagged(text[span[0] : span[1]])), span[0])
-
-
-def _within(reading: Reading, start: int, end: int) -> list[Token]:
-    """The tokens of a reading that lie between two offsets of the text: rules look at parts
-    of a clause or sentence already read, instead of tagging each part again."""
-    return [t for t in reading.tokens if start <= t.start + reading.offset < end]
 
 
 _SUBJECT_PRONOUNS = _wordset("i we he she they я мы он она они")

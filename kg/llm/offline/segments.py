@@ -15,7 +15,7 @@ from kg.llm.offline import lexicon_en, lexicon_ru, report_ru
 from kg.llm.offline.feature_phrases import modifies_the_next_noun
 from kg.llm.offline.organisations import _GLUED
 from kg.llm.offline.parts import addressed
-from kg.llm.offline.rule_words import read
+from kg.llm.offline.reading import read
 from kg.llm.offline.sentences import _COUNT_BEFORE, _WORD, Finding, Sentence, _cover, _trim
 
 

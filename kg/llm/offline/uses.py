@@ -31,6 +31,7 @@ from kg.llm.offline.labels import _PHRASAL_OPERATIONS, GENERIC_PROBLEMS
 from kg.llm.offline.negation import is_hypothetical
 from kg.llm.offline.pain_spans import _SPACED, _noun_phrase_before
 from kg.llm.offline.problems import APP_OPERATIONS
+from kg.llm.offline.reading import Reading, Span, _within, _wordset, listed, polarity, read
 from kg.llm.offline.rule_words import (
     _PHRASE_STOPS,
     ABILITY_EN,
@@ -38,13 +39,6 @@ from kg.llm.offline.rule_words import (
     GENERIC_VERBS,
     NEGATORS,
     PROBLEM_LEMMAS,
-    Reading,
-    Span,
-    _within,
-    _wordset,
-    listed,
-    polarity,
-    read,
 )
 
 # "prefer X to Y", "prefer X over Y": the object is one of two things weighed.
