@@ -582,6 +582,11 @@ def names_no_feature(label: str) -> bool:
     )
 
 
+# A feature is a noun phrase naming a part or function of a product, or a use of it. Words that
+# only judge it, or say what went wrong with it, belong to the complaint (or praise) about it,
+# not to its name: "slow checkout" names the checkout, "keeps losing my orders" names the
+# orders, "syncing problems" names the syncing.
+
 # Adjectives that only judge: praise and blame, no kind of thing ("quick settings" and "free
 # trial" name kinds of settings and trials, so "quick", "fast" and "free" are not here).
 _JUDGING = _wordset(listed("judging"))

@@ -219,7 +219,7 @@ def _lexicon(sentence: str, language: str) -> ModuleType:
 _QUOTED = re.compile(r'"[^"\n]*"|«[^»\n]*»|“[^”\n]*”')
 
 
-# «, а» after a denied phrase: what was done instead of it (denied_before_contrast)
+# «, а» after a denied phrase: what was done instead of it (problems.denied_before_contrast)
 _BUT_RATHER = re.compile(r",\s+а\b")
 
 
