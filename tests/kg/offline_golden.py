@@ -1,8 +1,11 @@
-"""The dev items whose offline labels are recorded in tests/kg/real/offline_labels_golden.json:
-a fixed sample of every set's dev split, read with the real-data readers."""
+"""The offline engine's labels on every set's dev items, as recorded in
+tests/kg/real/offline_labels_golden.json: a digest of each item's labels, and the labels
+themselves for a fixed sample of each set (to read what changed)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -51,3 +54,9 @@ def sample_keys(items: dict[str, Item]) -> list[str]:
 def labels_of(item: Item) -> list[list[str]]:
     """The accepted nodes of an item as [type, label, quote], in the engine's order."""
     return [[n.candidate.type, n.candidate.label, n.candidate.quote] for n in extract_nodes(item)]
+
+
+def digest(labels: list[list[str]]) -> str:
+    """A short fingerprint of an item's labels: any change to a type, label or quote shows."""
+    text = json.dumps(labels, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
