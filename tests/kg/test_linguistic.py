@@ -8,8 +8,26 @@ from __future__ import annotations
 import pytest
 
 from kg.language import analyse, content_lemmas, in_the_nominative, lemma_key
-from kg.llm.offline import linguistic
 from kg.llm.offline.extractor import extract_offline
+from kg.llm.offline.feature_phrases import names_no_feature, not_a_feature_name, spared_spans
+from kg.llm.offline.labels import (
+    fragment_reason,
+    gives_only_a_vague_verdict,
+    judges_what_came_before,
+    metric_label_problem,
+    names_a_record_of_problems,
+    names_only_an_area,
+    points_back_at_a_problem,
+    points_elsewhere,
+    reads_as_english,
+    states_a_clause,
+)
+from kg.llm.offline.markup import entity_spans, mask_markup, outside_entities, read_entities
+from kg.llm.offline.non_problems import resolved_later, tells_only_since_when
+from kg.llm.offline.pain_spans import first_clause_end
+from kg.llm.offline.parts import names_a_device, names_a_language
+from kg.llm.offline.requests import advice_spans
+from kg.llm.offline.uses import operation_spans
 from kg.llm.prompts.extraction_models import ExtractionRequest
 
 
@@ -112,12 +130,12 @@ def test_praise_is_not_a_pain():
     ],
 )
 def test_fragment_labels_are_named(label, reason):
-    assert linguistic.fragment_reason(label) == reason
+    assert fragment_reason(label) == reason
 
 
 def test_a_metric_label_holding_a_path_says_nothing_measured():
-    assert linguistic.metric_label_problem("restore took 3 hours from /srv/backup") != ""
-    assert linguistic.metric_label_problem("restore took 3 hours") == ""
+    assert metric_label_problem("restore took 3 hours from /srv/backup") != ""
+    assert metric_label_problem("restore took 3 hours") == ""
 
 
 @pytest.mark.parametrize(
@@ -131,7 +149,7 @@ def test_a_metric_label_holding_a_path_says_nothing_measured():
     ],
 )
 def test_whole_phrases_are_not_fragments(label):
-    assert linguistic.fragment_reason(label) == ""
+    assert fragment_reason(label) == ""
 
 
 def test_a_pain_label_keeps_the_site_it_names_whole():
@@ -142,7 +160,7 @@ def test_a_pain_label_keeps_the_site_it_names_whole():
 
 def test_markup_is_blanked_in_place_and_quotes_stay_verbatim():
     text = "Issue Type: <b>Bug</b>\nThe upload fails on large files. ![shot](https://x.io/a.png)"
-    masked = linguistic.mask_markup(text)
+    masked = mask_markup(text)
     assert len(masked) == len(text)
     assert "<b>" not in masked and "https" not in masked
     answer = extract_offline(ExtractionRequest(text=text, language="en", product=""))
@@ -235,7 +253,7 @@ def test_an_operation_takes_the_thing_it_acts_on():
     # a noun after a determiner is no verb; a device or the app itself is no object
     assert "update" in _features("Sadly this update broke the widgets.")
     text = "You have to restart my tablet first."
-    assert [text[s:e] for s, e in linguistic.operation_spans(text, (0, len(text)))] == ["restart"]
+    assert [text[s:e] for s, e in operation_spans(text, (0, len(text)))] == ["restart"]
 
 
 def test_a_light_verb_idiom_takes_the_part_as_its_object():
@@ -282,8 +300,8 @@ def test_a_phrasal_operation_ends_on_its_particle_and_takes_its_object():
     }
     assert _features("The app will not let me sign up.") == {"sign up"}
     assert _features("Yesterday I logged out my profile by accident.") == {"logged out my profile"}
-    assert linguistic.fragment_reason("logging in") == ""
-    assert linguistic.fragment_reason("a list of") == "ends on 'of'"
+    assert fragment_reason("logging in") == ""
+    assert fragment_reason("a list of") == "ends on 'of'"
 
 
 def test_a_first_word_before_a_finite_verb_is_its_subject_not_an_imperative():
@@ -305,8 +323,8 @@ def test_a_device_is_not_a_feature():
     features = _features("I love using the calendar on my Kindle Fire HD.")
     assert any("calendar" in f for f in features)
     assert not any("kindle" in f.lower() for f in features)
-    assert linguistic.names_a_device("iPhone 6") and linguistic.names_a_device("HTC mobile")
-    assert not linguistic.names_a_device("phone calls")
+    assert names_a_device("iPhone 6") and names_a_device("HTC mobile")
+    assert not names_a_device("phone calls")
 
 
 @pytest.mark.parametrize(
@@ -358,14 +376,14 @@ def test_a_pain_that_only_names_where_gives_way_to_the_specific_one():
     pains = [label for t, label in _nodes(text, "ru") if t == "pain"]
     assert pains and not any(p.lower().startswith("проблема") for p in pains)
     # alone, it is the only pain the message states and stays
-    assert linguistic.names_only_an_area("problem with the sync")
-    assert not linguistic.names_only_an_area("sync does not work")
+    assert names_only_an_area("problem with the sync")
+    assert not names_only_an_area("sync does not work")
 
 
 def test_a_guess_at_the_kind_of_problem_gives_way_to_the_symptom():
     text = "The sidebar does not open\n\nThere seems to be a font problem."
     assert [label for kind, label in _ticket(text) if kind == "pain"] == ["sidebar does not open"]
-    assert linguistic.names_only_an_area("it appears to be a font issue")
+    assert names_only_an_area("it appears to be a font issue")
 
 
 @pytest.mark.parametrize(
@@ -439,7 +457,7 @@ def test_a_pain_said_in_the_title_and_again_in_the_body_is_one_pain():
 
 def test_code_names_are_blanked_and_never_a_label():
     text = "Set editor.formatOnSave to false via command:workbench.action.openSettings?%5B%22x%22"
-    masked = linguistic.mask_markup(text)
+    masked = mask_markup(text)
     assert "formatOnSave" not in masked and "%5B" not in masked and len(masked) == len(text)
     labels = [label for _, label in _nodes(f"The formatter hangs for 5 minutes. {text}")]
     assert not any("." in label or "%" in label for label in labels), labels
@@ -457,7 +475,7 @@ def test_log_lines_and_stack_frames_are_machine_output_not_statements():
         "    at Object.<anonymous> (c:\\ext\\out\\main.js:10:5)\n"
         "Пользователи Windows не могут установить расширение."
     )
-    masked = linguistic.mask_markup(log)
+    masked = mask_markup(log)
     assert "Activating" not in masked and "Cannot find" not in masked and "main.js" not in masked
     assert masked.endswith("Пользователи Windows не могут установить расширение.")
     pains = _pains(log, "ru")
@@ -485,17 +503,17 @@ def test_what_the_product_spares_its_user_is_no_feature(text, spared):
 
 
 def test_other_than_that_is_no_comparison():
-    assert linguistic.spared_spans("Other than that the sync is great.", (0, 34)) == []
+    assert spared_spans("Other than that the sync is great.", (0, 34)) == []
 
 
 @pytest.mark.parametrize("label", ["options", "varied options", "functionality of this app"])
 def test_a_word_for_features_in_general_names_no_feature(label):
-    assert linguistic.names_no_feature(label)
+    assert names_no_feature(label)
 
 
 @pytest.mark.parametrize("label", ["export options", "option to mute threads", "dark mode"])
 def test_a_feature_word_with_what_it_is_names_one(label):
-    assert not linguistic.names_no_feature(label)
+    assert not names_no_feature(label)
 
 
 def test_an_option_is_named_with_what_it_does():
@@ -546,12 +564,12 @@ def test_what_a_problem_is_said_of_is_a_part_only_when_a_word_names_one(text):
     ],
 )
 def test_what_cannot_name_a_feature(label, reason):
-    assert linguistic.not_a_feature_name(label) == reason
+    assert not_a_feature_name(label) == reason
 
 
 @pytest.mark.parametrize("label", ["WhatsApp calls", "photo editing", "iPhone widget"])
 def test_camel_case_names_can_name_a_feature(label):
-    assert linguistic.not_a_feature_name(label) == ""
+    assert not_a_feature_name(label) == ""
 
 
 @pytest.mark.parametrize(
@@ -737,7 +755,7 @@ def test_a_complaint_in_a_questions_form_is_still_a_pain(text):
 
 @pytest.mark.parametrize("label", ["were confused", "is very slow", "to the settings page"])
 def test_labels_without_their_subject_are_fragments(label):
-    assert linguistic.fragment_reason(label).startswith("starts on")
+    assert fragment_reason(label).startswith("starts on")
 
 
 def test_later_instructions_of_a_recommendation_paragraph_are_requested():
@@ -804,13 +822,13 @@ def test_so_with_an_adjective_says_how_much_and_does_not_end_the_pain():
     ],
 )
 def test_labels_cut_across_their_text_are_fragments(label, reason):
-    assert linguistic.fragment_reason(label) == reason
-    assert linguistic.metric_label_problem(label) == reason
+    assert fragment_reason(label) == reason
+    assert metric_label_problem(label) == reason
 
 
 @pytest.mark.parametrize("label", ["12 days", "90%", "3 недели", "$15 a week", "4 times", "3 раза"])
 def test_a_metric_of_a_quantity_alone_does_not_say_what_it_counts(label):
-    assert linguistic.metric_label_problem(label) == "a quantity only, not what it counts"
+    assert metric_label_problem(label) == "a quantity only, not what it counts"
 
 
 @pytest.mark.parametrize(
@@ -823,7 +841,7 @@ def test_a_metric_of_a_quantity_alone_does_not_say_what_it_counts(label):
     ],
 )
 def test_a_metric_that_says_what_it_counts_passes(label):
-    assert linguistic.metric_label_problem(label) == ""
+    assert metric_label_problem(label) == ""
 
 
 @pytest.mark.parametrize(
@@ -840,7 +858,7 @@ def test_a_metric_that_says_what_it_counts_passes(label):
     ],
 )
 def test_a_metric_that_only_tells_a_date_measures_nothing(label, date):
-    reason = linguistic.metric_label_problem(label)
+    reason = metric_label_problem(label)
     assert (reason == "a date, not a quantity measured") is date, reason
 
 
@@ -855,7 +873,7 @@ def test_a_metric_that_only_tells_a_date_measures_nothing(label, date):
 )
 def test_no_metric_is_a_bare_quantity_or_a_cut_list(text):
     for node in extract_offline(ExtractionRequest(text=text, product="")).nodes:
-        assert not linguistic.metric_label_problem(node.label), node.label
+        assert not metric_label_problem(node.label), node.label
 
 
 @pytest.mark.parametrize(
@@ -870,14 +888,14 @@ def test_no_metric_is_a_bare_quantity_or_a_cut_list(text):
     ],
 )
 def test_a_wish_that_only_points_elsewhere_is_noticed(label, points):
-    assert linguistic.points_elsewhere(label) is points
+    assert points_elsewhere(label) is points
 
 
 def test_requests_that_only_point_elsewhere_are_not_features():
     text = "Please fix this. Moving these should be given low priority. Please add sorting by date."
     nodes = extract_offline(ExtractionRequest(text=text, product="")).nodes
     wanted = {n.label for n in nodes if n.type in ("feature", "job", "goal")}
-    assert not any(linguistic.points_elsewhere(label) for label in wanted), wanted
+    assert not any(points_elsewhere(label) for label in wanted), wanted
     assert "sorting by date" in wanted
 
 
@@ -1012,7 +1030,7 @@ def test_a_problem_still_there_after_a_fix_is_a_pain():
 
 def test_a_form_question_with_its_answer_is_no_statement():
     text = "Happens when all plugins are turned off?: Yes"
-    assert linguistic.mask_markup(text).strip() == ""
+    assert mask_markup(text).strip() == ""
     assert _nodes(text) == []
 
 
@@ -1046,7 +1064,7 @@ def test_a_site_and_page_heading_is_no_part_of_the_label():
 
 def test_an_address_with_a_path_is_masked_like_a_link():
     text = "See files.example.com/archive for the logs."
-    assert "files.example.com" not in linguistic.mask_markup(text)
+    assert "files.example.com" not in mask_markup(text)
 
 
 def test_a_quoted_message_stays_inside_its_clause():
@@ -1218,7 +1236,7 @@ def test_an_html_comment_of_a_form_is_no_statement():
         "<!-- Instead of writing here, use the report dialog; it fails to attach logs "
         "otherwise. -->\nThe minimap does not scroll with the editor."
     )
-    assert linguistic.mask_markup(text).startswith(" " * 20)
+    assert mask_markup(text).startswith(" " * 20)
     assert _pains(text) == ["minimap does not scroll with the editor"], _nodes(text)
 
 
@@ -1282,8 +1300,8 @@ def test_a_language_names_no_competitor():
     )
     found = [label for kind, label in _ticket(text, "en") if kind == "competitor"]
     assert found == ["Opera"], found
-    assert linguistic.names_a_language("Simplified Chinese")
-    assert not linguistic.names_a_language("Chinese Checkers Online")
+    assert names_a_language("Simplified Chinese")
+    assert not names_a_language("Chinese Checkers Online")
 
 
 @pytest.mark.parametrize(
@@ -1502,7 +1520,7 @@ def test_a_part_name_used_as_a_verb_after_an_adverb_keeps_what_follows():
     ],
 )
 def test_advice_in_research_notes_names_the_advised_action(text, advised):
-    found = [text[s:e] for _, (s, e) in linguistic.advice_spans(text, (0, len(text)))]
+    found = [text[s:e] for _, (s, e) in advice_spans(text, (0, len(text)))]
     assert found == ([advised] if advised else []), found
 
 
@@ -1516,7 +1534,7 @@ def test_advised_action_is_a_feature_quoted_with_its_advice():
 
 def _resolved(text: str) -> bool:
     clause_end = text.index(",")
-    return linguistic.resolved_later(text, (0, clause_end), (0, len(text)))
+    return resolved_later(text, (0, clause_end), (0, len(text)))
 
 
 @pytest.mark.parametrize(
@@ -1554,17 +1572,17 @@ def test_a_later_fix_that_is_negated_leaves_the_problem(text):
     ],
 )
 def test_character_references_are_read_as_their_characters_at_the_same_offsets(text):
-    view = linguistic.read_entities(text)
+    view = read_entities(text)
     assert len(view) == len(text)
     assert "&" not in view.replace("& ", "")
     assert "n't" in view
     answer = extract_offline(ExtractionRequest(text=text, language="en", product=""))
     pains = [n for n in answer.nodes if n.type == "pain"]
     assert pains, "the apostrophe makes the negation"
-    spans = linguistic.entity_spans(text)
+    spans = entity_spans(text)
     for node in answer.nodes:
         at = text.index(node.quote)
-        assert linguistic.outside_entities((at, at + len(node.quote)), spans) == (
+        assert outside_entities((at, at + len(node.quote)), spans) == (
             at,
             at + len(node.quote),
         ), "a quote never starts or ends inside a reference"
@@ -1581,10 +1599,10 @@ def test_a_quoted_name_written_with_references_keeps_its_quotes_in_the_label():
 
 def test_a_span_inside_a_reference_is_widened_to_the_whole_reference():
     text = "Tap &quot;Go&quot; twice"
-    spans = linguistic.entity_spans(text)
+    spans = entity_spans(text)
     assert spans == [(4, 12), (12, 18)]
-    assert linguistic.outside_entities((9, 16), spans) == (4, 18)
-    assert linguistic.read_entities("an &unknown; word") == "an &unknown; word"
+    assert outside_entities((9, 16), spans) == (4, 18)
+    assert read_entities("an &unknown; word") == "an &unknown; word"
 
 
 def test_a_long_pain_is_cut_after_its_first_whole_clause():
@@ -1610,7 +1628,7 @@ def test_a_long_pain_is_cut_after_its_first_whole_clause():
     ],
 )
 def test_the_first_clause_ends_where_a_coordinator_opens_another(text, first):
-    assert linguistic.first_clause_end(text, (0, len(text)), 10) == len(first)
+    assert first_clause_end(text, (0, len(text)), 10) == len(first)
 
 
 @pytest.mark.parametrize(
@@ -1623,7 +1641,7 @@ def test_the_first_clause_ends_where_a_coordinator_opens_another(text, first):
     ],
 )
 def test_no_clause_boundary_means_no_clause_cut(text):
-    assert linguistic.first_clause_end(text, (0, len(text)), 10) is None
+    assert first_clause_end(text, (0, len(text)), 10) is None
 
 
 @pytest.mark.parametrize(
@@ -1981,7 +1999,7 @@ def test_words_after_a_statement_that_call_no_trouble_make_no_pain(text):
     ],
 )
 def test_judges_what_came_before(words, judges):
-    assert linguistic.judges_what_came_before(words) is judges
+    assert judges_what_came_before(words) is judges
 
 
 def test_an_event_that_happens_unasked_is_a_pain():
@@ -2049,7 +2067,7 @@ def test_an_english_bug_template_reads_as_the_russian_one():
     ],
 )
 def test_points_back_at_a_problem(label, points_back):
-    assert linguistic.points_back_at_a_problem(label) is points_back
+    assert points_back_at_a_problem(label) is points_back
 
 
 def test_a_problem_met_again_elsewhere_is_no_second_pain():
@@ -2145,12 +2163,12 @@ def test_a_product_it_works_on_is_a_competitor():
 
 
 def test_time_ago_is_no_metric():
-    assert linguistic.metric_label_problem("bug was filed 2 years ago") != ""
-    assert linguistic.metric_label_problem("ошибка появилась 3 дня назад") != ""
-    assert linguistic.metric_label_problem("sync takes 2 minutes") == ""
+    assert metric_label_problem("bug was filed 2 years ago") != ""
+    assert metric_label_problem("ошибка появилась 3 дня назад") != ""
+    assert metric_label_problem("sync takes 2 minutes") == ""
     # an age is no measure either
-    assert linguistic.metric_label_problem("linked to a 12 year old bug") != ""
-    assert linguistic.metric_label_problem("похоже на баг 10-летней давности") != ""
+    assert metric_label_problem("linked to a 12 year old bug") != ""
+    assert metric_label_problem("похоже на баг 10-летней давности") != ""
 
 
 def test_a_number_in_a_question_is_no_metric():
@@ -2235,9 +2253,9 @@ def test_a_page_quoted_in_another_language_states_no_fault():
         "De winkel is vandaag gesloten.\nBestellingen worden morgen verzonden.\n"
     )
     assert _pains(text) == ["overlapping text"]
-    assert linguistic.reads_as_english("The export fails on large files.")
-    assert linguistic.reads_as_english("TikTok videos do not play")
-    assert not linguistic.reads_as_english("Bestellingen worden morgen verzonden.")
+    assert reads_as_english("The export fails on large files.")
+    assert reads_as_english("TikTok videos do not play")
+    assert not reads_as_english("Bestellingen worden morgen verzonden.")
 
 
 @pytest.mark.parametrize(
@@ -2277,7 +2295,7 @@ def test_a_title_that_states_the_fault_stands_over_the_same_words_in_the_body():
     ],
 )
 def test_a_label_states_a_clause_when_it_has_a_verb_or_a_negation(label, clause):
-    assert linguistic.states_a_clause(label) is clause
+    assert states_a_clause(label) is clause
 
 
 @pytest.mark.parametrize(
@@ -2541,9 +2559,9 @@ def test_a_remedy_tried_in_vain_in_the_actual_results_is_no_pain():
 
 def test_an_occurring_verb_whose_subject_was_told_before_names_no_new_problem():
     # "This even happened when …": the pain's label keeps the verb, its subject told before
-    assert linguistic.points_back_at_a_problem("happened when I reopened the draft")
+    assert points_back_at_a_problem("happened when I reopened the draft")
     # "What happened to the search bar?" says what became of it
-    assert not linguistic.points_back_at_a_problem("happened to the search bar")
+    assert not points_back_at_a_problem("happened to the search bar")
 
 
 @pytest.mark.parametrize(
@@ -2723,8 +2741,8 @@ def test_an_attempt_told_or_a_goal_of_avoiding_stays_a_job(text, job):
 
 
 def test_a_title_with_its_copula_left_out_states_a_clause():
-    assert linguistic.states_a_clause("page stuck in a loading loop")
-    assert not linguistic.states_a_clause("dead link")  # the adjective only names which link
+    assert states_a_clause("page stuck in a loading loop")
+    assert not states_a_clause("dead link")  # the adjective only names which link
     assert _pains("Layout engine ignores sidebar width") == ["layout engine ignores sidebar width"]
     assert _pains("I ignore the warnings.") == []
 
@@ -2967,9 +2985,9 @@ def test_what_a_fault_does_not_affect_is_no_fault():
     ],
 )
 def test_a_vague_verdict_on_the_page_yields_to_what_is_wrong(text, language, vague):
-    assert linguistic.gives_only_a_vague_verdict("some missing items")
-    assert linguistic.gives_only_a_vague_verdict("Многие элементы отсутствуют")
-    assert not linguistic.gives_only_a_vague_verdict("the cart items are missing")
+    assert gives_only_a_vague_verdict("some missing items")
+    assert gives_only_a_vague_verdict("Многие элементы отсутствуют")
+    assert not gives_only_a_vague_verdict("the cart items are missing")
     pains = [label for kind, label in _ticket(text, language) if kind == "pain"]
     # the title that says too little neither stays nor stands for the fault the body tells
     assert pains and not any(vague in p for p in pains), pains
@@ -2993,7 +3011,7 @@ def test_a_vague_verdict_on_the_page_yields_to_what_is_wrong(text, language, vag
     ],
 )
 def test_a_verdict_that_some_is_missing_or_all_unusable_is_vague(label):
-    assert linguistic.gives_only_a_vague_verdict(label)
+    assert gives_only_a_vague_verdict(label)
 
 
 def test_an_unusable_site_beside_what_is_wrong_with_it_is_no_second_fault():
@@ -3012,8 +3030,8 @@ def test_a_heading_that_names_a_record_of_problems_is_no_pain():
     text = "The side panel is broken\n\nCrash Logs\n\nThe side panel opens and closes at once."
     pains = [label for kind, label in _ticket(text) if kind == "pain"]
     assert pains and not any("Logs" in p for p in pains), pains
-    assert linguistic.names_a_record_of_problems("crash log")
-    assert not linguistic.names_a_record_of_problems("memory leak")
+    assert names_a_record_of_problems("crash log")
+    assert not names_a_record_of_problems("memory leak")
 
 
 @pytest.mark.parametrize(
@@ -3138,7 +3156,7 @@ def test_one_failure_to_act_told_twice_is_one_fault():
     ],
 )
 def test_a_label_cut_from_its_antecedent_or_inside_a_name_is_a_fragment(label, reason):
-    assert linguistic.fragment_reason(label) == reason
+    assert fragment_reason(label) == reason
 
 
 @pytest.mark.parametrize(
@@ -3391,7 +3409,7 @@ def test_when_a_fault_began_told_alone_under_actual_results_is_no_fault():
     ],
 )
 def test_a_statement_of_only_since_when(statement, only_when):
-    assert linguistic.tells_only_since_when(statement) is only_when
+    assert tells_only_since_when(statement) is only_when
 
 
 @pytest.mark.parametrize(

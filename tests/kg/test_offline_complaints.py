@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from kg.llm.offline.extractor import extract_offline
-from kg.llm.offline.linguistic import fragment_reason
+from kg.llm.offline.labels import fragment_reason
 from kg.llm.prompts.extraction_models import ExtractionRequest
 
 

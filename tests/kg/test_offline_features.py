@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from kg.llm.offline import linguistic
 from kg.llm.offline.extractor import extract_offline
+from kg.llm.offline.feature_phrases import without_judgement
+from kg.llm.offline.uses import activity_spans, behaviour_of_a_thing, done_by_hand
 from kg.llm.prompts.extraction_models import ExtractionRequest
 
 
@@ -51,9 +52,9 @@ def test_functions_and_uses_stay_features(text, feature):
 def test_the_subject_of_a_verb_is_found_past_aspect_and_relatives():
     text = "Drafts that are beginning to gather in the outbox"
     at = text.index("gather")
-    assert linguistic.behaviour_of_a_thing(text, (0, len(text)), at)
+    assert behaviour_of_a_thing(text, (0, len(text)), at)
     text = "I keep going back to the archive"
-    assert not linguistic.behaviour_of_a_thing(text, (0, len(text)), text.index("going"))
+    assert not behaviour_of_a_thing(text, (0, len(text)), text.index("going"))
 
 
 @pytest.mark.parametrize(
@@ -144,8 +145,8 @@ def test_work_done_by_hand_is_the_chore_not_a_feature(text):
 def test_how_a_function_is_used_otherwise_keeps_it():
     assert "exporting playlists" in _features("I love exporting playlists with one tap.")
     text = "Cashiers copy receipts by hand"
-    assert linguistic.done_by_hand(text, (0, len(text)), (8, 21))
-    assert not linguistic.done_by_hand(text, (0, 14), (8, 13))
+    assert done_by_hand(text, (0, len(text)), (8, 21))
+    assert not done_by_hand(text, (0, 14), (8, 13))
 
 
 @pytest.mark.parametrize(
@@ -253,7 +254,7 @@ def test_an_ing_form_used_as_a_noun_names_an_activity(text, activity):
 def test_an_ing_form_after_some_or_with_its_particle_names_no_activity_of_its_own():
     assert not _features("It took some adjusting at first.")
     text = "Perfect for warming up at the gym."
-    assert not linguistic.activity_spans(text, (0, len(text)))
+    assert not activity_spans(text, (0, len(text)))
 
 
 @pytest.mark.parametrize(
@@ -341,13 +342,13 @@ def test_a_fault_after_a_verb_that_handles_it_is_the_verbs_object():
 
 def test_without_judgement_reads_labels():
     parts = frozenset({"map", "playlist"})
-    assert linguistic.without_judgement("clunky map", parts) == "map"
+    assert without_judgement("clunky map", parts) == "map"
     # deleting is a function, not a failure
-    assert linguistic.without_judgement("deleting my playlists", parts) == "deleting my playlists"
-    assert linguistic.without_judgement("keeps wrecking my playlists", parts) == "playlists"
-    assert linguistic.without_judgement("wrecks my evenings", parts) == ""
-    assert linguistic.without_judgement("map issues", parts) == "map"
-    assert linguistic.without_judgement("free map", parts) == "free map"  # a kind of map
+    assert without_judgement("deleting my playlists", parts) == "deleting my playlists"
+    assert without_judgement("keeps wrecking my playlists", parts) == "playlists"
+    assert without_judgement("wrecks my evenings", parts) == ""
+    assert without_judgement("map issues", parts) == "map"
+    assert without_judgement("free map", parts) == "free map"  # a kind of map
 
 
 @pytest.mark.parametrize(

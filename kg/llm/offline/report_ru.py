@@ -8,7 +8,9 @@ import re
 
 from kg.language import is_cyrillic
 from kg.language.tokens import analyse, cases, grammemes
-from kg.llm.offline import lexicon_ru, linguistic
+from kg.llm.offline import lexicon_ru
+from kg.llm.offline.pain_spans import pain_span
+from kg.llm.offline.rule_words import NEGATORS
 
 Span = tuple[int, int]
 
@@ -34,7 +36,7 @@ def states_a_task(clause: str) -> bool:
     свойство»: a clause whose only verb is an infinitive says work to do, no fault seen."""
     tokens = [t for t in analyse(clause) if t.pos != "PUNCT"]
     verbs = [t for t in tokens if t.pos in ("VERB", "AUX")]
-    if not verbs or any(t.lower in linguistic.NEGATORS for t in tokens):
+    if not verbs or any(t.lower in NEGATORS for t in tokens):
         return False
     if not all("INFN" in grammemes(t.text) for t in verbs):
         return False
@@ -278,7 +280,7 @@ def symptom_before_consequence(
     if driven is None or cue[0][0] < driven.start():
         return cue
     before = (clause[0], driven.start())
-    symptom = linguistic.pain_span(text, before)
+    symptom = pain_span(text, before)
     return (symptom, False) if symptom is not None else cue
 
 
