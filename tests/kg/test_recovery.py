@@ -124,6 +124,7 @@ def _age(episode, seconds: float, **fields) -> None:
 @pytest.fixture
 def five_episodes(org_project, embedded_server):
     lock_redis().delete(namespaced_key("workers"))
+    recovery.broker_restarted()  # the broker's epoch is there: its queue was not lost
     return record_messages(
         org_project,
         [{"at": f"2026-03-01T10:0{i}:00Z", "text": f"Couriers hate map {i}."} for i in range(5)],
@@ -251,3 +252,83 @@ def test_the_sweep_command_reports_what_it_did(
     with django_capture_on_commit_callbacks():
         call_command("kg_sweep", "--stale-after", "600")
     assert "1 re-queued, 0 failed for good" in capsys.readouterr().out
+
+
+# -- losses recovered at once -----------------------------------------------------------------
+def _lose_broker_data() -> None:
+    """What a broker restart without persistence leaves: its database empty, queue and epoch."""
+    from config.celery import app
+
+    with app.connection_for_write() as conn:
+        conn.default_channel.client.delete(app.conf.task_default_queue)
+    recovery._broker_redis().delete(recovery._broker_epoch_key())
+
+
+@pytest.mark.django_db
+def test_a_broker_that_lost_its_queue_gets_its_pending_work_back_at_once(
+    five_episodes, django_capture_on_commit_callbacks
+):
+    fresh, held_by_live, running_on_live, done = five_episodes[:4]
+    recovery.record_worker_beat("live:1")
+    _age(held_by_live, 1, worker="live:1")  # its task was taken before the loss
+    _age(running_on_live, 1, status=ProcessingStatus.RUNNING, worker="live:1")
+    _age(done, 1, status=ProcessingStatus.DONE)
+    with django_capture_on_commit_callbacks():
+        assert recovery.sweep_stale_episodes(stale_after=600).requeued == []
+    assert not recovery.recovery_due()
+    _lose_broker_data()
+    assert recovery.recovery_due()  # every worker's heartbeat notices
+    with django_capture_on_commit_callbacks() as queued:
+        report = recovery.sweep_stale_episodes(stale_after=600)
+    # Pending a second, not ten minutes: re-queued at once, as is every pending episode no
+    # live worker holds; the live worker's own and the finished one are left alone.
+    assert report.broker_restarted
+    assert sorted(report.requeued) == sorted([fresh.pk, five_episodes[4].pk])
+    assert len(queued) == 2
+    assert recovery.broker_epoch_present() and not recovery.recovery_due()
+    with django_capture_on_commit_callbacks():
+        again = recovery.sweep_stale_episodes(stale_after=600)
+    assert (again.broker_restarted, again.requeued) == (False, [])
+
+
+@pytest.mark.django_db
+def test_a_dead_workers_taken_task_is_requeued_at_once_and_the_worker_forgotten(
+    five_episodes, django_capture_on_commit_callbacks, monkeypatch
+):
+    waiting_for_turn, other = five_episodes[:2]
+    monkeypatch.setenv(recovery.WORKER_ID_ENV, "dead:1:ab")
+    recovery.claim_episode(waiting_for_turn.pk)
+    recovery.record_worker_beat("dead:1:ab", at=timezone.now().timestamp() - 40)
+    processing = EpisodeProcessing.objects.get(episode=waiting_for_turn)
+    assert (processing.status, processing.worker) == (ProcessingStatus.PENDING, "dead:1:ab")
+    assert recovery.recovery_due()
+    with django_capture_on_commit_callbacks() as queued:
+        report = recovery.sweep_stale_episodes(stale_after=600, backlog=3)
+    assert report.requeued == [waiting_for_turn.pk]  # the others wait in the queue
+    assert len(queued) == 1
+    processing.refresh_from_db()
+    assert (processing.worker, processing.requeues) == ("", 1)
+    assert recovery.workers_gone(recovery.WORKER_GONE_SECONDS) == set()
+    assert not recovery.recovery_due()
+    assert EpisodeProcessing.objects.get(episode=other).requeues == 0
+
+
+@pytest.mark.django_db
+def test_the_heartbeat_sweeps_as_soon_as_a_loss_is_noticed(five_episodes):
+    import threading
+
+    swept = threading.Event()
+    watch = recovery.RecoveryWatch(sweep=swept.set)
+    assert not watch.check() and not swept.is_set()
+    recovery.record_worker_beat("dead:2:cd", at=timezone.now().timestamp() - 40)
+    assert watch.check()
+    assert swept.wait(5)
+    lock_redis().delete(namespaced_key("workers"))
+    swept.clear()
+    _lose_broker_data()
+    beat = recovery.WorkerHeartbeat("live:3:ef", every=0.05, watch=watch).start()
+    try:
+        assert swept.wait(5)
+    finally:
+        beat.stop()
+        recovery.broker_restarted()
