@@ -33,6 +33,9 @@ RESULTS = ROOT / "benchmarks" / "results" / "faults.json"
 MESSAGES = int(os.environ.get("FAULTS_MESSAGES", "500"))
 STALE_AFTER = 20
 SWEEP_EVERY = 5
+# config/settings.py's defaults, for the runs that show recovery on production settings.
+PRODUCTION_STALE_AFTER = 600
+PRODUCTION_SWEEP_EVERY = 60
 PRODUCT = "Courier app"
 
 
@@ -93,6 +96,8 @@ class Installation:
     broker: EmbeddedServer
     graph: EmbeddedServer
     workers: list[subprocess.Popen] = field(default_factory=list)
+    stale_after: int = STALE_AFTER
+    sweep_every: int = SWEEP_EVERY
 
     def wire(self) -> None:
         settings.GRAPH_URI = self.graph.graph_uri
@@ -116,8 +121,8 @@ class Installation:
             "CELERY_RESULT_BACKEND": self.broker.redis_url(1),
             "LOCK_REDIS_URL": self.broker.redis_url(2),
             "GROUNDWORK_INSTALLATION": installation_namespace(),
-            "PIPELINE_STALE_AFTER_SECONDS": str(STALE_AFTER),
-            "PIPELINE_SWEEP_EVERY_SECONDS": str(SWEEP_EVERY),
+            "PIPELINE_STALE_AFTER_SECONDS": str(self.stale_after),
+            "PIPELINE_SWEEP_EVERY_SECONDS": str(self.sweep_every),
             "LLM_ENGINE": "offline",
             "DEBUG": "true",  # the development key is refused otherwise
             "OPENAI_API_KEY": "",
