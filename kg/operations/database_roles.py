@@ -10,7 +10,9 @@ replace their function. The web, worker and beat therefore connect as a role tha
 - on the migrations' record, SELECT only; on the sequences, USAGE and SELECT.
 
 `set_up_database()` migrates as the owner (settings.DATABASE_OWNER) and then grants the app's
-role (DATABASE_URL's user), creating it with its password when missing. Run again after every
+role (DATABASE_URL's user), creating it with its password when missing (the owner then needs
+CREATEROLE, as the superuser of PostgreSQL's image has; a role created beforehand by an
+administrator is granted as it is). Run again after every
 migration (compose's web does, at each start): tables created since are granted then. It is
 idempotent, and it refuses an app role that is a superuser or owns a table.
 """
@@ -99,10 +101,16 @@ def grant_app_role(
             raise ImproperlyConfigured(
                 f"the app's role {role!r} is the tables' owner: give DATABASE_URL a role of its own"
             )
-        cursor.execute("SELECT rolsuper FROM pg_roles WHERE rolname = %s", [role])
+        cursor.execute(
+            "SELECT rolsuper OR rolreplication OR rolbypassrls FROM pg_roles WHERE rolname = %s",
+            [role],
+        )
         found = cursor.fetchone()
         if found and found[0]:
-            raise ImproperlyConfigured(f"the app's role {role!r} is a superuser")
+            raise ImproperlyConfigured(
+                f"the app's role {role!r} is a superuser (or bypasses row security, or "
+                "replicates): give DATABASE_URL an ordinary role"
+            )
         cursor.execute(
             "SELECT count(*) FROM pg_tables WHERE schemaname = %s AND tableowner = %s",
             [schema, role],
@@ -112,12 +120,27 @@ def grant_app_role(
                 f"the app's role {role!r} owns tables: migrate as DATABASE_OWNER_URL's role "
                 "(ALTER TABLE ... OWNER TO it moves tables migrated before)"
             )
-        verb = "ALTER" if found else "CREATE"
-        login = "LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS"
-        if password:
-            cursor.execute(f"{verb} ROLE {quoted} WITH {login} PASSWORD %s", [password])
-        else:
-            cursor.execute(f"{verb} ROLE {quoted} WITH {login}")
+        cursor.execute(
+            "SELECT rolsuper OR rolcreaterole FROM pg_roles WHERE rolname = current_user"
+        )
+        manages_roles = cursor.fetchone()[0]
+        if manages_roles:
+            # An existing role was found ordinary above; only a superuser may name the
+            # superuser, replication and row-security attributes in ALTER ROLE.
+            verb, login = (
+                ("ALTER", "LOGIN NOCREATEDB NOCREATEROLE")
+                if found
+                else ("CREATE", "LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE")
+            )
+            if password:
+                cursor.execute(f"{verb} ROLE {quoted} WITH {login} PASSWORD %s", [password])
+            else:
+                cursor.execute(f"{verb} ROLE {quoted} WITH {login}")
+        elif not found:
+            raise ImproperlyConfigured(
+                f"the app's role {role!r} does not exist and {owner!r} may not create roles: "
+                f"create it (CREATE ROLE {role} LOGIN PASSWORD '...') or give {owner!r} CREATEROLE"
+            )
         schema_name = connection.ops.quote_name(schema)
         database = connection.ops.quote_name(connection.settings_dict["NAME"])
         ledger = [t for t in APPEND_ONLY_TABLES if _exists(cursor, schema, t)]
