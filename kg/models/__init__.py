@@ -9,6 +9,7 @@ from kg.models.episodes import (
 from kg.models.imports import SourceImport, SourceImportStatus
 from kg.models.integration import EpisodeIntegration, IndexedNode, IndexPosting
 from kg.models.pipeline import (
+    BrokerEpoch,
     ExtractionRejection,
     LLMCall,
     ProjectRevision,
@@ -17,6 +18,7 @@ from kg.models.pipeline import (
 from kg.models.tenancy import Invitation, Language, Membership, Organization, Project, Role
 
 __all__ = [
+    "BrokerEpoch",
     "Correction",
     "CorrectionAction",
     "Episode",

@@ -32,7 +32,7 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from kg.models import EpisodeProcessing, ProcessingStatus
+from kg.models import BrokerEpoch, EpisodeProcessing, ProcessingStatus
 from kg.pipeline.locks import LockBusy, lock_redis, named_lock, namespaced_key
 from kg.task_queue import queue_task
 
@@ -196,19 +196,30 @@ def broker_epoch_present() -> bool | None:
 
 
 def broker_restarted() -> bool:
-    """Write the broker's epoch unless it is there: true when this call wrote it, i.e. the
-    broker lost its data (or has never been swept: a new installation, whose pending
-    episodes are then queued twice; a task finds its episode done). One caller wins."""
+    """Whether the broker lost its data since the last sweep: its epoch (written here when
+    missing) is not the one recorded in SQL. The first sweep of an installation records it and
+    finds no loss. One caller of several at once finds it."""
     client = _broker_redis()
     if client is None:
         return False
+    key = _broker_epoch_key()
     try:
-        return bool(
-            client.set(_broker_epoch_key(), f"{time.time():.0f}:{uuid.uuid4().hex}", nx=True)
-        )
+        client.set(key, f"{time.time():.0f}:{uuid.uuid4().hex}", nx=True)
+        current = client.get(key)
     except redis.exceptions.RedisError as exc:
-        logger.warning("broker epoch not written: %s", exc)
+        logger.warning("broker epoch not read: %s", exc)
         return False
+    if current is None:  # gone again at once: the next sweep sees it
+        return False
+    epoch = current.decode()
+    with transaction.atomic():
+        BrokerEpoch.objects.bulk_create([BrokerEpoch(pk=1, epoch=epoch)], ignore_conflicts=True)
+        seen = BrokerEpoch.objects.select_for_update().get(pk=1)
+        if seen.epoch == epoch:
+            return False
+        seen.epoch = epoch
+        seen.save()
+    return True
 
 
 # -- the sweep -------------------------------------------------------------------------------

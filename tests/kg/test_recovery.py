@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from kg.graph import GraphUnavailable, reset_client
 from kg.llm import LLMOutputError
-from kg.models import EpisodeProcessing, ProcessingStatus
+from kg.models import BrokerEpoch, EpisodeProcessing, ProcessingStatus
 from kg.operations.embedded import free_port
 from kg.pipeline import recovery, retry_policy
 from kg.pipeline.locks import LeaseLost, LockBusy, lock_redis, namespaced_key
@@ -124,7 +124,8 @@ def _age(episode, seconds: float, **fields) -> None:
 @pytest.fixture
 def five_episodes(org_project, embedded_server):
     lock_redis().delete(namespaced_key("workers"))
-    recovery.broker_restarted()  # the broker's epoch is there: its queue was not lost
+    # The broker's epoch, written and recorded by an earlier sweep: its queue was not lost.
+    assert not recovery.broker_restarted()
     return record_messages(
         org_project,
         [{"at": f"2026-03-01T10:0{i}:00Z", "text": f"Couriers hate map {i}."} for i in range(5)],
@@ -289,6 +290,21 @@ def test_a_broker_that_lost_its_queue_gets_its_pending_work_back_at_once(
     with django_capture_on_commit_callbacks():
         again = recovery.sweep_stale_episodes(stale_after=600)
     assert (again.broker_restarted, again.requeued) == (False, [])
+
+
+@pytest.mark.django_db
+def test_the_first_sweep_of_an_installation_records_the_epoch_and_requeues_nothing(
+    org_project, embedded_server, django_capture_on_commit_callbacks
+):
+    lock_redis().delete(namespaced_key("workers"))
+    _lose_broker_data()  # no epoch anywhere: a new installation, its tasks in the queue
+    (pending,) = record_messages(org_project, [{"at": "2026-03-01T10:00:00Z", "text": "Maps."}])
+    with django_capture_on_commit_callbacks() as queued:
+        report = recovery.sweep_stale_episodes(stale_after=600)
+    assert (report.broker_restarted, report.requeued, len(queued)) == (False, [], 0)
+    assert BrokerEpoch.objects.get().epoch == (
+        recovery._broker_redis().get(recovery._broker_epoch_key()).decode()
+    )
 
 
 @pytest.mark.django_db
