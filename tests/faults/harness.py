@@ -7,6 +7,7 @@ import datetime as dt
 import json
 import os
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
@@ -129,10 +130,15 @@ class Installation:
             "OPENAI_BASE_URL": "",
         }
 
-    def start_worker(self) -> subprocess.Popen:
+    def start_worker(self, *, concurrency: int = 2, as_container: bool = False) -> subprocess.Popen:
+        """A worker with its beat. `as_container`: as a container runs it, process id 1 in a
+        process namespace of its own (root only; a plain process otherwise), so a restarted
+        worker has the host name and process id of the one killed before it."""
         n = len(self.workers)
+        namespace = ["unshare", "--pid", "--fork"] if as_container and can_run_as_pid_1() else []
         worker = subprocess.Popen(
             [
+                *namespace,
                 sys.executable,
                 "-m",
                 "celery",
@@ -145,7 +151,7 @@ class Installation:
                 "-l",
                 "warning",
                 "--concurrency",
-                "2",
+                str(concurrency),
                 "-n",
                 f"fault{n}@%h",
             ],
@@ -173,6 +179,10 @@ class Installation:
         for s in (self.broker, self.graph):
             if s.process is not None and s.process.poll() is None:
                 s.stop()
+
+
+def can_run_as_pid_1() -> bool:
+    return os.geteuid() == 0 and shutil.which("unshare") is not None
 
 
 def statuses(project: Project) -> Counter:

@@ -23,6 +23,7 @@ import pytest
 from django.conf import settings
 from django.core.management import call_command
 
+from kg.ledger.episodes import IMPORT_TASK_STRIDE
 from kg.models import Project
 from kg.pipeline import recovery
 from kg.pipeline.locks import LEASE_SECONDS, installation_namespace
@@ -274,22 +275,26 @@ def test_broker_lost_its_queue_on_production_sweep_settings(installation, import
 
 
 def test_worker_killed_three_times_on_production_sweep_settings(installation, import_file):
+    """Killed twice during the import, then once with at least 80 % done and every task of the
+    import taken by the worker (a process for each): no later task is queued to
+    drive the import turn through what the dead worker held. Restarted as a container restarts
+    it where the suite may (same host name, process id 1)."""
     path, items = import_file
-    _production_sweep(installation)
     total = len(items)
-    installation.start_worker()
+    _production_sweep(installation)
+    # A process for every task of the import (at most 12: past 80 % the rest are taken).
+    processes = min(-(-total // IMPORT_TASK_STRIDE) + 1, 12)
+    installation.start_worker(concurrency=processes, as_container=True)
     project = _ingest(path, "kill9-production")
     for share in (0.25, 0.5, 0.8):
         harness.wait_until(
             lambda s=share: harness.statuses(project).get("done", 0) >= total * s, 600
         )
         if share == 0.8:
-            # The worker has taken the import's last tasks: no later task is left in the queue
-            # to drive the import turn through what it holds.
             harness.wait_until(lambda: recovery.broker_backlog() == 0, 600)
         unfinished = len(harness.unfinished(project))
         installation.kill_worker(installation.workers[-1])
-        installation.start_worker()
+        installation.start_worker(concurrency=processes, as_container=True)
         restarted = time.monotonic()
     harness.wait_done(project, total, 900)
     figures = _check(
@@ -299,6 +304,8 @@ def test_worker_killed_three_times_on_production_sweep_settings(installation, im
         "worker_killed_three_times_production_sweep",
         {
             "stale_after_seconds": installation.stale_after,
+            "worker_processes": processes,
+            "restarted_as_pid_1": harness.can_run_as_pid_1(),
             "unfinished_at_last_kill": unfinished,
             "done_after_last_restart_seconds": round(time.monotonic() - restarted, 1),
         },
