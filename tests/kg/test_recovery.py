@@ -348,3 +348,33 @@ def test_the_heartbeat_sweeps_as_soon_as_a_loss_is_noticed(five_episodes):
     finally:
         beat.stop()
         recovery.broker_restarted()
+
+
+@pytest.mark.django_db
+def test_a_task_waiting_for_the_import_turn_has_claimed_its_message(embedded_server, monkeypatch):
+    """While another worker holds the turn, the waiting task's message names its worker: should
+    that worker die, the sweep re-queues it without waiting for the deadline."""
+    from kg.ledger.episodes import EpisodeInput, record_episode
+    from kg.models import EpisodeKind
+    from kg.pipeline import ingest
+
+    project = make_project("claimed")
+    episodes = [
+        record_episode(project, EpisodeInput(content=t, kind=EpisodeKind.IMPORT), enqueue=False)
+        for t in ("Salon owners hate double bookings.", "Reminders by text message.")
+    ]
+    monkeypatch.setenv(recovery.WORKER_ID_ENV, "waiting:1:aa")
+    lock_redis().set(namespaced_key(f"lock:import-order:{project.pk}"), "another", px=1000)
+    claimed_while_waiting = []
+    read_ahead = ingest.read_ahead
+
+    def observed_read_ahead(run):  # runs while the task waits for the turn
+        claimed_while_waiting.append(
+            EpisodeProcessing.objects.values_list("status", "worker").get(episode=episodes[1])
+        )
+        return read_ahead(run)
+
+    monkeypatch.setattr(ingest, "read_ahead", observed_read_ahead)
+    ingest.episode_ingest(episodes[1].pk)
+    assert claimed_while_waiting[0] == (ProcessingStatus.PENDING, "waiting:1:aa")
+    assert EpisodeProcessing.objects.filter(status=ProcessingStatus.DONE).count() == 2
