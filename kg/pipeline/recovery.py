@@ -11,7 +11,21 @@ the broker's queue past the deadline and is left there. Each re-queue is counted
 PIPELINE_MAX_REQUEUES the episode is FAILED with its reason.
 
 Workers write a heartbeat (a sorted set in the lock Redis, member = worker id, score = time)
-so /health and the sweep know which workers live.
+so /health and the sweep know which workers live. Two losses are recovered without waiting for
+the deadline, noticed by every worker at each heartbeat (`RecoveryWatch`), which then sweeps at
+once:
+
+- a dead worker: what it ran, and the task it had taken (an episode claimed while its task
+  waits for the import turn: `claim_episode`), are re-queued as soon as it has been silent for
+  WORKER_GONE_SECONDS; the sweep then forgets it. Its tasks' messages stay unacknowledged in
+  the broker, out of every worker's reach for the broker's visibility timeout, so nothing else
+  would run them; a worker takes one task per process (CELERY_WORKER_PREFETCH_MULTIPLIER = 1),
+  so each task it holds has started and claimed its episode. A worker's id carries a start
+  token: a restarted container has the host name and process id of the worker that died in it.
+- a broker that lost its data (a restart without persistence, a lost volume): the broker
+  epoch, a key the sweep writes into the broker's own Redis database and records in SQL
+  (BrokerEpoch), vanishes with the queue. The sweep writes it anew and, finding it differs from
+  the one recorded, re-queues every pending episode no live worker holds.
 """
 
 from __future__ import annotations
