@@ -22,8 +22,10 @@ import time
 import pytest
 from django.conf import settings
 from django.core.management import call_command
+from django.db import transaction
 
-from kg.ledger.episodes import IMPORT_TASK_STRIDE
+from kg.ledger.episodes import IMPORT_TASK_STRIDE, queue_ingest, record_episode
+from kg.ledger.importing import read_ingest_file
 from kg.models import Project
 from kg.pipeline import recovery
 from kg.pipeline.locks import LEASE_SECONDS, installation_namespace
@@ -80,6 +82,21 @@ def _ingest(path, slug: str, *, sync: bool = False) -> Project:
             **options,
         )
     return Project.objects.get(slug=slug)
+
+
+def _import_in_runs(path, slug: str) -> Project:
+    """The file as `kg_ingest` records it, queued as uploads queue an import: one task per run
+    of IMPORT_TASK_STRIDE messages, for the last of the run (kg.ledger.episodes.queue_ingest)."""
+    project = get_or_create_project("acme", slug, "en")
+    project.name = harness.PRODUCT
+    project.save(update_fields=["name"])
+    items = read_ingest_file(path).items
+    with transaction.atomic():
+        episodes = [
+            record_episode(project, item, enqueue=False, refuse_duplicate=True) for item in items
+        ]
+        queue_ingest(episodes)
+    return project
 
 
 def _clean_export(path) -> dict:
@@ -286,7 +303,7 @@ def test_worker_killed_three_times_on_production_sweep_settings(installation, im
     tasks = -(-total // IMPORT_TASK_STRIDE)
     processes = min(tasks + 1, 12)
     installation.start_worker(concurrency=processes, as_container=True)
-    project = _ingest(path, "kill9-production")
+    project = _import_in_runs(path, "kill9-production")
     for share in (0.25, 0.5, 0.8):
         # Asked often: the import moves fast past 80 %, and the last kill must leave work.
         deadline = time.monotonic() + 600
