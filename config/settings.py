@@ -138,6 +138,31 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     }
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 60, maximum=86400)
+# The role that owns the tables, on PostgreSQL: migrations run as it (`manage.py
+# kg_database_setup`), which also grants DATABASE_URL's role what the app needs and no more
+# (INSERT and SELECT only on the ledger: kg.operations.database_roles). Unset, DATABASE_URL's
+# role does both (a development machine). Not an entry of DATABASES: the app never uses it.
+DATABASE_OWNER_URL = env_str("DATABASE_OWNER_URL", "")
+DATABASE_OWNER: dict | None = None
+if DATABASE_OWNER_URL:
+    env_url("DATABASE_OWNER_URL", DATABASE_OWNER_URL, {"postgres", "postgresql", "pgsql"})
+    DATABASE_OWNER = dj_database_url.parse(
+        checked("DATABASE_OWNER_URL", DATABASE_OWNER_URL, dj_database_url.parse)
+    )
+    _app_db = DATABASES["default"]
+    if _app_db["ENGINE"] != DATABASE_OWNER["ENGINE"] or any(
+        str(_app_db.get(k) or "") != str(DATABASE_OWNER.get(k) or "")
+        for k in ("HOST", "PORT", "NAME")
+    ):
+        raise ImproperlyConfigured(
+            "DATABASE_OWNER_URL must name the database DATABASE_URL names (same PostgreSQL host, "
+            "port and database), as its owner role"
+        )
+    if _app_db.get("USER") == DATABASE_OWNER.get("USER"):
+        raise ImproperlyConfigured(
+            "DATABASE_URL and DATABASE_OWNER_URL name the same role: the app must connect as a "
+            "role that does not own the tables"
+        )
 
 # --- graph ---
 # falkordb://host:port speaks FalkorDB's native protocol (the embedded default: its Bolt

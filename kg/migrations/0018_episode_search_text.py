@@ -40,7 +40,7 @@ def _run(statements_by_vendor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("kg", "0016_project_slug_per_organization"),
+        ("kg", "0017_broker_epoch"),
     ]
 
     operations = [

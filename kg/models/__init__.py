@@ -9,6 +9,7 @@ from kg.models.episodes import (
 from kg.models.imports import SourceImport, SourceImportStatus
 from kg.models.integration import EpisodeIntegration, IndexedNode, IndexPosting
 from kg.models.pipeline import (
+    BrokerEpoch,
     ExtractionRejection,
     LLMCall,
     ProjectRevision,
@@ -18,6 +19,7 @@ from kg.models.search import EpisodeSearchText
 from kg.models.tenancy import Invitation, Language, Membership, Organization, Project, Role
 
 __all__ = [
+    "BrokerEpoch",
     "Correction",
     "CorrectionAction",
     "reverted_numbers",

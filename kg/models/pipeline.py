@@ -100,3 +100,17 @@ class ProjectRevision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.project_id}@{self.revision}"
+
+
+class BrokerEpoch(models.Model):
+    """The broker epoch the stale-work sweep last saw (kg.pipeline.recovery): one row.
+
+    The epoch itself is a key in the broker's own Redis database, gone with its queue when the
+    broker loses its data; kept here too, a new epoch tells a lost queue from a first start.
+    """
+
+    epoch = models.CharField(max_length=100)
+    seen_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return self.epoch

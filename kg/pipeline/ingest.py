@@ -52,7 +52,7 @@ from kg.pipeline.locks import (
 )
 from kg.pipeline.proposal import recorded_proposals
 from kg.pipeline.read_ahead import read_ahead
-from kg.pipeline.recovery import record_gave_up, worker_id
+from kg.pipeline.recovery import claim_episode, record_gave_up, worker_id
 from kg.pipeline.revision import graph_changed
 
 logger = logging.getLogger("groundwork.pipeline")
@@ -104,6 +104,10 @@ READ_AHEAD_RUNS = 4
 def _ingest_in_order(episode: Episode) -> IngestReport:
     status = _status_of(episode)
     runs_read = 0
+    if status == ProcessingStatus.PENDING:
+        # Its task may wait a while for the turn: should this worker die meanwhile, the sweep
+        # re-queues the episode at once (its turn then drives through the run before it).
+        claim_episode(episode.pk)
     while True:
         if status == ProcessingStatus.DONE:
             return IngestReport(episode=episode.number, skipped=True)

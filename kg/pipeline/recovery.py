@@ -11,7 +11,21 @@ the broker's queue past the deadline and is left there. Each re-queue is counted
 PIPELINE_MAX_REQUEUES the episode is FAILED with its reason.
 
 Workers write a heartbeat (a sorted set in the lock Redis, member = worker id, score = time)
-so /health and the sweep know which workers live.
+so /health and the sweep know which workers live. Two losses are recovered without waiting for
+the deadline, noticed by every worker at each heartbeat (`RecoveryWatch`), which then sweeps at
+once:
+
+- a dead worker: what it ran, and the task it had taken (an episode claimed while its task
+  waits for the import turn: `claim_episode`), are re-queued as soon as it has been silent for
+  WORKER_GONE_SECONDS; the sweep then forgets it. Its tasks' messages stay unacknowledged in
+  the broker, out of every worker's reach for the broker's visibility timeout, so nothing else
+  would run them; a worker takes one task per process (CELERY_WORKER_PREFETCH_MULTIPLIER = 1),
+  so each task it holds has started and claimed its episode. A worker's id carries a start
+  token: a restarted container has the host name and process id of the worker that died in it.
+- a broker that lost its data (a restart without persistence, a lost volume): the broker
+  epoch, a key the sweep writes into the broker's own Redis database and records in SQL
+  (BrokerEpoch), vanishes with the queue. The sweep writes it anew and, finding it differs from
+  the one recorded, re-queues every pending episode no live worker holds.
 """
 
 from __future__ import annotations
@@ -22,16 +36,18 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Collection
+import uuid
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
+import redis
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from kg.models import EpisodeProcessing, ProcessingStatus
-from kg.pipeline.locks import lock_redis, namespaced_key
+from kg.models import BrokerEpoch, EpisodeProcessing, ProcessingStatus
+from kg.pipeline.locks import LockBusy, lock_redis, named_lock, namespaced_key
 from kg.task_queue import queue_task
 
 logger = logging.getLogger("groundwork.recovery")
@@ -87,9 +103,15 @@ def workers_gone(silent_for_seconds: float = WORKER_ALIVE_SECONDS) -> set[str]:
 class WorkerHeartbeat:
     """A daemon thread in a worker's main process that records the worker as alive."""
 
-    def __init__(self, worker: str, every: float = HEARTBEAT_EVERY_SECONDS) -> None:
+    def __init__(
+        self,
+        worker: str,
+        every: float = HEARTBEAT_EVERY_SECONDS,
+        watch: RecoveryWatch | None = None,
+    ) -> None:
         self.worker = worker
         self.every = every
+        self.watch = watch
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="worker-heartbeat", daemon=True)
 
@@ -103,6 +125,11 @@ class WorkerHeartbeat:
                 record_worker_beat(self.worker)
             except Exception as exc:  # Redis down: try again at the next beat
                 logger.warning("worker heartbeat not recorded: %s", exc)
+            if self.watch is not None:
+                try:
+                    self.watch.check()
+                except Exception as exc:
+                    logger.warning("recovery not checked: %s", exc)
             if self._stop.wait(self.every):
                 return
 
@@ -140,12 +167,82 @@ def record_gave_up(episode_id: int, reason: str, *, transient: bool) -> None:
     )
 
 
+def claim_episode(episode_id: int) -> None:
+    """The task of a pending episode runs on this worker (it may wait a while for the import
+    turn): recorded, so the sweep re-queues it at once should the worker die meanwhile (its
+    message stays with the broker as unacknowledged, out of every other worker's reach)."""
+    EpisodeProcessing.objects.filter(episode_id=episode_id, status=ProcessingStatus.PENDING).update(
+        worker=worker_id()
+    )
+
+
+# -- the broker's epoch ----------------------------------------------------------------------
+_broker_clients: dict[str, redis.Redis] = {}
+
+
+def _broker_redis() -> redis.Redis | None:
+    """A client of the broker's own Redis database (the one its queue lives in); None for a
+    broker that is not Redis."""
+    url = settings.CELERY_BROKER_URL
+    if not url.startswith(("redis://", "rediss://")):
+        return None
+    client = _broker_clients.get(url)
+    if client is None:
+        client = redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=5)
+        _broker_clients[url] = client
+    return client
+
+
+def _broker_epoch_key() -> str:
+    return namespaced_key("broker-epoch")
+
+
+def broker_epoch_present() -> bool | None:
+    """Whether the broker still holds the epoch the sweep wrote; None when it cannot say."""
+    client = _broker_redis()
+    if client is None:
+        return None
+    try:
+        return bool(client.exists(_broker_epoch_key()))
+    except redis.exceptions.RedisError as exc:
+        logger.warning("broker epoch not read: %s", exc)
+        return None
+
+
+def broker_restarted() -> bool:
+    """Whether the broker lost its data since the last sweep: its epoch (written here when
+    missing) is not the one recorded in SQL. The first sweep of an installation records it and
+    finds no loss. One caller of several at once finds it."""
+    client = _broker_redis()
+    if client is None:
+        return False
+    key = _broker_epoch_key()
+    try:
+        client.set(key, f"{time.time():.0f}:{uuid.uuid4().hex}", nx=True)
+        current = client.get(key)
+    except redis.exceptions.RedisError as exc:
+        logger.warning("broker epoch not read: %s", exc)
+        return False
+    if current is None:  # gone again at once: the next sweep sees it
+        return False
+    epoch = current.decode()
+    with transaction.atomic():
+        BrokerEpoch.objects.bulk_create([BrokerEpoch(pk=1, epoch=epoch)], ignore_conflicts=True)
+        seen = BrokerEpoch.objects.select_for_update().get(pk=1)
+        if seen.epoch == epoch:
+            return False
+        seen.epoch = epoch
+        seen.save()
+    return True
+
+
 # -- the sweep -------------------------------------------------------------------------------
 @dataclass
 class SweepReport:
     requeued: list[int] = field(default_factory=list)  # episode ids
     failed: list[int] = field(default_factory=list)
     live_workers: int = 0
+    broker_restarted: bool = False
 
 
 def stale_filter(
@@ -204,25 +301,38 @@ def sweep_stale_episodes(
     max_requeues: int | None = None,
     now: dt.datetime | None = None,
     backlog: int | None = -1,
+    restarted: bool | None = None,
 ) -> SweepReport:
     """Re-queue the episodes no one is working on; FAILED after max_requeues re-queues.
 
     `backlog` is the broker's queue length (read from the broker unless given; None: unknown).
+    `restarted`: whether the broker lost its queue (asked of the broker's epoch unless given).
     """
     stale_after = settings.PIPELINE_STALE_AFTER_SECONDS if stale_after is None else stale_after
     max_requeues = settings.PIPELINE_MAX_REQUEUES if max_requeues is None else max_requeues
     now = now or timezone.now()
+    restarted = broker_restarted() if restarted is None else restarted
     backlog = broker_backlog() if backlog == -1 else backlog
     live = workers_seen(WORKER_GONE_SECONDS)
-    # Running on a worker that stopped beating: its task died with it, re-queue it now.
-    orphaned = Q(status=ProcessingStatus.RUNNING) & Q(worker__in=workers_gone(WORKER_GONE_SECONDS))
-    report = SweepReport(live_workers=len(live))
+    gone = workers_gone(WORKER_GONE_SECONDS)
+    # Running on a worker that stopped beating, or a pending episode whose task it had taken:
+    # the task died with it (its message is out of reach until the broker's visibility
+    # timeout), re-queue it now.
+    orphaned = Q(status__in=[ProcessingStatus.RUNNING, ProcessingStatus.PENDING]) & Q(
+        worker__in=gone
+    )
+    report = SweepReport(live_workers=len(live), broker_restarted=restarted)
     stale = stale_filter(
         now,
         stale_after,
         live_workers=live,
         pending_undelivered=_nothing_left_to_deliver(now, stale_after, backlog),
     )
+    if restarted:
+        # Every queued task is gone with the broker's data: a pending episode is lost unless a
+        # live worker holds its task (taken before the loss, or a retry it keeps).
+        stale |= Q(status=ProcessingStatus.PENDING) & ~Q(worker__in=list(live))
+        logger.warning("the broker lost its queue: pending episodes are queued again")
     candidates = EpisodeProcessing.objects.filter(stale | orphaned).values_list("pk", flat=True)
     for pk in list(candidates):
         with transaction.atomic():
@@ -248,6 +358,8 @@ def sweep_stale_episodes(
             episode_id = row.episode_id
             transaction.on_commit(lambda e=episode_id: queue_task("kg.episode_ingest", [e]))
             report.requeued.append(episode_id)
+    for worker in gone:  # what it held is re-queued: nothing of it is left to notice
+        forget_worker(worker)
     if report.requeued or report.failed:
         logger.warning(
             "stale-work sweep: %d re-queued, %d failed for good",
@@ -255,3 +367,46 @@ def sweep_stale_episodes(
             len(report.failed),
         )
     return report
+
+
+# -- recovery without waiting for the sweep's schedule ---------------------------------------
+def recovery_due() -> bool:
+    """A loss the sweep should handle now: the broker's epoch is gone, or a worker stopped
+    beating (it is forgotten once swept). Two Redis reads: asked at every heartbeat."""
+    return broker_epoch_present() is False or bool(workers_gone(WORKER_GONE_SECONDS))
+
+
+def sweep_now() -> SweepReport | None:
+    """The sweep, unless another process runs one (None then)."""
+    try:
+        with named_lock("stale-sweep", timeout=0):
+            return sweep_stale_episodes()
+    except LockBusy:
+        return None
+
+
+class RecoveryWatch:
+    """Run by a worker's heartbeat: when a loss is noticed, the sweep runs at once in a thread
+    of its own (the heartbeat must go on beating), one at a time per process."""
+
+    def __init__(self, sweep: Callable[[], object] = sweep_now) -> None:
+        self._sweep = sweep
+        self._running = threading.Lock()
+
+    def check(self) -> bool:
+        """Start a sweep when one is due and none runs here; true when started."""
+        if self._running.locked() or not recovery_due():
+            return False
+        self._running.acquire()
+        threading.Thread(target=self._run, name="recovery-sweep", daemon=True).start()
+        return True
+
+    def _run(self) -> None:
+        try:
+            self._sweep()
+        except Exception as exc:  # the beat's sweep and the next heartbeat try again
+            logger.warning("recovery sweep failed: %s", exc)
+        finally:
+            # This thread's database connection is its own: closed, not left to the process.
+            connection.close()
+            self._running.release()

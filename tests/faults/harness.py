@@ -7,6 +7,7 @@ import datetime as dt
 import json
 import os
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
@@ -33,6 +34,9 @@ RESULTS = ROOT / "benchmarks" / "results" / "faults.json"
 MESSAGES = int(os.environ.get("FAULTS_MESSAGES", "500"))
 STALE_AFTER = 20
 SWEEP_EVERY = 5
+# config/settings.py's defaults, for the runs that show recovery on production settings.
+PRODUCTION_STALE_AFTER = 600
+PRODUCTION_SWEEP_EVERY = 60
 PRODUCT = "Courier app"
 
 
@@ -93,6 +97,8 @@ class Installation:
     broker: EmbeddedServer
     graph: EmbeddedServer
     workers: list[subprocess.Popen] = field(default_factory=list)
+    stale_after: int = STALE_AFTER
+    sweep_every: int = SWEEP_EVERY
 
     def wire(self) -> None:
         settings.GRAPH_URI = self.graph.graph_uri
@@ -116,18 +122,23 @@ class Installation:
             "CELERY_RESULT_BACKEND": self.broker.redis_url(1),
             "LOCK_REDIS_URL": self.broker.redis_url(2),
             "GROUNDWORK_INSTALLATION": installation_namespace(),
-            "PIPELINE_STALE_AFTER_SECONDS": str(STALE_AFTER),
-            "PIPELINE_SWEEP_EVERY_SECONDS": str(SWEEP_EVERY),
+            "PIPELINE_STALE_AFTER_SECONDS": str(self.stale_after),
+            "PIPELINE_SWEEP_EVERY_SECONDS": str(self.sweep_every),
             "LLM_ENGINE": "offline",
             "DEBUG": "true",  # the development key is refused otherwise
             "OPENAI_API_KEY": "",
             "OPENAI_BASE_URL": "",
         }
 
-    def start_worker(self) -> subprocess.Popen:
+    def start_worker(self, *, concurrency: int = 2, as_container: bool = False) -> subprocess.Popen:
+        """A worker with its beat. `as_container`: as a container runs it, process id 1 in a
+        process namespace of its own (root only; a plain process otherwise), so a restarted
+        worker has the host name and process id of the one killed before it."""
         n = len(self.workers)
+        namespace = ["unshare", "--pid", "--fork"] if as_container and can_run_as_pid_1() else []
         worker = subprocess.Popen(
             [
+                *namespace,
                 sys.executable,
                 "-m",
                 "celery",
@@ -140,7 +151,7 @@ class Installation:
                 "-l",
                 "warning",
                 "--concurrency",
-                "2",
+                str(concurrency),
                 "-n",
                 f"fault{n}@%h",
             ],
@@ -168,6 +179,10 @@ class Installation:
         for s in (self.broker, self.graph):
             if s.process is not None and s.process.poll() is None:
                 s.stop()
+
+
+def can_run_as_pid_1() -> bool:
+    return os.geteuid() == 0 and shutil.which("unshare") is not None
 
 
 def statuses(project: Project) -> Counter:

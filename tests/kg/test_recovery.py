@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from kg.graph import GraphUnavailable, reset_client
 from kg.llm import LLMOutputError
-from kg.models import EpisodeProcessing, ProcessingStatus
+from kg.models import BrokerEpoch, EpisodeProcessing, ProcessingStatus
 from kg.operations.embedded import free_port
 from kg.pipeline import recovery, retry_policy
 from kg.pipeline.locks import LeaseLost, LockBusy, lock_redis, namespaced_key
@@ -124,6 +124,8 @@ def _age(episode, seconds: float, **fields) -> None:
 @pytest.fixture
 def five_episodes(org_project, embedded_server):
     lock_redis().delete(namespaced_key("workers"))
+    # The broker's epoch, written and recorded by an earlier sweep: its queue was not lost.
+    assert not recovery.broker_restarted()
     return record_messages(
         org_project,
         [{"at": f"2026-03-01T10:0{i}:00Z", "text": f"Couriers hate map {i}."} for i in range(5)],
@@ -251,3 +253,128 @@ def test_the_sweep_command_reports_what_it_did(
     with django_capture_on_commit_callbacks():
         call_command("kg_sweep", "--stale-after", "600")
     assert "1 re-queued, 0 failed for good" in capsys.readouterr().out
+
+
+# -- losses recovered at once -----------------------------------------------------------------
+def _lose_broker_data() -> None:
+    """What a broker restart without persistence leaves: its database empty, queue and epoch."""
+    from config.celery import app
+
+    with app.connection_for_write() as conn:
+        conn.default_channel.client.delete(app.conf.task_default_queue)
+    recovery._broker_redis().delete(recovery._broker_epoch_key())
+
+
+@pytest.mark.django_db
+def test_a_broker_that_lost_its_queue_gets_its_pending_work_back_at_once(
+    five_episodes, django_capture_on_commit_callbacks
+):
+    fresh, held_by_live, running_on_live, done = five_episodes[:4]
+    recovery.record_worker_beat("live:1")
+    _age(held_by_live, 1, worker="live:1")  # its task was taken before the loss
+    _age(running_on_live, 1, status=ProcessingStatus.RUNNING, worker="live:1")
+    _age(done, 1, status=ProcessingStatus.DONE)
+    with django_capture_on_commit_callbacks():
+        assert recovery.sweep_stale_episodes(stale_after=600).requeued == []
+    assert not recovery.recovery_due()
+    _lose_broker_data()
+    assert recovery.recovery_due()  # every worker's heartbeat notices
+    with django_capture_on_commit_callbacks() as queued:
+        report = recovery.sweep_stale_episodes(stale_after=600)
+    # Pending a second, not ten minutes: re-queued at once, as is every pending episode no
+    # live worker holds; the live worker's own and the finished one are left alone.
+    assert report.broker_restarted
+    assert sorted(report.requeued) == sorted([fresh.pk, five_episodes[4].pk])
+    assert len(queued) == 2
+    assert recovery.broker_epoch_present() and not recovery.recovery_due()
+    with django_capture_on_commit_callbacks():
+        again = recovery.sweep_stale_episodes(stale_after=600)
+    assert (again.broker_restarted, again.requeued) == (False, [])
+
+
+@pytest.mark.django_db
+def test_the_first_sweep_of_an_installation_records_the_epoch_and_requeues_nothing(
+    org_project, embedded_server, django_capture_on_commit_callbacks
+):
+    lock_redis().delete(namespaced_key("workers"))
+    _lose_broker_data()  # no epoch anywhere: a new installation, its tasks in the queue
+    (pending,) = record_messages(org_project, [{"at": "2026-03-01T10:00:00Z", "text": "Maps."}])
+    with django_capture_on_commit_callbacks() as queued:
+        report = recovery.sweep_stale_episodes(stale_after=600)
+    assert (report.broker_restarted, report.requeued, len(queued)) == (False, [], 0)
+    assert BrokerEpoch.objects.get().epoch == (
+        recovery._broker_redis().get(recovery._broker_epoch_key()).decode()
+    )
+
+
+@pytest.mark.django_db
+def test_a_dead_workers_taken_task_is_requeued_at_once_and_the_worker_forgotten(
+    five_episodes, django_capture_on_commit_callbacks, monkeypatch
+):
+    waiting_for_turn, other = five_episodes[:2]
+    monkeypatch.setenv(recovery.WORKER_ID_ENV, "dead:1:ab")
+    recovery.claim_episode(waiting_for_turn.pk)
+    recovery.record_worker_beat("dead:1:ab", at=timezone.now().timestamp() - 40)
+    processing = EpisodeProcessing.objects.get(episode=waiting_for_turn)
+    assert (processing.status, processing.worker) == (ProcessingStatus.PENDING, "dead:1:ab")
+    assert recovery.recovery_due()
+    with django_capture_on_commit_callbacks() as queued:
+        report = recovery.sweep_stale_episodes(stale_after=600, backlog=3)
+    assert report.requeued == [waiting_for_turn.pk]  # the others wait in the queue
+    assert len(queued) == 1
+    processing.refresh_from_db()
+    assert (processing.worker, processing.requeues) == ("", 1)
+    assert recovery.workers_gone(recovery.WORKER_GONE_SECONDS) == set()
+    assert not recovery.recovery_due()
+    assert EpisodeProcessing.objects.get(episode=other).requeues == 0
+
+
+@pytest.mark.django_db
+def test_the_heartbeat_sweeps_as_soon_as_a_loss_is_noticed(five_episodes):
+    import threading
+
+    swept = threading.Event()
+    watch = recovery.RecoveryWatch(sweep=swept.set)
+    assert not watch.check() and not swept.is_set()
+    recovery.record_worker_beat("dead:2:cd", at=timezone.now().timestamp() - 40)
+    assert watch.check()
+    assert swept.wait(5)
+    lock_redis().delete(namespaced_key("workers"))
+    swept.clear()
+    _lose_broker_data()
+    beat = recovery.WorkerHeartbeat("live:3:ef", every=0.05, watch=watch).start()
+    try:
+        assert swept.wait(5)
+    finally:
+        beat.stop()
+        recovery.broker_restarted()
+
+
+@pytest.mark.django_db
+def test_a_task_waiting_for_the_import_turn_has_claimed_its_message(embedded_server, monkeypatch):
+    """While another worker holds the turn, the waiting task's message names its worker: should
+    that worker die, the sweep re-queues it without waiting for the deadline."""
+    from kg.ledger.episodes import EpisodeInput, record_episode
+    from kg.models import EpisodeKind
+    from kg.pipeline import ingest
+
+    project = make_project("claimed")
+    episodes = [
+        record_episode(project, EpisodeInput(content=t, kind=EpisodeKind.IMPORT), enqueue=False)
+        for t in ("Salon owners hate double bookings.", "Reminders by text message.")
+    ]
+    monkeypatch.setenv(recovery.WORKER_ID_ENV, "waiting:1:aa")
+    lock_redis().set(namespaced_key(f"lock:import-order:{project.pk}"), "another", px=1000)
+    claimed_while_waiting = []
+    read_ahead = ingest.read_ahead
+
+    def observed_read_ahead(run):  # runs while the task waits for the turn
+        claimed_while_waiting.append(
+            EpisodeProcessing.objects.values_list("status", "worker").get(episode=episodes[1])
+        )
+        return read_ahead(run)
+
+    monkeypatch.setattr(ingest, "read_ahead", observed_read_ahead)
+    ingest.episode_ingest(episodes[1].pk)
+    assert claimed_while_waiting[0] == (ProcessingStatus.PENDING, "waiting:1:aa")
+    assert EpisodeProcessing.objects.filter(status=ProcessingStatus.DONE).count() == 2
