@@ -15,18 +15,25 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-SECRETS = ("SECRET_KEY", "POSTGRES_PASSWORD", "NEO4J_PASSWORD", "REDIS_PASSWORD")
+SECRETS = (
+    "SECRET_KEY",
+    "POSTGRES_PASSWORD",
+    "POSTGRES_APP_PASSWORD",
+    "NEO4J_PASSWORD",
+    "REDIS_PASSWORD",
+)
 
 
 class ComposeRefuses(KeyError):
     """A ${VAR:?message} the operator did not set: compose stops before starting anything."""
 
 
-def compose_environment(**operator: str) -> dict[str, str]:
-    """The app's environment in docker-compose.yml (x-app), with ${VAR:-default} resolved from
-    what the operator sets (`operator`), else the file's default; ${VAR:?message} unset raises
-    ComposeRefuses, as compose does."""
-    app = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["x-app"]
+def compose_environment(service: str = "worker", **operator: str) -> dict[str, str]:
+    """A service's environment in docker-compose.yml (the worker's is the app's,
+    x-app-environment; web's adds the tables' owner for its migrations), with ${VAR:-default}
+    resolved from what the operator sets (`operator`), else the file's default;
+    ${VAR:?message} unset raises ComposeRefuses, as compose does."""
+    app = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"][service]
 
     def resolve(found: re.Match) -> str:
         name, kind, default = found.groups()
@@ -104,12 +111,12 @@ def test_compose_refuses_to_start_without_its_secrets():
     for missing in SECRETS:
         given = {k: v for k, v in operator_secrets().items() if k != missing}
         with pytest.raises(ComposeRefuses) as refused:
-            compose_environment(**given)
+            compose_environment("web", **given)
         assert refused.value.args == (missing,)
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
     services = compose["services"]
     text = (ROOT / "docker-compose.yml").read_text()
-    for name in ("POSTGRES_PASSWORD", "NEO4J_PASSWORD", "REDIS_PASSWORD"):
+    for name in ("POSTGRES_PASSWORD", "POSTGRES_APP_PASSWORD", "NEO4J_PASSWORD", "REDIS_PASSWORD"):
         assert f"${{{name}:-" not in text  # no silent fallback anywhere in the file
         assert f"${{{name}:?" in text
     assert "--requirepass" in " ".join(services["redis"]["command"])
