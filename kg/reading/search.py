@@ -139,11 +139,13 @@ def text_matches(project: Project, focus: Iterable[str], limit: int = TEXT_HITS)
             )
         else:
             query = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+            # The full-text match runs once, as the outer query: joined the other way round,
+            # SQLite walks the project's rows and asks the index about each.
             cursor.execute(
-                "SELECT s.episode_id FROM kg_episode_fts JOIN kg_episodesearchtext s "
-                "ON s.episode_id = kg_episode_fts.rowid "
-                "WHERE kg_episode_fts MATCH %s AND s.project_id = %s "
-                "ORDER BY bm25(kg_episode_fts), s.episode_id LIMIT %s",
+                "SELECT f.rowid FROM (SELECT rowid, bm25(kg_episode_fts) AS rank "
+                "FROM kg_episode_fts WHERE kg_episode_fts MATCH %s) f "
+                "JOIN kg_episodesearchtext s ON s.episode_id = f.rowid "
+                "WHERE s.project_id = %s ORDER BY f.rank, f.rowid LIMIT %s",
                 [query, project.pk, limit],
             )
         return [row[0] for row in cursor.fetchall()]
@@ -173,10 +175,9 @@ def document_frequency(project: Project, term: str) -> int:
             )
         else:
             cursor.execute(
-                "SELECT count(*) FROM kg_episode_fts JOIN kg_episodesearchtext s "
-                "ON s.episode_id = kg_episode_fts.rowid "
-                "WHERE kg_episode_fts MATCH %s AND s.project_id = %s",
-                ['"' + term.replace('"', '""') + '"', project.pk],
+                "SELECT count(*) FROM kg_episodesearchtext WHERE project_id = %s AND episode_id "
+                "IN (SELECT rowid FROM kg_episode_fts WHERE kg_episode_fts MATCH %s)",
+                [project.pk, '"' + term.replace('"', '""') + '"'],
             )
         return int(cursor.fetchone()[0])
 
