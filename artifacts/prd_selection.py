@@ -141,6 +141,9 @@ class Selection:
     hidden_questions: int  # open contradictions and gaps of the shown nodes not listed
     budget: int
     decisions: list[Decision] = field(default_factory=list)  # answered contradictions
+    # Context nodes on either side of a contradiction still open (listed or not): the PRD
+    # asks about them under open questions and states neither side as a fact.
+    disputed: frozenset[int] = frozenset()
 
     def fingerprint(self) -> dict:
         """What the selection adds to the content hash beyond the context itself."""
@@ -149,6 +152,7 @@ class Selection:
             "hidden_questions": self.hidden_questions,
             "budget": self.budget,
             "decisions": [d.fingerprint() for d in self.decisions],
+            "disputed": sorted(self.disputed),
         }
 
 
@@ -286,6 +290,7 @@ def select_context(
         hidden_questions=hidden_questions,
         budget=budget,
         decisions=decisions(project, kept, decided_nodes),
+        disputed=frozenset(by_uid[uid].number for uid in disputes if uid in by_uid),
     )
 
 

@@ -26,7 +26,7 @@ import json
 import logging
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
 from django.apps import apps
@@ -84,7 +84,7 @@ logger = logging.getLogger("groundwork.artifacts")
 
 # Part of the context hash: bump when the prompt, the checks or the offline engine change, so
 # an unchanged graph still gets a new version written by the new code.
-WRITER_REVISION = "prd-writer-3"
+WRITER_REVISION = "prd-writer-4"
 
 ProgressCallback = Callable[[str], None]
 
@@ -438,8 +438,9 @@ def _generate(
     index = ContextIndex.of(context, relations)
     outcome = _Outcome()
     if context.nodes:
-        request = writer_request(project, context, relations)
+        request = writer_request(project, context, relations, withheld=selection.disputed)
         outcome = _write_and_check(project, request, index, progress, engine, reviewing)
+        outcome.claims = _undisputed(outcome, selection.disputed)
     timings["writing_ms"] = _ms(started) - timings["context_ms"]
 
     progress(Stage.RENDERING)
@@ -478,12 +479,32 @@ def _ms(started: float) -> int:
     return int((time.monotonic() - started) * 1000)
 
 
+def _undisputed(outcome: _Outcome, disputed: frozenset[int]) -> list[CheckedClaim]:
+    """The checked claims that state no side of an open contradiction; the others are listed
+    as dropped (the writer was not shown those nodes, but a model may cite them anyway)."""
+    kept = []
+    for claim in outcome.claims:
+        contested = sorted(set(claim.nodes) & disputed)
+        if not contested:
+            kept.append(claim)
+            continue
+        listed = ", ".join(f"#{n}" for n in contested)
+        draft = Draft(section=claim.section, text=claim.text, nodes=claim.nodes)
+        reason = f"node(s) {listed} are in an open contradiction: asked under open questions"
+        outcome.dropped.append(_dropped(draft, reason))
+    return kept
+
+
 def writer_request(
     project: Project,
     context: ArtifactContext,
     relations: dict[str, list[EvidenceView]] | None = None,
+    withheld: Collection[int] = (),
 ) -> prd_writer.WriterRequest:
-    """`relations` (edge_evidence) gives the edges' quotes as of the context's moment."""
+    """`relations` (edge_evidence) gives the edges' quotes as of the context's moment.
+
+    `withheld` node numbers (the sides of open contradictions) are not sent: the PRD asks about
+    them under open questions and must not state either side as a fact."""
 
     def edge_quotes(uid: str, quotes: list[str]) -> list[str]:
         if relations is not None:
@@ -502,6 +523,7 @@ def writer_request(
             quotes=[e.quote for e in n.evidence[: prd_writer.MAX_QUOTES_PER_NODE]],
         )
         for n in sorted(context.nodes, key=lambda n: n.number)
+        if n.number not in withheld
     ]
     edges = [
         prd_writer.EdgeLine(
@@ -511,6 +533,7 @@ def writer_request(
             quotes=edge_quotes(e.uid, e.quotes),
         )
         for e in sorted(context.edges, key=lambda e: (e.source, e.relation, e.target))
+        if e.source not in withheld and e.target not in withheld
     ]
     sections = [
         prd_writer.SectionSpec(

@@ -1,0 +1,86 @@
+"""What a PM reads in the PRD: open contradictions asked, never stated; the evidence appendix
+by message; requirements ranked by a score shown with its reasons."""
+
+from __future__ import annotations
+
+import pytest
+
+from artifacts.models import ClaimKind, Section
+from artifacts.services import generate_prd
+from tests.artifacts.invariants import assert_evidence_traced, writer_claims
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def speed_dispute(couriers):
+    """Couriers value speed, and another courier says speed does not matter: still open."""
+    r = couriers
+    e10 = r.say(
+        "Courier Anna: speed is the main factor when I pick an app.", "2026-03-20T10:00:00Z"
+    )
+    e11 = r.say("Courier Pavel: speed does not matter to me at all.", "2026-03-21T10:00:00Z")
+    r.speed_main = r.node(
+        "insight",
+        "Speed is the main factor",
+        (e10, "speed is the main factor"),
+        subject="speed",
+        stance="positive",
+    )
+    r.speed_none = r.node(
+        "insight",
+        "Speed does not matter",
+        (e11, "speed does not matter to me"),
+        subject="speed",
+        stance="negative",
+    )
+    r.edge("values", r.segment, r.speed_main, e10, "Courier Anna: speed is the main factor")
+    r.contradiction(r.speed_main, r.speed_none, "speed", "2026-03-21T10:00:00Z")
+    return r
+
+
+def test_an_open_contradiction_is_asked_and_never_stated_as_a_fact(speed_dispute):
+    r = speed_dispute
+    version = generate_prd(r.project)
+
+    disputed = {r.speed_main.number, r.speed_none.number, r.price_yes.number, r.price_no.number}
+    for claim in writer_claims(version):
+        assert not set(claim.nodes) & disputed, claim.text
+        assert "speed is the main factor" not in claim.text.lower()
+        assert "does not matter" not in claim.text.lower()
+    questions = version.claims.filter(section=Section.OPEN_QUESTIONS, kind=ClaimKind.CONTRADICTION)
+    asked = {tuple(q.nodes) for q in questions}
+    assert (r.speed_main.number, r.speed_none.number) in asked
+    assert (r.price_yes.number, r.price_no.number) in asked
+    body = version.markdown.split("## Open questions")[0]
+    assert "Speed is the main factor" not in body
+    assert "Speed does not matter" not in body
+    assert "Rental price" not in body
+    assert_evidence_traced(version)
+    # The segment is still written, without the disputed value.
+    texts = [c.text for c in writer_claims(version)]
+    assert any("Gig couriers on bikes" in t for t in texts)
+
+
+def test_a_model_claim_stating_a_disputed_side_is_dropped(speed_dispute):
+    """Whatever writes the claims, the system removes a stated side of an open dispute."""
+    from artifacts.checks import CheckedClaim
+    from artifacts.services import _Outcome, _undisputed
+
+    claim = CheckedClaim(
+        section=Section.SEGMENTS,
+        text="Segment Gig couriers on bikes values: Speed is the main factor.",
+        nodes=(speed_dispute.segment.number, speed_dispute.speed_main.number),
+        kind=ClaimKind.FACT,
+    )
+    other = CheckedClaim(
+        section=Section.SEGMENTS,
+        text="Target segment: Gig couriers on bikes.",
+        nodes=(speed_dispute.segment.number,),
+        kind=ClaimKind.FACT,
+    )
+    outcome = _Outcome(claims=[claim, other])
+    kept = _undisputed(outcome, frozenset({speed_dispute.speed_main.number}))
+    assert kept == [other]
+    assert outcome.dropped[0]["text"] == claim.text
+    assert "open contradiction" in outcome.dropped[0]["reason"]
