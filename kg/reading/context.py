@@ -19,11 +19,14 @@ import logging
 import threading
 import uuid
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import lru_cache
 
 from pydantic import BaseModel, Field, PrivateAttr
 
 from kg.graph import ContradictionRecord, EdgeRecord, Evidence, NodeRecord, store
 from kg.graph.records import graph_time
+from kg.language.lemmas import part_lemmas, said_lemmas
 from kg.ledger.sources.reference import citation_locator
 from kg.models import Episode, Project
 from kg.ontology import NODE_TYPES
@@ -376,57 +379,90 @@ def contradiction_view(
     )
 
 
-GapRule = tuple[str, str, Callable[[ContextNode, dict[tuple[int, str], set[str]]], bool]]
+@dataclass(frozen=True)
+class GapRule:
+    """A question a node of `node_type` leaves open unless the research answers it: by an edge
+    of one of `relations` (the node at the `end` given), or by a node of `answer_types` said
+    together with it (see `said_together`)."""
 
-# (rule, node type, test on the node's links) — each says what is missing.
-GAP_RULES: list[GapRule] = [
-    (
-        "segment_without_pains",
-        "segment",
-        lambda n, links: "experiences" not in links[(n.number, "out")],
+    rule: str
+    node_type: str
+    relations: tuple[str, ...]
+    end: str  # "out": the node is the edge's source; "in": its target
+    answer_types: tuple[str, ...]
+
+
+GAP_RULES: tuple[GapRule, ...] = (
+    GapRule("segment_without_pains", "segment", ("experiences",), "out", ("pain",)),
+    GapRule("segment_without_triggers", "segment", ("triggered_by",), "out", ("trigger",)),
+    GapRule(
+        "pain_without_alternatives", "pain", ("addresses",), "in", ("alternative", "competitor")
     ),
-    (
-        "segment_without_triggers",
-        "segment",
-        lambda n, links: "triggered_by" not in links[(n.number, "out")],
-    ),
-    (
-        "pain_without_alternatives",
-        "pain",
-        lambda n, links: "addresses" not in links[(n.number, "in")],
-    ),
-    ("pain_without_segment", "pain", lambda n, links: "experiences" not in links[(n.number, "in")]),
-    (
-        "feature_without_evidence",
-        "feature",
-        lambda n, links: not ({"solves", "supports"} & links[(n.number, "out")]),
-    ),
-    ("goal_without_metric", "goal", lambda n, links: "measured_by" not in links[(n.number, "out")]),
-    (
-        "competitor_without_features",
-        "competitor",
-        lambda n, links: "offers" not in links[(n.number, "out")],
-    ),
-]
+    GapRule("pain_without_segment", "pain", ("experiences",), "in", ("segment",)),
+    GapRule("feature_without_evidence", "feature", ("solves", "supports"), "out", ("pain", "job")),
+    GapRule("goal_without_metric", "goal", ("measured_by",), "out", ("metric",)),
+    GapRule("competitor_without_features", "competitor", ("offers",), "out", ("feature",)),
+)
+
+
+@lru_cache(maxsize=50_000)
+def _name_lemmas(text: str) -> frozenset[str]:
+    return part_lemmas(text)
+
+
+@lru_cache(maxsize=50_000)
+def _quote_lemmas(text: str) -> frozenset[str]:
+    return said_lemmas(text)
+
+
+def _names(node: ContextNode, quote: str) -> bool:
+    """The quote names the node: half of the content lemmas of its label (or of an alias), and
+    at least one, are among the quote's (the PRD's grounding test, artifacts.checks)."""
+    said = _quote_lemmas(quote)
+    for name in (node.label, *node.aliases):
+        wanted = _name_lemmas(name)
+        shared = len(wanted & said)
+        if shared >= 1 and 2 * shared >= len(wanted):
+            return True
+    return False
+
+
+def said_together(a: ContextNode, b: ContextNode) -> bool:
+    """The research states the two nodes together: a quote of one names the other, or they
+    rest on overlapping words of the same message (one sentence speaks of both)."""
+    for x in a.evidence:
+        for y in b.evidence:
+            if x.episode_uid == y.episode_uid and x.start < y.end and y.start < x.end:
+                return True
+    return any(_names(b, e.quote) for e in a.evidence) or any(
+        _names(a, e.quote) for e in b.evidence
+    )
 
 
 def research_gaps(nodes: list[ContextNode], edges: list[ContextEdge], language: str) -> list[Gap]:
+    """The questions the research truly leaves open about `nodes`: a gap is reported only when
+    no edge answers it (`edges` may reach nodes outside `nodes`) and no node of `nodes` of an
+    answering type is said together with the node."""
     links: dict[tuple[int, str], set[str]] = {}
-    for node in nodes:
-        links[(node.number, "out")] = set()
-        links[(node.number, "in")] = set()
     for edge in edges:
         links.setdefault((edge.source, "out"), set()).add(edge.relation)
         links.setdefault((edge.target, "in"), set()).add(edge.relation)
+    by_type: dict[str, list[ContextNode]] = {}
+    for node in nodes:
+        by_type.setdefault(node.type, []).append(node)
     gaps = []
-    for rule, node_type, missing in GAP_RULES:
-        for node in nodes:
-            if node.type == node_type and missing(node, links):
-                gaps.append(
-                    Gap(
-                        rule=rule,
-                        node=node.number,
-                        question=_text(language, rule).format(label=node.label),
-                    )
+    for rule in GAP_RULES:
+        answers = [n for t in rule.answer_types for n in by_type.get(t, ())]
+        for node in by_type.get(rule.node_type, ()):
+            if set(rule.relations) & links.get((node.number, rule.end), set()):
+                continue
+            if any(said_together(node, answer) for answer in answers):
+                continue
+            gaps.append(
+                Gap(
+                    rule=rule.rule,
+                    node=node.number,
+                    question=_text(language, rule.rule).format(label=node.label),
                 )
+            )
     return gaps

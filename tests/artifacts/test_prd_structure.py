@@ -7,6 +7,8 @@ import pytest
 
 from artifacts.models import ClaimKind, Section
 from artifacts.services import generate_prd
+from kg.models import Organization, Project
+from tests.artifacts.conftest import Research
 from tests.artifacts.invariants import assert_evidence_traced, writer_claims
 
 pytestmark = pytest.mark.django_db
@@ -84,3 +86,23 @@ def test_a_model_claim_stating_a_disputed_side_is_dropped(speed_dispute):
     assert kept == [other]
     assert outcome.dropped[0]["text"] == claim.text
     assert "open contradiction" in outcome.dropped[0]["reason"]
+
+
+def test_no_gap_is_asked_that_a_node_of_the_research_answers(graph, db):
+    """Owners' pains exist but the extractor linked none to the segment: the PRD does not
+    claim the research says nothing about their problems."""
+    org = Organization.objects.create(slug="shops", name="Shops")
+    project = Project.objects.create(organization=org, slug="stock", name="Stock app")
+    r = Research(project)
+    e1 = r.say("We spoke to shop owners in Kazan.", "2026-04-01T09:00:00Z")
+    e2 = r.say("Shop owners lose stock records every month.", "2026-04-02T09:00:00Z")
+    owners = r.node("segment", "Shop owners", (e1, "shop owners in Kazan"))
+    r.node("pain", "Shop owners lose stock records", (e2, "Shop owners lose stock records"))
+
+    version = generate_prd(project)
+
+    questions = [q.text for q in version.claims.filter(section=Section.OPEN_QUESTIONS)]
+    assert "What problems do Shop owners have? Nothing in the research says yet." not in questions
+    # What the research truly lacks is still asked.
+    assert "What makes Shop owners look for a solution?" in questions
+    assert owners.number in {n for q in version.claims.filter(kind=ClaimKind.GAP) for n in q.nodes}
