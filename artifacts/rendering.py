@@ -55,6 +55,7 @@ class CitationView:
     file: str
     page: str
     confirmed_in: tuple[int, ...]
+    start: int = 0
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,14 @@ class ClaimView:
         for c in self.citations:
             groups.setdefault(c.node, []).append(c)
         return list(groups.items())
+
+    def by_quote(self) -> list[list[CitationView]]:
+        """Citations grouped per quoted span (an appendix entry: one message), in order: each
+        group is one quote and the nodes it supports."""
+        groups: dict[tuple[str, str, int], list[CitationView]] = {}
+        for c in self.citations:
+            groups.setdefault((c.episode_uid, c.quote, c.start), []).append(c)
+        return list(groups.values())
 
 
 @dataclass(frozen=True)
@@ -143,6 +152,7 @@ _CITATION_FIELDS = (
     "file",
     "page",
     "confirmed_in",
+    "start",
 )
 
 
@@ -157,7 +167,7 @@ def load_document(version: ArtifactVersion) -> Document:
         .values_list("claim_id", *_CITATION_FIELDS)
     )
     for claim_id, *values in rows:
-        view = CitationView(*values[:-1], confirmed_in=tuple(values[-1] or ()))
+        view = CitationView(*values[:-2], confirmed_in=tuple(values[-2] or ()), start=values[-1])
         by_claim.setdefault(claim_id, []).append(view)
     grouped: dict[str, list[ClaimView]] = {}
     claims = version.claims.order_by("section", "order").values_list(
@@ -240,6 +250,10 @@ def _one_line(text: str) -> str:
 
 def _node_ref(c: CitationView, language: str) -> str:
     return f"{type_name(c.node_type, language)} #{c.node}"
+
+
+def _by(c: CitationView) -> str:
+    return f", {c.author}" if c.author else ""
 
 
 def _source(c: CitationView, language: str) -> str:
@@ -355,16 +369,7 @@ def to_json(doc: Document) -> dict:
             }
             for q in doc.open_questions
         ],
-        "appendix": [
-            {
-                "node": e.nodes[0],
-                "node_type": e.citations[0].node_type if e.citations else "",
-                "label": e.text,
-                "confidence": e.citations[0].confidence if e.citations else 0,
-                "quotes": [_citation_json(x) for x in e.citations],
-            }
-            for e in doc.appendix
-        ],
+        "appendix": [_appendix_json(e) for e in doc.appendix if e.citations],
         "dropped": [
             {
                 "text": d.get("text", ""),
@@ -391,6 +396,35 @@ def to_json(doc: Document) -> dict:
                 "other_projects": list(i.other_projects),
             }
             for i in doc.org_insights
+        ],
+    }
+
+
+def _appendix_json(entry: ClaimView) -> dict:
+    """One message of the appendix: its quotes, each once, with the nodes each supports."""
+    first = entry.citations[0]
+    return {
+        "message_number": first.episode,
+        "episode": first.episode_uid,
+        "date": first.date.astimezone(dt.UTC).isoformat().replace("+00:00", "Z"),
+        "author": first.author,
+        "file": first.file,
+        "page": first.page,
+        "nodes": list(entry.nodes),
+        "quotes": [
+            {
+                "quote": group[0].quote,
+                "nodes": [
+                    {
+                        "node": c.node,
+                        "node_type": c.node_type,
+                        "node_label": c.node_label,
+                        "confidence": c.confidence,
+                    }
+                    for c in group
+                ],
+            }
+            for group in entry.by_quote()
         ],
     }
 
@@ -479,15 +513,17 @@ def render_markdown(doc: Document) -> str:
             continue
         first = entry.citations[0]
         lines.append(
-            f"- **{_node_ref(first, doc.language)} — {md_escape(entry.text)}** "
-            f"({w['confidence']} {first.confidence})"
+            f"- **{w['message']} #{first.episode}**{md_escape(_source(first, doc.language))}, "
+            f"{format_date(first.date, doc.language, year)}{md_escape(_by(first))}"
         )
-        for c in entry.citations:
-            quote = f"{w['quote_open']}{md_escape(c.quote)}{w['quote_close']}"
-            lines.append(
-                f"  - {w['message']} #{c.episode}{md_escape(_source(c, doc.language))}, "
-                f"{format_date(c.date, doc.language, year)}: {quote}"
+        for group in entry.by_quote():
+            quote = f"{w['quote_open']}{md_escape(group[0].quote)}{w['quote_close']}"
+            supports = "; ".join(
+                f"{_node_ref(c, doc.language)} {md_escape(c.node_label)} "
+                f"({w['confidence']} {c.confidence})"
+                for c in group
             )
+            lines.append(f"  - {quote} — {supports}")
     if doc.org_insights:
         lines += ["", f"## {w['org_insights']}", "", f"_{w['org_insights_hint']}_", ""]
         lines += [_md_org_insight(i, doc.language) for i in doc.org_insights]
@@ -648,25 +684,37 @@ def _html_more(doc: Document, section: str) -> str:
 
 
 def _html_appendix(doc: Document) -> str:
+    """By message; a node's anchor (#node-N) is on its first mention, where org insights and
+    readers land."""
     w = words(doc.language)
+    anchored: set[int] = set()
     entries_html = []
     for entry in doc.appendix:
         if not entry.citations:
             continue
         first = entry.citations[0]
-        quotes_html = "".join(
-            f'<li><a href="{_e(message_url(doc.project_slug, c.episode, c.node))}" '
-            f'data-episode="{_e(c.episode)}" data-node="{_e(c.node)}">{_e(w["message"])} '
-            f"#{_e(c.episode)}</a>{_e(_source(c, doc.language))}, "
-            f"{_e(format_date(c.date, doc.language, doc.reference_year))}: "
-            f"<q>{_e(_one_line(c.quote))}</q></li>"
-            for c in entry.citations
-        )
+        quotes_html = []
+        for group in entry.by_quote():
+            refs_html = []
+            for c in group:
+                anchor = "" if c.node in anchored else f' id="node-{_e(c.node)}"'
+                anchored.add(c.node)
+                refs_html.append(
+                    f'<span class="evidence-node"{anchor}><a href="'
+                    f'{_e(reverse("research:node", args=[doc.project_slug, c.node]))}" '
+                    f'data-node="{_e(c.node)}">{_e(_node_ref(c, doc.language))}</a> '
+                    f"{_e(c.node_label)} ({_e(w['confidence'])} {_e(c.confidence)})</span>"
+                )
+            quotes_html.append(
+                f"<li><q>{_e(_one_line(group[0].quote))}</q> — {'; '.join(refs_html)}</li>"
+            )
         entries_html.append(
-            f'<li id="node-{_e(first.node)}" class="evidence-node"><strong>'
-            f'<a href="{_e(reverse("research:node", args=[doc.project_slug, first.node]))}">'
-            f"{_e(_node_ref(first, doc.language))}</a> — {_e(entry.text)}</strong> "
-            f"({_e(w['confidence'])} {_e(first.confidence)})<ul>{quotes_html}</ul></li>"
+            f'<li id="message-{_e(first.episode)}" class="evidence-message"><strong>'
+            f'<a href="{_e(message_url(doc.project_slug, first.episode))}" '
+            f'data-episode="{_e(first.episode)}">{_e(w["message"])} #{_e(first.episode)}</a>'
+            f"</strong>{_e(_source(first, doc.language))}, "
+            f"{_e(format_date(first.date, doc.language, doc.reference_year))}"
+            f"{_e(_by(first))}<ul>{''.join(quotes_html)}</ul></li>"
         )
     return _html_section(
         Section.APPENDIX,
@@ -678,7 +726,7 @@ def _html_appendix(doc: Document) -> str:
 def _html_org_insights(doc: Document) -> str:
     """Apart from the appendix: not claims, no footnotes, no other project's quotes."""
     w = words(doc.language)
-    anchored = {e.nodes[0] for e in doc.appendix if e.nodes and e.citations}
+    anchored = {c.node for e in doc.appendix for c in e.citations}
     items_html = []
     for item in doc.org_insights:
         kind = type_name(item.node_type, doc.language)

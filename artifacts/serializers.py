@@ -167,12 +167,29 @@ class SectionShapeSerializer(serializers.Serializer):
     claims = ClaimShapeSerializer(many=True)
 
 
-class AppendixShapeSerializer(serializers.Serializer):
+class AppendixNodeSerializer(serializers.Serializer):
     node = serializers.IntegerField()
     node_type = serializers.CharField()
-    label = serializers.CharField()
+    node_label = serializers.CharField()
     confidence = serializers.IntegerField()
-    quotes = CitationShapeSerializer(many=True)
+
+
+class AppendixQuoteSerializer(serializers.Serializer):
+    quote = serializers.CharField()
+    nodes = AppendixNodeSerializer(many=True, help_text="The cited nodes this quote supports.")
+
+
+class AppendixShapeSerializer(serializers.Serializer):
+    """One message of the evidence appendix: each of its quotes once, with its nodes."""
+
+    message_number = serializers.IntegerField()
+    episode = serializers.CharField()
+    date = serializers.CharField()
+    author = serializers.CharField(allow_blank=True)
+    file = serializers.CharField(allow_blank=True)
+    page = serializers.CharField(allow_blank=True)
+    nodes = serializers.ListField(child=serializers.IntegerField())
+    quotes = AppendixQuoteSerializer(many=True)
 
 
 class DroppedShapeSerializer(serializers.Serializer):

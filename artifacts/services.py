@@ -63,7 +63,7 @@ from artifacts.prd_selection import (
     within_budget,
 )
 from artifacts.prompts import prd_reviewer, prd_writer
-from artifacts.sections import INSTRUCTIONS, WRITER_SECTIONS, title
+from artifacts.sections import INSTRUCTIONS, WRITER_SECTIONS, title, words
 from kg.commands import queue_task
 from kg.llm import LLMOutputError, call_llm, call_llm_repairing_json
 from kg.llm.engines import OfflineEngine, OpenAIEngine, current_engine
@@ -870,15 +870,30 @@ def _plan_claims(
     plans.extend(_decisions(context, index, decisions))
     plans.extend(_open_questions(context, index)[:budget])
     cited = sorted({n for p in plans for n in p.nodes})
-    for number in cited:
-        node = index.nodes[number]
-        text = node.label
-        if node.value and node.value not in node.label:
-            text = f"{node.label} — {node.value}"
-        citations = [
-            _CitationPlan(node=node, evidence=e, confirmed_in=[]) for e in _evidence_order(node)
-        ]
-        plans.append(_ClaimPlan(Section.APPENDIX, text, ClaimKind.EVIDENCE, [number], citations))
+    plans.extend(_appendix([index.nodes[n] for n in cited], context.language))
+    return plans
+
+
+def _appendix(nodes: Sequence[ContextNode], language: str) -> list[_ClaimPlan]:
+    """The evidence of the cited nodes by message, oldest first: each quoted span once, with
+    every node it supports (one citation row per node, rendered as one quote)."""
+    by_message: dict[str, list[_CitationPlan]] = {}
+    for node in nodes:
+        for e in _evidence_order(node):
+            by_message.setdefault(e.episode_uid, []).append(
+                _CitationPlan(node=node, evidence=e, confirmed_in=[])
+            )
+    plans = []
+    messages = sorted(
+        by_message.values(), key=lambda c: (c[0].evidence.date, c[0].evidence.episode_number)
+    )
+    for citations in messages:
+        # A quote's nodes stay together, quotes in the order the message says them.
+        citations.sort(key=lambda c: (c.evidence.start, c.evidence.end, c.node.number))
+        first = citations[0].evidence
+        text = f"{words(language)['message']} #{first.episode_number}"
+        numbers = list(dict.fromkeys(c.node.number for c in citations))
+        plans.append(_ClaimPlan(Section.APPENDIX, text, ClaimKind.EVIDENCE, numbers, citations))
     return plans
 
 
@@ -933,7 +948,8 @@ def _counts(plans: list[_ClaimPlan]) -> dict[str, int]:
         "facts": sum(p.kind == ClaimKind.FACT for p in written),
         "hypotheses": sum(p.kind == ClaimKind.HYPOTHESIS for p in written),
         "open_questions": sum(p.section == Section.OPEN_QUESTIONS for p in plans),
-        "cited_nodes": sum(p.section == Section.APPENDIX for p in plans),
+        "cited_nodes": len({n for p in plans if p.section == Section.APPENDIX for n in p.nodes}),
+        "evidence_messages": sum(p.section == Section.APPENDIX for p in plans),
         "citations": sum(len(p.citations) for p in plans if p.section != Section.APPENDIX),
     }
 

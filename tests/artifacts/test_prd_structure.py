@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from artifacts.models import ClaimKind, Section
+from artifacts.rendering import load_document, render_html, to_json
 from artifacts.services import generate_prd
 from kg.models import Organization, Project
 from tests.artifacts.conftest import Research
@@ -106,3 +107,37 @@ def test_no_gap_is_asked_that_a_node_of_the_research_answers(graph, db):
     # What the research truly lacks is still asked.
     assert "What makes Shop owners look for a solution?" in questions
     assert owners.number in {n for q in version.claims.filter(kind=ClaimKind.GAP) for n in q.nodes}
+
+
+def test_the_appendix_lists_each_quote_once_by_message(graph, db):
+    """One sentence grounds three nodes cited by three claims: the appendix shows it once,
+    under its message, naming the three nodes."""
+    org = Organization.objects.create(slug="maps", name="Maps")
+    project = Project.objects.create(organization=org, slug="routes", name="Routes app")
+    r = Research(project)
+    sentence = "Couriers hate slow maps and lost orders"
+    e1 = r.say(f"Interview 1. {sentence}, they told us.", "2026-04-01T09:00:00Z", author="Nina")
+    e2 = r.say("Slow maps again: the maps take a minute to load.", "2026-04-02T09:00:00Z")
+    couriers = r.node("segment", "Couriers", (e1, sentence))
+    maps = r.node("pain", "Slow maps", (e1, sentence), (e2, "Slow maps again"))
+    lost = r.node("pain", "Lost orders", (e1, sentence))
+
+    version = generate_prd(project)
+    doc = to_json(load_document(version))
+
+    cited = {n for s in doc["sections"] for c in s["claims"] for n in c["nodes"]}
+    assert {couriers.number, maps.number, lost.number} <= cited
+    assert [m["message_number"] for m in doc["appendix"]] == [e1.number, e2.number]
+    first = doc["appendix"][0]
+    assert first["author"] == "Nina"
+    assert [q["quote"] for q in first["quotes"]] == [sentence]
+    assert [n["node"] for n in first["quotes"][0]["nodes"]] == sorted(
+        [couriers.number, maps.number, lost.number]
+    )
+    appendix = version.markdown.split("## Evidence appendix")[1]
+    assert appendix.count(sentence) == 1
+    assert appendix.count("Slow maps again") == 1
+    html = render_html(load_document(version))
+    appendix_html = html.split('class="appendix"')[1].split('class="footnotes"')[0]
+    assert appendix_html.count(sentence) == 1
+    assert html.count(f'id="node-{maps.number}"') == 1
