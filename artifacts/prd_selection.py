@@ -22,6 +22,7 @@ from django.conf import settings
 
 from artifacts.checks import CheckedClaim, ContextIndex
 from artifacts.decisions import Decision, decided_as_of, decisions
+from artifacts.priorities import Priority, prioritise
 from artifacts.prompts.prd_writer import NODE_SECTION
 from artifacts.sections import WRITER_SECTIONS
 from kg import read_models
@@ -144,6 +145,7 @@ class Selection:
     # Context nodes on either side of a contradiction still open (listed or not): the PRD
     # asks about them under open questions and states neither side as a fact.
     disputed: frozenset[int] = frozenset()
+    priorities: list[Priority] = field(default_factory=list)  # requirements, best first
 
     def fingerprint(self) -> dict:
         """What the selection adds to the content hash beyond the context itself."""
@@ -153,6 +155,7 @@ class Selection:
             "budget": self.budget,
             "decisions": [d.fingerprint() for d in self.decisions],
             "disputed": sorted(self.disputed),
+            "priorities": [p.as_report() for p in self.priorities],
         }
 
 
@@ -283,6 +286,13 @@ def select_context(
         org_insights=org_insights,
     )
     kept = [c for c in decided if c.kept in by_uid]
+    disputed = frozenset(by_uid[uid].number for uid in disputes if uid in by_uid)
+    priorities = prioritise(
+        nodes,
+        context_edges,
+        recommended={n.number for n in nodes if recommended(n)},
+        left_out=disputed,
+    )
     return Selection(
         context=context,
         edge_evidence=edge_evidence,
@@ -290,7 +300,8 @@ def select_context(
         hidden_questions=hidden_questions,
         budget=budget,
         decisions=decisions(project, kept, decided_nodes),
-        disputed=frozenset(by_uid[uid].number for uid in disputes if uid in by_uid),
+        disputed=disputed,
+        priorities=priorities,
     )
 
 
@@ -306,14 +317,21 @@ def _claim_rank(claim: CheckedClaim, index: ContextIndex, rank: dict[int, int]) 
 
 
 def within_budget(
-    claims: Sequence[CheckedClaim], index: ContextIndex, budget: int
+    claims: Sequence[CheckedClaim],
+    index: ContextIndex,
+    budget: int,
+    priorities: Sequence[Priority] = (),
 ) -> tuple[list[CheckedClaim], list[CheckedClaim]]:
     """Sections in document order, each by priority (the writer's order among equals), cut at
-    the budget; in the requirements section what the research recommends comes first, as when
+    the budget. In the requirements section, requirements go by their score (`priorities`,
+    artifacts.priorities); without scores, what the research recommends comes first, as when
     the section's nodes were chosen. Returns (kept, cut)."""
     ordered = by_priority(index.nodes.values())
     rank = {n.number: i for i, n in enumerate(ordered)}
     asked_first = sorted(ordered, key=lambda n: not recommended(n))  # stable: priority within
+    if priorities:
+        scored = {p.node: p.rank for p in priorities}
+        asked_first = sorted(asked_first, key=lambda n: scored.get(n.number, len(scored) + 1))
     asked_rank = {n.number: i for i, n in enumerate(asked_first)}
     kept: list[CheckedClaim] = []
     cut: list[CheckedClaim] = []

@@ -28,6 +28,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from artifacts.models import ArtifactVersion, Citation, ClaimKind, Section
+from artifacts.priorities import Priority
 from artifacts.sections import (
     MONTHS,
     OPEN_QUESTION,
@@ -132,6 +133,8 @@ class Document:
     more: dict[str, dict[str, int]] = field(default_factory=dict)
     more_questions: int = 0
     decisions: list[ClaimView] = field(default_factory=list)  # what answers decided
+    # The requirements' scores by node number (artifacts.priorities), frozen in the report.
+    priorities: dict[int, Priority] = field(default_factory=dict)
 
     @property
     def reference_year(self) -> int:
@@ -203,7 +206,58 @@ def load_document(version: ArtifactVersion) -> Document:
             for section, counts in report.get("more", {}).get("sections", {}).items()
         },
         more_questions=int(report.get("more", {}).get("open_questions", 0)),
+        priorities={p.node: p for p in map(Priority.of, report.get("priorities", []))},
     )
+
+
+# --- requirement priorities -----------------------------------------------------------------
+
+
+def priority_text(priority: Priority, language: str, reference_year: int) -> str:
+    """'Priority 1: score 2.1 = reach 3 × impact 1 × confidence 0.7. Why this rank: 2 people
+    in 3 messages, newest 8 March; serves …; solves …; the research recommends it.'"""
+    w = words(language)
+    head = w["priority"].format(
+        rank=priority.rank,
+        score=f"{priority.score:g}",
+        reach=priority.reach,
+        impact=priority.impact,
+        confidence=f"{priority.confidence / 100:g}",
+    )
+    latest = dt.datetime.fromisoformat(priority.latest).replace(tzinfo=dt.UTC)
+    reasons = [
+        w["reach_parts"].format(
+            people=priority.people,
+            sources=priority.sources,
+            latest=format_date(latest, language, reference_year),
+        )
+    ]
+    for key, items in (
+        ("serves", priority.segments),
+        ("solves", priority.pains),
+        ("supports", priority.jobs),
+    ):
+        if items:
+            reasons.append(
+                w[key].format(items=", ".join(f"{i.label} (#{i.number})" for i in items))
+            )
+    if priority.recommended:
+        reasons.append(w["asked"])
+    return f"{head} {w['why']}: {'; '.join(reasons)}."
+
+
+def ranked_claims(doc: Document, claims: tuple[ClaimView, ...]) -> dict[int, Priority]:
+    """Index of the claim that shows each requirement's priority: its first claim."""
+    shown: dict[int, Priority] = {}
+    done: set[int] = set()
+    for i, claim in enumerate(claims):
+        for number in claim.nodes:
+            priority = doc.priorities.get(number)
+            if priority is not None and number not in done:
+                done.add(number)
+                shown[i] = priority
+                break
+    return shown
 
 
 # --- what a section leaves out --------------------------------------------------------------
@@ -370,6 +424,10 @@ def to_json(doc: Document) -> dict:
             for q in doc.open_questions
         ],
         "appendix": [_appendix_json(e) for e in doc.appendix if e.citations],
+        "priorities": [
+            p.as_report() | {"why": priority_text(p, doc.language, doc.reference_year)}
+            for p in sorted(doc.priorities.values(), key=lambda p: p.rank)
+        ],
         "dropped": [
             {
                 "text": d.get("text", ""),
@@ -479,11 +537,16 @@ def render_markdown(doc: Document) -> str:
         lines += [f"## {section.title}", ""]
         if not section.claims:
             lines.append(f"_{w['empty']}_")
-        for claim in section.claims:
+        ranked = ranked_claims(doc, section.claims) if section.key == Section.REQUIREMENTS else {}
+        if ranked:
+            lines += [f"_{md_escape(w['formula'])}_", ""]
+        for i, claim in enumerate(section.claims):
             lines.append(
                 f"- {_md_badge(claim.kind, doc.language)}{md_escape(claim.text)} "
                 f"{_md_citations(claim, doc.language, year)}".rstrip()
             )
+            if i in ranked:
+                lines.append(f"  - _{md_escape(priority_text(ranked[i], doc.language, year))}_")
         lines.append("")
         if more := more_text(doc, section.key):
             lines += [f"_{md_escape(more)}_", ""]
@@ -619,6 +682,29 @@ def _html_list(claims: list[ClaimView] | tuple[ClaimView, ...], notes: _Footnote
     return f'<ul class="claims">{items_html}</ul>'
 
 
+def _html_requirements(doc: Document, claims: tuple[ClaimView, ...], notes: _Footnotes) -> str:
+    """Requirements by score: the formula once (and on hover), each one's rank and why."""
+    ranked = ranked_claims(doc, claims)
+    if not ranked:
+        return _html_list(claims, notes)
+    formula = words(doc.language)["formula"]
+    items_html = []
+    for i, claim in enumerate(claims):
+        item_html = _html_claim(claim, notes)
+        if i in ranked:
+            p = ranked[i]
+            line = priority_text(p, doc.language, doc.reference_year)
+            item_html = item_html.removesuffix("</li>") + (
+                f'<p class="priority" title="{_e(formula)}" data-node="{_e(p.node)}" '
+                f'data-rank="{_e(p.rank)}" data-score="{_e(p.score)}">{_e(line)}</p></li>'
+            )
+        items_html.append(item_html)
+    return (
+        f'<p class="priority-formula">{_e(formula)}</p>'
+        f'<ul class="claims">{"".join(items_html)}</ul>'
+    )
+
+
 def _html_section(key: str, heading: str, body_html: str) -> str:
     return (
         f'<section class="prd-section" id="section-{_e(key)}"><h2>{_e(heading)}</h2>'
@@ -632,11 +718,12 @@ def render_html(doc: Document) -> SafeString:
     notes = _Footnotes(slug=doc.project_slug, language=doc.language, year=doc.reference_year)
     parts_html: list[str] = []
     for section in doc.sections:
-        body_html = (
-            _html_list(section.claims, notes)
-            if section.claims
-            else f'<p class="empty">{_e(w["empty"])}</p>'
-        )
+        if not section.claims:
+            body_html = f'<p class="empty">{_e(w["empty"])}</p>'
+        elif section.key == Section.REQUIREMENTS:
+            body_html = _html_requirements(doc, section.claims, notes)
+        else:
+            body_html = _html_list(section.claims, notes)
         parts_html.append(
             _html_section(section.key, section.title, body_html + _html_more(doc, section.key))
         )

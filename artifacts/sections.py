@@ -114,6 +114,19 @@ WORDS: dict[str, dict[str, str]] = {
         ),
         "here": "here",
         "other_projects": "other projects",
+        "formula": (
+            "Requirements are ranked by score = reach × impact × confidence: reach = people "
+            "who mention it + segments it serves; impact = 1 + pains it solves + jobs it "
+            "supports (+1 when the research recommends it); confidence = its confidence / 100."
+        ),
+        "priority": "Priority {rank}: score {score} = reach {reach} × impact {impact} × "
+        "confidence {confidence}.",
+        "why": "Why this rank",
+        "reach_parts": "{people} people in {sources} messages, newest {latest}",
+        "serves": "serves {items}",
+        "solves": "solves {items}",
+        "supports": "supports {items}",
+        "asked": "the research recommends it",
     },
     "ru": {
         "prd": "PRD",
@@ -142,6 +155,20 @@ WORDS: dict[str, dict[str, str]] = {
         ),
         "here": "здесь",
         "other_projects": "другие проекты",
+        "formula": (
+            "Требования упорядочены по оценке = охват × влияние × уверенность: охват = люди, "
+            "которые о нём говорят, + сегменты, которым оно служит; влияние = 1 + боли, которые "
+            "оно решает, + задачи, в которых помогает (+1, если исследование его рекомендует); "
+            "уверенность = его уверенность / 100."
+        ),
+        "priority": "Приоритет {rank}: оценка {score} = охват {reach} × влияние {impact} × "
+        "уверенность {confidence}.",
+        "why": "Почему такое место",
+        "reach_parts": "людей: {people}, сообщений: {sources}, последнее — {latest}",
+        "serves": "служит сегментам: {items}",
+        "solves": "решает боли: {items}",
+        "supports": "помогает в задачах: {items}",
+        "asked": "исследование его рекомендует",
     },
 }
 

@@ -192,6 +192,33 @@ class AppendixShapeSerializer(serializers.Serializer):
     quotes = AppendixQuoteSerializer(many=True)
 
 
+class NamedNodeSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    label = serializers.CharField()
+
+
+class PriorityShapeSerializer(serializers.Serializer):
+    """A requirement's score: reach × impact × confidence (see the README), and its parts."""
+
+    node = serializers.IntegerField()
+    label = serializers.CharField()
+    rank = serializers.IntegerField()
+    score = serializers.FloatField()
+    reach = serializers.IntegerField(help_text="people who mention it + segments it serves")
+    impact = serializers.IntegerField(
+        help_text="1 + pains it solves + jobs it supports (+1 when the research recommends it)"
+    )
+    confidence = serializers.IntegerField()
+    people = serializers.IntegerField()
+    sources = serializers.IntegerField()
+    latest = serializers.CharField()
+    recommended = serializers.BooleanField()
+    segments = NamedNodeSerializer(many=True)
+    pains = NamedNodeSerializer(many=True)
+    jobs = NamedNodeSerializer(many=True)
+    why = serializers.CharField()
+
+
 class DroppedShapeSerializer(serializers.Serializer):
     text = serializers.CharField(allow_blank=True)
     reason = serializers.CharField()
@@ -228,6 +255,7 @@ class VersionDetailSerializer(serializers.Serializer):
     )
     open_questions = ClaimShapeSerializer(many=True)
     appendix = AppendixShapeSerializer(many=True)
+    priorities = PriorityShapeSerializer(many=True, help_text="Requirements, best score first.")
     dropped = DroppedShapeSerializer(many=True)
     reviewer = serializers.DictField()
     org_insights = OrgInsightShapeSerializer(many=True)

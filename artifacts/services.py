@@ -444,7 +444,7 @@ def _generate(
     timings["writing_ms"] = _ms(started) - timings["context_ms"]
 
     progress(Stage.RENDERING)
-    kept, over_budget = within_budget(outcome.claims, index, budget)
+    kept, over_budget = within_budget(outcome.claims, index, budget, selection.priorities)
     plan = _plan_claims(context, index, kept, budget, selection.decisions)
     questions = sum(p.section == Section.OPEN_QUESTIONS for p in plan)
     report = {
@@ -466,6 +466,9 @@ def _generate(
         # Counts only: the pointer's words and its link are made when the PRD is shown.
         "more": left_out(selection, index, kept, questions).as_report(),
         "counts": _counts(plan),
+        # The requirements' scores and their parts, best first (artifacts.priorities): the
+        # requirements section shows each one's rank and why.
+        "priorities": [p.as_report() for p in selection.priorities],
         # Frozen with the version; shown apart from the claims (never evidence of this project).
         "org_insights": [i.model_dump(mode="json") for i in context.org_insights],
     }

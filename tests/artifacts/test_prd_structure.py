@@ -141,3 +141,84 @@ def test_the_appendix_lists_each_quote_once_by_message(graph, db):
     appendix_html = html.split('class="appendix"')[1].split('class="footnotes"')[0]
     assert appendix_html.count(sentence) == 1
     assert html.count(f'id="node-{maps.number}"') == 1
+
+
+@pytest.fixture
+def bookings(graph, db) -> Research:
+    """Reminders: three people, two pains, two segments. A widget: recommended once by one
+    person, linked to nothing."""
+    org = Organization.objects.create(slug="salons", name="Salons")
+    project = Project.objects.create(organization=org, slug="bookings", name="Bookings app")
+    r = Research(project)
+    e1 = r.say("We recommend a booking widget on the salon site.", "2026-04-01T09:00:00Z", "pm")
+    e2 = r.say(
+        "Salon owners lose bookings; SMS reminders would help.", "2026-04-02T09:00:00Z", "ann"
+    )
+    e3 = r.say(
+        "Receptionists forget to call clients; SMS reminders fix that.",
+        "2026-04-03T09:00:00Z",
+        "bob",
+    )
+    e4 = r.say("Ann again: SMS reminders, please.", "2026-04-04T09:00:00Z", "ann")
+    e5 = r.say("Carl: SMS reminders are what we need.", "2026-04-05T09:00:00Z", "carl")
+    r.widget = r.node("feature", "Booking widget", (e1, "We recommend a booking widget"))
+    r.reminders = r.node(
+        "feature",
+        "SMS reminders",
+        (e2, "SMS reminders would help"),
+        (e3, "SMS reminders fix that"),
+        (e4, "SMS reminders, please"),
+        (e5, "SMS reminders are what we need"),
+    )
+    r.owners = r.node("segment", "Salon owners", (e2, "Salon owners lose bookings"))
+    r.desk = r.node("segment", "Receptionists", (e3, "Receptionists forget to call clients"))
+    r.lost = r.node("pain", "Lost bookings", (e2, "lose bookings"))
+    r.calls = r.node("pain", "Forgotten calls to clients", (e3, "forget to call clients"))
+    r.edge(
+        "solves", r.reminders, r.lost, e2, "Salon owners lose bookings; SMS reminders would help"
+    )
+    r.edge("solves", r.reminders, r.calls, e3, "forget to call clients; SMS reminders fix that")
+    r.edge("experiences", r.owners, r.lost, e2, "Salon owners lose bookings")
+    r.edge("experiences", r.desk, r.calls, e3, "Receptionists forget to call clients")
+    return r
+
+
+def test_requirements_are_ranked_by_a_score_shown_with_its_reasons(bookings):
+    r = bookings
+    version = generate_prd(r.project)
+
+    priorities = version.report["priorities"]
+    assert [p["node"] for p in priorities] == [r.reminders.number, r.widget.number]
+    top, second = priorities
+    # People are authors, not messages: ann wrote twice.
+    assert (top["people"], top["sources"]) == (3, 4)
+    assert {s["number"] for s in top["segments"]} == {r.owners.number, r.desk.number}
+    assert {p["number"] for p in top["pains"]} == {r.lost.number, r.calls.number}
+    assert (top["reach"], top["impact"]) == (3 + 2, 1 + 2)
+    assert top["score"] == round(5 * 3 * r.reminders.confidence / 100, 2)
+    assert top["latest"] == "2026-04-05"
+    assert second["recommended"] is True and second["reach"] == 1 and second["impact"] == 2
+    assert second["score"] == round(1 * 2 * r.widget.confidence / 100, 2)
+
+    # The section follows the score: the reminders' claims come before the widget's, although
+    # the widget is the one the research recommends.
+    requirements = [c for c in writer_claims(version) if c.section == Section.REQUIREMENTS]
+    requirements.sort(key=lambda c: c.order)
+    first_widget = next(i for i, c in enumerate(requirements) if r.widget.number in c.nodes)
+    assert all(r.reminders.number in c.nodes for c in requirements[:first_widget])
+    assert first_widget > 0
+    assert_evidence_traced(version)
+
+    section = version.markdown.split("## Requirements")[1].split("## ")[0]
+    assert "score = reach × impact × confidence" in section
+    assert f"Priority 1: score {top['score']:g} = reach 5 × impact 3" in section
+    assert "Why this rank: 3 people in 4 messages, newest 5 April" in section
+    assert f"serves Salon owners (#{r.owners.number}), Receptionists (#{r.desk.number})" in section
+    assert "Priority 2:" in section and "the research recommends it" in section
+    assert section.index("Priority 1:") < section.index("Priority 2:")
+    html = render_html(load_document(version))
+    assert 'class="priority" title="Requirements are ranked by score' in html
+    assert f'data-node="{r.reminders.number}" data-rank="1"' in html
+    doc = to_json(load_document(version))
+    assert [p["rank"] for p in doc["priorities"]] == [1, 2]
+    assert doc["priorities"][0]["why"].startswith("Priority 1: score")
