@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
 
-from artifacts.prompts.prd_templates import EDGE_TEMPLATES, NODE_TEMPLATES
+from artifacts.prompts.prd_templates import EDGE_TEMPLATES, NODE_TEMPLATES, STORY_TEMPLATES
 from kg.language import content_lemmas
 from kg.language.lemmas import part_lemmas, said_lemmas
 from kg.read_models import (
@@ -89,7 +89,11 @@ def template_words() -> frozenset[str]:
     "experiences the pain"): structure, not claims a quote must make."""
     texts = [
         re.sub(r"\{\w\}", " ", text)
-        for templates in (*NODE_TEMPLATES.values(), *EDGE_TEMPLATES.values())
+        for templates in (
+            *NODE_TEMPLATES.values(),
+            *EDGE_TEMPLATES.values(),
+            *STORY_TEMPLATES.values(),
+        )
         for text in templates.values()
     ]
     return frozenset().union(*(content_lemmas(t) for t in texts))

@@ -43,13 +43,16 @@ class Stage(models.TextChoices):
 
 
 class Section(models.TextChoices):
-    PROBLEM = "problem", "Problem"
-    SEGMENTS = "segments", "Target segments"
+    PROBLEM = "problem", "Problem statement"
+    SEGMENTS = "segments", "Target users and their top pains"
     JOBS = "jobs", "Jobs to be done"
     PAINS = "pains", "Pains with evidence"
     ALTERNATIVES = "alternatives", "Current alternatives and competitors"
     GOALS = "goals", "Goals and success metrics"
+    NON_GOALS = "non_goals", "Non-goals"
     REQUIREMENTS = "requirements", "Requirements"
+    USER_STORIES = "user_stories", "User stories"
+    ACCEPTANCE = "acceptance", "Acceptance criteria"
     RISKS = "risks", "Risks"
     DECISIONS = "decisions", "Decisions"
     OPEN_QUESTIONS = "open_questions", "Open questions"

@@ -22,9 +22,10 @@ from django.conf import settings
 
 from artifacts.checks import CheckedClaim, ContextIndex
 from artifacts.decisions import Decision, decided_as_of, decisions
+from artifacts.models import Section
 from artifacts.priorities import Priority, prioritise
 from artifacts.prompts.prd_writer import NODE_SECTION
-from artifacts.sections import WRITER_SECTIONS
+from artifacts.sections import PROBLEM_SENTENCES, WRITER_SECTIONS
 from kg import read_models
 from kg.models import Project
 from kg.read_models import (
@@ -339,8 +340,9 @@ def within_budget(
         mine = [c for c in claims if c.section == section]
         order = asked_rank if section in RECOMMENDED_SECTIONS else rank
         mine.sort(key=lambda c: _claim_rank(c, index, order))
-        kept += mine[:budget]
-        cut += mine[budget:]
+        limit = min(budget, PROBLEM_SENTENCES) if section == Section.PROBLEM else budget
+        kept += mine[:limit]
+        cut += mine[limit:]
     return kept, cut
 
 

@@ -30,11 +30,12 @@ from django.utils.safestring import SafeString, mark_safe
 from artifacts.models import ArtifactVersion, Citation, ClaimKind, Section
 from artifacts.priorities import Priority
 from artifacts.sections import (
+    BODY_SECTIONS,
     MONTHS,
     OPEN_QUESTION,
-    WRITER_SECTIONS,
     counted,
     more_words,
+    people_and_messages,
     title,
     words,
 )
@@ -192,7 +193,7 @@ def load_document(version: ArtifactVersion) -> Document:
         writer_model=version.writer_model,
         sections=[
             SectionView(key, title(key, version.language), tuple(grouped.get(key, ())))
-            for key in WRITER_SECTIONS
+            for key in BODY_SECTIONS
         ],
         open_questions=grouped.get(Section.OPEN_QUESTIONS, []),
         appendix=grouped.get(Section.APPENDIX, []),
@@ -225,10 +226,11 @@ def priority_text(priority: Priority, language: str, reference_year: int) -> str
         confidence=f"{priority.confidence / 100:g}",
     )
     latest = dt.datetime.fromisoformat(priority.latest).replace(tzinfo=dt.UTC)
+    people, sources = people_and_messages(priority.people, priority.sources, language)
     reasons = [
         w["reach_parts"].format(
-            people=priority.people,
-            sources=priority.sources,
+            people=people,
+            sources=sources,
             latest=format_date(latest, language, reference_year),
         )
     ]
@@ -503,6 +505,18 @@ def _md_citations(claim: ClaimView, language: str, year: int) -> str:
     )
 
 
+def _empty(section: str, language: str) -> str:
+    w = words(language)
+    return w["empty_non_goals"] if section == Section.NON_GOALS else w["empty"]
+
+
+def _md_sentence(claim: ClaimView, language: str, year: int) -> str:
+    return (
+        f"{_md_badge(claim.kind, language)}{md_escape(claim.text)} "
+        f"{_md_citations(claim, language, year)}"
+    ).rstrip()
+
+
 def _md_badge(kind: str, language: str) -> str:
     w = words(language)
     badge = {
@@ -536,7 +550,13 @@ def render_markdown(doc: Document) -> str:
     for section in doc.sections:
         lines += [f"## {section.title}", ""]
         if not section.claims:
-            lines.append(f"_{w['empty']}_")
+            lines.append(f"_{_empty(section.key, doc.language)}_")
+        elif section.key == Section.PROBLEM:
+            # The problem statement reads as one paragraph, each sentence with its citations.
+            lines += [" ".join(_md_sentence(c, doc.language, year) for c in section.claims), ""]
+            if more := more_text(doc, section.key):
+                lines += [f"_{md_escape(more)}_", ""]
+            continue
         ranked = ranked_claims(doc, section.claims) if section.key == Section.REQUIREMENTS else {}
         if ranked:
             lines += [f"_{md_escape(w['formula'])}_", ""]
@@ -682,6 +702,15 @@ def _html_list(claims: list[ClaimView] | tuple[ClaimView, ...], notes: _Footnote
     return f'<ul class="claims">{items_html}</ul>'
 
 
+def _html_paragraph(claims: tuple[ClaimView, ...], notes: _Footnotes) -> str:
+    """Claims as the sentences of one paragraph (the problem statement), each with its notes."""
+    sentences_html = " ".join(
+        _html_claim(c, notes).replace("<li ", "<span ", 1).removesuffix("</li>") + "</span>"
+        for c in claims
+    )
+    return f'<p class="claims paragraph">{sentences_html}</p>'
+
+
 def _html_requirements(doc: Document, claims: tuple[ClaimView, ...], notes: _Footnotes) -> str:
     """Requirements by score: the formula once (and on hover), each one's rank and why."""
     ranked = ranked_claims(doc, claims)
@@ -719,7 +748,9 @@ def render_html(doc: Document) -> SafeString:
     parts_html: list[str] = []
     for section in doc.sections:
         if not section.claims:
-            body_html = f'<p class="empty">{_e(w["empty"])}</p>'
+            body_html = f'<p class="empty">{_e(_empty(section.key, doc.language))}</p>'
+        elif section.key == Section.PROBLEM:
+            body_html = _html_paragraph(section.claims, notes)
         elif section.key == Section.REQUIREMENTS:
             body_html = _html_requirements(doc, section.claims, notes)
         else:

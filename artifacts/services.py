@@ -920,6 +920,17 @@ def _decisions(
                 [citation],
             )
         )
+        if decision.non_goal:
+            # What was decided against, with the decision's citation (the answer's words).
+            plans.append(
+                _ClaimPlan(
+                    Section.NON_GOALS,
+                    decision.non_goal_text(context.language),
+                    ClaimKind.DECISION,
+                    [node.number],
+                    [_CitationPlan(node=node, evidence=decision.answer, confirmed_in=[])],
+                )
+            )
     return plans
 
 
