@@ -8,6 +8,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from artifacts.exports import prd_docx, requirements_csv
 from artifacts.models import ArtifactVersion, Stage
 from artifacts.rendering import load_document, render_html
 from artifacts.services import (
@@ -21,6 +22,8 @@ from artifacts.services import (
 from kg.models import Project
 from kg.tenancy import NotAllowed, can_write, check_can_write
 from kg.web.page_access import readable_project
+
+DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 
 
 def _page(
@@ -69,6 +72,35 @@ def prd_markdown(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         raise Http404("no such version") from None
     response = HttpResponse(version.markdown, content_type="text/markdown; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{project.slug}-prd-v{number}.md"'
+    return response
+
+
+@login_required
+@require_GET
+def prd_docx_download(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    project = readable_project(request, slug)
+    try:
+        version = version_by_number(project, number)
+    except ArtifactVersion.DoesNotExist:
+        raise Http404("no such version") from None
+    response = HttpResponse(prd_docx(load_document(version)), content_type=DOCX_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="{project.slug}-prd-v{number}.docx"'
+    return response
+
+
+@login_required
+@require_GET
+def prd_requirements_csv(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    project = readable_project(request, slug)
+    try:
+        version = version_by_number(project, number)
+    except ArtifactVersion.DoesNotExist:
+        raise Http404("no such version") from None
+    response = HttpResponse(
+        requirements_csv(load_document(version)), content_type="text/csv; charset=utf-8"
+    )
+    name = f"{project.slug}-prd-v{number}-requirements.csv"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 
 
