@@ -66,6 +66,8 @@ class ClaimView:
     kind: str
     nodes: tuple[int, ...]
     citations: tuple[CitationView, ...]
+    flag: str = ""  # why an edited sentence is no longer supported by its citations
+    edited: bool = False
 
     def by_node(self) -> list[tuple[int, list[CitationView]]]:
         """Citations grouped per node, in citation order."""
@@ -175,11 +177,11 @@ def load_document(version: ArtifactVersion) -> Document:
         by_claim.setdefault(claim_id, []).append(view)
     grouped: dict[str, list[ClaimView]] = {}
     claims = version.claims.order_by("section", "order").values_list(
-        "pk", "section", "text", "kind", "nodes"
+        "pk", "section", "text", "kind", "nodes", "flag", "edited"
     )
-    for pk, section, text, kind, nodes in claims:
+    for pk, section, text, kind, nodes, flag, edited in claims:
         grouped.setdefault(section, []).append(
-            ClaimView(text, kind, tuple(nodes or ()), tuple(by_claim.get(pk, ())))
+            ClaimView(text, kind, tuple(nodes or ()), tuple(by_claim.get(pk, ())), flag, edited)
         )
     report = version.report or {}
     return Document(
@@ -513,8 +515,14 @@ def _empty(section: str, language: str) -> str:
 def _md_sentence(claim: ClaimView, language: str, year: int) -> str:
     return (
         f"{_md_badge(claim.kind, language)}{md_escape(claim.text)} "
-        f"{_md_citations(claim, language, year)}"
+        f"{_md_citations(claim, language, year)}{_md_flag(claim, language)}"
     ).rstrip()
+
+
+def _md_flag(claim: ClaimView, language: str) -> str:
+    if not claim.flag:
+        return ""
+    return f" **{words(language)['flagged']}: {md_escape(claim.flag)}**"
 
 
 def _md_badge(kind: str, language: str) -> str:
@@ -561,10 +569,7 @@ def render_markdown(doc: Document) -> str:
         if ranked:
             lines += [f"_{md_escape(w['formula'])}_", ""]
         for i, claim in enumerate(section.claims):
-            lines.append(
-                f"- {_md_badge(claim.kind, doc.language)}{md_escape(claim.text)} "
-                f"{_md_citations(claim, doc.language, year)}".rstrip()
-            )
+            lines.append(f"- {_md_sentence(claim, doc.language, year)}")
             if i in ranked:
                 lines.append(f"  - _{md_escape(priority_text(ranked[i], doc.language, year))}_")
         lines.append("")
@@ -691,9 +696,16 @@ def _html_claim(claim: ClaimView, notes: _Footnotes) -> str:
         badge_html = f'<span class="badge badge-{_e(claim.kind)}">{_e(w[claim.kind])}</span> '
     markers_html = "".join(notes.marker(c, group) for _, group in claim.by_node() for c in group)
     nodes = " ".join(str(n) for n in claim.nodes)
+    flag_html = (
+        f' <span class="badge badge-flagged" title="{_e(claim.flag)}">{_e(w["flagged"])}: '
+        f"{_e(claim.flag)}</span>"
+        if claim.flag
+        else ""
+    )
+    edited = ' data-edited="true"' if claim.edited else ""
     return (
-        f'<li class="claim claim-{_e(claim.kind)}" data-nodes="{_e(nodes)}">{badge_html}'
-        f'<span class="claim-text">{_e(claim.text)}</span>{markers_html}</li>'
+        f'<li class="claim claim-{_e(claim.kind)}" data-nodes="{_e(nodes)}"{edited}>{badge_html}'
+        f'<span class="claim-text">{_e(claim.text)}</span>{markers_html}{flag_html}</li>'
     )
 
 

@@ -20,6 +20,7 @@ urlpatterns = [
         views.prd_requirements_csv,
         name="prd-csv",
     ),
+    path("projects/<project:slug>/prd/<int:number>/edit", views.prd_edit, name="prd-edit"),
     path("projects/<project:slug>/prd/generate", views.prd_generate, name="prd-generate"),
     path("projects/<project:slug>/prd/runs/<int:run_id>/", views.prd_progress, name="prd-progress"),
     path("projects/<project:slug>/prd/status/<int:run_id>", views.prd_status, name="prd-status"),
