@@ -9,9 +9,10 @@
 
 A segment is served when it experiences a pain the requirement solves, or has a job it
 supports (edges of the graph, both ends in the PRD's context). People are the authors of the
-messages behind the node's evidence; sources are those messages. Ties go to the newer evidence
-(recency), then to the lower node number. Every part is read from the graph: nothing is guessed,
-and the PRD shows each part next to the requirement ("why this rank").
+messages behind the node's evidence; sources are those messages. Ties go to more sources, then
+to the newer evidence (recency), then to the lower node number. Every part is read from the
+graph: nothing is guessed, and the PRD shows each part next to the requirement ("why this
+rank").
 """
 
 from __future__ import annotations
@@ -130,7 +131,15 @@ def prioritise(
             )
         )
     found.sort(key=lambda item: item[0].number)
-    found.sort(key=lambda item: (item[1]["score"], item[1]["latest"]), reverse=True)
+    # Recency by the newest evidence's full time: many messages share a day.
+    found.sort(
+        key=lambda item: (
+            item[1]["score"],
+            item[1]["sources"],
+            max(e.date for e in item[0].evidence),
+        ),
+        reverse=True,
+    )
     return [
         Priority(node=node.number, label=node.label, rank=rank, **parts)
         for rank, (node, parts) in enumerate(found, start=1)
