@@ -403,6 +403,8 @@ def to_json(doc: Document) -> dict:
                         "kind": c.kind,
                         "nodes": list(c.nodes),
                         "citations": [_citation_json(x) for x in c.citations],
+                        "flag": c.flag,
+                        "edited": c.edited,
                     }
                     for c in s.claims
                 ],

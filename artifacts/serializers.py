@@ -159,6 +159,34 @@ class ClaimShapeSerializer(serializers.Serializer):
     kind = serializers.CharField()
     nodes = serializers.ListField(child=serializers.IntegerField())
     citations = CitationShapeSerializer(many=True)
+    flag = serializers.CharField(
+        allow_blank=True,
+        required=False,
+        help_text="Why an edited sentence is no longer supported by its citations.",
+    )
+    edited = serializers.BooleanField(required=False)
+
+
+class EditRequestSerializer(serializers.Serializer):
+    section = serializers.CharField(help_text="A body section key, e.g. requirements.")
+    order = serializers.IntegerField(min_value=0, help_text="The sentence's place in it.")
+    text = serializers.CharField(
+        allow_blank=True, max_length=800, help_text="The new sentence; empty removes it."
+    )
+
+
+class EditChangeSerializer(serializers.Serializer):
+    section = serializers.CharField()
+    before = serializers.CharField(allow_blank=True)
+    after = serializers.CharField(allow_blank=True)
+    flag = serializers.CharField(allow_blank=True)
+
+
+class EditResponseSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    edited_from = serializers.IntegerField()
+    edited_by = serializers.CharField()
+    changes = EditChangeSerializer(many=True)
 
 
 class SectionShapeSerializer(serializers.Serializer):
@@ -294,4 +322,4 @@ class ClaimRowSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Claim
-        fields = ["id", "section", "order", "text", "kind", "nodes", "citations"]
+        fields = ["id", "section", "order", "text", "kind", "nodes", "flag", "edited", "citations"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
 
 from artifacts.editing import Edit, EditRejected, edit_prd, version_changes
 from artifacts.models import ArtifactVersion, Claim, Section
@@ -121,3 +122,33 @@ def test_removing_a_sentence_and_what_cannot_be_edited(member, couriers):
         edit_prd(couriers.project, member, 1, Edit(Section.PROBLEM, 999, "Problem: x."))
     with pytest.raises(ArtifactVersion.DoesNotExist):
         edit_prd(couriers.project, member, 42, Edit(Section.PROBLEM, order, "Problem: x."))
+
+
+def test_the_api_edits_a_sentence_and_answers_with_the_diff(member, viewer, couriers):
+    first = generate_prd(couriers.project)
+    before = "Problem: App lags on weak internet."
+    order = _order(first, Section.PROBLEM, before)
+    url = "/api/projects/couriers/prd/versions/1/edit/"
+    api = APIClient()
+    api.force_authenticate(member)
+
+    response = api.post(
+        url, {"section": "problem", "order": order, "text": "Problem: 7 apps lag."}, format="json"
+    )
+
+    assert response.status_code == 201
+    body = response.json()
+    assert (body["version"], body["edited_from"], body["edited_by"]) == (2, 1, "alice")
+    [change] = body["changes"]
+    assert (change["before"], change["after"]) == (before, "Problem: 7 apps lag.")
+    assert "7" in change["flag"]
+    detail = api.get("/api/projects/couriers/prd/versions/2/").json()
+    problem = next(s for s in detail["sections"] if s["key"] == "problem")
+    edited = next(c for c in problem["claims"] if c["text"] == "Problem: 7 apps lag.")
+    assert edited["edited"] is True and edited["flag"] == change["flag"]
+    bad = api.post(url, {"section": "appendix", "order": 0, "text": "x"}, format="json")
+    assert bad.status_code == 400 and "written by the system" in str(bad.json())
+    api.force_authenticate(viewer)
+    refused = api.post(url, {"section": "problem", "order": order, "text": "x"}, format="json")
+    assert refused.status_code == 403
+    assert ArtifactVersion.objects.filter(number__isnull=False).count() == 2
