@@ -18,6 +18,7 @@ import datetime as dt
 import logging
 import threading
 import uuid
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -430,13 +431,56 @@ def _names(node: ContextNode, quote: str) -> bool:
 def said_together(a: ContextNode, b: ContextNode) -> bool:
     """The research states the two nodes together: a quote of one names the other, or they
     rest on overlapping words of the same message (one sentence speaks of both)."""
-    for x in a.evidence:
-        for y in b.evidence:
-            if x.episode_uid == y.episode_uid and x.start < y.end and y.start < x.end:
+    return _Answers([b]).answers(a)
+
+
+def _name_sets(node: ContextNode) -> list[frozenset[str]]:
+    return [found for found in (_name_lemmas(n) for n in (node.label, *node.aliases)) if found]
+
+
+class _Answers:
+    """Nodes that may answer a question, indexed so that a project's whole graph is checked
+    without comparing every node with every other: by message (overlapping words), by the
+    lemmas of each quote (a quote names the subject) and of each name (the subject's quote
+    names them). A name is named by a quote when half its lemmas, and at least one, are in it
+    (`_names`): counting the lemmas each indexed quote or name shares gives that exactly."""
+
+    def __init__(self, nodes: Iterable[ContextNode]) -> None:
+        self.spans: dict[str, list[tuple[int, int, int]]] = {}
+        self.quoted: dict[str, list[tuple[int, int]]] = {}  # lemma -> (node, quote index)
+        self.named: dict[str, list[tuple[int, int]]] = {}  # lemma -> (node, name index)
+        self.name_sizes: dict[tuple[int, int], int] = {}
+        for node in nodes:
+            for q, e in enumerate(node.evidence):
+                self.spans.setdefault(e.episode_uid, []).append((e.start, e.end, node.number))
+                for lemma in _quote_lemmas(e.quote):
+                    self.quoted.setdefault(lemma, []).append((node.number, q))
+            for k, names in enumerate(_name_sets(node)):
+                self.name_sizes[(node.number, k)] = len(names)
+                for lemma in names:
+                    self.named.setdefault(lemma, []).append((node.number, k))
+
+    def answers(self, subject: ContextNode) -> bool:
+        """Whether an indexed node (other than `subject`) is said together with it; the
+        cheapest test first."""
+        for e in subject.evidence:
+            for start, end, number in self.spans.get(e.episode_uid, ()):
+                if start < e.end and e.start < end and number != subject.number:
+                    return True
+        # A quote of an answer names the subject (by its label or an alias).
+        for names in _name_sets(subject):
+            shared = Counter(hit for w in names for hit in self.quoted.get(w, ()))
+            if any(2 * n >= len(names) and key[0] != subject.number for key, n in shared.items()):
                 return True
-    return any(_names(b, e.quote) for e in a.evidence) or any(
-        _names(a, e.quote) for e in b.evidence
-    )
+        # A quote of the subject names an answer.
+        for e in subject.evidence:
+            shared = Counter(hit for w in _quote_lemmas(e.quote) for hit in self.named.get(w, ()))
+            if any(
+                2 * n >= self.name_sizes[key] and key[0] != subject.number
+                for key, n in shared.items()
+            ):
+                return True
+        return False
 
 
 def research_gaps(nodes: list[ContextNode], edges: list[ContextEdge], language: str) -> list[Gap]:
@@ -450,13 +494,17 @@ def research_gaps(nodes: list[ContextNode], edges: list[ContextEdge], language: 
     by_type: dict[str, list[ContextNode]] = {}
     for node in nodes:
         by_type.setdefault(node.type, []).append(node)
+    indexes: dict[tuple[str, ...], _Answers] = {}  # built once per answering types, if needed
     gaps = []
     for rule in GAP_RULES:
-        answers = [n for t in rule.answer_types for n in by_type.get(t, ())]
         for node in by_type.get(rule.node_type, ()):
             if set(rule.relations) & links.get((node.number, rule.end), set()):
                 continue
-            if any(said_together(node, answer) for answer in answers):
+            if rule.answer_types not in indexes:
+                indexes[rule.answer_types] = _Answers(
+                    n for t in rule.answer_types for n in by_type.get(t, ())
+                )
+            if indexes[rule.answer_types].answers(node):
                 continue
             gaps.append(
                 Gap(
