@@ -7,6 +7,10 @@ is checked again against them, as the generator checks the writer's: a number th
 quote states, or words the quotes do not say, flag the sentence (`Claim.flag`) — it is kept
 and shown flagged, never silently kept as supported. An empty text removes the sentence.
 
+Regenerating while the graph is unchanged answers with the edited version (it keeps the base's
+context hash and revision key); a version generated from a changed graph lists the edited
+sentences it does not hold (`edits_not_kept`), which the page shows.
+
 Only the document's body (BODY_SECTIONS) can be edited: decisions, open questions and the
 evidence appendix are the system's. Editors and above may edit; viewers may not (NotAllowed).
 The changes between two versions (`version_changes`) are what the page shows as the diff.
@@ -132,6 +136,10 @@ def _copy(
         edited_from=base,
         edited_by=user.get_username()[:150],
         report=report,
+        # The research it was written from is the base's: regenerating while the graph is
+        # unchanged answers with this version, the edits kept.
+        context_hash=base.context_hash,
+        revision_key=base.revision_key,
     )
     rows: list[Claim] = []
     sources: list[Claim] = []
@@ -214,4 +222,18 @@ def editable_sentences(version: ArtifactVersion) -> list[tuple[str, str]]:
     return [
         (f"{section}:{order}", f"{title(section, version.language)} · {text[:90]}")
         for section, order, text in ordered
+    ]
+
+
+def edits_not_kept(latest: ArtifactVersion | None, texts: set[tuple[str, str]]) -> list[dict]:
+    """The sentences people edited in `latest` that a newly generated version does not hold
+    (`texts`: its (section, text) pairs): the regeneration shows them, so no edit is lost
+    silently."""
+    if latest is None:
+        return []
+    edited = latest.claims.filter(edited=True).order_by("section", "order")
+    return [
+        {"section": section, "text": text, "version": latest.number}
+        for section, text in edited.values_list("section", "text")
+        if (section, text) not in texts
     ]

@@ -45,6 +45,7 @@ from artifacts.checks import (
     evidence_order,
 )
 from artifacts.decisions import Decision
+from artifacts.editing import edits_not_kept
 from artifacts.models import (
     Artifact,
     ArtifactKind,
@@ -472,6 +473,9 @@ def _generate(
         # Frozen with the version; shown apart from the claims (never evidence of this project).
         "org_insights": [i.model_dump(mode="json") for i in context.org_insights],
     }
+    # Edits people made to the latest version that this one does not hold: shown, not lost.
+    written = {(p.section, p.text) for p in plan}
+    report["edits_not_kept"] = edits_not_kept(latest, written)
     _persist(run, plan, report, timings, started)
     progress.run = None  # frozen now: the stage was stored with the version
     progress(Stage.DONE)

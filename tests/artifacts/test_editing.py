@@ -152,3 +152,27 @@ def test_the_api_edits_a_sentence_and_answers_with_the_diff(member, viewer, cour
     refused = api.post(url, {"section": "problem", "order": order, "text": "x"}, format="json")
     assert refused.status_code == 403
     assert ArtifactVersion.objects.filter(number__isnull=False).count() == 2
+
+
+def test_regenerating_keeps_the_edit_or_shows_it_was_not_kept(client, member, couriers):
+    first = generate_prd(couriers.project)
+    before = "Problem: App lags on weak internet."
+    after = "Problem: the app lags on weak internet in basements."
+    order = _order(first, Section.PROBLEM, before)
+    edited = edit_prd(couriers.project, member, 1, Edit(Section.PROBLEM, order, after))
+
+    # Nothing changed in the research: the edited version is the answer, the edit kept.
+    again = generate_prd(couriers.project)
+    assert again.pk == edited.pk
+
+    e10 = couriers.say("Couriers want a dark theme for night shifts.", "2026-03-20T10:00:00Z")
+    couriers.node("feature", "Dark theme", (e10, "a dark theme for night shifts"))
+    regenerated = generate_prd(couriers.project)
+
+    assert regenerated.number == 3
+    assert regenerated.report["edits_not_kept"] == [
+        {"section": "problem", "text": after, "version": 2}
+    ]
+    client.force_login(member)
+    page = client.get("/projects/couriers/prd/?version=3").content.decode()
+    assert "Edits not in this version" in page and after in page
