@@ -230,7 +230,7 @@ def priority_text(priority: Priority, language: str, reference_year: int) -> str
     latest = dt.datetime.fromisoformat(priority.latest).replace(tzinfo=dt.UTC)
     people, sources = people_and_messages(priority.people, priority.sources, language)
     reasons = [
-        w["reach_parts"].format(
+        w["reach_parts" if priority.people else "reach_unnamed"].format(
             people=people,
             sources=sources,
             latest=format_date(latest, language, reference_year),

@@ -222,3 +222,17 @@ def test_requirements_are_ranked_by_a_score_shown_with_its_reasons(bookings):
     doc = to_json(load_document(version))
     assert [p["rank"] for p in doc["priorities"]] == [1, 2]
     assert doc["priorities"][0]["why"].startswith("Priority 1: score")
+
+
+def test_a_requirement_from_notes_without_an_author_says_so(graph, db):
+    org = Organization.objects.create(slug="notes", name="Notes")
+    project = Project.objects.create(organization=org, slug="portal", name="Portal")
+    r = Research(project)
+    e1 = r.say("Recommendation: add a status page.", "2026-04-01T09:00:00Z", author="")
+    r.node("feature", "Status page", (e1, "Recommendation: add a status page"))
+
+    version = generate_prd(project)
+
+    assert version.report["priorities"][0]["people"] == 0
+    assert "Why this rank: 1 message (no author named), newest 1 April" in version.markdown
+    assert "0 people" not in version.markdown
