@@ -164,3 +164,20 @@ def test_every_section_a_pm_expects_with_every_sentence_traced(salon):
     # The graph still holds the superseded feature, closed by the answer.
     [app] = store.nodes_by_uids(salon.project.graph_scope, [salon.app.uid])
     assert app.invalid_at is not None
+
+
+def test_a_model_writer_is_asked_for_the_same_sections(salon):
+    from artifacts.prd_selection import select_context
+    from artifacts.prompts.prd_writer import build_messages
+    from artifacts.services import writer_request
+
+    selection = select_context(salon.project)
+    request = writer_request(salon.project, selection.context, selection.edge_evidence)
+
+    keys = [s.key for s in request.sections]
+    assert keys[-4:] == ["requirements", "user_stories", "acceptance", "risks"]
+    prompt = build_messages(request)[1]["content"]
+    assert '- user_stories: User stories — user stories "As <segment>, I want <feature>' in prompt
+    assert "- acceptance: Acceptance criteria — acceptance criteria" in prompt
+    # The decision's superseded feature is no longer valid: the writer is not given it.
+    assert salon.app.number not in {n.number for n in request.nodes}
