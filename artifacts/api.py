@@ -12,18 +12,21 @@ from django.urls import path, reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 import kg.web.api.converters  # noqa: F401  registers <project:...>
+from artifacts.editing import Edit, EditRejected, edit_prd, version_changes
 from artifacts.models import Artifact, ArtifactVersion, Claim
 from artifacts.rendering import load_document, to_json
 from artifacts.serializers import (
     ArtifactSerializer,
     ClaimRowSerializer,
+    EditRequestSerializer,
+    EditResponseSerializer,
     GenerateRequestSerializer,
     GenerateResponseSerializer,
     RunSerializer,
@@ -141,6 +144,33 @@ class ClaimList(generics.ListAPIView):
         return version.claims.order_by("section", "order").prefetch_related("citations")
 
 
+class EditVersion(APIView):
+    @extend_schema(
+        tags=["artifacts"],
+        summary="Rewrite (or, with an empty text, remove) one sentence: a new version",
+        request=EditRequestSerializer,
+        responses={201: EditResponseSerializer},
+    )
+    def post(self, request: Request, slug: str, number: int) -> Response:
+        project = writable_project_for_user(request.user, slug)
+        form = EditRequestSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        edit = Edit(**form.validated_data)
+        try:
+            version = edit_prd(project, request.user, number, edit)
+        except ArtifactVersion.DoesNotExist:
+            raise NotFound("no such version") from None
+        except EditRejected as exc:
+            raise ValidationError({"edit": [str(exc)]}) from None
+        body = {
+            "version": version.number,
+            "edited_from": number,
+            "edited_by": version.edited_by,
+            "changes": [c.as_report() for c in version_changes(version.edited_from, version)],
+        }
+        return Response(EditResponseSerializer(body).data, status=status.HTTP_201_CREATED)
+
+
 class MarkdownExport(APIView):
     renderer_classes = [MarkdownRenderer, JSONRenderer]
 
@@ -171,6 +201,11 @@ router_urls = [
         "projects/<project:slug>/prd/versions/<int:number>/claims/",
         ClaimList.as_view(),
         name="api-prd-claims",
+    ),
+    path(
+        "projects/<project:slug>/prd/versions/<int:number>/edit/",
+        EditVersion.as_view(),
+        name="api-prd-edit",
     ),
     path(
         "projects/<project:slug>/prd/versions/<int:number>/markdown/",

@@ -10,7 +10,9 @@ A claim passes when:
   aside) are in the labels and quotes of the nodes it cites, or it restates them in other words
   by the sentence encoder's bar (kg.pipeline.grounding.claim_supported);
 - a claim citing two nodes joined by an edge states that relation, so it rests on the edge's own
-  evidence: one quote of such an edge must ground both nodes, and the PRD cites that quote.
+  evidence: one quote of such an edge must ground both nodes, and the PRD cites that quote;
+- a user story cites a segment that has a job and a feature that supports it, an acceptance
+  criterion a feature and a pain it solves (`structure_reasons`), whoever wrote it.
   Quotes of the two nodes from elsewhere show each node, not the relation between them.
 
 The quotes chosen for each node (its anchors) travel with the checked claim, so the citations
@@ -28,7 +30,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
 
-from artifacts.prompts.prd_templates import EDGE_TEMPLATES, NODE_TEMPLATES
+from artifacts.prompts.prd_templates import EDGE_TEMPLATES, NODE_TEMPLATES, STORY_TEMPLATES
 from kg.language import content_lemmas
 from kg.language.lemmas import part_lemmas, said_lemmas
 from kg.read_models import (
@@ -89,7 +91,11 @@ def template_words() -> frozenset[str]:
     "experiences the pain"): structure, not claims a quote must make."""
     texts = [
         re.sub(r"\{\w\}", " ", text)
-        for templates in (*NODE_TEMPLATES.values(), *EDGE_TEMPLATES.values())
+        for templates in (
+            *NODE_TEMPLATES.values(),
+            *EDGE_TEMPLATES.values(),
+            *STORY_TEMPLATES.values(),
+        )
         for text in templates.values()
     ]
     return frozenset().union(*(content_lemmas(t) for t in texts))
@@ -266,6 +272,36 @@ def ground(
     return {n: tuple(found) for n, found in anchors.items()}, reasons
 
 
+def _has(index: ContextIndex, relation: str, source: ContextNode, target: ContextNode) -> bool:
+    return any(
+        r.edge.relation == relation and r.edge.source == source.number and r.evidence
+        for r in index.between(source.number, target.number)
+    )
+
+
+def structure_reasons(section: str, cited: list[ContextNode], index: ContextIndex) -> list[str]:
+    """What a user story or an acceptance criterion lacks: a story cites a segment, a feature
+    and a job, the segment having the job and the feature supporting it; a criterion cites a
+    feature and a pain it solves. Other sections have no such rule."""
+    of = {t: [n for n in cited if n.type == t] for t in ("segment", "feature", "job", "pain")}
+    if section == "user_stories":
+        grounded = any(
+            _has(index, "has_job", s, j) and _has(index, "supports", f, j)
+            for s in of["segment"]
+            for f in of["feature"]
+            for j in of["job"]
+        )
+        if not grounded:
+            return [
+                "a user story cites a segment that has the job and a feature that supports it "
+                "(both relations in the research)"
+            ]
+    solved = any(_has(index, "solves", f, p) for f in of["feature"] for p in of["pain"])
+    if section == "acceptance" and not solved:
+        return ["an acceptance criterion cites a feature and a pain it solves"]
+    return []
+
+
 def check_claim(draft: Draft, index: ContextIndex) -> CheckedClaim | FailedClaim:
     reasons: list[str] = []
     text = " ".join(draft.text.split())
@@ -299,6 +335,7 @@ def check_claim(draft: Draft, index: ContextIndex) -> CheckedClaim | FailedClaim
                 "numbers that the quotes contain, and no node numbers in the text"
             )
         reasons.extend(ungrounded)
+        reasons.extend(structure_reasons(draft.section, cited, index))
         sources = [w for n in cited for w in (n.label, *n.aliases)]
         sources += [e.quote for found in anchors.values() for e in found]  # what the PRD cites
         if not ungrounded and not claim_supported(text, sources, ignore=template_words()):

@@ -24,6 +24,12 @@ WORDING: dict[str, str] = {
     "en": "“{kept}” holds; “{superseded}” no longer does.",
     "ru": "Верно «{kept}»; «{superseded}» больше не считается верным.",
 }
+# A decision against what the product would build, aim at or serve is a non-goal of the PRD.
+NON_GOAL_TYPES = frozenset({"feature", "goal", "segment", "market", "job"})
+NON_GOAL_WORDING: dict[str, str] = {
+    "en": "Not a goal: “{superseded}” — decided against; “{kept}” holds instead.",
+    "ru": "Не входит в цели: «{superseded}» — решено против; вместо этого верно «{kept}».",
+}
 
 
 @dataclass(frozen=True)
@@ -36,9 +42,18 @@ class Decision:
     kept_label: str
     superseded_label: str
     answer: EvidenceView
+    superseded_type: str = ""
 
     def text(self, language: str) -> str:
         wording = WORDING.get(language, WORDING["en"])
+        return wording.format(kept=self.kept_label, superseded=self.superseded_label)
+
+    @property
+    def non_goal(self) -> bool:
+        return self.superseded_type in NON_GOAL_TYPES
+
+    def non_goal_text(self, language: str) -> str:
+        wording = NON_GOAL_WORDING.get(language, NON_GOAL_WORDING["en"])
         return wording.format(kept=self.kept_label, superseded=self.superseded_label)
 
     def fingerprint(self) -> list:
@@ -86,6 +101,7 @@ def decisions(
                 kept_label=nodes[c.kept].label,
                 superseded_label=nodes[c.superseded].label,
                 answer=evidence_view(evidence, episodes),
+                superseded_type=nodes[c.superseded].type,
             )
         )
     return result

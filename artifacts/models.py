@@ -43,13 +43,16 @@ class Stage(models.TextChoices):
 
 
 class Section(models.TextChoices):
-    PROBLEM = "problem", "Problem"
-    SEGMENTS = "segments", "Target segments"
+    PROBLEM = "problem", "Problem statement"
+    SEGMENTS = "segments", "Target users and their top pains"
     JOBS = "jobs", "Jobs to be done"
     PAINS = "pains", "Pains with evidence"
     ALTERNATIVES = "alternatives", "Current alternatives and competitors"
     GOALS = "goals", "Goals and success metrics"
+    NON_GOALS = "non_goals", "Non-goals"
     REQUIREMENTS = "requirements", "Requirements"
+    USER_STORIES = "user_stories", "User stories"
+    ACCEPTANCE = "acceptance", "Acceptance criteria"
     RISKS = "risks", "Risks"
     DECISIONS = "decisions", "Decisions"
     OPEN_QUESTIONS = "open_questions", "Open questions"
@@ -132,6 +135,16 @@ class ArtifactVersion(models.Model):
         default=dict, blank=True, help_text="Dropped claims with reasons, reviewer remarks, counts."
     )
     markdown = models.TextField(blank=True, help_text="The rendered Markdown, frozen with it.")
+    # A version a person made by editing another (artifacts.editing): from which, and who.
+    edited_from = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="For an edit: the version it was edited from.",
+    )
+    edited_by = models.CharField(max_length=150, blank=True, help_text="Who made the edit.")
 
     objects = VersionQuerySet.as_manager()
 
@@ -200,6 +213,10 @@ class Claim(models.Model):
     text = models.TextField()
     kind = models.CharField(max_length=15, choices=ClaimKind.choices, default=ClaimKind.FACT)
     nodes = models.JSONField(default=list, help_text="Node numbers the claim rests on.")
+    # Why an edited sentence is no longer supported by its citations (a number no quote holds,
+    # words the quotes do not say); empty when it passes the checks.
+    flag = models.TextField(blank=True)
+    edited = models.BooleanField(default=False, help_text="A person rewrote this sentence.")
 
     objects = ClaimQuerySet.as_manager()
 

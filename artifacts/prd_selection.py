@@ -22,8 +22,10 @@ from django.conf import settings
 
 from artifacts.checks import CheckedClaim, ContextIndex
 from artifacts.decisions import Decision, decided_as_of, decisions
+from artifacts.models import Section
+from artifacts.priorities import Priority, prioritise
 from artifacts.prompts.prd_writer import NODE_SECTION
-from artifacts.sections import WRITER_SECTIONS
+from artifacts.sections import PROBLEM_SENTENCES, WRITER_SECTIONS
 from kg import read_models
 from kg.models import Project
 from kg.read_models import (
@@ -141,6 +143,10 @@ class Selection:
     hidden_questions: int  # open contradictions and gaps of the shown nodes not listed
     budget: int
     decisions: list[Decision] = field(default_factory=list)  # answered contradictions
+    # Context nodes on either side of a contradiction still open (listed or not): the PRD
+    # asks about them under open questions and states neither side as a fact.
+    disputed: frozenset[int] = frozenset()
+    priorities: list[Priority] = field(default_factory=list)  # requirements, best first
 
     def fingerprint(self) -> dict:
         """What the selection adds to the content hash beyond the context itself."""
@@ -149,6 +155,8 @@ class Selection:
             "hidden_questions": self.hidden_questions,
             "budget": self.budget,
             "decisions": [d.fingerprint() for d in self.decisions],
+            "disputed": sorted(self.disputed),
+            "priorities": [p.as_report() for p in self.priorities],
         }
 
 
@@ -279,6 +287,13 @@ def select_context(
         org_insights=org_insights,
     )
     kept = [c for c in decided if c.kept in by_uid]
+    disputed = frozenset(by_uid[uid].number for uid in disputes if uid in by_uid)
+    priorities = prioritise(
+        nodes,
+        context_edges,
+        recommended={n.number for n in nodes if recommended(n)},
+        left_out=disputed,
+    )
     return Selection(
         context=context,
         edge_evidence=edge_evidence,
@@ -286,6 +301,8 @@ def select_context(
         hidden_questions=hidden_questions,
         budget=budget,
         decisions=decisions(project, kept, decided_nodes),
+        disputed=disputed,
+        priorities=priorities,
     )
 
 
@@ -301,14 +318,21 @@ def _claim_rank(claim: CheckedClaim, index: ContextIndex, rank: dict[int, int]) 
 
 
 def within_budget(
-    claims: Sequence[CheckedClaim], index: ContextIndex, budget: int
+    claims: Sequence[CheckedClaim],
+    index: ContextIndex,
+    budget: int,
+    priorities: Sequence[Priority] = (),
 ) -> tuple[list[CheckedClaim], list[CheckedClaim]]:
     """Sections in document order, each by priority (the writer's order among equals), cut at
-    the budget; in the requirements section what the research recommends comes first, as when
+    the budget. In the requirements section, requirements go by their score (`priorities`,
+    artifacts.priorities); without scores, what the research recommends comes first, as when
     the section's nodes were chosen. Returns (kept, cut)."""
     ordered = by_priority(index.nodes.values())
     rank = {n.number: i for i, n in enumerate(ordered)}
     asked_first = sorted(ordered, key=lambda n: not recommended(n))  # stable: priority within
+    if priorities:
+        scored = {p.node: p.rank for p in priorities}
+        asked_first = sorted(asked_first, key=lambda n: scored.get(n.number, len(scored) + 1))
     asked_rank = {n.number: i for i, n in enumerate(asked_first)}
     kept: list[CheckedClaim] = []
     cut: list[CheckedClaim] = []
@@ -316,8 +340,9 @@ def within_budget(
         mine = [c for c in claims if c.section == section]
         order = asked_rank if section in RECOMMENDED_SECTIONS else rank
         mine.sort(key=lambda c: _claim_rank(c, index, order))
-        kept += mine[:budget]
-        cut += mine[budget:]
+        limit = min(budget, PROBLEM_SENTENCES) if section == Section.PROBLEM else budget
+        kept += mine[:limit]
+        cut += mine[limit:]
     return kept, cut
 
 

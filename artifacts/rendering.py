@@ -28,12 +28,14 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from artifacts.models import ArtifactVersion, Citation, ClaimKind, Section
+from artifacts.priorities import Priority
 from artifacts.sections import (
+    BODY_SECTIONS,
     MONTHS,
     OPEN_QUESTION,
-    WRITER_SECTIONS,
     counted,
     more_words,
+    people_and_messages,
     title,
     words,
 )
@@ -55,6 +57,7 @@ class CitationView:
     file: str
     page: str
     confirmed_in: tuple[int, ...]
+    start: int = 0
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,8 @@ class ClaimView:
     kind: str
     nodes: tuple[int, ...]
     citations: tuple[CitationView, ...]
+    flag: str = ""  # why an edited sentence is no longer supported by its citations
+    edited: bool = False
 
     def by_node(self) -> list[tuple[int, list[CitationView]]]:
         """Citations grouped per node, in citation order."""
@@ -70,6 +75,14 @@ class ClaimView:
         for c in self.citations:
             groups.setdefault(c.node, []).append(c)
         return list(groups.items())
+
+    def by_quote(self) -> list[list[CitationView]]:
+        """Citations grouped per quoted span (an appendix entry: one message), in order: each
+        group is one quote and the nodes it supports."""
+        groups: dict[tuple[str, str, int], list[CitationView]] = {}
+        for c in self.citations:
+            groups.setdefault((c.episode_uid, c.quote, c.start), []).append(c)
+        return list(groups.values())
 
 
 @dataclass(frozen=True)
@@ -123,6 +136,8 @@ class Document:
     more: dict[str, dict[str, int]] = field(default_factory=dict)
     more_questions: int = 0
     decisions: list[ClaimView] = field(default_factory=list)  # what answers decided
+    # The requirements' scores by node number (artifacts.priorities), frozen in the report.
+    priorities: dict[int, Priority] = field(default_factory=dict)
 
     @property
     def reference_year(self) -> int:
@@ -143,6 +158,7 @@ _CITATION_FIELDS = (
     "file",
     "page",
     "confirmed_in",
+    "start",
 )
 
 
@@ -157,15 +173,15 @@ def load_document(version: ArtifactVersion) -> Document:
         .values_list("claim_id", *_CITATION_FIELDS)
     )
     for claim_id, *values in rows:
-        view = CitationView(*values[:-1], confirmed_in=tuple(values[-1] or ()))
+        view = CitationView(*values[:-2], confirmed_in=tuple(values[-2] or ()), start=values[-1])
         by_claim.setdefault(claim_id, []).append(view)
     grouped: dict[str, list[ClaimView]] = {}
     claims = version.claims.order_by("section", "order").values_list(
-        "pk", "section", "text", "kind", "nodes"
+        "pk", "section", "text", "kind", "nodes", "flag", "edited"
     )
-    for pk, section, text, kind, nodes in claims:
+    for pk, section, text, kind, nodes, flag, edited in claims:
         grouped.setdefault(section, []).append(
-            ClaimView(text, kind, tuple(nodes or ()), tuple(by_claim.get(pk, ())))
+            ClaimView(text, kind, tuple(nodes or ()), tuple(by_claim.get(pk, ())), flag, edited)
         )
     report = version.report or {}
     return Document(
@@ -179,7 +195,7 @@ def load_document(version: ArtifactVersion) -> Document:
         writer_model=version.writer_model,
         sections=[
             SectionView(key, title(key, version.language), tuple(grouped.get(key, ())))
-            for key in WRITER_SECTIONS
+            for key in BODY_SECTIONS
         ],
         open_questions=grouped.get(Section.OPEN_QUESTIONS, []),
         appendix=grouped.get(Section.APPENDIX, []),
@@ -193,7 +209,59 @@ def load_document(version: ArtifactVersion) -> Document:
             for section, counts in report.get("more", {}).get("sections", {}).items()
         },
         more_questions=int(report.get("more", {}).get("open_questions", 0)),
+        priorities={p.node: p for p in map(Priority.of, report.get("priorities", []))},
     )
+
+
+# --- requirement priorities -----------------------------------------------------------------
+
+
+def priority_text(priority: Priority, language: str, reference_year: int) -> str:
+    """'Priority 1: score 2.1 = reach 3 × impact 1 × confidence 0.7. Why this rank: 2 people
+    in 3 messages, newest 8 March; serves …; solves …; the research recommends it.'"""
+    w = words(language)
+    head = w["priority"].format(
+        rank=priority.rank,
+        score=f"{priority.score:g}",
+        reach=priority.reach,
+        impact=priority.impact,
+        confidence=f"{priority.confidence / 100:g}",
+    )
+    latest = dt.datetime.fromisoformat(priority.latest).replace(tzinfo=dt.UTC)
+    people, sources = people_and_messages(priority.people, priority.sources, language)
+    reasons = [
+        w["reach_parts" if priority.people else "reach_unnamed"].format(
+            people=people,
+            sources=sources,
+            latest=format_date(latest, language, reference_year),
+        )
+    ]
+    for key, items in (
+        ("serves", priority.segments),
+        ("solves", priority.pains),
+        ("supports", priority.jobs),
+    ):
+        if items:
+            reasons.append(
+                w[key].format(items=", ".join(f"{i.label} (#{i.number})" for i in items))
+            )
+    if priority.recommended:
+        reasons.append(w["asked"])
+    return f"{head} {w['why']}: {'; '.join(reasons)}."
+
+
+def ranked_claims(doc: Document, claims: tuple[ClaimView, ...]) -> dict[int, Priority]:
+    """Index of the claim that shows each requirement's priority: its first claim."""
+    shown: dict[int, Priority] = {}
+    done: set[int] = set()
+    for i, claim in enumerate(claims):
+        for number in claim.nodes:
+            priority = doc.priorities.get(number)
+            if priority is not None and number not in done:
+                done.add(number)
+                shown[i] = priority
+                break
+    return shown
 
 
 # --- what a section leaves out --------------------------------------------------------------
@@ -240,6 +308,10 @@ def _one_line(text: str) -> str:
 
 def _node_ref(c: CitationView, language: str) -> str:
     return f"{type_name(c.node_type, language)} #{c.node}"
+
+
+def _by(c: CitationView) -> str:
+    return f", {c.author}" if c.author else ""
 
 
 def _source(c: CitationView, language: str) -> str:
@@ -331,6 +403,8 @@ def to_json(doc: Document) -> dict:
                         "kind": c.kind,
                         "nodes": list(c.nodes),
                         "citations": [_citation_json(x) for x in c.citations],
+                        "flag": c.flag,
+                        "edited": c.edited,
                     }
                     for c in s.claims
                 ],
@@ -355,15 +429,10 @@ def to_json(doc: Document) -> dict:
             }
             for q in doc.open_questions
         ],
-        "appendix": [
-            {
-                "node": e.nodes[0],
-                "node_type": e.citations[0].node_type if e.citations else "",
-                "label": e.text,
-                "confidence": e.citations[0].confidence if e.citations else 0,
-                "quotes": [_citation_json(x) for x in e.citations],
-            }
-            for e in doc.appendix
+        "appendix": [_appendix_json(e) for e in doc.appendix if e.citations],
+        "priorities": [
+            p.as_report() | {"why": priority_text(p, doc.language, doc.reference_year)}
+            for p in sorted(doc.priorities.values(), key=lambda p: p.rank)
         ],
         "dropped": [
             {
@@ -395,6 +464,35 @@ def to_json(doc: Document) -> dict:
     }
 
 
+def _appendix_json(entry: ClaimView) -> dict:
+    """One message of the appendix: its quotes, each once, with the nodes each supports."""
+    first = entry.citations[0]
+    return {
+        "message_number": first.episode,
+        "episode": first.episode_uid,
+        "date": first.date.astimezone(dt.UTC).isoformat().replace("+00:00", "Z"),
+        "author": first.author,
+        "file": first.file,
+        "page": first.page,
+        "nodes": list(entry.nodes),
+        "quotes": [
+            {
+                "quote": group[0].quote,
+                "nodes": [
+                    {
+                        "node": c.node,
+                        "node_type": c.node_type,
+                        "node_label": c.node_label,
+                        "confidence": c.confidence,
+                    }
+                    for c in group
+                ],
+            }
+            for group in entry.by_quote()
+        ],
+    }
+
+
 # --- Markdown -------------------------------------------------------------------------------
 
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>])")
@@ -409,6 +507,24 @@ def _md_citations(claim: ClaimView, language: str, year: int) -> str:
     return " ".join(
         f"*({md_escape(citation_text(group, language, year))})*" for _, group in claim.by_node()
     )
+
+
+def _empty(section: str, language: str) -> str:
+    w = words(language)
+    return w["empty_non_goals"] if section == Section.NON_GOALS else w["empty"]
+
+
+def _md_sentence(claim: ClaimView, language: str, year: int) -> str:
+    return (
+        f"{_md_badge(claim.kind, language)}{md_escape(claim.text)} "
+        f"{_md_citations(claim, language, year)}{_md_flag(claim, language)}"
+    ).rstrip()
+
+
+def _md_flag(claim: ClaimView, language: str) -> str:
+    if not claim.flag:
+        return ""
+    return f" **{words(language)['flagged']}: {md_escape(claim.flag)}**"
 
 
 def _md_badge(kind: str, language: str) -> str:
@@ -444,12 +560,20 @@ def render_markdown(doc: Document) -> str:
     for section in doc.sections:
         lines += [f"## {section.title}", ""]
         if not section.claims:
-            lines.append(f"_{w['empty']}_")
-        for claim in section.claims:
-            lines.append(
-                f"- {_md_badge(claim.kind, doc.language)}{md_escape(claim.text)} "
-                f"{_md_citations(claim, doc.language, year)}".rstrip()
-            )
+            lines.append(f"_{_empty(section.key, doc.language)}_")
+        elif section.key == Section.PROBLEM:
+            # The problem statement reads as one paragraph, each sentence with its citations.
+            lines += [" ".join(_md_sentence(c, doc.language, year) for c in section.claims), ""]
+            if more := more_text(doc, section.key):
+                lines += [f"_{md_escape(more)}_", ""]
+            continue
+        ranked = ranked_claims(doc, section.claims) if section.key == Section.REQUIREMENTS else {}
+        if ranked:
+            lines += [f"_{md_escape(w['formula'])}_", ""]
+        for i, claim in enumerate(section.claims):
+            lines.append(f"- {_md_sentence(claim, doc.language, year)}")
+            if i in ranked:
+                lines.append(f"  - _{md_escape(priority_text(ranked[i], doc.language, year))}_")
         lines.append("")
         if more := more_text(doc, section.key):
             lines += [f"_{md_escape(more)}_", ""]
@@ -479,15 +603,17 @@ def render_markdown(doc: Document) -> str:
             continue
         first = entry.citations[0]
         lines.append(
-            f"- **{_node_ref(first, doc.language)} — {md_escape(entry.text)}** "
-            f"({w['confidence']} {first.confidence})"
+            f"- **{w['message']} #{first.episode}**{md_escape(_source(first, doc.language))}, "
+            f"{format_date(first.date, doc.language, year)}{md_escape(_by(first))}"
         )
-        for c in entry.citations:
-            quote = f"{w['quote_open']}{md_escape(c.quote)}{w['quote_close']}"
-            lines.append(
-                f"  - {w['message']} #{c.episode}{md_escape(_source(c, doc.language))}, "
-                f"{format_date(c.date, doc.language, year)}: {quote}"
+        for group in entry.by_quote():
+            quote = f"{w['quote_open']}{md_escape(group[0].quote)}{w['quote_close']}"
+            supports = "; ".join(
+                f"{_node_ref(c, doc.language)} {md_escape(c.node_label)} "
+                f"({w['confidence']} {c.confidence})"
+                for c in group
             )
+            lines.append(f"  - {quote} — {supports}")
     if doc.org_insights:
         lines += ["", f"## {w['org_insights']}", "", f"_{w['org_insights_hint']}_", ""]
         lines += [_md_org_insight(i, doc.language) for i in doc.org_insights]
@@ -572,15 +698,54 @@ def _html_claim(claim: ClaimView, notes: _Footnotes) -> str:
         badge_html = f'<span class="badge badge-{_e(claim.kind)}">{_e(w[claim.kind])}</span> '
     markers_html = "".join(notes.marker(c, group) for _, group in claim.by_node() for c in group)
     nodes = " ".join(str(n) for n in claim.nodes)
+    flag_html = (
+        f' <span class="badge badge-flagged" title="{_e(claim.flag)}">{_e(w["flagged"])}: '
+        f"{_e(claim.flag)}</span>"
+        if claim.flag
+        else ""
+    )
+    edited = ' data-edited="true"' if claim.edited else ""
     return (
-        f'<li class="claim claim-{_e(claim.kind)}" data-nodes="{_e(nodes)}">{badge_html}'
-        f'<span class="claim-text">{_e(claim.text)}</span>{markers_html}</li>'
+        f'<li class="claim claim-{_e(claim.kind)}" data-nodes="{_e(nodes)}"{edited}>{badge_html}'
+        f'<span class="claim-text">{_e(claim.text)}</span>{markers_html}{flag_html}</li>'
     )
 
 
 def _html_list(claims: list[ClaimView] | tuple[ClaimView, ...], notes: _Footnotes) -> str:
     items_html = "".join(_html_claim(c, notes) for c in claims)
     return f'<ul class="claims">{items_html}</ul>'
+
+
+def _html_paragraph(claims: tuple[ClaimView, ...], notes: _Footnotes) -> str:
+    """Claims as the sentences of one paragraph (the problem statement), each with its notes."""
+    sentences_html = " ".join(
+        _html_claim(c, notes).replace("<li ", "<span ", 1).removesuffix("</li>") + "</span>"
+        for c in claims
+    )
+    return f'<p class="claims paragraph">{sentences_html}</p>'
+
+
+def _html_requirements(doc: Document, claims: tuple[ClaimView, ...], notes: _Footnotes) -> str:
+    """Requirements by score: the formula once (and on hover), each one's rank and why."""
+    ranked = ranked_claims(doc, claims)
+    if not ranked:
+        return _html_list(claims, notes)
+    formula = words(doc.language)["formula"]
+    items_html = []
+    for i, claim in enumerate(claims):
+        item_html = _html_claim(claim, notes)
+        if i in ranked:
+            p = ranked[i]
+            line = priority_text(p, doc.language, doc.reference_year)
+            item_html = item_html.removesuffix("</li>") + (
+                f'<p class="priority" title="{_e(formula)}" data-node="{_e(p.node)}" '
+                f'data-rank="{_e(p.rank)}" data-score="{_e(p.score)}">{_e(line)}</p></li>'
+            )
+        items_html.append(item_html)
+    return (
+        f'<p class="priority-formula">{_e(formula)}</p>'
+        f'<ul class="claims">{"".join(items_html)}</ul>'
+    )
 
 
 def _html_section(key: str, heading: str, body_html: str) -> str:
@@ -596,11 +761,14 @@ def render_html(doc: Document) -> SafeString:
     notes = _Footnotes(slug=doc.project_slug, language=doc.language, year=doc.reference_year)
     parts_html: list[str] = []
     for section in doc.sections:
-        body_html = (
-            _html_list(section.claims, notes)
-            if section.claims
-            else f'<p class="empty">{_e(w["empty"])}</p>'
-        )
+        if not section.claims:
+            body_html = f'<p class="empty">{_e(_empty(section.key, doc.language))}</p>'
+        elif section.key == Section.PROBLEM:
+            body_html = _html_paragraph(section.claims, notes)
+        elif section.key == Section.REQUIREMENTS:
+            body_html = _html_requirements(doc, section.claims, notes)
+        else:
+            body_html = _html_list(section.claims, notes)
         parts_html.append(
             _html_section(section.key, section.title, body_html + _html_more(doc, section.key))
         )
@@ -648,25 +816,37 @@ def _html_more(doc: Document, section: str) -> str:
 
 
 def _html_appendix(doc: Document) -> str:
+    """By message; a node's anchor (#node-N) is on its first mention, where org insights and
+    readers land."""
     w = words(doc.language)
+    anchored: set[int] = set()
     entries_html = []
     for entry in doc.appendix:
         if not entry.citations:
             continue
         first = entry.citations[0]
-        quotes_html = "".join(
-            f'<li><a href="{_e(message_url(doc.project_slug, c.episode, c.node))}" '
-            f'data-episode="{_e(c.episode)}" data-node="{_e(c.node)}">{_e(w["message"])} '
-            f"#{_e(c.episode)}</a>{_e(_source(c, doc.language))}, "
-            f"{_e(format_date(c.date, doc.language, doc.reference_year))}: "
-            f"<q>{_e(_one_line(c.quote))}</q></li>"
-            for c in entry.citations
-        )
+        quotes_html = []
+        for group in entry.by_quote():
+            refs_html = []
+            for c in group:
+                anchor = "" if c.node in anchored else f' id="node-{_e(c.node)}"'
+                anchored.add(c.node)
+                refs_html.append(
+                    f'<span class="evidence-node"{anchor}><a href="'
+                    f'{_e(reverse("research:node", args=[doc.project_slug, c.node]))}" '
+                    f'data-node="{_e(c.node)}">{_e(_node_ref(c, doc.language))}</a> '
+                    f"{_e(c.node_label)} ({_e(w['confidence'])} {_e(c.confidence)})</span>"
+                )
+            quotes_html.append(
+                f"<li><q>{_e(_one_line(group[0].quote))}</q> — {'; '.join(refs_html)}</li>"
+            )
         entries_html.append(
-            f'<li id="node-{_e(first.node)}" class="evidence-node"><strong>'
-            f'<a href="{_e(reverse("research:node", args=[doc.project_slug, first.node]))}">'
-            f"{_e(_node_ref(first, doc.language))}</a> — {_e(entry.text)}</strong> "
-            f"({_e(w['confidence'])} {_e(first.confidence)})<ul>{quotes_html}</ul></li>"
+            f'<li id="message-{_e(first.episode)}" class="evidence-message"><strong>'
+            f'<a href="{_e(message_url(doc.project_slug, first.episode))}" '
+            f'data-episode="{_e(first.episode)}">{_e(w["message"])} #{_e(first.episode)}</a>'
+            f"</strong>{_e(_source(first, doc.language))}, "
+            f"{_e(format_date(first.date, doc.language, doc.reference_year))}"
+            f"{_e(_by(first))}<ul>{''.join(quotes_html)}</ul></li>"
         )
     return _html_section(
         Section.APPENDIX,
@@ -678,7 +858,7 @@ def _html_appendix(doc: Document) -> str:
 def _html_org_insights(doc: Document) -> str:
     """Apart from the appendix: not claims, no footnotes, no other project's quotes."""
     w = words(doc.language)
-    anchored = {e.nodes[0] for e in doc.appendix if e.nodes and e.citations}
+    anchored = {c.node for e in doc.appendix for c in e.citations}
     items_html = []
     for item in doc.org_insights:
         kind = type_name(item.node_type, doc.language)

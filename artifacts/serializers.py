@@ -159,6 +159,34 @@ class ClaimShapeSerializer(serializers.Serializer):
     kind = serializers.CharField()
     nodes = serializers.ListField(child=serializers.IntegerField())
     citations = CitationShapeSerializer(many=True)
+    flag = serializers.CharField(
+        allow_blank=True,
+        required=False,
+        help_text="Why an edited sentence is no longer supported by its citations.",
+    )
+    edited = serializers.BooleanField(required=False)
+
+
+class EditRequestSerializer(serializers.Serializer):
+    section = serializers.CharField(help_text="A body section key, e.g. requirements.")
+    order = serializers.IntegerField(min_value=0, help_text="The sentence's place in it.")
+    text = serializers.CharField(
+        allow_blank=True, max_length=800, help_text="The new sentence; empty removes it."
+    )
+
+
+class EditChangeSerializer(serializers.Serializer):
+    section = serializers.CharField()
+    before = serializers.CharField(allow_blank=True)
+    after = serializers.CharField(allow_blank=True)
+    flag = serializers.CharField(allow_blank=True)
+
+
+class EditResponseSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    edited_from = serializers.IntegerField()
+    edited_by = serializers.CharField()
+    changes = EditChangeSerializer(many=True)
 
 
 class SectionShapeSerializer(serializers.Serializer):
@@ -167,12 +195,56 @@ class SectionShapeSerializer(serializers.Serializer):
     claims = ClaimShapeSerializer(many=True)
 
 
-class AppendixShapeSerializer(serializers.Serializer):
+class AppendixNodeSerializer(serializers.Serializer):
     node = serializers.IntegerField()
     node_type = serializers.CharField()
-    label = serializers.CharField()
+    node_label = serializers.CharField()
     confidence = serializers.IntegerField()
-    quotes = CitationShapeSerializer(many=True)
+
+
+class AppendixQuoteSerializer(serializers.Serializer):
+    quote = serializers.CharField()
+    nodes = AppendixNodeSerializer(many=True, help_text="The cited nodes this quote supports.")
+
+
+class AppendixShapeSerializer(serializers.Serializer):
+    """One message of the evidence appendix: each of its quotes once, with its nodes."""
+
+    message_number = serializers.IntegerField()
+    episode = serializers.CharField()
+    date = serializers.CharField()
+    author = serializers.CharField(allow_blank=True)
+    file = serializers.CharField(allow_blank=True)
+    page = serializers.CharField(allow_blank=True)
+    nodes = serializers.ListField(child=serializers.IntegerField())
+    quotes = AppendixQuoteSerializer(many=True)
+
+
+class NamedNodeSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    label = serializers.CharField()
+
+
+class PriorityShapeSerializer(serializers.Serializer):
+    """A requirement's score: reach × impact × confidence (see the README), and its parts."""
+
+    node = serializers.IntegerField()
+    label = serializers.CharField()
+    rank = serializers.IntegerField()
+    score = serializers.FloatField()
+    reach = serializers.IntegerField(help_text="people who mention it + segments it serves")
+    impact = serializers.IntegerField(
+        help_text="1 + pains it solves + jobs it supports (+1 when the research recommends it)"
+    )
+    confidence = serializers.IntegerField()
+    people = serializers.IntegerField()
+    sources = serializers.IntegerField()
+    latest = serializers.CharField()
+    recommended = serializers.BooleanField()
+    segments = NamedNodeSerializer(many=True)
+    pains = NamedNodeSerializer(many=True)
+    jobs = NamedNodeSerializer(many=True)
+    why = serializers.CharField()
 
 
 class DroppedShapeSerializer(serializers.Serializer):
@@ -211,6 +283,7 @@ class VersionDetailSerializer(serializers.Serializer):
     )
     open_questions = ClaimShapeSerializer(many=True)
     appendix = AppendixShapeSerializer(many=True)
+    priorities = PriorityShapeSerializer(many=True, help_text="Requirements, best score first.")
     dropped = DroppedShapeSerializer(many=True)
     reviewer = serializers.DictField()
     org_insights = OrgInsightShapeSerializer(many=True)
@@ -249,4 +322,4 @@ class ClaimRowSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Claim
-        fields = ["id", "section", "order", "text", "kind", "nodes", "citations"]
+        fields = ["id", "section", "order", "text", "kind", "nodes", "flag", "edited", "citations"]

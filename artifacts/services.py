@@ -26,7 +26,7 @@ import json
 import logging
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
 from django.apps import apps
@@ -45,6 +45,7 @@ from artifacts.checks import (
     evidence_order,
 )
 from artifacts.decisions import Decision
+from artifacts.editing import edits_not_kept
 from artifacts.models import (
     Artifact,
     ArtifactKind,
@@ -63,7 +64,7 @@ from artifacts.prd_selection import (
     within_budget,
 )
 from artifacts.prompts import prd_reviewer, prd_writer
-from artifacts.sections import INSTRUCTIONS, WRITER_SECTIONS, title
+from artifacts.sections import INSTRUCTIONS, WRITER_SECTIONS, title, words
 from kg.commands import queue_task
 from kg.llm import LLMOutputError, call_llm, call_llm_repairing_json
 from kg.llm.engines import OfflineEngine, OpenAIEngine, current_engine
@@ -84,7 +85,7 @@ logger = logging.getLogger("groundwork.artifacts")
 
 # Part of the context hash: bump when the prompt, the checks or the offline engine change, so
 # an unchanged graph still gets a new version written by the new code.
-WRITER_REVISION = "prd-writer-3"
+WRITER_REVISION = "prd-writer-4"
 
 ProgressCallback = Callable[[str], None]
 
@@ -438,12 +439,13 @@ def _generate(
     index = ContextIndex.of(context, relations)
     outcome = _Outcome()
     if context.nodes:
-        request = writer_request(project, context, relations)
+        request = writer_request(project, context, relations, withheld=selection.disputed)
         outcome = _write_and_check(project, request, index, progress, engine, reviewing)
+        outcome.claims = _undisputed(outcome, selection.disputed)
     timings["writing_ms"] = _ms(started) - timings["context_ms"]
 
     progress(Stage.RENDERING)
-    kept, over_budget = within_budget(outcome.claims, index, budget)
+    kept, over_budget = within_budget(outcome.claims, index, budget, selection.priorities)
     plan = _plan_claims(context, index, kept, budget, selection.decisions)
     questions = sum(p.section == Section.OPEN_QUESTIONS for p in plan)
     report = {
@@ -465,9 +467,15 @@ def _generate(
         # Counts only: the pointer's words and its link are made when the PRD is shown.
         "more": left_out(selection, index, kept, questions).as_report(),
         "counts": _counts(plan),
+        # The requirements' scores and their parts, best first (artifacts.priorities): the
+        # requirements section shows each one's rank and why.
+        "priorities": [p.as_report() for p in selection.priorities],
         # Frozen with the version; shown apart from the claims (never evidence of this project).
         "org_insights": [i.model_dump(mode="json") for i in context.org_insights],
     }
+    # Edits people made to the latest version that this one does not hold: shown, not lost.
+    written = {(p.section, p.text) for p in plan}
+    report["edits_not_kept"] = edits_not_kept(latest, written)
     _persist(run, plan, report, timings, started)
     progress.run = None  # frozen now: the stage was stored with the version
     progress(Stage.DONE)
@@ -478,12 +486,32 @@ def _ms(started: float) -> int:
     return int((time.monotonic() - started) * 1000)
 
 
+def _undisputed(outcome: _Outcome, disputed: frozenset[int]) -> list[CheckedClaim]:
+    """The checked claims that state no side of an open contradiction; the others are listed
+    as dropped (the writer was not shown those nodes, but a model may cite them anyway)."""
+    kept = []
+    for claim in outcome.claims:
+        contested = sorted(set(claim.nodes) & disputed)
+        if not contested:
+            kept.append(claim)
+            continue
+        listed = ", ".join(f"#{n}" for n in contested)
+        draft = Draft(section=claim.section, text=claim.text, nodes=claim.nodes)
+        reason = f"node(s) {listed} are in an open contradiction: asked under open questions"
+        outcome.dropped.append(_dropped(draft, reason))
+    return kept
+
+
 def writer_request(
     project: Project,
     context: ArtifactContext,
     relations: dict[str, list[EvidenceView]] | None = None,
+    withheld: Collection[int] = (),
 ) -> prd_writer.WriterRequest:
-    """`relations` (edge_evidence) gives the edges' quotes as of the context's moment."""
+    """`relations` (edge_evidence) gives the edges' quotes as of the context's moment.
+
+    `withheld` node numbers (the sides of open contradictions) are not sent: the PRD asks about
+    them under open questions and must not state either side as a fact."""
 
     def edge_quotes(uid: str, quotes: list[str]) -> list[str]:
         if relations is not None:
@@ -502,6 +530,7 @@ def writer_request(
             quotes=[e.quote for e in n.evidence[: prd_writer.MAX_QUOTES_PER_NODE]],
         )
         for n in sorted(context.nodes, key=lambda n: n.number)
+        if n.number not in withheld
     ]
     edges = [
         prd_writer.EdgeLine(
@@ -511,6 +540,7 @@ def writer_request(
             quotes=edge_quotes(e.uid, e.quotes),
         )
         for e in sorted(context.edges, key=lambda e: (e.source, e.relation, e.target))
+        if e.source not in withheld and e.target not in withheld
     ]
     sections = [
         prd_writer.SectionSpec(
@@ -847,15 +877,30 @@ def _plan_claims(
     plans.extend(_decisions(context, index, decisions))
     plans.extend(_open_questions(context, index)[:budget])
     cited = sorted({n for p in plans for n in p.nodes})
-    for number in cited:
-        node = index.nodes[number]
-        text = node.label
-        if node.value and node.value not in node.label:
-            text = f"{node.label} — {node.value}"
-        citations = [
-            _CitationPlan(node=node, evidence=e, confirmed_in=[]) for e in _evidence_order(node)
-        ]
-        plans.append(_ClaimPlan(Section.APPENDIX, text, ClaimKind.EVIDENCE, [number], citations))
+    plans.extend(_appendix([index.nodes[n] for n in cited], context.language))
+    return plans
+
+
+def _appendix(nodes: Sequence[ContextNode], language: str) -> list[_ClaimPlan]:
+    """The evidence of the cited nodes by message, oldest first: each quoted span once, with
+    every node it supports (one citation row per node, rendered as one quote)."""
+    by_message: dict[str, list[_CitationPlan]] = {}
+    for node in nodes:
+        for e in _evidence_order(node):
+            by_message.setdefault(e.episode_uid, []).append(
+                _CitationPlan(node=node, evidence=e, confirmed_in=[])
+            )
+    plans = []
+    messages = sorted(
+        by_message.values(), key=lambda c: (c[0].evidence.date, c[0].evidence.episode_number)
+    )
+    for citations in messages:
+        # A quote's nodes stay together, quotes in the order the message says them.
+        citations.sort(key=lambda c: (c.evidence.start, c.evidence.end, c.node.number))
+        first = citations[0].evidence
+        text = f"{words(language)['message']} #{first.episode_number}"
+        numbers = list(dict.fromkeys(c.node.number for c in citations))
+        plans.append(_ClaimPlan(Section.APPENDIX, text, ClaimKind.EVIDENCE, numbers, citations))
     return plans
 
 
@@ -879,6 +924,17 @@ def _decisions(
                 [citation],
             )
         )
+        if decision.non_goal:
+            # What was decided against, with the decision's citation (the answer's words).
+            plans.append(
+                _ClaimPlan(
+                    Section.NON_GOALS,
+                    decision.non_goal_text(context.language),
+                    ClaimKind.DECISION,
+                    [node.number],
+                    [_CitationPlan(node=node, evidence=decision.answer, confirmed_in=[])],
+                )
+            )
     return plans
 
 
@@ -910,7 +966,8 @@ def _counts(plans: list[_ClaimPlan]) -> dict[str, int]:
         "facts": sum(p.kind == ClaimKind.FACT for p in written),
         "hypotheses": sum(p.kind == ClaimKind.HYPOTHESIS for p in written),
         "open_questions": sum(p.section == Section.OPEN_QUESTIONS for p in plans),
-        "cited_nodes": sum(p.section == Section.APPENDIX for p in plans),
+        "cited_nodes": len({n for p in plans if p.section == Section.APPENDIX for n in p.nodes}),
+        "evidence_messages": sum(p.section == Section.APPENDIX for p in plans),
         "citations": sum(len(p.citations) for p in plans if p.section != Section.APPENDIX),
     }
 

@@ -8,6 +8,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from artifacts.editing import Edit, EditRejected, edit_prd, editable_sentences, version_changes
+from artifacts.exports import prd_docx, requirements_csv
 from artifacts.models import ArtifactVersion, Stage
 from artifacts.rendering import load_document, render_html
 from artifacts.services import (
@@ -21,6 +23,8 @@ from artifacts.services import (
 from kg.models import Project
 from kg.tenancy import NotAllowed, can_write, check_can_write
 from kg.web.page_access import readable_project
+
+DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 
 
 def _page(
@@ -37,7 +41,11 @@ def _page(
     except ArtifactVersion.DoesNotExist:
         raise Http404("no such version") from None
     document = load_document(page.version) if page.version else None
+    edited_from = page.version.edited_from if page.version else None
     context = {
+        "editable": editable_sentences(page.version) if page.version else [],
+        "edited_from": edited_from,
+        "changes": version_changes(edited_from, page.version) if edited_from else [],
         "project": project,
         "page": page,
         "document": document,
@@ -70,6 +78,55 @@ def prd_markdown(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     response = HttpResponse(version.markdown, content_type="text/markdown; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{project.slug}-prd-v{number}.md"'
     return response
+
+
+@login_required
+@require_GET
+def prd_docx_download(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    project = readable_project(request, slug)
+    try:
+        version = version_by_number(project, number)
+    except ArtifactVersion.DoesNotExist:
+        raise Http404("no such version") from None
+    response = HttpResponse(prd_docx(load_document(version)), content_type=DOCX_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="{project.slug}-prd-v{number}.docx"'
+    return response
+
+
+@login_required
+@require_GET
+def prd_requirements_csv(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    project = readable_project(request, slug)
+    try:
+        version = version_by_number(project, number)
+    except ArtifactVersion.DoesNotExist:
+        raise Http404("no such version") from None
+    response = HttpResponse(
+        requirements_csv(load_document(version)), content_type="text/csv; charset=utf-8"
+    )
+    name = f"{project.slug}-prd-v{number}-requirements.csv"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@login_required
+@require_POST
+def prd_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """One sentence rewritten (or removed, with an empty text): a new version."""
+    project = readable_project(request, slug)
+    section, _, order = request.POST.get("sentence", "").partition(":")
+    if not order.isdigit():
+        return _page(request, project, number, error="Choose the sentence to edit.", status=400)
+    edit = Edit(section=section, order=int(order), text=request.POST.get("text", ""))
+    try:
+        version = edit_prd(project, request.user, number, edit)
+    except NotAllowed as exc:
+        return _page(request, project, number, error=str(exc), status=403)
+    except ArtifactVersion.DoesNotExist:
+        raise Http404("no such version") from None
+    except EditRejected as exc:
+        return _page(request, project, number, error=f"Edit: {exc}", status=400)
+    return redirect(f"{reverse('artifacts:prd', args=[project.slug])}?version={version.number}")
 
 
 @login_required

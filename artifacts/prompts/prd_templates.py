@@ -80,3 +80,15 @@ EDGE_TEMPLATES = {
         "threatens": "Риск: {s} — угрожает: {t}.",
     },
 }
+# Sentences built from three grounded parts (a user story) or from a relation read as a
+# criterion (acceptance): the writer fills them only where the relations' quotes name the nodes.
+STORY_TEMPLATES = {
+    "en": {
+        "story": "As {s}, I want {f}, so that {j}.",
+        "acceptance": "{f} is accepted when {p} no longer happens.",
+    },
+    "ru": {
+        "story": "Как {s}, я хочу {f}, чтобы {j}.",
+        "acceptance": "{f} принято, когда {p} больше не происходит.",
+    },
+}

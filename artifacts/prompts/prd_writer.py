@@ -15,16 +15,19 @@ and list the claims that fail.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from pydantic import BaseModel, Field
 
 from artifacts.checks import names_grounded, uncovered_numbers
-from artifacts.prompts.prd_templates import EDGE_TEMPLATES, NODE_TEMPLATES
+from artifacts.prompts.prd_templates import EDGE_TEMPLATES, NODE_TEMPLATES, STORY_TEMPLATES
 from kg.llm.operation import LLMOperation
 
 # Quotes per node sent to the writer: enough to write from, bounded to keep prompts small.
 MAX_QUOTES_PER_NODE = 3
 PROBLEM_TOP_PAINS = 3
+# A target user's top pains: the segments section names this many per segment.
+SEGMENT_TOP_PAINS = 3
 
 
 class NodeLine(BaseModel):
@@ -206,6 +209,56 @@ def _rank(node: NodeLine) -> tuple[int, int]:
     return (-node.evidence_count, node.number)
 
 
+def _stated(edge: EdgeLine, by_number: dict[int, NodeLine]) -> bool:
+    """One of the relation's own quotes names both of its nodes."""
+    source, target = by_number[edge.source], by_number[edge.target]
+    return any(_names(source, q) and _names(target, q) for q in edge.quotes)
+
+
+def _grounded_parts(
+    edges: list[EdgeLine],
+    by_number: dict[int, NodeLine],
+    story_text: dict[str, str],
+    edge_text: dict[str, str],
+    add: Callable[[str, int, str, list[int]], bool],
+) -> None:
+    """Target users' top pains, user stories and acceptance criteria: each only from
+    relations whose quotes name both of their nodes."""
+    stated = [e for e in edges if _stated(e, by_number)]
+    by_segment: dict[int, list[EdgeLine]] = {}
+    for edge in stated:
+        if edge.relation == "experiences":
+            by_segment.setdefault(edge.source, []).append(edge)
+    for segment, found in by_segment.items():
+        found.sort(key=lambda e: _rank(by_number[e.target]))
+        for edge in found[:SEGMENT_TOP_PAINS]:
+            text = edge_text["experiences"].format(
+                s=_bare(by_number[segment].label), t=_bare(by_number[edge.target].label)
+            )
+            add("segments", segment, text, [segment, edge.target])
+    # As <segment>, I want <feature>, so that <job>: the segment has the job, the feature
+    # supports it.
+    has_job = [e for e in stated if e.relation == "has_job"]
+    supports = [e for e in stated if e.relation == "supports"]
+    for job_edge in has_job:
+        for feature_edge in supports:
+            if feature_edge.target != job_edge.target:
+                continue
+            segment, job = by_number[job_edge.source], by_number[job_edge.target]
+            feature = by_number[feature_edge.source]
+            text = story_text["story"].format(
+                s=_bare(segment.label), f=_bare(feature.label), j=_bare(job.label)
+            )
+            add("user_stories", feature.number, text, [segment.number, feature.number, job.number])
+    # A requirement is accepted when the pain it solves no longer happens.
+    for edge in stated:
+        if edge.relation != "solves":
+            continue
+        feature, pain = by_number[edge.source], by_number[edge.target]
+        text = story_text["acceptance"].format(f=_bare(feature.label), p=_bare(pain.label))
+        add("acceptance", feature.number, text, [feature.number, pain.number])
+
+
 def offline_answer(request: WriterRequest) -> WriterResponse:
     language = request.language if request.language in NODE_TEMPLATES else "en"
     node_text, edge_text = NODE_TEMPLATES[language], EDGE_TEMPLATES[language]
@@ -257,6 +310,8 @@ def offline_answer(request: WriterRequest) -> WriterResponse:
     pains = sorted((n for n in request.nodes if n.type == "pain"), key=_rank)
     for pain in pains[:PROBLEM_TOP_PAINS]:
         add("problem", pain.number, node_text["problem"].format(a=_bare(pain.label)), [pain.number])
+
+    _grounded_parts(edges, by_number, STORY_TEMPLATES[language], edge_text, add)
 
     sections = []
     for spec in request.sections:

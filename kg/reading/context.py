@@ -18,12 +18,16 @@ import datetime as dt
 import logging
 import threading
 import uuid
+from collections import Counter
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import lru_cache
 
 from pydantic import BaseModel, Field, PrivateAttr
 
 from kg.graph import ContradictionRecord, EdgeRecord, Evidence, NodeRecord, store
 from kg.graph.records import graph_time
+from kg.language.lemmas import part_lemmas, said_lemmas
 from kg.ledger.sources.reference import citation_locator
 from kg.models import Episode, Project
 from kg.ontology import NODE_TYPES
@@ -376,57 +380,137 @@ def contradiction_view(
     )
 
 
-GapRule = tuple[str, str, Callable[[ContextNode, dict[tuple[int, str], set[str]]], bool]]
+@dataclass(frozen=True)
+class GapRule:
+    """A question a node of `node_type` leaves open unless the research answers it: by an edge
+    of one of `relations` (the node at the `end` given), or by a node of `answer_types` said
+    together with it (see `said_together`)."""
 
-# (rule, node type, test on the node's links) — each says what is missing.
-GAP_RULES: list[GapRule] = [
-    (
-        "segment_without_pains",
-        "segment",
-        lambda n, links: "experiences" not in links[(n.number, "out")],
+    rule: str
+    node_type: str
+    relations: tuple[str, ...]
+    end: str  # "out": the node is the edge's source; "in": its target
+    answer_types: tuple[str, ...]
+
+
+GAP_RULES: tuple[GapRule, ...] = (
+    GapRule("segment_without_pains", "segment", ("experiences",), "out", ("pain",)),
+    GapRule("segment_without_triggers", "segment", ("triggered_by",), "out", ("trigger",)),
+    GapRule(
+        "pain_without_alternatives", "pain", ("addresses",), "in", ("alternative", "competitor")
     ),
-    (
-        "segment_without_triggers",
-        "segment",
-        lambda n, links: "triggered_by" not in links[(n.number, "out")],
-    ),
-    (
-        "pain_without_alternatives",
-        "pain",
-        lambda n, links: "addresses" not in links[(n.number, "in")],
-    ),
-    ("pain_without_segment", "pain", lambda n, links: "experiences" not in links[(n.number, "in")]),
-    (
-        "feature_without_evidence",
-        "feature",
-        lambda n, links: not ({"solves", "supports"} & links[(n.number, "out")]),
-    ),
-    ("goal_without_metric", "goal", lambda n, links: "measured_by" not in links[(n.number, "out")]),
-    (
-        "competitor_without_features",
-        "competitor",
-        lambda n, links: "offers" not in links[(n.number, "out")],
-    ),
-]
+    GapRule("pain_without_segment", "pain", ("experiences",), "in", ("segment",)),
+    GapRule("feature_without_evidence", "feature", ("solves", "supports"), "out", ("pain", "job")),
+    GapRule("goal_without_metric", "goal", ("measured_by",), "out", ("metric",)),
+    GapRule("competitor_without_features", "competitor", ("offers",), "out", ("feature",)),
+)
+
+
+@lru_cache(maxsize=50_000)
+def _name_lemmas(text: str) -> frozenset[str]:
+    return part_lemmas(text)
+
+
+@lru_cache(maxsize=50_000)
+def _quote_lemmas(text: str) -> frozenset[str]:
+    return said_lemmas(text)
+
+
+def _names(node: ContextNode, quote: str) -> bool:
+    """The quote names the node: half of the content lemmas of its label (or of an alias), and
+    at least one, are among the quote's (the PRD's grounding test, artifacts.checks)."""
+    said = _quote_lemmas(quote)
+    for name in (node.label, *node.aliases):
+        wanted = _name_lemmas(name)
+        shared = len(wanted & said)
+        if shared >= 1 and 2 * shared >= len(wanted):
+            return True
+    return False
+
+
+def said_together(a: ContextNode, b: ContextNode) -> bool:
+    """The research states the two nodes together: a quote of one names the other, or they
+    rest on overlapping words of the same message (one sentence speaks of both)."""
+    return _Answers([b]).answers(a)
+
+
+def _name_sets(node: ContextNode) -> list[frozenset[str]]:
+    return [found for found in (_name_lemmas(n) for n in (node.label, *node.aliases)) if found]
+
+
+class _Answers:
+    """Nodes that may answer a question, indexed so that a project's whole graph is checked
+    without comparing every node with every other: by message (overlapping words), by the
+    lemmas of each quote (a quote names the subject) and of each name (the subject's quote
+    names them). A name is named by a quote when half its lemmas, and at least one, are in it
+    (`_names`): counting the lemmas each indexed quote or name shares gives that exactly."""
+
+    def __init__(self, nodes: Iterable[ContextNode]) -> None:
+        self.spans: dict[str, list[tuple[int, int, int]]] = {}
+        self.quoted: dict[str, list[tuple[int, int]]] = {}  # lemma -> (node, quote index)
+        self.named: dict[str, list[tuple[int, int]]] = {}  # lemma -> (node, name index)
+        self.name_sizes: dict[tuple[int, int], int] = {}
+        for node in nodes:
+            for q, e in enumerate(node.evidence):
+                self.spans.setdefault(e.episode_uid, []).append((e.start, e.end, node.number))
+                for lemma in _quote_lemmas(e.quote):
+                    self.quoted.setdefault(lemma, []).append((node.number, q))
+            for k, names in enumerate(_name_sets(node)):
+                self.name_sizes[(node.number, k)] = len(names)
+                for lemma in names:
+                    self.named.setdefault(lemma, []).append((node.number, k))
+
+    def answers(self, subject: ContextNode) -> bool:
+        """Whether an indexed node (other than `subject`) is said together with it; the
+        cheapest test first."""
+        for e in subject.evidence:
+            for start, end, number in self.spans.get(e.episode_uid, ()):
+                if start < e.end and e.start < end and number != subject.number:
+                    return True
+        # A quote of an answer names the subject (by its label or an alias).
+        for names in _name_sets(subject):
+            shared = Counter(hit for w in names for hit in self.quoted.get(w, ()))
+            if any(2 * n >= len(names) and key[0] != subject.number for key, n in shared.items()):
+                return True
+        # A quote of the subject names an answer.
+        for e in subject.evidence:
+            shared = Counter(hit for w in _quote_lemmas(e.quote) for hit in self.named.get(w, ()))
+            if any(
+                2 * n >= self.name_sizes[key] and key[0] != subject.number
+                for key, n in shared.items()
+            ):
+                return True
+        return False
 
 
 def research_gaps(nodes: list[ContextNode], edges: list[ContextEdge], language: str) -> list[Gap]:
+    """The questions the research truly leaves open about `nodes`: a gap is reported only when
+    no edge answers it (`edges` may reach nodes outside `nodes`) and no node of `nodes` of an
+    answering type is said together with the node."""
     links: dict[tuple[int, str], set[str]] = {}
-    for node in nodes:
-        links[(node.number, "out")] = set()
-        links[(node.number, "in")] = set()
     for edge in edges:
         links.setdefault((edge.source, "out"), set()).add(edge.relation)
         links.setdefault((edge.target, "in"), set()).add(edge.relation)
+    by_type: dict[str, list[ContextNode]] = {}
+    for node in nodes:
+        by_type.setdefault(node.type, []).append(node)
+    indexes: dict[tuple[str, ...], _Answers] = {}  # built once per answering types, if needed
     gaps = []
-    for rule, node_type, missing in GAP_RULES:
-        for node in nodes:
-            if node.type == node_type and missing(node, links):
-                gaps.append(
-                    Gap(
-                        rule=rule,
-                        node=node.number,
-                        question=_text(language, rule).format(label=node.label),
-                    )
+    for rule in GAP_RULES:
+        for node in by_type.get(rule.node_type, ()):
+            if set(rule.relations) & links.get((node.number, rule.end), set()):
+                continue
+            if rule.answer_types not in indexes:
+                indexes[rule.answer_types] = _Answers(
+                    n for t in rule.answer_types for n in by_type.get(t, ())
                 )
+            if indexes[rule.answer_types].answers(node):
+                continue
+            gaps.append(
+                Gap(
+                    rule=rule.rule,
+                    node=node.number,
+                    question=_text(language, rule.rule).format(label=node.label),
+                )
+            )
     return gaps

@@ -135,7 +135,17 @@ def test_claims_are_paginated_with_citations(api, couriers):
     assert first["count"] == total
     assert len(first["results"]) == min(total, 50)
     row = first["results"][0]
-    assert set(row) == {"id", "section", "order", "text", "kind", "nodes", "citations"}
+    assert set(row) == {
+        "id",
+        "section",
+        "order",
+        "text",
+        "kind",
+        "nodes",
+        "flag",
+        "edited",
+        "citations",
+    }
     assert row["citations"][0]["message_number"] >= 1
     assert second.status_code == (200 if total > 50 else 404)
 

@@ -120,3 +120,39 @@ def test_a_relation_whose_quote_names_both_is_cited_by_that_quote():
     assert isinstance(result, CheckedClaim)
     # The relation's quote under the first node; the other shows its own quote of that message.
     assert result.anchors == {1: (strong,), 2: (LAG.evidence[0],)}
+
+
+def test_a_user_story_or_criterion_needs_the_relations_that_ground_it():
+    owners = node(11, "segment", "Salon owners", ("Salon owners need to fill empty slots", 1))
+    slots = node(12, "job", "Fill empty slots", ("fill empty slots", 1))
+    waitlist = node(13, "feature", "Waitlist", ("A waitlist helps fill empty slots", 2))
+    late = node(14, "pain", "Late cancellations", ("late cancellations", 3))
+    has_job = ContextEdge(
+        uid="j", relation="has_job", source=11, target=12, confidence=65, valid_at=DAY
+    )
+    supports = ContextEdge(
+        uid="s", relation="supports", source=13, target=12, confidence=65, valid_at=DAY
+    )
+    quotes = {
+        "j": [evidence("Salon owners need to fill empty slots", 1)],
+        "s": [evidence("A waitlist helps fill empty slots", 2)],
+    }
+    story = Draft(
+        "user_stories", "As Salon owners, I want Waitlist, so that Fill empty slots.", (11, 13, 12)
+    )
+    criterion = Draft(
+        "acceptance", "Waitlist is accepted when Late cancellations no longer happens.", (13, 14)
+    )
+
+    # Every node is named by its own quote, but without the relations nothing grounds them.
+    bare = _index([owners, slots, waitlist, late], [], {})
+    failed = check_claim(story, bare)
+    assert isinstance(failed, FailedClaim) and "user story" in failed.reason
+    failed = check_claim(criterion, bare)
+    assert isinstance(failed, FailedClaim) and "a pain it solves" in failed.reason
+
+    linked = _index([owners, slots, waitlist, late], [has_job, supports], quotes)
+    assert isinstance(check_claim(story, linked), CheckedClaim)
+    # Only the segment's relation: still not a story.
+    half = _index([owners, slots, waitlist, late], [has_job], {"j": quotes["j"]})
+    assert isinstance(check_claim(story, half), FailedClaim)

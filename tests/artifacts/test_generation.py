@@ -66,7 +66,9 @@ def test_a_node_its_quote_does_not_name_is_dropped_and_listed(graph, db):
     # Grounded claims pass: the market alone, and a relation its own quote states.
     assert "Target market: Small dental clinics in Ohio." in texts
     assert "Segment Dental clinic owners experiences the pain: Lost appointment slips." in texts
-    relation = Claim.objects.get(version=version, text__startswith="Segment Dental")
+    relation = Claim.objects.get(
+        version=version, section=Section.PAINS, text__startswith="Segment Dental"
+    )
     assert [c.quote for c in relation.citations.order_by("order")] == [
         "Dental clinic owners lose appointment slips",
         "lose appointment slips every week",
@@ -108,7 +110,10 @@ def test_sections_cover_the_graph(couriers):
         "pains",
         "alternatives",
         "goals",
+        "non_goals",
         "requirements",
+        "user_stories",
+        "acceptance",
         "risks",
     ]
     segments = " ".join(c["text"] for c in by_key["segments"]["claims"])
@@ -168,10 +173,15 @@ def test_open_questions_and_appendix(couriers):
     ]
     cited = {n for s in doc["sections"] for c in s["claims"] for n in c["nodes"]}
     cited |= {n for q in doc["open_questions"] for n in q["nodes"]}
-    appendix = {e["node"]: e for e in doc["appendix"]}
-    assert set(appendix) == cited
-    lag = appendix[couriers.lag.number]
-    assert [q["quote"] for q in lag["quotes"]] == [e.quote for e in couriers.lag.evidence]
+    in_appendix = {n["node"] for m in doc["appendix"] for q in m["quotes"] for n in q["nodes"]}
+    assert in_appendix == cited
+    lag = [
+        (m["message_number"], q["quote"])
+        for m in doc["appendix"]
+        for q in m["quotes"]
+        if couriers.lag.number in {n["node"] for n in q["nodes"]}
+    ]
+    assert lag == [(e.episode_number, e.quote) for e in couriers.lag.evidence]
 
 
 def test_regenerating_without_new_episodes_reuses_the_version(couriers):
@@ -279,7 +289,7 @@ def test_russian_project_is_written_in_russian(graph, db):
 
     md = version.markdown
     assert md.startswith("# PRD — Салоны")
-    assert "## Проблема" in md and "## Открытые вопросы" in md
+    assert "## Постановка проблемы" in md and "## Открытые вопросы" in md
     assert (
         "Сегмент Администраторы салонов испытывает боль: Подтверждение записей по телефону." in md
     )
