@@ -10,6 +10,7 @@ from rest_framework import serializers
 
 from artifacts.models import Artifact, ArtifactVersion, Citation, Claim, VersionStatus
 from artifacts.services import parse_as_of, shown_version
+from kg.web.api.fields import StringField
 
 
 class ArtifactSerializer(serializers.ModelSerializer):
@@ -168,9 +169,9 @@ class ClaimShapeSerializer(serializers.Serializer):
 
 
 class EditRequestSerializer(serializers.Serializer):
-    section = serializers.CharField(help_text="A body section key, e.g. requirements.")
+    section = StringField(help_text="A body section key, e.g. requirements.")
     order = serializers.IntegerField(min_value=0, help_text="The sentence's place in it.")
-    text = serializers.CharField(
+    text = StringField(
         allow_blank=True, max_length=800, help_text="The new sentence; empty removes it."
     )
 

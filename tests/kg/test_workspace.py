@@ -258,7 +258,7 @@ def test_a_second_project_of_the_same_name_is_refused_in_page_and_api(acme):
     api = _api_client(users[Role.ADMIN]).post(
         "/api/projects/", {"organization": "acme", "name": "COURIERS"}, format="json"
     )
-    assert api.status_code == 400
+    assert api.status_code == 409  # a conflict with a stored project, said as the API says errors
     assert 'already has a project named "Couriers"' in api.json()["errors"]["name"][0]
     other = Project.objects.create(organization=org, slug="scanner", name="Scanner")
     renamed = _page_client(users[Role.OWNER]).post(
@@ -268,7 +268,7 @@ def test_a_second_project_of_the_same_name_is_refused_in_page_and_api(acme):
     clash = _api_client(users[Role.OWNER]).patch(
         "/api/projects/scanner/", {"name": "couriers"}, format="json"
     )
-    assert clash.status_code == 400 and "already has a project" in clash.json()["errors"]["name"][0]
+    assert clash.status_code == 409 and "already has a project" in clash.json()["errors"]["name"][0]
     other.refresh_from_db()
     assert other.name == "Cou riers"
     assert list(Project.objects.filter(organization=org).values_list("name", flat=True)) == [

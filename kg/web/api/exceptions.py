@@ -64,7 +64,9 @@ def _domain(exc: Exception) -> Exception:
         case NotAllowed():
             return exceptions.PermissionDenied(str(exc))
         case ProjectNameTaken():
-            return exceptions.ValidationError({"name": [str(exc)]})
+            # A well-formed name another project of the organization has: a conflict with
+            # what is stored, not a bad request.
+            return Conflict({"name": [str(exc)]})
         case TenancyRejected():
             return exceptions.ValidationError({"project": [str(exc)]})
         case services.ContradictionAlreadyResolved():

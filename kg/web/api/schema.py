@@ -32,6 +32,11 @@ SIGN_IN_THROTTLED = {
     "429": "Too many sign-in attempts from this client, or failures of this account from it; "
     "retry after `Retry-After`."
 }
+# Answered by the web server before the app sees the request (gunicorn reads a request line of
+# 4 KB at most), so in whatever form the server writes it: documented without a body.
+URI_TOO_LONG = {
+    "414": {"description": "The address with its query is longer than the server reads."}
+}
 SIGN_IN_PATHS = {"/api/auth/token/"}
 METHODS = {"get", "post", "put", "patch", "delete"}
 
@@ -55,6 +60,8 @@ def add_error_responses(result: dict, generator, request, public) -> dict:
             errors = ERRORS | (SIGN_IN_THROTTLED if path in SIGN_IN_PATHS else THROTTLED)
             for code, description in errors.items():
                 responses.setdefault(code, {"description": description, "content": content})
+            for code, response in URI_TOO_LONG.items():
+                responses.setdefault(code, response)
     return result
 
 

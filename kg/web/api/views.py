@@ -98,7 +98,7 @@ def _project_view(user, slug: str) -> Project:
         tags=["tenancy"],
         summary="Create a project (owners and admins of the organization)",
         request=s.NewProjectSerializer,
-        responses={201: s.ProjectSerializer, 403: s.ErrorSerializer},
+        responses={201: s.ProjectSerializer, 403: s.ErrorSerializer, 409: s.ErrorSerializer},
     ),
 )
 class ProjectList(generics.ListAPIView):
@@ -131,7 +131,7 @@ class ProjectList(generics.ListAPIView):
         summary="Rename, change the language or description, archive or restore a project "
         "(owners and admins)",
         request=s.ProjectChangeSerializer,
-        responses={200: s.ProjectSerializer, 403: s.ErrorSerializer},
+        responses={200: s.ProjectSerializer, 403: s.ErrorSerializer, 409: s.ErrorSerializer},
     ),
 )
 class ProjectDetail(generics.RetrieveAPIView):
