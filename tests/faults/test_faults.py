@@ -73,7 +73,9 @@ def _ingest(path, slug: str, *, sync: bool = False) -> Project:
             "kg_ingest",
             str(path),
             project=slug,
-            org="acme",
+            # An organization per run: each project carries the product's name, which is one
+            # project's alone within an organization.
+            org=slug,
             create=True,
             name=harness.PRODUCT,
             language="en",
@@ -87,7 +89,7 @@ def _ingest(path, slug: str, *, sync: bool = False) -> Project:
 def _import_in_runs(path, slug: str) -> Project:
     """The file as `kg_ingest` records it, queued as uploads queue an import: one task per run
     of IMPORT_TASK_STRIDE messages, for the last of the run (kg.ledger.episodes.queue_ingest)."""
-    project = get_or_create_project("acme", slug, "en")
+    project = get_or_create_project(slug, slug, "en")  # its own organization, as in _ingest
     project.name = harness.PRODUCT
     project.save(update_fields=["name"])
     items = read_ingest_file(path).items
@@ -343,7 +345,7 @@ def test_lock_holder_killed_mid_import(installation, import_file):
     installation.start_worker()
     # The lease is taken before the import starts: an import the workers finish in seconds
     # could otherwise be done before the holder process has even started.
-    project = get_or_create_project("acme", "lock-holder", "en")
+    project = get_or_create_project("lock-holder", "lock-holder", "en")
     project.name = harness.PRODUCT  # as `kg_ingest --create --name` would have named it
     project.save(update_fields=["name"])
     script = (
