@@ -33,12 +33,8 @@ from artifacts.serializers import (
     VersionDetailSerializer,
     VersionSummarySerializer,
 )
-from artifacts.services import (
-    complete_versions,
-    run_for_project,
-    start_prd_generation,
-    version_by_number,
-)
+from artifacts.services import run_for_project, start_prd_generation
+from artifacts.versions import complete_versions, version_by_number
 from kg.models import Project
 from kg.tenancy import project_for_user, writable_project_for_user
 

@@ -27,6 +27,7 @@ from django.utils import timezone
 from artifacts.checks import template_words, uncovered_numbers
 from artifacts.models import ArtifactVersion, Citation, Claim, VersionStatus
 from artifacts.sections import BODY_SECTIONS
+from artifacts.versions import version_by_number
 from kg.models import Project
 from kg.read_models import claim_supported
 from kg.tenancy import check_can_write
@@ -82,8 +83,6 @@ def edit_prd(project: Project, user, number: int, edit: Edit) -> ArtifactVersion
     Raises NotAllowed for a viewer (or an archived project), ArtifactVersion.DoesNotExist for
     an unknown version, EditRejected for an edit that cannot be made."""
     check_can_write(user, project)
-    from artifacts.services import version_by_number
-
     base = version_by_number(project, number)
     if edit.section not in BODY_SECTIONS:
         raise EditRejected(f"the section {edit.section!r} is written by the system, not edited")

@@ -65,6 +65,7 @@ from artifacts.prd_selection import (
 )
 from artifacts.prompts import prd_reviewer, prd_writer
 from artifacts.sections import INSTRUCTIONS, WRITER_SECTIONS, title, words
+from artifacts.versions import complete_versions, latest_version, version_by_number
 from kg.commands import queue_task
 from kg.llm import LLMOutputError, call_llm, call_llm_repairing_json
 from kg.llm.engines import OfflineEngine, OpenAIEngine, current_engine
@@ -206,23 +207,6 @@ def context_hash(
 def prd_artifact(project: Project) -> Artifact:
     artifact, _ = Artifact.objects.get_or_create(project=project, kind=ArtifactKind.PRD)
     return artifact
-
-
-def complete_versions(project: Project):
-    return (
-        ArtifactVersion.objects.complete()
-        .filter(artifact__project=project, artifact__kind=ArtifactKind.PRD)
-        .order_by("-number")
-    )
-
-
-def latest_version(project: Project) -> ArtifactVersion | None:
-    return complete_versions(project).first()
-
-
-def version_by_number(project: Project, number: int) -> ArtifactVersion:
-    """Raises ArtifactVersion.DoesNotExist."""
-    return complete_versions(project).get(number=number)
 
 
 def run_for_project(project: Project, run_id: int) -> ArtifactVersion:

@@ -18,8 +18,8 @@ from artifacts.services import (
     run_for_project,
     shown_version,
     start_prd_generation,
-    version_by_number,
 )
+from artifacts.versions import version_by_number
 from kg.models import Project
 from kg.tenancy import NotAllowed, can_write, check_can_write
 from kg.web.page_access import readable_project
