@@ -67,46 +67,46 @@ def prd_view(request: HttpRequest, slug: str) -> HttpResponse:
     return _page(request, project, int(raw) if raw else None)
 
 
-@login_required
-@require_GET
-def prd_markdown(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def _download(request: HttpRequest, slug: str, number: int, render, content_type: str, name: str):
+    """One version of a readable project's PRD as a file: `render(version)` gives its bytes."""
     project = readable_project(request, slug)
     try:
         version = version_by_number(project, number)
     except ArtifactVersion.DoesNotExist:
         raise Http404("no such version") from None
-    response = HttpResponse(version.markdown, content_type="text/markdown; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{project.slug}-prd-v{number}.md"'
+    response = HttpResponse(render(version), content_type=content_type)
+    filename = f"{project.slug}-prd-v{number}{name}"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+@login_required
+@require_GET
+def prd_markdown(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    return _download(
+        request, slug, number, lambda v: v.markdown, "text/markdown; charset=utf-8", ".md"
+    )
 
 
 @login_required
 @require_GET
 def prd_docx_download(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    project = readable_project(request, slug)
-    try:
-        version = version_by_number(project, number)
-    except ArtifactVersion.DoesNotExist:
-        raise Http404("no such version") from None
-    response = HttpResponse(prd_docx(load_document(version)), content_type=DOCX_TYPE)
-    response["Content-Disposition"] = f'attachment; filename="{project.slug}-prd-v{number}.docx"'
-    return response
+    return _download(
+        request, slug, number, lambda v: prd_docx(load_document(v)), DOCX_TYPE, ".docx"
+    )
 
 
 @login_required
 @require_GET
 def prd_requirements_csv(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    project = readable_project(request, slug)
-    try:
-        version = version_by_number(project, number)
-    except ArtifactVersion.DoesNotExist:
-        raise Http404("no such version") from None
-    response = HttpResponse(
-        requirements_csv(load_document(version)), content_type="text/csv; charset=utf-8"
+    return _download(
+        request,
+        slug,
+        number,
+        lambda v: requirements_csv(load_document(v)),
+        "text/csv; charset=utf-8",
+        "-requirements.csv",
     )
-    name = f"{project.slug}-prd-v{number}-requirements.csv"
-    response["Content-Disposition"] = f'attachment; filename="{name}"'
-    return response
 
 
 @login_required

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from chat.prompts import research_answer
 from chat.prompts.research_answer import AnswerPassage, ResearchAnswerRequest
-from kg.language import is_cyrillic
+from kg.language import content_lemmas, is_cyrillic
 from kg.llm import call_llm
 from kg.models import Project
 from kg.ontology import NODE_TYPES, type_name
@@ -192,19 +192,21 @@ def checked_sentences(
     return kept, dropped
 
 
+# The extractive answer opens a finding's sentence with its type ("Pain: …", «Боль: …»): a
+# word that claims nothing of its own, so the quotes need not say it.
+TYPE_WORDS = frozenset(
+    lemma
+    for node_type in NODE_TYPES
+    for name in (node_type, type_name(node_type, "ru"))
+    for lemma in content_lemmas(name)
+)
+
+
 def _supported(text: str, cited: list[Passage]) -> bool:
-    """What the sentence says is in its quotes: its content words (beyond the type word the
-    extractive answer opens with), and every number it states."""
+    """What the sentence says is in its quotes: its content words and every number it states
+    (the check PRD claims pass)."""
     quotes = [p.quote for p in cited]
-    if quantities_missing(text, quotes):
-        return False
-    body = text.split(": ", 1)[1] if _opens_with_type(text) else text
-    return claim_supported(body, quotes)
-
-
-def _opens_with_type(text: str) -> bool:
-    head = text.split(": ", 1)[0].lower()
-    return any(head in {t, type_name(t, "ru").lower()} for t in NODE_TYPES)
+    return not quantities_missing(text, quotes) and claim_supported(text, quotes, ignore=TYPE_WORDS)
 
 
 def _nearby(retrieval: Retrieval, language: str) -> list[str]:

@@ -24,7 +24,7 @@ import time
 import uuid
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from django.db import transaction
@@ -248,18 +248,5 @@ def evaluate_ask(
 
 
 def _merge(into: Tally, other: Tally) -> None:
-    for name in (
-        "answerable",
-        "answered",
-        "unanswerable",
-        "refused",
-        "refused_right",
-        "cited",
-        "cited_gold",
-        "gold",
-        "gold_cited",
-        "sentences",
-        "dropped",
-    ):
-        setattr(into, name, getattr(into, name) + getattr(other, name))
-    into.seconds.extend(other.seconds)
+    for counted in fields(Tally):
+        setattr(into, counted.name, getattr(into, counted.name) + getattr(other, counted.name))

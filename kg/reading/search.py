@@ -365,12 +365,9 @@ def _with_cosines(question: str, focus: frozenset[str], passages: list[Passage])
     return sorted(scored, key=lambda p: (-p.score, -p.cosine, p.episode_number, p.start))
 
 
-def _ranked_unique(ids: Iterable[int | None]) -> list[int]:
-    seen: list[int] = []
-    for i in ids:
-        if i is not None and i not in seen:
-            seen.append(i)
-    return seen
+def _ranked_unique(ids: Iterable) -> list:
+    """The ids in their first order, once each, without the missing (None) ones."""
+    return [i for i in dict.fromkeys(ids) if i is not None]
 
 
 def _nodes(project: Project, uids: Sequence[str]) -> dict[str, NodeRecord]:
@@ -391,15 +388,11 @@ def _neighbours(project: Project, seeds: Sequence[NodeRecord]) -> list[NodeRecor
         edges = store.edges_of_nodes(project.graph_scope, seed_uids)
     except GraphUnavailable:
         return []
-    others = _ranked_unique_str(
+    others = _ranked_unique(
         e.target if e.source in seed_uids else e.source for e in edges if e.invalid_at is None
     )
     found = _nodes(project, [uid for uid in others if uid not in seed_uids])
     return [found[uid] for uid in others if uid in found]
-
-
-def _ranked_unique_str(ids: Iterable[str]) -> list[str]:
-    return list(dict.fromkeys(ids))
 
 
 def _episode_ids(project: Project, uids: set[str]) -> dict[str, int]:
