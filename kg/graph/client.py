@@ -11,6 +11,7 @@ Every connection has a timeout so that a stopped server is reported as down, not
 
 from __future__ import annotations
 
+import copy
 import functools
 import logging
 import threading
@@ -42,6 +43,7 @@ class GraphClient(Protocol):
     uri: str
     dialect: str  # "neo4j" | "falkordb": which of cypher's dialect statements it runs
     vectors: bool  # whether node vectors are written and searched through this connection
+    schema_ready: bool  # whether this graph's indexes were made (or are not this client's job)
 
     def run(self, statement: str, **params: Any) -> list[dict[str, Any]]: ...
 
@@ -50,6 +52,12 @@ class GraphClient(Protocol):
     def server_info(self) -> ServerInfo: ...
 
     def ensure_unique(self, label: str, prop: str) -> bool: ...
+
+    def for_graph(self, name: str) -> GraphClient: ...
+
+    def forget_graphs(self) -> None: ...
+
+    def drop_graph(self) -> None: ...
 
     def close(self) -> None: ...
 
@@ -77,6 +85,19 @@ class BoltGraphClient:
 
     def close(self) -> None:
         self._driver.close()
+
+    def for_graph(self, name: str) -> BoltGraphClient:
+        """Neo4j holds every project in the configured database (Community has one); the
+        statements keep each project apart by its `project` property."""
+        return self
+
+    schema_ready = True  # made once for the database (kg_graph_setup, a worker's start)
+
+    def forget_graphs(self) -> None:
+        """Nothing to forget: one database."""
+
+    def drop_graph(self) -> None:
+        """The database is shared: a project is deleted by its statement alone."""
 
     @functools.cached_property
     def dialect(self) -> str:
@@ -178,7 +199,16 @@ class FalkorGraphClient:
 
         parsed = urlparse(uri)
         self.uri = shown_uri(uri)  # in messages and logs: never the password
-        self._redis_errors = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+        errors = redis.exceptions
+        # A cluster whose shard is restarting answers with these until the shard is back.
+        self._redis_errors = (
+            errors.ConnectionError,
+            errors.TimeoutError,
+            errors.ClusterError,
+            errors.TryAgainError,
+            errors.SlotNotCoveredError,
+            errors.RedisClusterUnreachableError,
+        )
         self._response_error = redis.exceptions.ResponseError
         try:  # the client connects at once; a down server must read as GraphUnavailable
             self._db = FalkorDB(
@@ -191,9 +221,46 @@ class FalkorGraphClient:
         except self._redis_errors as exc:
             raise GraphUnavailable(f"graph server at {self.uri} is unavailable: {exc}") from exc
         self._graph = self._db.select_graph(database or DEFAULT_GRAPH_NAME)
+        self._views: dict[str, FalkorGraphClient] = {}
+        self.schema_ready = True  # the default graph's: made by kg_graph_setup, a worker's start
+        self._is_view = False
 
     def close(self) -> None:
         self._db.connection.close()
+
+    def for_graph(self, name: str) -> FalkorGraphClient:
+        """The same connection, on the graph `name` (one key: on a Redis Cluster, the shard
+        that holds its slot; the cluster client routes each query there)."""
+        if name == self._graph.name:
+            return self
+        view = self._views.get(name)
+        if view is None:
+            view = copy.copy(self)
+            view._graph = self._db.select_graph(name)
+            view._views = {}
+            view.schema_ready = False
+            view._is_view = True
+            self._views[name] = view
+        return view
+
+    def forget_graphs(self) -> None:
+        self._views.clear()
+
+    def drop_graph(self) -> None:
+        """Delete this graph's key (a project's graph, emptied by its delete statement)."""
+        if not self._is_view:
+            return  # never the connection's own graph
+        try:
+            self._graph.delete()
+        except self._redis_errors as exc:
+            raise GraphUnavailable(f"graph server at {self.uri} is unavailable: {exc}") from exc
+        except self._response_error as exc:  # already gone
+            logger.debug("graph %s not deleted: %s", self._graph.name, exc)
+        self.schema_ready = False
+
+    @property
+    def graph_name(self) -> str:
+        return self._graph.name
 
     def run(self, statement: str, **params: Any) -> list[dict[str, Any]]:
         try:
@@ -239,8 +306,11 @@ class FalkorGraphClient:
             raise GraphUnavailable(f"graph server at {self.uri} is unavailable: {exc}") from exc
 
     def server_info(self) -> ServerInfo:
+        connection = self._db.connection
+        # A cluster client sends a keyless command to one node, named here.
+        extra = {"target_nodes": connection.get_random_node()} if _is_cluster(connection) else {}
         try:
-            modules = self._db.connection.execute_command("MODULE", "LIST")
+            modules = connection.execute_command("MODULE", "LIST", **extra)
         except self._redis_errors as exc:
             raise GraphUnavailable(f"graph server at {self.uri} is unavailable: {exc}") from exc
         version = ""
@@ -265,6 +335,12 @@ def _plain(value: Any) -> Any:
     if isinstance(value, list):
         return [_plain(v) for v in value]
     return value
+
+
+def _is_cluster(connection: Any) -> bool:
+    from redis.cluster import RedisCluster
+
+    return isinstance(connection, RedisCluster)
 
 
 def _is_conflict(exc: Exception) -> bool:

@@ -7,7 +7,7 @@ import uuid
 from collections.abc import Iterable
 
 from kg.graph import cypher
-from kg.graph.client import GraphClient, GraphUnavailable, get_client
+from kg.graph.client import DEFAULT_GRAPH_NAME, GraphClient, GraphUnavailable, get_client
 from kg.graph.records import (
     ContradictionRecord,
     EdgeRecord,
@@ -37,6 +37,34 @@ NEAREST_MIN_K = 32
 
 def _client(client: GraphClient | None) -> GraphClient:
     return client or get_client()
+
+
+def project_graph_name(scope: GraphScope) -> str:
+    """The graph that holds one project, named from the installation and the project's key:
+    projects never share a writer or a server's memory, and on a Redis Cluster their graphs
+    spread over the shards by key. (A Bolt connection keeps every project in its database.)"""
+    from django.conf import settings
+
+    from kg.installation import installation_namespace
+
+    base = settings.GRAPH_DATABASE or DEFAULT_GRAPH_NAME
+    return f"{base}:{installation_namespace()}:{scope.project}"
+
+
+def project_graph(scope: GraphScope, client: GraphClient | None) -> GraphClient:
+    """The connection on the scope's own graph; its indexes are made the first time this
+    process uses it (a new project's graph is created by its first write)."""
+    c = _client(client)
+    graph = c.for_graph(project_graph_name(scope))
+    if not graph.schema_ready:
+        ensure_indexes(graph)
+        graph.schema_ready = True
+    return graph
+
+
+def forget_project_graphs(client: GraphClient | None = None) -> None:
+    """Forget which project graphs have their indexes (after their keys were flushed)."""
+    _client(client).forget_graphs()
 
 
 def _scope_params(scope: GraphScope) -> dict[str, str]:
@@ -74,11 +102,11 @@ def upsert_episode_stubs(
 ) -> None:
     rows = [stub.model_dump() for stub in stubs]
     if rows:
-        _client(client).run(cypher.EPISODES_UPSERT, rows=rows, **_scope_params(scope))
+        project_graph(scope, client).run(cypher.EPISODES_UPSERT, rows=rows, **_scope_params(scope))
 
 
 def max_node_number(scope: GraphScope, client: GraphClient | None = None) -> int:
-    rows = _client(client).run(cypher.NODE_MAX_NUMBER, project=scope.project)
+    rows = project_graph(scope, client).run(cypher.NODE_MAX_NUMBER, project=scope.project)
     return int(rows[0]["number"]) if rows else 0
 
 
@@ -161,7 +189,7 @@ def _write_nodes(
             {"episode": e.episode_uid, "quote": e.quote, "start": e.start, "end": e.end}
         )
         added[uid] = added.get(uid, 0) + 1
-    _write_vectors(scope, nodes, _client(client))
+    _write_vectors(scope, nodes, project_graph(scope, client))
     versions = {n.uid: uuid.uuid4().hex for n in nodes}
     rows = []
     for n in nodes:
@@ -175,7 +203,7 @@ def _write_nodes(
             row |= _evidence_rows(evidence_json(n.evidence), None)
             row["episodes"] = len(n.episode_uids)
         rows.append(row)
-    _client(client).run(
+    project_graph(scope, client).run(
         cypher.NODES_UPSERT_WITH_MENTIONS,
         rows=rows,
         recent_chars=RECENT_EVIDENCE_CHARS,
@@ -222,7 +250,7 @@ def nearest_nodes(
     """The active nodes of the type nearest in meaning to `vector`: (uid, cosine), best first.
     None where the connection keeps no vectors (FalkorDB over Bolt) or the index does not
     answer (a graph just created or emptied, whose vector index is still being built)."""
-    c = _client(client)
+    c = project_graph(scope, client)
     if not c.vectors:
         return None
     try:
@@ -263,7 +291,7 @@ def nodes_without_evidence(
     uids = list(uids)
     if not uids:
         return []
-    rows = _client(client).run(
+    rows = project_graph(scope, client).run(
         cypher.NODES_WITHOUT_EVIDENCE_BY_UIDS, uids=uids, project=scope.project, open="open"
     )
     return [
@@ -279,7 +307,9 @@ def node_evidence(
     uids = list(uids)
     if not uids:
         return {}
-    rows = _client(client).run(cypher.NODES_EVIDENCE_BY_UIDS, uids=uids, project=scope.project)
+    rows = project_graph(scope, client).run(
+        cypher.NODES_EVIDENCE_BY_UIDS, uids=uids, project=scope.project
+    )
     return {r["uid"]: (r["version"], _evidence_list(r)) for r in rows}
 
 
@@ -300,7 +330,9 @@ def set_confidence(
     """Write only the confidence field of nodes: their evidence is never rewritten here."""
     if confidences:
         rows = [{"uid": uid, "confidence": value} for uid, value in sorted(confidences.items())]
-        _client(client).run(cypher.NODES_SET_CONFIDENCE, rows=rows, project=scope.project)
+        project_graph(scope, client).run(
+            cypher.NODES_SET_CONFIDENCE, rows=rows, project=scope.project
+        )
 
 
 def open_contradiction_counts(
@@ -309,7 +341,7 @@ def open_contradiction_counts(
     uids = list(uids)
     if not uids:
         return {}
-    rows = _client(client).run(
+    rows = project_graph(scope, client).run(
         cypher.OPEN_CONTRADICTION_COUNTS, uids=uids, project=scope.project, open="open"
     )
     return {r["uid"]: int(r["open"]) for r in rows}
@@ -325,7 +357,9 @@ def edges_between(
     rows = [{"source": s, "target": t} for s, t in sorted(set(pairs))]
     if not rows:
         return []
-    return _edges(_client(client).run(cypher.EDGES_BETWEEN, pairs=rows, project=scope.project))
+    return _edges(
+        project_graph(scope, client).run(cypher.EDGES_BETWEEN, pairs=rows, project=scope.project)
+    )
 
 
 def edges_from_by_relation(
@@ -336,7 +370,9 @@ def edges_from_by_relation(
     if not rows:
         return []
     return _edges(
-        _client(client).run(cypher.EDGES_FROM_BY_RELATION, rows=rows, project=scope.project)
+        project_graph(scope, client).run(
+            cypher.EDGES_FROM_BY_RELATION, rows=rows, project=scope.project
+        )
     )
 
 
@@ -346,7 +382,9 @@ def edges_into(
     uids = sorted(set(uids))
     if not uids:
         return []
-    return _edges(_client(client).run(cypher.EDGES_INTO_NODES, uids=uids, project=scope.project))
+    return _edges(
+        project_graph(scope, client).run(cypher.EDGES_INTO_NODES, uids=uids, project=scope.project)
+    )
 
 
 def edges_without_evidence(
@@ -359,7 +397,7 @@ def edges_without_evidence(
 ) -> list[tuple[EdgeRecord, str | None]]:
     """The edges `edges_between`, `edges_from_by_relation` and `edges_into` return, with no
     evidence read: each with the version of its evidence (None when written before versions)."""
-    c = _client(client)
+    c = project_graph(scope, client)
     rows: list[dict] = []
     pairs = [{"source": s, "target": t} for s, t in sorted(set(between))]
     if pairs:
@@ -390,7 +428,9 @@ def edge_evidence(
     rows = [{"source": e.source, "uid": e.uid} for e in edges]
     if not rows:
         return {}
-    found = _client(client).run(cypher.EDGES_EVIDENCE_BY_UIDS, rows=rows, project=scope.project)
+    found = project_graph(scope, client).run(
+        cypher.EDGES_EVIDENCE_BY_UIDS, rows=rows, project=scope.project
+    )
     return {r["uid"]: (r["version"], _evidence_list(r)) for r in found}
 
 
@@ -399,7 +439,7 @@ def open_contradiction(
 ) -> bool:
     """Open it unless it exists (a resolved one stays resolved); True when this opened it."""
     props = record.model_dump(exclude={"uid", "a", "b"})
-    rows = _client(client).run(
+    rows = project_graph(scope, client).run(
         cypher.CONTRADICTION_OPEN,
         uid=record.uid,
         a=record.a,
@@ -413,7 +453,7 @@ def open_contradiction(
 def list_nodes(
     scope: GraphScope, node_type: str | None = None, client: GraphClient | None = None
 ) -> list[NodeRecord]:
-    c = _client(client)
+    c = project_graph(scope, client)
     if node_type:
         rows = c.run(cypher.NODES_BY_TYPE, project=scope.project, type=node_type)
     else:
@@ -424,7 +464,9 @@ def list_nodes(
 def nodes_by_uids(
     scope: GraphScope, uids: Iterable[str], client: GraphClient | None = None
 ) -> list[NodeRecord]:
-    rows = _client(client).run(cypher.NODES_BY_UIDS, project=scope.project, uids=list(uids))
+    rows = project_graph(scope, client).run(
+        cypher.NODES_BY_UIDS, project=scope.project, uids=list(uids)
+    )
     return [NodeRecord.from_props(r["props"]) for r in rows]
 
 
@@ -438,7 +480,7 @@ def nodes_named_like(
 ) -> list[NodeRecord]:
     """Open nodes of the type with `words` in their label or an alias (case aside), without
     their evidence."""
-    rows = _client(client).run(
+    rows = project_graph(scope, client).run(
         cypher.NODES_NAMED_LIKE,
         project=scope.project,
         type=node_type,
@@ -452,14 +494,18 @@ def nodes_named_like(
 def node_by_number(
     scope: GraphScope, number: int, client: GraphClient | None = None
 ) -> NodeRecord | None:
-    rows = _client(client).run(cypher.NODE_BY_NUMBER, project=scope.project, number=number)
+    rows = project_graph(scope, client).run(
+        cypher.NODE_BY_NUMBER, project=scope.project, number=number
+    )
     return NodeRecord.from_props(rows[0]["props"]) if rows else None
 
 
 def nodes_for_episode(
     scope: GraphScope, episode_uid: str, client: GraphClient | None = None
 ) -> list[NodeRecord]:
-    rows = _client(client).run(cypher.NODES_BY_EPISODE, project=scope.project, episode=episode_uid)
+    rows = project_graph(scope, client).run(
+        cypher.NODES_BY_EPISODE, project=scope.project, episode=episode_uid
+    )
     return [NodeRecord.from_props(r["props"]) for r in rows]
 
 
@@ -469,7 +515,7 @@ def unlink_mentions(
     """Remove the node's links to episodes its evidence no longer holds an item from."""
     episodes = sorted(set(episode_uids))
     if episodes:
-        _client(client).run(
+        project_graph(scope, client).run(
             cypher.MENTIONS_DELETE, uid=node_uid, episodes=episodes, project=scope.project
         )
 
@@ -477,12 +523,14 @@ def unlink_mentions(
 def mentioned_episodes(scope: GraphScope, client: GraphClient | None = None) -> dict[str, set[str]]:
     """The episodes each node's mentions link to, by node uid (a node's evidence holds an item
     from each of them)."""
-    rows = _client(client).run(cypher.MENTIONED_EPISODES_BY_NODE, project=scope.project)
+    rows = project_graph(scope, client).run(
+        cypher.MENTIONED_EPISODES_BY_NODE, project=scope.project
+    )
     return {r["uid"]: set(r["episodes"]) for r in rows}
 
 
 def count_nodes(scope: GraphScope, client: GraphClient | None = None) -> int:
-    rows = _client(client).run(cypher.NODE_COUNT, project=scope.project)
+    rows = project_graph(scope, client).run(cypher.NODE_COUNT, project=scope.project)
     return int(rows[0]["count"]) if rows else 0
 
 
@@ -494,7 +542,7 @@ def top_nodes_of_type(
     client: GraphClient | None = None,
 ) -> list[NodeRecord]:
     """The `limit` highest-priority nodes of a type valid at `moment` (None = now)."""
-    rows = _client(client).run(
+    rows = project_graph(scope, client).run(
         cypher.NODES_TOP_BY_TYPE, project=scope.project, type=node_type, limit=limit, moment=moment
     )
     return [NodeRecord.from_props(r["props"]) for r in rows]
@@ -508,7 +556,7 @@ def node_totals_by_type(
 ) -> dict[str, tuple[int, int]]:
     """(count, sum of confidence) of the nodes of each type valid at `moment` (None = now)."""
     wanted = list(node_types)
-    rows = _client(client).run(
+    rows = project_graph(scope, client).run(
         cypher.NODE_COUNTS_BY_TYPE, project=scope.project, types=wanted, moment=moment
     )
     found = {r["type"]: (int(r["count"]), int(r["confidence"] or 0)) for r in rows}
@@ -519,7 +567,9 @@ def edges_of_nodes(
     scope: GraphScope, uids: Iterable[str], client: GraphClient | None = None
 ) -> list[EdgeRecord]:
     """Every edge with at least one end among the given nodes (any validity), once each."""
-    rows = _client(client).run(cypher.EDGES_OF_NODES, project=scope.project, uids=sorted(uids))
+    rows = project_graph(scope, client).run(
+        cypher.EDGES_OF_NODES, project=scope.project, uids=sorted(uids)
+    )
     found: dict[str, EdgeRecord] = {}
     for r in rows:
         if r["props"]["uid"] not in found:
@@ -559,7 +609,7 @@ def _write_edges(
 ) -> tuple[dict[str, str], int]:
     """`added` None: every edge written whole; else the new items of each edge by uid.
     Returns the new evidence version of each edge, and how many edges were written."""
-    c = _client(client)
+    c = project_graph(scope, client)
     by_relation: dict[str, list[dict]] = {}
     versions: dict[str, str] = {}
     for edge in edges:
@@ -595,18 +645,18 @@ def delete_edges(
     """Delete edges (by source and uid): a correction moved them onto another node."""
     rows = [{"source": e.source, "uid": e.uid} for e in edges]
     if rows:
-        _client(client).run(cypher.EDGES_DELETE, rows=rows, project=scope.project)
+        project_graph(scope, client).run(cypher.EDGES_DELETE, rows=rows, project=scope.project)
 
 
 def list_edges(scope: GraphScope, client: GraphClient | None = None) -> list[EdgeRecord]:
-    rows = _client(client).run(cypher.EDGES_BY_PROJECT, project=scope.project)
+    rows = project_graph(scope, client).run(cypher.EDGES_BY_PROJECT, project=scope.project)
     return [EdgeRecord.from_row(r["relation"], r["source"], r["target"], r["props"]) for r in rows]
 
 
 def edges_of_node(
     scope: GraphScope, uid: str, client: GraphClient | None = None
 ) -> list[EdgeRecord]:
-    rows = _client(client).run(cypher.EDGES_BY_NODE, project=scope.project, uid=uid)
+    rows = project_graph(scope, client).run(cypher.EDGES_BY_NODE, project=scope.project, uid=uid)
     return [EdgeRecord.from_row(r["relation"], r["source"], r["target"], r["props"]) for r in rows]
 
 
@@ -614,7 +664,7 @@ def write_contradiction(
     scope: GraphScope, record: ContradictionRecord, client: GraphClient | None = None
 ) -> None:
     props = record.model_dump(exclude={"uid", "a", "b"})
-    _client(client).run(
+    project_graph(scope, client).run(
         cypher.CONTRADICTION_UPSERT,
         uid=record.uid,
         a=record.a,
@@ -627,7 +677,7 @@ def write_contradiction(
 def list_contradictions(
     scope: GraphScope, client: GraphClient | None = None
 ) -> list[ContradictionRecord]:
-    rows = _client(client).run(cypher.CONTRADICTIONS_BY_PROJECT, project=scope.project)
+    rows = project_graph(scope, client).run(cypher.CONTRADICTIONS_BY_PROJECT, project=scope.project)
     return [
         ContradictionRecord.model_validate(r["props"] | {"a": r["a"], "b": r["b"]}) for r in rows
     ]
@@ -648,7 +698,7 @@ def resolve_contradiction(
 ) -> bool:
     """Mark an open contradiction resolved (and what the answer decided); False when it was
     not open any more."""
-    rows = _client(client).run(
+    rows = project_graph(scope, client).run(
         cypher.CONTRADICTION_RESOLVE,
         project=scope.project,
         open="open",
@@ -669,25 +719,31 @@ def write_answer_supersession(
 ) -> None:
     """The losing statement of a contradiction superseded by the kept one, the answer its
     evidence."""
-    _client(client).run(cypher.SUPERSEDED_BY_ANSWER, **record.model_dump(), **_scope_params(scope))
+    project_graph(scope, client).run(
+        cypher.SUPERSEDED_BY_ANSWER, **record.model_dump(), **_scope_params(scope)
+    )
 
 
 def write_supersession(
     scope: GraphScope, record: SupersessionRecord, client: GraphClient | None = None
 ) -> None:
-    _client(client).run(cypher.SUPERSEDED_UPSERT, **record.model_dump(), **_scope_params(scope))
+    project_graph(scope, client).run(
+        cypher.SUPERSEDED_UPSERT, **record.model_dump(), **_scope_params(scope)
+    )
 
 
 def delete_supersession(
     scope: GraphScope, old: str, new: str, client: GraphClient | None = None
 ) -> None:
-    _client(client).run(cypher.SUPERSESSION_DELETE, project=scope.project, old=old, new=new)
+    project_graph(scope, client).run(
+        cypher.SUPERSESSION_DELETE, project=scope.project, old=old, new=new
+    )
 
 
 def list_supersessions(
     scope: GraphScope, client: GraphClient | None = None
 ) -> list[SupersessionRecord]:
-    rows = _client(client).run(cypher.SUPERSESSIONS_BY_PROJECT, project=scope.project)
+    rows = project_graph(scope, client).run(cypher.SUPERSESSIONS_BY_PROJECT, project=scope.project)
     # Links a pipeline wrote carry no answer: their absent fields keep the record's defaults.
     return [
         SupersessionRecord.model_validate({k: v for k, v in r.items() if v is not None})
@@ -696,12 +752,19 @@ def list_supersessions(
 
 
 def delete_project_graph(scope: GraphScope, client: GraphClient | None = None) -> None:
-    _client(client).run(cypher.PROJECT_DELETE, project=scope.project)
+    graph = project_graph(scope, client)
+    graph.run(cypher.PROJECT_DELETE, project=scope.project)
+    graph.drop_graph()
 
 
 def org_nodes_of_type(
     org: str, projects: list[str], node_type: str, client: GraphClient | None = None
 ) -> list[tuple[str, NodeRecord]]:
-    """Nodes of one type across the given projects of one organization: (project, node)."""
-    rows = _client(client).run(cypher.ORG_NODES_BY_TYPE, org=org, projects=projects, type=node_type)
-    return [(r["props"]["project"], NodeRecord.from_props(r["props"])) for r in rows]
+    """Nodes of one type across the given projects of one organization: (project, node),
+    read from each project's graph in turn (ordered by project, then number)."""
+    found: list[tuple[str, NodeRecord]] = []
+    for project in sorted(set(projects)):
+        graph = project_graph(GraphScope(org=org, project=project), client)
+        rows = graph.run(cypher.ORG_NODES_BY_TYPE, org=org, projects=[project], type=node_type)
+        found += [(r["props"]["project"], NodeRecord.from_props(r["props"])) for r in rows]
+    return found

@@ -94,6 +94,7 @@ class EmbeddedServer:
     persist: bool = True
     password: str = ""  # asked of every client when set (redis `requirepass`)
     bolt: bool = False  # FalkorDB's Bolt listener on graph_port (see the module's docstring)
+    cluster: bool = False  # a Redis Cluster node (kg.operations.graph_cluster forms the cluster)
     process: subprocess.Popen | None = field(default=None, init=False)
 
     @property
@@ -137,6 +138,10 @@ class EmbeddedServer:
             args += ["BOLT_PORT", str(self.graph_port)]
         if self.password:  # from a file only the owner reads: not on the command line (ps)
             args.insert(1, str(self.data_dir / "auth.conf"))
+        if self.cluster:
+            args += ["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"]
+            if self.password:  # the nodes of one cluster speak to each other with it
+                args += ["--masterauth", self.password]
         if self.persist:
             # Append-only file plus snapshots: data survives a restart or a crash.
             args += ["--appendonly", "yes", "--save", "60 1", "--dbfilename", "groundwork.rdb"]

@@ -24,6 +24,8 @@ from contextlib import AbstractContextManager, contextmanager
 import redis
 from django.conf import settings
 
+from kg.installation import installation_namespace
+
 logger = logging.getLogger("groundwork.locks")
 
 LEASE_SECONDS = 15.0
@@ -69,15 +71,6 @@ class LeaseLost(RuntimeError):
 
 class LockReleaseFailed(RuntimeError):
     """The lease could not be released; it expires on its own within one lease."""
-
-
-def installation_namespace() -> str:
-    """The installation's name in shared keys: the setting, else the SQL database's name."""
-    configured = getattr(settings, "GROUNDWORK_INSTALLATION", "")
-    if configured:
-        return configured
-    name = str(settings.DATABASES["default"].get("NAME") or "default")
-    return name.rsplit("/", 1)[-1]
 
 
 def namespaced_key(name: str) -> str:

@@ -71,8 +71,13 @@ def test_merge_is_idempotent(c):
     assert [(e.uid, e.relation, e.source, e.target) for e in store.list_edges(A, client=c)] == [
         ("e1", "experiences", "n2", "n1")
     ]
-    assert c.run("MATCH (:Entity)-[m:MENTIONED_IN]->(:Episode) RETURN count(m) AS c")[0]["c"] == 2
-    assert c.run("MATCH (e:Episode) RETURN count(e) AS c")[0]["c"] == 1
+    assert (
+        store.project_graph(A, c).run(
+            "MATCH (:Entity)-[m:MENTIONED_IN]->(:Episode) RETURN count(m) AS c"
+        )[0]["c"]
+        == 2
+    )
+    assert store.project_graph(A, c).run("MATCH (e:Episode) RETURN count(e) AS c")[0]["c"] == 1
 
 
 def test_project_isolation(c):
@@ -258,12 +263,14 @@ def test_a_write_that_meets_the_uniqueness_constraint_is_a_conflict_worth_retryi
     store.write_nodes(A, [_node("n1", 1, "Slow sync")], client=c)
     # What a concurrent MERGE of the same key amounts to: a second node with the uid.
     with pytest.raises(GraphConflict) as raised:
-        c.run("CREATE (:Entity {uid: $uid, project: $project})", uid="n1", project="alpha")
+        store.project_graph(A, c).run(
+            "CREATE (:Entity {uid: $uid, project: $project})", uid="n1", project="alpha"
+        )
     assert retry_policy.is_transient(raised.value)
     assert store.count_nodes(A, client=c) == 1
     # Any other error the server answers stays what it is: not retried.
     with pytest.raises(Exception) as other:
-        c.run("MATCH (n:Entity) RETURN n.uid +")
+        store.project_graph(A, c).run("MATCH (n:Entity) RETURN n.uid +")
     assert not isinstance(other.value, GraphConflict)
     assert not retry_policy.is_transient(other.value)
 
@@ -276,7 +283,9 @@ def test_a_node_counts_its_distinct_episodes_as_mentions_are_appended(c):
     _stubs(c, (1, 2, 3, 4))
 
     def episodes(uid: str) -> int:
-        return c.run("MATCH (n:Entity {uid: $uid}) RETURN n.episodes AS e", uid=uid)[0]["e"]
+        return store.project_graph(A, c).run(
+            "MATCH (n:Entity {uid: $uid}) RETURN n.episodes AS e", uid=uid
+        )[0]["e"]
 
     node = _node("n1", 1, "Exports time out")
     node.evidence = [_said(1, "Exports time out")]
@@ -294,7 +303,7 @@ def test_a_node_counts_its_distinct_episodes_as_mentions_are_appended(c):
     assert [n.uid for n in store.top_nodes_of_type(A, "pain", 2, client=c)] == ["n1", "n2"]
 
     # A node as the former code stored it: the episodes' uids in a list, no count.
-    c.run(
+    store.project_graph(A, c).run(
         "MATCH (n:Entity {uid: 'n2'}) SET n.episode_uids = ['ep-1', 'ep-2', 'ep-4'], "
         "n.episodes = null"
     )
@@ -346,7 +355,7 @@ def test_appended_evidence_stored_as_one_string_by_earlier_versions_reads_and_gr
     node.evidence = [_said(1, "Exports time out"), _said(2, "exports time out")]
     store.write_nodes(A, [node], client=c)
     later = _said(3, "timeouts")
-    c.run(
+    store.project_graph(A, c).run(
         "MATCH (n:Entity {uid: 'n1'}) SET n.evidence = $whole, n.evidence_more = $more, "
         "n.evidence_last = $last",
         whole="[]",

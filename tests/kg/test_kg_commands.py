@@ -120,7 +120,7 @@ def test_export_and_rebuild_round_trip(tmp_path, graph):
 
 
 def test_kg_check_finds_lost_evidence_and_a_rebuild_restores_it(tmp_path, graph):
-    from kg.graph.store import _client
+    from kg.graph.store import project_graph
     from kg.tenancy import find_project
 
     path = tmp_path / "notes.jsonl"
@@ -132,7 +132,7 @@ def test_kg_check_finds_lost_evidence_and_a_rebuild_restores_it(tmp_path, graph)
     # A node that lost its evidence (as a write that FalkorDB's string + cut short left it)
     # keeps its links to the episodes that mentioned it.
     scope = find_project("chk").graph_scope
-    [row] = _client(None).run(
+    [row] = project_graph(scope, None).run(
         "MATCH (n:Entity {project: $project})-[:MENTIONED_IN]->(:Episode) WITH n, count(*) AS c "
         "WHERE c = 2 SET n.evidence = '[]', n.evidence_more = null, n.evidence_last = null "
         "RETURN n.number AS number",
