@@ -14,34 +14,12 @@ from rest_framework.test import APIClient
 
 from kg.graph import ContradictionRecord, EdgeRecord, Evidence, store
 from tests.api.conftest import _fast_passwords, alice  # noqa: F401
+from tests.fixtures.graph_rows import graph_rows  # noqa: F401
 from tests.kg.pipeline_helpers import node_record
 
 NODES = 240
 TYPES = ("pain", "feature", "segment")
 BASE = "/projects/couriers/research/"
-
-
-class RowCounter:
-    """The real client, with the rows each statement returned counted."""
-
-    def __init__(self, client) -> None:
-        self._client = client
-        self.rows = 0
-
-    def __getattr__(self, name):
-        return getattr(self._client, name)
-
-    def run(self, statement: str, **params):
-        rows = self._client.run(statement, **params)
-        self.rows += len(rows)
-        return rows
-
-
-@pytest.fixture
-def graph_rows(graph, monkeypatch) -> RowCounter:
-    counter = RowCounter(graph)
-    monkeypatch.setattr("kg.graph.store.get_client", lambda: counter)
-    return counter
 
 
 def _type(number: int) -> str:
@@ -110,7 +88,7 @@ def _ids(html: str) -> list[int]:
     return [int(n) for n in re.findall(r'id="node-(\d+)"', html)]
 
 
-def test_a_research_page_is_read_from_the_graph_page_by_page(many_nodes, graph_rows):
+def test_a_research_page_is_read_from_the_graph_page_by_page(many_nodes, graph_rows):  # noqa: F811
     user, _ = many_nodes
     client = Client()
     client.force_login(user)
@@ -140,7 +118,7 @@ def test_a_research_page_is_read_from_the_graph_page_by_page(many_nodes, graph_r
     assert _ids(client.get(BASE + "?band=85plus&type=segment").content.decode()) == banded
 
 
-def test_api_lists_are_paged_by_the_graph(many_nodes, graph_rows):
+def test_api_lists_are_paged_by_the_graph(many_nodes, graph_rows):  # noqa: F811
     user, _ = many_nodes
     api = APIClient()
     api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
