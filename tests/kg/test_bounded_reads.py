@@ -154,3 +154,41 @@ def test_api_lists_are_paged_by_the_graph(many_nodes, graph_rows):  # noqa: F811
     assert [(c["a"]["number"], c["b"]["number"]) for c in answer["results"]] == [(10, 20)]
     assert graph_rows.rows <= 2
     assert api.get(base + "contradictions/", {"status": "resolved"}).json()["count"] == 0
+
+
+def test_the_export_is_streamed_as_the_graph_is_read_page_by_page(
+    many_nodes,
+    graph_rows,  # noqa: F811
+    monkeypatch,
+    client,
+):
+    import json
+
+    from kg.reading.export import export_project
+
+    user, project = many_nodes
+    monkeypatch.setattr("kg.reading.export.PAGE", 40)
+    client.force_login(user)
+    graph_rows.reset()
+    response = client.get(BASE + "export.json")
+    assert response.status_code == 200 and response.streaming
+    assert response["Content-Disposition"] == 'attachment; filename="couriers-export.json"'
+    chunks = [c.decode() for c in response.streaming_content]
+    exported = json.loads("".join(chunks))
+    assert len(chunks) > NODES  # one piece per item, not one document built whole
+    assert [n["number"] for n in exported["nodes"]] == list(range(1, NODES + 1))
+    assert all(n["evidence"] == [exported["nodes"][0]["evidence"][0]] for n in exported["nodes"])
+    assert [(c["a_number"], c["b_number"]) for c in exported["contradictions"]] == [(10, 20)]
+    edges = exported["edges"]
+    assert len(edges) == len([n for n in range(2, NODES, 3) if _type(n + 1) == "pain"])
+    assert all(e["target_number"] == e["source_number"] + 1 for e in edges)
+    assert graph_rows.most_rows <= 40  # no statement read more than a page
+    assert export_project(project) == exported
+
+
+def test_the_export_is_for_members_only(many_nodes, client):
+    from django.contrib.auth import get_user_model
+
+    outsider = get_user_model().objects.create_user(username="eve", password="pw-123456")
+    client.force_login(outsider)
+    assert client.get(BASE + "export.json").status_code == 404
