@@ -13,6 +13,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from kg.graph import ContradictionRecord, EdgeRecord, Evidence, store
+from kg.ledger.episodes import EpisodeInput, record_episode
 from tests.api.conftest import _fast_passwords, alice  # noqa: F401
 from tests.fixtures.graph_rows import graph_rows  # noqa: F401
 from tests.kg.pipeline_helpers import node_record
@@ -36,8 +37,14 @@ def many_nodes(alice, graph):  # noqa: F811 - the imported fixture, requested
     and an edge from each segment to the next node."""
     user, project = alice
     scope = project.graph_scope
+    episode = record_episode(project, EpisodeInput(content="quoted words"), enqueue=False)
     evidence = Evidence(
-        episode_uid="e1", episode_number=1, quote="q", start=0, end=1, valid_at="2026-01-01"
+        episode_uid=str(episode.uid),
+        episode_number=episode.number,
+        quote="quoted",
+        start=0,
+        end=6,
+        valid_at="2026-01-01T00:00:00.000000Z",
     )
     store.write_nodes(
         scope,
@@ -192,3 +199,23 @@ def test_the_export_is_for_members_only(many_nodes, client):
     outsider = get_user_model().objects.create_user(username="eve", password="pw-123456")
     client.force_login(outsider)
     assert client.get(BASE + "export.json").status_code == 404
+
+
+def test_a_node_trail_reads_the_node_and_its_neighbours_only(many_nodes, graph_rows, client):  # noqa: F811
+    user, _ = many_nodes
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    graph_rows.reset()
+    trail = api.get("/api/projects/couriers/nodes/11/").json()  # a segment: #11 → #12
+    assert [(e["direction"], e["target"]["number"]) for e in trail["edges"]] == [("out", 12)]
+    assert trail["sources"] == 1
+    graph_rows.reset()
+    trail = api.get("/api/projects/couriers/nodes/10/").json()
+    assert [(c["a"]["number"], c["b"]["number"]) for c in trail["contradictions"]] == [(10, 20)]
+    assert graph_rows.rows <= 5  # the node, its edge ends, its contradiction: not the project
+
+    client.force_login(user)
+    graph_rows.reset()
+    html = client.get(BASE + "nodes/10/").content.decode()
+    assert "number 20" in html  # the other statement of its contradiction, linked
+    assert graph_rows.rows <= 5
