@@ -19,7 +19,6 @@ from django.db.models import (
     Count,
     F,
     IntegerField,
-    Max,
     OuterRef,
     Q,
     QuerySet,
@@ -31,15 +30,14 @@ from django.db.models.functions import Coalesce
 
 from chat.answers import is_question
 from chat.models import Conversation, Message, Role
+from kg import read_models
 from kg.commands import EpisodeInput, ResourceNotFound, author_name, record_episode
 from kg.models import EpisodeKind, EpisodeProcessing, ProcessingStatus, Project
-from kg.ontology import NODE_TYPES
 from kg.read_models import (
     ContextContradiction,
     Gap,
     GraphUnavailable,
     OrgInsightNote,
-    artifact_context,
     llm_mode,
     recent_rejections,
 )
@@ -347,7 +345,12 @@ class PanelNode:
 class PanelGroup:
     type: str
     title: str
-    nodes: list[PanelNode]
+    nodes: list[PanelNode]  # the first of the type by priority (confidence, sources, recency)
+    total: int = 0  # valid nodes of the type: the research view lists them all
+
+    @property
+    def more(self) -> int:
+        return max(self.total - len(self.nodes), 0)
 
 
 @dataclass
@@ -355,6 +358,7 @@ class ResearchPanel:
     groups: list[PanelGroup] = field(default_factory=list)
     gaps: list[Gap] = field(default_factory=list)
     contradictions: list[ContextContradiction] = field(default_factory=list)
+    open_contradictions: int = 0
     # Also seen elsewhere in the organization: shown apart, never as this project's facts.
     org_insights: list[OrgInsightNote] = field(default_factory=list)
     node_count: int = 0
@@ -363,6 +367,10 @@ class ResearchPanel:
     failed: list[tuple[int, str]] = field(default_factory=list)
     engine: str = ""
     graph_error: str = ""
+
+    @property
+    def more_contradictions(self) -> int:
+        return max(self.open_contradictions - len(self.contradictions), 0)
 
 
 # Above this share of rejected recent answers the badge says so: the graph is not just quiet.
@@ -382,18 +390,11 @@ def engine_label() -> str:
     return label
 
 
-def research_fingerprint(project: Project) -> str:
-    """Changes whenever an episode of the project is added or moves through the pipeline.
-
-    The panel is polled every few seconds and rebuilding it reads the whole graph, so the
-    poll is answered "not modified" (one SQL aggregate) until this changes. Org insights
-    that change without any episode of this project show on the next change or reload.
-    """
-    state = EpisodeProcessing.objects.filter(episode__project=project).aggregate(
-        count=Count("pk"), latest=Max("updated_at")
-    )
-    latest = state["latest"].timestamp() if state["latest"] else 0
-    return f"{state['count']}-{latest:.6f}"
+def research_revision(project: Project) -> str:
+    """What the panel's poll compares (kg.reading.overview.research_revision): a few indexed
+    reads, no graph read. The panel is read again only when it changed; org insights that
+    change without any change of this project show on the next change or reload."""
+    return read_models.research_revision(project)
 
 
 def research_panel(project: Project) -> ResearchPanel:
@@ -410,23 +411,23 @@ def research_panel(project: Project) -> ResearchPanel:
         .values_list("episode__number", "error")
     )
     try:
-        context = artifact_context(project)
+        overview = read_models.research_overview(project)
     except GraphUnavailable as exc:
         # The ledger is still readable; say what is wrong instead of failing the whole page.
         logger.warning("research panel for %s: %s", project.slug, exc)
         panel.graph_error = "The knowledge graph is unavailable right now."
         return panel
-    for node_type in NODE_TYPES:
+    for group in overview.groups:
         nodes = [
             PanelNode(n.number, n.label, n.confidence, len(n.episode_numbers), n.value)
-            for n in context.of_type(node_type)
+            for n in group.nodes
         ]
-        if nodes:
-            title = TYPE_TITLES.get(node_type, node_type)
-            panel.groups.append(PanelGroup(node_type, title, nodes))
-    panel.gaps = context.gaps
-    panel.contradictions = [c for c in context.contradictions if c.status == "open"]
-    panel.org_insights = context.org_insights
-    panel.node_count = len(context.nodes)
-    panel.average_confidence = context.average_confidence
+        title = TYPE_TITLES.get(group.type, group.type)
+        panel.groups.append(PanelGroup(group.type, title, nodes, group.total))
+    panel.gaps = overview.gaps
+    panel.contradictions = overview.contradictions
+    panel.open_contradictions = overview.open_contradictions
+    panel.org_insights = overview.org_insights
+    panel.node_count = overview.node_count
+    panel.average_confidence = overview.average_confidence
     return panel

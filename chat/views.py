@@ -246,7 +246,7 @@ def _new_messages(
 def panel(request: HttpRequest, slug: str) -> HttpResponse:
     project = readable_project(request, slug)
     conversation_id = _number(request.GET.get("conversation"))
-    etag = f'"{services.research_fingerprint(project)}-{conversation_id}"'
+    etag = f'"{services.research_revision(project)}-{conversation_id}"'
     if request.headers.get("If-None-Match") == etag:
         return HttpResponseNotModified(headers={"ETag": etag})
     response = render(

@@ -55,6 +55,7 @@ from kg.reading.context import (
 )
 from kg.reading.node_references import NodeReference, register_node_reference_provider
 from kg.reading.node_trail import episode_admin_url, node_admin_url
+from kg.reading.overview import ResearchOverview, research_overview, research_revision
 from kg.reading.search import (
     Passage,
     Retrieval,
@@ -152,6 +153,9 @@ __all__ = [
     "register_node_reference_provider",
     "register_org_insight_provider",
     "research_gaps",
+    "ResearchOverview",
+    "research_overview",
+    "research_revision",
     "retrieve",
     "says_something_is_wrong",
 ]

@@ -88,3 +88,12 @@ def sweep_stale_episodes_task() -> dict:
     from kg.pipeline.recovery import sweep_stale_episodes
 
     return asdict(sweep_stale_episodes())
+
+
+@shared_task(name="kg.rebuild_project", bind=True)
+def rebuild_project_task(self, project_id: int) -> dict:
+    """Replay one project's graph from its ledger (kg_rebuild --all --workers): idempotent, a
+    rebuild drops what it rebuilds. Its result is read by the command that queued it."""
+    from kg.operations.rebuild import rebuild_project_by_id
+
+    return asdict(rebuild_project_by_id(project_id, worker=self.request.hostname or ""))

@@ -444,6 +444,127 @@ ORDER BY n.project, n.number
 """
 
 
+# --- pages: bounded reads where a person waits ------------------------------------------------
+# A list a person pages through (the research view, the admin's node list, the API's lists) is
+# filtered, ordered and cut by the database: SKIP/LIMIT after an ORDER BY that ends on a unique
+# key, so a page is the same on Neo4j and FalkorDB and pages never overlap. Only the page's
+# rows travel, without the nodes' evidence; counts are aggregates, not lists.
+# The filters of a node list; a parameter left empty ('' / null / false) filters nothing.
+_node_list_filter = """
+WHERE ($type = '' OR n.type = $type)
+  AND ($valid IS NULL OR ($valid AND n.invalid_at IS NULL)
+       OR (NOT $valid AND n.invalid_at IS NOT NULL))
+  AND ($low IS NULL OR n.confidence >= $low)
+  AND ($high IS NULL OR n.confidence <= $high)
+  AND ($words = '' OR toLower(n.label) CONTAINS $words
+       OR any(alias IN coalesce(n.aliases, []) WHERE toLower(alias) CONTAINS $words))
+"""
+# Nodes in an open contradiction, found from the contradictions (few) rather than the nodes.
+_match_contradicted_nodes = """
+MATCH (n:Entity {project: $project})-[c:CONTRADICTS]-(:Entity)
+WHERE c.status = $open
+WITH DISTINCT n
+"""
+# The page's nodes (ordered by number, unique in a project), each with how many episodes back
+# it and how many open contradictions it is in: the latter counted for the page's rows only.
+_node_page_tail = f"""
+WITH n ORDER BY n.number SKIP $skip LIMIT $limit
+OPTIONAL MATCH (n)-[c:CONTRADICTS]-(:Entity)
+WHERE c.status = $open
+WITH n, count(c) AS open
+RETURN {{{_node_fields}}} AS props,
+       coalesce(n.episodes, size(coalesce(n.episode_uids, [])), 0) AS sources, open
+ORDER BY n.number
+"""
+NODES_PAGE = "MATCH (n:Entity {project: $project})" + _node_list_filter + _node_page_tail
+NODES_PAGE_CONTRADICTED = (
+    _match_contradicted_nodes + _node_list_filter.replace("WHERE", "WITH n WHERE", 1)
+) + _node_page_tail
+NODES_MATCHED_COUNT = (
+    "MATCH (n:Entity {project: $project})" + _node_list_filter + "RETURN count(n) AS count"
+)
+NODES_MATCHED_COUNT_CONTRADICTED = (
+    _match_contradicted_nodes
+    + _node_list_filter.replace("WHERE", "WITH n WHERE", 1)
+    + "RETURN count(n) AS count"
+)
+# A project's nodes counted by type, and how many of each are no longer valid.
+NODE_TOTALS = """
+MATCH (n:Entity {project: $project})
+RETURN n.type AS type, count(n) AS count,
+       sum(CASE WHEN n.invalid_at IS NULL THEN 0 ELSE 1 END) AS stale
+ORDER BY type
+"""
+CONTRADICTED_NODE_COUNT = _match_contradicted_nodes + "RETURN count(n) AS count"
+
+# Edges, with the number, type and label of both ends (what a list shows of them).
+_edge_list_match = """
+MATCH (a:Entity {project: $project})-[r]->(b:Entity {project: $project})
+WHERE r.uid IS NOT NULL AND r.relation IS NOT NULL
+  AND ($relation = '' OR r.relation = $relation)
+  AND ($valid IS NULL OR ($valid AND r.invalid_at IS NULL)
+       OR (NOT $valid AND r.invalid_at IS NOT NULL))
+"""
+EDGES_PAGE = (
+    _edge_list_match
+    + """WITH a, r, b ORDER BY r.valid_at, r.uid SKIP $skip LIMIT $limit
+RETURN r.relation AS relation, a.uid AS source, b.uid AS target, properties(r) AS props,
+       {number: a.number, type: a.type, label: a.label} AS source_node,
+       {number: b.number, type: b.type, label: b.label} AS target_node
+ORDER BY r.valid_at, r.uid
+"""
+)
+EDGES_MATCHED_COUNT = _edge_list_match + "RETURN count(r) AS count"
+
+# Contradictions, with both statements' number, type and label; or one by uid, or a node's.
+_contradiction_return = """
+RETURN a.uid AS a, b.uid AS b, properties(c) AS props,
+       {number: a.number, type: a.type, label: a.label} AS a_node,
+       {number: b.number, type: b.type, label: b.label} AS b_node
+"""
+_contradiction_list_match = """
+MATCH (a:Entity {project: $project})-[c:CONTRADICTS]->(b:Entity {project: $project})
+WHERE $status = '' OR coalesce(c.status, $open) = $status
+"""
+CONTRADICTIONS_PAGE = (
+    _contradiction_list_match
+    + "WITH a, c, b ORDER BY c.opened_at, c.uid SKIP $skip LIMIT $limit"
+    + _contradiction_return
+    + "ORDER BY c.opened_at, c.uid\n"
+)
+CONTRADICTIONS_MATCHED_COUNT = _contradiction_list_match + "RETURN count(c) AS count"
+CONTRADICTION_BY_UID = (
+    """
+MATCH (a:Entity {project: $project})-[c:CONTRADICTS {uid: $uid}]->(b:Entity {project: $project})
+"""
+    + _contradiction_return
+)
+CONTRADICTIONS_OF_NODE = (
+    """
+MATCH (a:Entity {project: $project})-[c:CONTRADICTS]->(b:Entity {project: $project})
+WHERE a.uid = $uid OR b.uid = $uid
+"""
+    + _contradiction_return
+    + "ORDER BY c.opened_at, c.uid\n"
+)
+SUPERSESSIONS_OF_NODE = """
+MATCH (a:Entity {project: $project})-[s:SUPERSEDED_BY]->(b:Entity {project: $project})
+WHERE a.uid = $uid OR b.uid = $uid
+RETURN a.uid AS old, b.uid AS new, s.relation AS relation, s.at AS at,
+       s.episode_uid AS episode_uid, s.episode_number AS episode_number, s.quote AS quote
+ORDER BY s.at
+"""
+# Nodes by uid without their evidence (the ends of a node's edges, its contradictions).
+NODE_SUMMARIES_BY_UIDS = f"""
+UNWIND $uids AS uid
+MATCH (n:Entity {{uid: uid}})
+WHERE n.project = $project
+RETURN {{{_node_fields}}} AS props,
+       coalesce(n.episodes, size(coalesce(n.episode_uids, [])), 0) AS sources
+ORDER BY n.number
+"""
+
+
 # --- node vectors ------------------------------------------------------------------------------
 # Each node's meaning, as the sentence encoder's vector of its label and aliases
 # (kg.language.encoder), is kept on a NodeVector beside it (same uid, project and type), not on

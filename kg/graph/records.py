@@ -216,3 +216,20 @@ class ServerInfo(BaseModel):
     agent: str
     protocol: str
     address: str
+
+
+class ListedNode(NodeRecord):
+    """A node as a list shows it: without its evidence, with how many episodes back it and
+    how many open contradictions it is in (both counted by the graph)."""
+
+    sources: int = 0
+    open_contradictions: int = 0
+
+
+class NodeRef(BaseModel):
+    """What a list shows of a node it mentions (an edge's end, a contradiction's statement)."""
+
+    uid: str
+    number: int
+    type: str
+    label: str

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import uuid
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from kg.graph import cypher
 from kg.graph.client import DEFAULT_GRAPH_NAME, GraphClient, GraphUnavailable, get_client
@@ -14,7 +15,9 @@ from kg.graph.records import (
     EpisodeStub,
     Evidence,
     GraphScope,
+    ListedNode,
     NodeRecord,
+    NodeRef,
     ServerInfo,
     SupersessionRecord,
     appended_items,
@@ -768,3 +771,205 @@ def org_nodes_of_type(
         rows = graph.run(cypher.ORG_NODES_BY_TYPE, org=org, projects=[project], type=node_type)
         found += [(r["props"]["project"], NodeRecord.from_props(r["props"])) for r in rows]
     return found
+
+
+# --- pages: bounded reads where a person waits (kg.graph.cypher's "pages") ------------------
+
+
+@dataclass(frozen=True)
+class NodeListQuery:
+    """Which of a project's nodes a list shows; an empty field filters nothing."""
+
+    type: str = ""
+    valid: bool | None = None  # True: still valid; False: closed (stale)
+    low: int | None = None  # confidence bounds, inclusive
+    high: int | None = None
+    words: str = ""  # in the label or an alias, case aside
+    contradicted: bool = False  # only nodes in an open contradiction
+
+    def params(self) -> dict:
+        return {
+            "type": self.type,
+            "valid": self.valid,
+            "low": self.low,
+            "high": self.high,
+            "words": self.words.lower(),
+            "open": "open",
+        }
+
+
+def node_page(
+    scope: GraphScope,
+    query: NodeListQuery,
+    skip: int,
+    limit: int,
+    client: GraphClient | None = None,
+) -> list[ListedNode]:
+    """One page of the project's nodes that `query` accepts, by number, without evidence."""
+    statement = cypher.NODES_PAGE_CONTRADICTED if query.contradicted else cypher.NODES_PAGE
+    rows = project_graph(scope, client).run(
+        statement, project=scope.project, skip=max(skip, 0), limit=max(limit, 0), **query.params()
+    )
+    return [
+        _record_without_evidence(
+            ListedNode, r["props"] | {"sources": r["sources"], "open_contradictions": r["open"]}
+        )
+        for r in rows
+    ]
+
+
+def count_listed_nodes(
+    scope: GraphScope, query: NodeListQuery, client: GraphClient | None = None
+) -> int:
+    """How many of the project's nodes `query` accepts."""
+    statement = (
+        cypher.NODES_MATCHED_COUNT_CONTRADICTED
+        if query.contradicted
+        else cypher.NODES_MATCHED_COUNT
+    )
+    rows = project_graph(scope, client).run(statement, project=scope.project, **query.params())
+    return int(rows[0]["count"]) if rows else 0
+
+
+@dataclass(frozen=True)
+class NodeTotals:
+    """A project's nodes counted: by type, those no longer valid, those contradicted."""
+
+    by_type: dict[str, int]
+    stale: int
+    contradicted: int
+
+    @property
+    def total(self) -> int:
+        return sum(self.by_type.values())
+
+
+def node_totals(scope: GraphScope, client: GraphClient | None = None) -> NodeTotals:
+    c = project_graph(scope, client)
+    rows = c.run(cypher.NODE_TOTALS, project=scope.project)
+    contradicted = c.run(cypher.CONTRADICTED_NODE_COUNT, project=scope.project, open="open")
+    return NodeTotals(
+        by_type={r["type"]: int(r["count"]) for r in rows},
+        stale=sum(int(r["stale"] or 0) for r in rows),
+        contradicted=int(contradicted[0]["count"]) if contradicted else 0,
+    )
+
+
+def node_summaries(
+    scope: GraphScope, uids: Iterable[str], client: GraphClient | None = None
+) -> list[ListedNode]:
+    """Nodes by uid without their evidence (with their count of episodes)."""
+    uids = sorted(set(uids))
+    if not uids:
+        return []
+    rows = project_graph(scope, client).run(
+        cypher.NODE_SUMMARIES_BY_UIDS, uids=uids, project=scope.project
+    )
+    return [
+        _record_without_evidence(ListedNode, r["props"] | {"sources": r["sources"]}) for r in rows
+    ]
+
+
+def _ref(node: dict, uid: str) -> NodeRef:
+    return NodeRef(uid=uid, number=node["number"], type=node["type"], label=node["label"])
+
+
+def edge_page(
+    scope: GraphScope,
+    relation: str,
+    valid: bool | None,
+    skip: int,
+    limit: int,
+    client: GraphClient | None = None,
+) -> list[tuple[EdgeRecord, NodeRef, NodeRef]]:
+    """One page of the project's edges (of `relation`, "" any; valid or not, None both) in
+    (valid_at, uid) order, each with what a list shows of its two ends."""
+    rows = project_graph(scope, client).run(
+        cypher.EDGES_PAGE,
+        project=scope.project,
+        relation=relation,
+        valid=valid,
+        skip=max(skip, 0),
+        limit=max(limit, 0),
+    )
+    return [
+        (
+            EdgeRecord.from_row(r["relation"], r["source"], r["target"], r["props"]),
+            _ref(r["source_node"], r["source"]),
+            _ref(r["target_node"], r["target"]),
+        )
+        for r in rows
+    ]
+
+
+def count_edges(
+    scope: GraphScope, relation: str, valid: bool | None, client: GraphClient | None = None
+) -> int:
+    rows = project_graph(scope, client).run(
+        cypher.EDGES_MATCHED_COUNT, project=scope.project, relation=relation, valid=valid
+    )
+    return int(rows[0]["count"]) if rows else 0
+
+
+def _contradictions(rows: list[dict]) -> list[tuple[ContradictionRecord, NodeRef, NodeRef]]:
+    return [
+        (
+            ContradictionRecord.model_validate(r["props"] | {"a": r["a"], "b": r["b"]}),
+            _ref(r["a_node"], r["a"]),
+            _ref(r["b_node"], r["b"]),
+        )
+        for r in rows
+    ]
+
+
+def contradiction_page(
+    scope: GraphScope, status: str, skip: int, limit: int, client: GraphClient | None = None
+) -> list[tuple[ContradictionRecord, NodeRef, NodeRef]]:
+    """One page of the project's contradictions (of `status`, "" any) in the order opened."""
+    rows = project_graph(scope, client).run(
+        cypher.CONTRADICTIONS_PAGE,
+        project=scope.project,
+        status=status,
+        open="open",
+        skip=max(skip, 0),
+        limit=max(limit, 0),
+    )
+    return _contradictions(rows)
+
+
+def count_contradictions(scope: GraphScope, status: str, client: GraphClient | None = None) -> int:
+    rows = project_graph(scope, client).run(
+        cypher.CONTRADICTIONS_MATCHED_COUNT, project=scope.project, status=status, open="open"
+    )
+    return int(rows[0]["count"]) if rows else 0
+
+
+def contradiction_by_uid(
+    scope: GraphScope, uid: str, client: GraphClient | None = None
+) -> tuple[ContradictionRecord, NodeRef, NodeRef] | None:
+    rows = project_graph(scope, client).run(
+        cypher.CONTRADICTION_BY_UID, project=scope.project, uid=uid
+    )
+    found = _contradictions(rows)
+    return found[0] if found else None
+
+
+def contradictions_of_node(
+    scope: GraphScope, uid: str, client: GraphClient | None = None
+) -> list[tuple[ContradictionRecord, NodeRef, NodeRef]]:
+    rows = project_graph(scope, client).run(
+        cypher.CONTRADICTIONS_OF_NODE, project=scope.project, uid=uid
+    )
+    return _contradictions(rows)
+
+
+def supersessions_of_node(
+    scope: GraphScope, uid: str, client: GraphClient | None = None
+) -> list[SupersessionRecord]:
+    rows = project_graph(scope, client).run(
+        cypher.SUPERSESSIONS_OF_NODE, project=scope.project, uid=uid
+    )
+    return [
+        SupersessionRecord.model_validate({k: v for k, v in r.items() if v is not None})
+        for r in rows
+    ]

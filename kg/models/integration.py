@@ -30,7 +30,16 @@ class IndexedNode(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["project", "uid"], name="unique_indexed_node")
         ]
-        indexes = [models.Index(fields=["project", "number"], name="kg_indexed_node_number")]
+        indexes = [
+            models.Index(fields=["project", "number"], name="kg_indexed_node_number"),
+            # The subjects an extraction prompt lists (kg.pipeline.candidates.known_subjects):
+            # counted from this index alone, over the opinion nodes only, never the table.
+            models.Index(
+                fields=["project", "subject", "valid_at"],
+                name="kg_indexed_node_subject",
+                condition=~models.Q(subject=""),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"#{self.number} {self.node_type}: {self.label}"

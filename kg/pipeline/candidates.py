@@ -35,7 +35,7 @@ from collections.abc import Collection, Iterable, Sequence
 
 import numpy as np
 from django.db import connection, transaction
-from django.db.models import Max
+from django.db.models import Count, Max, QuerySet
 
 from kg.graph import GraphScope, NodeRecord, store
 from kg.language import content_lemmas
@@ -462,18 +462,22 @@ def opinions_on(project: Project, node_type: str, subject: str) -> list[NodeReco
     return _lookup(project, subject_block, node_type, OPINIONS_PER_SUBJECT, OPINIONS_PER_SUBJECT)
 
 
-def known_subjects(project: Project, before: str, limit: int) -> list[str]:
-    """Opinion subjects of nodes valid before `before`, most used first."""
-    from django.db.models import Count
-
-    rows = (
+def subject_uses(project: Project, before: str) -> QuerySet:
+    """Opinion subjects of nodes valid before `before` with how many nodes use each, most used
+    first: counted from the index on (project, subject, valid_at) of the nodes that have a
+    subject, without reading the table or any node without one."""
+    return (
         IndexedNode.objects.filter(project=project, valid_at__lt=before)
         .exclude(subject="")
         .values("subject")
-        .annotate(uses=Count("uid"))
+        .annotate(uses=Count("subject"))
         .order_by("-uses", "subject")
     )
-    return [row["subject"] for row in rows[: limit * 2]]
+
+
+def known_subjects(project: Project, before: str, limit: int) -> list[str]:
+    """Opinion subjects of nodes valid before `before`, most used first."""
+    return [row["subject"] for row in subject_uses(project, before)[: limit * 2]]
 
 
 def next_number(project: Project) -> int:

@@ -28,7 +28,7 @@ class HistoryEntry:
 def node_history(project: Project, node: NodeRecord) -> list[HistoryEntry]:
     """Two SQL queries and one graph read, whatever the node's evidence."""
     entries = _extraction(project, node) + _corrections(project, node)
-    for s in store.list_supersessions(project.graph_scope):
+    for s in store.supersessions_of_node(project.graph_scope, node.uid):
         if node.uid == s.old:
             entries.append(HistoryEntry(when(s.at), "supersession", f"superseded ({s.relation})"))
         elif node.uid == s.new and s.relation != "merged into":

@@ -26,6 +26,7 @@ from kg.ontology import NODE_TYPES
 from kg.pipeline.confidence import confidence_from, explain
 from kg.pipeline.evidence import locate_quote, normalise
 from kg.reading.node_references import NodeReferenceSection, node_reference_sections
+from kg.reading.stored_pages import StoredRows
 
 NODES_PER_PAGE = 50
 
@@ -164,6 +165,26 @@ class NodeFilters:
             q=params.get("q", "").strip()[:200],
         )
 
+    def store_query(self, *, contradicted: bool = False, stale: bool = False):
+        """The same filters for the graph to apply (kg.graph.store.node_page); None where
+        they accept no node (a stale node asked for among the active ones)."""
+        valid = {"active": True, "invalid": False}.get(self.validity)
+        if stale:
+            if valid is True:
+                return None
+            valid = False
+        low = high = None
+        if self.band:
+            _, _, low, high = next(b for b in CONFIDENCE_BANDS if b[0] == self.band)
+        return store.NodeListQuery(
+            type=self.type,
+            valid=valid,
+            low=low,
+            high=high,
+            words=self.q,
+            contradicted=contradicted,
+        )
+
     def accepts(self, node: NodeRecord) -> bool:
         if self.validity == "active" and node.invalid_at is not None:
             return False
@@ -202,31 +223,31 @@ class NodeListing:
 
 
 def node_listing(project: Project, filters: NodeFilters, page_number: str | int = 1) -> NodeListing:
-    # The graph functions have no paging or text search, so the project's nodes are read in
-    # one query and filtered here (that read also gives the per-type counts of the filter).
-    nodes = store.list_nodes(project.graph_scope)
-    type_counts: dict[str, int] = {}
-    for node in nodes:
-        type_counts[node.type] = type_counts.get(node.type, 0) + 1
-    of_type = [n for n in nodes if not filters.type or n.type == filters.type]
-    rows = [
-        NodeRow(
-            link=NodeLink.of(project, n),
-            aliases=n.aliases,
-            confidence=n.confidence,
-            valid_at=when(n.valid_at),
-            invalid_at=when(n.invalid_at),
-            episodes=len(n.episode_uids),
-        )
-        for n in of_type
-        if filters.accepts(n)
-    ]
+    """One page of the project's nodes as the filters select them: read from the graph a page
+    at a time (filtered, ordered by number and cut there), with the graph's counts per type."""
+    scope = project.graph_scope
+    query = filters.store_query()
+    rows = StoredRows(
+        lambda: store.count_listed_nodes(scope, query),
+        lambda skip, limit: [
+            NodeRow(
+                link=NodeLink.of(project, n),
+                aliases=n.aliases,
+                confidence=n.confidence,
+                valid_at=when(n.valid_at),
+                invalid_at=when(n.invalid_at),
+                episodes=n.sources,
+            )
+            for n in store.node_page(scope, query, skip, limit)
+        ],
+    )
     page = Paginator(rows, NODES_PER_PAGE).get_page(page_number)
+    type_counts = store.node_totals(scope).by_type
     return NodeListing(
         project=project,
         filters=filters,
-        total=len(of_type),
-        matched=len(rows),
+        total=type_counts.get(filters.type, 0) if filters.type else sum(type_counts.values()),
+        matched=rows.count(),
         page=page,
         type_counts=dict(sorted(type_counts.items())),
     )
@@ -361,8 +382,8 @@ def node_trail(project: Project, number: int) -> NodeTrail | None:
     if node is None:
         return None
     edges = store.edges_of_node(scope, node.uid)
-    contradictions = [c for c in store.list_contradictions(scope) if node.uid in (c.a, c.b)]
-    supersessions = [s for s in store.list_supersessions(scope) if node.uid in (s.old, s.new)]
+    contradictions = [record for record, _, _ in store.contradictions_of_node(scope, node.uid)]
+    supersessions = store.supersessions_of_node(scope, node.uid)
     splits = list(
         Correction.objects.filter(
             project=project, action=CorrectionAction.SPLIT, params__new_uid=node.uid
@@ -378,9 +399,7 @@ def node_trail(project: Project, number: int) -> NodeTrail | None:
         | {s.new for s in supersessions}
         | {uid for uid, _ in splits}
     ) - {node.uid}
-    others = {
-        n.uid: NodeLink.of(project, n) for n in store.nodes_by_uids(scope, sorted(other_uids))
-    }
+    others = {n.uid: NodeLink.of(project, n) for n in store.node_summaries(scope, other_uids)}
 
     def link(uid: str) -> NodeLink:
         return others.get(uid) or NodeLink.unknown(uid)

@@ -15,8 +15,10 @@ from django.core.paginator import Page, Paginator
 from django.utils.safestring import SafeString
 
 from kg.graph import NodeRecord, store
+from kg.graph.records import ListedNode
 from kg.models import Episode, Project
 from kg.reading.node_trail import NodeFilters, answer_evidence, highlight, quote_span
+from kg.reading.stored_pages import StoredRows, no_rows
 
 NODES_PER_PAGE = 50
 STATUSES = (
@@ -41,7 +43,7 @@ class ResearchFilters:
 
 @dataclass(frozen=True)
 class ResearchRow:
-    node: NodeRecord
+    node: ListedNode
     sources: int
     contradicted: bool
 
@@ -64,32 +66,33 @@ class ResearchListing:
 def research_listing(
     project: Project, filters: ResearchFilters, page_number: str | int = 1
 ) -> ResearchListing:
-    """The project's nodes, filtered, with counts per type, contradicted and stale."""
+    """The project's nodes, filtered, with counts per type, contradicted and stale: the page
+    shown is read from the graph (filtered, ordered by number and cut there), the counts are
+    the graph's aggregates; no other node is read."""
     scope = project.graph_scope
-    nodes = store.list_nodes(scope)
-    open_uids = {
-        uid for c in store.list_contradictions(scope) if c.status == "open" for uid in (c.a, c.b)
-    }
-    type_counts: dict[str, int] = {}
-    for node in nodes:
-        type_counts[node.type] = type_counts.get(node.type, 0) + 1
-    rows = [
-        ResearchRow(node=n, sources=len(n.episode_uids), contradicted=n.uid in open_uids)
-        for n in sorted(nodes, key=lambda n: n.number)
-        if (not filters.nodes.type or n.type == filters.nodes.type) and filters.nodes.accepts(n)
-    ]
-    if filters.status == "contradicted":
-        rows = [r for r in rows if r.contradicted]
-    elif filters.status == "stale":
-        rows = [r for r in rows if r.stale]
+    query = filters.nodes.store_query(
+        contradicted=filters.status == "contradicted", stale=filters.status == "stale"
+    )
+    if query is None:
+        rows = no_rows()
+    else:
+        rows = StoredRows(
+            lambda: store.count_listed_nodes(scope, query),
+            lambda skip, limit: [
+                ResearchRow(node=n, sources=n.sources, contradicted=n.open_contradictions > 0)
+                for n in store.node_page(scope, query, skip, limit)
+            ],
+        )
+    page = Paginator(rows, NODES_PER_PAGE).get_page(page_number)
+    totals = store.node_totals(scope)
     return ResearchListing(
         filters=filters,
-        total=len(nodes),
-        matched=len(rows),
-        page=Paginator(rows, NODES_PER_PAGE).get_page(page_number),
-        type_counts=dict(sorted(type_counts.items())),
-        contradicted=sum(1 for n in nodes if n.uid in open_uids),
-        stale=sum(1 for n in nodes if n.invalid_at is not None),
+        total=totals.total,
+        matched=rows.count(),
+        page=page,
+        type_counts=dict(sorted(totals.by_type.items())),
+        contradicted=totals.contradicted,
+        stale=totals.stale,
     )
 
 
@@ -132,7 +135,9 @@ def highlighted_message(
     nodes = [node] if node else store.nodes_for_episode(project.graph_scope, uid)
     # A node's words here include an answer that kept it (see admin_graph.answer_evidence).
     answers = (
-        answer_evidence(store.list_supersessions(project.graph_scope), node.uid) if node else []
+        answer_evidence(store.supersessions_of_node(project.graph_scope, node.uid), node.uid)
+        if node
+        else []
     )
     spans = []
     for each in nodes:

@@ -15,5 +15,6 @@ urlpatterns = [
     path(P + "nodes/<num:number>/correct/", views.correct_node, name="correct"),
     path(P + "messages/<num:number>/", views.message_page, name="message"),
     path(P + "search/", views.search_page, name="search"),
+    path(P + "export.json", views.export_download, name="export"),
     path(P + "corrections/<num:number>/undo/", correction_views.undo, name="undo"),
 ]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.contrib import messages as notices
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -18,6 +18,7 @@ from kg.graph import GraphUnavailable
 from kg.models import Project
 from kg.ontology import NODE_TYPES, RELATIONS
 from kg.reading.correcting import merge_candidates, recent_corrections
+from kg.reading.export import export_chunks
 from kg.reading.node_history import node_history
 from kg.reading.node_trail import CONFIDENCE_BANDS, VALIDITY, node_trail
 from kg.reading.research import (
@@ -66,6 +67,18 @@ def nodes_page(request: HttpRequest, slug: str) -> HttpResponse:
     except GraphUnavailable as exc:
         context["graph_error"] = str(exc)
     return render(request, "research/nodes.html", context)
+
+
+@login_required
+@require_GET
+def export_download(request: HttpRequest, slug: str) -> StreamingHttpResponse:
+    """The project's ledger and graph as JSON (what kg_export prints), streamed as it is read."""
+    project = readable_project(request, slug)
+    response = StreamingHttpResponse(
+        export_chunks(project), content_type="application/json; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{project.slug}-export.json"'
+    return response
 
 
 @login_required

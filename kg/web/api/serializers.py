@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from kg.graph.records import ListedNode
 from kg.ledger.sources import FORMAT_CHOICES, ImportOptions
 from kg.models import (
     Episode,
@@ -158,7 +159,8 @@ class NodeSerializer(serializers.Serializer):
         return node.invalid_at is None
 
     def get_sources(self, node) -> int:
-        return len(node.episode_uids)
+        # A listed node carries the graph's count; a whole node counts its evidence.
+        return node.sources if isinstance(node, ListedNode) else len(node.episode_uids)
 
 
 class EvidenceSerializer(serializers.Serializer):

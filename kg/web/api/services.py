@@ -1,8 +1,8 @@
 """What the API (and the chat pages) read from a project's graph, as plain typed functions.
 
 Every function takes a Project the caller already checked membership for (kg.tenancy), and
-reads only that project's graph scope. Graph lists are small per project, so filtering happens
-here in Python after one scoped query; callers paginate the returned lists.
+reads only that project's graph scope. The lists are read a page at a time: the graph filters,
+orders and cuts them (kg.reading.stored_pages), and callers paginate them like any list.
 """
 
 from __future__ import annotations
@@ -13,13 +13,18 @@ from dataclasses import dataclass, field
 from django.urls import reverse
 
 from kg.graph import ContradictionRecord, EdgeRecord, NodeRecord, store
+from kg.graph.records import ListedNode
+from kg.graph.records import NodeRef as StoredNodeRef
 from kg.models import Episode, Project
 from kg.ontology import NODE_TYPES, RELATIONS
 from kg.pipeline.confidence import explain
 from kg.reading.context import QUESTIONS, Gap, artifact_context
+from kg.reading.stored_pages import StoredRows
 from kg.tenancy import projects_for_user
 
 EXCERPT_MARGIN = 120
+# What a view names a node by: a whole node, or what a list reads of one.
+Named = NodeRecord | StoredNodeRef
 
 
 class ResourceNotFound(LookupError):
@@ -127,7 +132,7 @@ def message_url(project: Project, episode_number: int) -> str:
     return reverse("research:message", args=[project.slug, episode_number])
 
 
-def _ref(node: NodeRecord) -> NodeRef:
+def _ref(node: Named) -> NodeRef:
     return NodeRef(number=node.number, type=node.type, label=node.label)
 
 
@@ -136,15 +141,15 @@ def list_project_nodes(
     node_type: str | None = None,
     valid: bool | None = None,
     min_confidence: int | None = None,
-) -> list[NodeRecord]:
+) -> StoredRows[ListedNode]:
     if node_type and node_type not in NODE_TYPES:
         raise UnknownFilter(f"unknown node type {node_type!r}; use one of: {', '.join(NODE_TYPES)}")
-    nodes = store.list_nodes(project.graph_scope, node_type or None)
-    if valid is not None:
-        nodes = [n for n in nodes if (n.invalid_at is None) == valid]
-    if min_confidence is not None:
-        nodes = [n for n in nodes if n.confidence >= min_confidence]
-    return sorted(nodes, key=lambda n: n.number)
+    scope = project.graph_scope
+    query = store.NodeListQuery(type=node_type or "", valid=valid, low=min_confidence)
+    return StoredRows(
+        lambda: store.count_listed_nodes(scope, query),
+        lambda skip, limit: store.node_page(scope, query, skip, limit),
+    )
 
 
 def node_trail(project: Project, number: int) -> NodeTrail:
@@ -159,16 +164,18 @@ def node_trail(project: Project, number: int) -> NodeTrail:
         )
     }
     evidence = [_evidence_item(project, e, episodes.get(e.episode_uid)) for e in node.evidence]
-    neighbours = _nodes_by_uid(project)
+    # Only the node's own edges and contradictions, and the nodes at their other ends.
+    node_edges = store.edges_of_node(scope, node.uid)
+    ends = {uid for edge in node_edges for uid in (edge.source, edge.target)}
+    neighbours: dict[str, NodeRecord] = {n.uid: n for n in store.node_summaries(scope, ends)}
     edges = [
         _edge_view(edge, neighbours, "out" if edge.source == node.uid else "in")
-        for edge in store.edges_of_node(scope, node.uid)
+        for edge in node_edges
         if edge.source in neighbours and edge.target in neighbours
     ]
     contradictions = [
-        c
-        for c in _contradiction_views(project, neighbours)
-        if node.number in (c.a.number, c.b.number)
+        _contradiction_view(project, record, {a.uid: a, b.uid: b})
+        for record, a, b in store.contradictions_of_node(scope, node.uid)
     ]
     open_count = sum(1 for c in contradictions if c.status == "open")
     return NodeTrail(
@@ -201,11 +208,7 @@ def _evidence_item(project: Project, evidence, episode: Episode | None) -> Evide
     )
 
 
-def _nodes_by_uid(project: Project) -> dict[str, NodeRecord]:
-    return {n.uid: n for n in store.list_nodes(project.graph_scope)}
-
-
-def _edge_view(edge: EdgeRecord, nodes: dict[str, NodeRecord], direction: str = "") -> EdgeView:
+def _edge_view(edge: EdgeRecord, nodes: dict[str, Named], direction: str = "") -> EdgeView:
     return EdgeView(
         uid=edge.uid,
         relation=edge.relation,
@@ -222,30 +225,29 @@ def _edge_view(edge: EdgeRecord, nodes: dict[str, NodeRecord], direction: str = 
 
 def list_project_edges(
     project: Project, relation: str | None = None, valid: bool | None = None
-) -> list[EdgeView]:
+) -> StoredRows[EdgeView]:
     if relation and relation not in RELATIONS:
         raise UnknownFilter(
             f"unknown relation {relation!r}; use one of: {', '.join(sorted(RELATIONS))}"
         )
-    nodes = _nodes_by_uid(project)
-    edges = [
-        e
-        for e in store.list_edges(project.graph_scope)
-        if e.source in nodes
-        and e.target in nodes
-        and (not relation or e.relation == relation)
-        and (valid is None or (e.invalid_at is None) == valid)
-    ]
-    return [_edge_view(e, nodes) for e in edges]
+    scope = project.graph_scope
+
+    def page(skip: int, limit: int) -> list[EdgeView]:
+        return [
+            _edge_view(edge, {source.uid: source, target.uid: target})
+            for edge, source, target in store.edge_page(scope, relation or "", valid, skip, limit)
+        ]
+
+    return StoredRows(lambda: store.count_edges(scope, relation or "", valid), page)
 
 
-def _question(project: Project, a: NodeRecord, b: NodeRecord) -> str:
+def _question(project: Project, a: Named, b: Named) -> str:
     texts = QUESTIONS.get(project.language, QUESTIONS["en"])
     return texts["contradiction"].format(a=a.label, b=b.label)
 
 
 def _contradiction_view(
-    project: Project, record: ContradictionRecord, nodes: dict[str, NodeRecord]
+    project: Project, record: ContradictionRecord, nodes: dict[str, Named]
 ) -> ContradictionView:
     a, b = nodes[record.a], nodes[record.b]
     return ContradictionView(
@@ -266,16 +268,8 @@ def _contradiction_view(
     )
 
 
-def _number_of(uid: str, a: NodeRecord, b: NodeRecord) -> int | None:
+def _number_of(uid: str, a: Named, b: Named) -> int | None:
     return next((n.number for n in (a, b) if uid and n.uid == uid), None)
-
-
-def _contradiction_views(project: Project, nodes: dict[str, NodeRecord]) -> list[ContradictionView]:
-    return [
-        _contradiction_view(project, c, nodes)
-        for c in store.list_contradictions(project.graph_scope)
-        if c.a in nodes and c.b in nodes
-    ]
 
 
 CONTRADICTION_STATUSES = ("open", "resolved")
@@ -283,18 +277,26 @@ CONTRADICTION_STATUSES = ("open", "resolved")
 
 def list_project_contradictions(
     project: Project, status: str | None = None
-) -> list[ContradictionView]:
+) -> StoredRows[ContradictionView]:
     if status and status not in CONTRADICTION_STATUSES:
         raise UnknownFilter(f"unknown status {status!r}; use open or resolved")
-    views = _contradiction_views(project, _nodes_by_uid(project))
-    return [c for c in views if not status or c.status == status]
+    scope = project.graph_scope
+
+    def page(skip: int, limit: int) -> list[ContradictionView]:
+        return [
+            _contradiction_view(project, record, {a.uid: a, b.uid: b})
+            for record, a, b in store.contradiction_page(scope, status or "", skip, limit)
+        ]
+
+    return StoredRows(lambda: store.count_contradictions(scope, status or ""), page)
 
 
 def contradiction(project: Project, uid: str) -> ContradictionView:
-    for view in _contradiction_views(project, _nodes_by_uid(project)):
-        if view.uid == uid:
-            return view
-    raise ContradictionNotFound(f"contradiction {uid!r} not found in project {project.slug!r}")
+    found = store.contradiction_by_uid(project.graph_scope, uid)
+    if found is None:
+        raise ContradictionNotFound(f"contradiction {uid!r} not found in project {project.slug!r}")
+    record, a, b = found
+    return _contradiction_view(project, record, {a.uid: a, b.uid: b})
 
 
 def resolve_contradiction(
