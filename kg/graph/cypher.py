@@ -21,6 +21,9 @@ INDEXES: tuple[str, ...] = (
     "CREATE INDEX FOR (e:Episode) ON (e.uid)",
     "CREATE INDEX FOR (e:Episode) ON (e.project)",
     "CREATE INDEX FOR (v:NodeVector) ON (v.uid)",
+    "CREATE INDEX FOR (x:EvidenceItem) ON (x.key)",
+    "CREATE INDEX FOR (x:EvidenceItem) ON (x.node)",
+    "CREATE INDEX FOR (x:EvidenceItem) ON (x.project)",
 )
 
 # Uniqueness: (label, property) pairs no two nodes may share. Neo4j takes the statement below;
@@ -57,7 +60,8 @@ RETURN coalesce(max(n.number), 0) AS number
 """
 
 
-# A record's evidence is kept in three properties, read in this order: `evidence`, a JSON list
+# An edge's evidence (and a node's written before evidence records, below) is kept in three
+# properties, read in this order: `evidence`, a JSON list
 # written whole (`row.whole`); `evidence_more`, the items appended since, and `evidence_last`,
 # the latest of those. The two appended parts are lists of strings, each string the items of
 # one write as JSON items followed by ", " (kg.graph.records reads them back as one list). An
@@ -107,28 +111,112 @@ def _last_written(var: str) -> str:
     )
 
 
-# Nodes upserted, each with the mentions a change added, in one round trip (a node without new
-# mentions is still upserted: its row ends at the UNWIND, after the SET). `episodes` counts the
-# distinct episodes of the evidence: set from the list written whole, else raised by the
-# episodes the appended items are the first from (`row.episodes`, counted by the writer), so an
-# append costs the same however many episodes came before. Graphs written before the count kept
-# the episodes' uids in a list, `episode_uids`, whose size starts the count (the list is left
-# as it is). The node is set in this one SET only, not also from the mentions' MERGE below.
+# A node's evidence is kept as records, one EvidenceItem per item (episode, quote, offsets),
+# found by the node's uid (`node`) and sorted by `order` (the item's time, episode number and
+# place, as one string): an append MERGEs the new items only, a page is read by `order` from
+# where the last one ended. The node keeps the counts (`evidence_count`, and `episodes`, the
+# distinct episodes) and the keys of a few representative items (`evidence_sample`). Why
+# records in the graph and not an SQL table, with the figures: kg.graph.evidence.
+# An item is sent as a list of its fields in this order, not as a map: FalkorDB's Bolt listener
+# fails on requests over about 4 KB (kg.graph.client), and the names would double an item.
+EVIDENCE_ITEM_FIELDS: tuple[str, ...] = (
+    "key",
+    "order",
+    "episode_uid",
+    "episode_number",
+    "quote",
+    "start",
+    "end",
+    "valid_at",
+    "author",
+    "passages",
+)
+_item_set = ", ".join(f"x.{name} = item[{i}]" for i, name in enumerate(EVIDENCE_ITEM_FIELDS))
+
+# Nodes upserted, each with the evidence items and the mentions a change added, in one round
+# trip (a node without new mentions is still upserted: its row ends at the UNWIND, after the
+# SET). `episodes` is set where the writer counted it again (`row.recount`: a node written
+# whole, or items of an earlier episode arrived late), else raised by the episodes the appended
+# items are the first from (`row.episodes`, counted by the writer). Graphs written before the
+# count kept the episodes' uids in a list, `episode_uids`, whose size starts it.
+# A node written before evidence records keeps its list in properties (as edges do, above)
+# until it is written whole (`row.whole`), which writes every item as a record and clears them.
+# Every item a write touches is stamped with the write's version: a whole write then deletes
+# the node's items it did not stamp (EVIDENCE_ITEMS_PRUNE), in one pass over them.
 NODES_UPSERT_WITH_MENTIONS = f"""
 UNWIND $rows AS row
 MERGE (n:Entity {{uid: row.uid}})
-WITH n, row, {_evidence_before("n")}
-{_evidence_moved("n")}
 SET n += row.props, n.project = $project, n.org = $org, n.version = row.version,
-    n.evidence_last = {_last_written("n")},
-    n.episodes = CASE WHEN row.whole IS NOT NULL THEN row.episodes
+    n.evidence_count = row.count, n.evidence_sample = row.sample,
+    n.episodes = CASE WHEN row.recount THEN row.episodes
       ELSE coalesce(n.episodes, size(coalesce(n.episode_uids, [])), 0) + row.episodes END
+FOREACH (_ IN CASE WHEN row.whole THEN [1] ELSE [] END |
+  SET n.evidence = null, n.evidence_more = null, n.evidence_last = null)
+FOREACH (item IN row.items |
+  MERGE (x:EvidenceItem {{key: item[0]}})
+  SET {_item_set},
+      x.node = row.uid, x.project = $project, x.org = $org, x.written = row.version)
 WITH n, row
 UNWIND row.mentions AS mention
 MATCH (e:Episode {{uid: mention.episode, project: $project}})
 MERGE (n)-[m:MENTIONED_IN]->(e)
 SET m.quote = mention.quote, m.start = mention.start, m.end = mention.end
 RETURN count(m) AS linked
+"""
+
+EVIDENCE_ITEMS_PRUNE = """
+UNWIND $rows AS row
+MATCH (x:EvidenceItem {node: row.uid})
+WHERE x.project = $project AND x.written <> row.version
+DELETE x
+RETURN count(*) AS deleted
+"""
+
+_evidence_item_fields = (
+    "{episode_uid: x.episode_uid, episode_number: x.episode_number, quote: x.quote, "
+    "start: x.start, end: x.end, valid_at: x.valid_at, author: x.author, "
+    "passages: x.passages}"
+)
+
+# Every item of the given nodes (unordered: the reader sorts), and of a whole project.
+EVIDENCE_ITEMS_BY_NODES = f"""
+UNWIND $uids AS uid
+MATCH (x:EvidenceItem {{node: uid}})
+WHERE x.project = $project
+RETURN uid AS uid, {_evidence_item_fields} AS item
+"""
+
+EVIDENCE_ITEMS_BY_PROJECT = f"""
+MATCH (x:EvidenceItem {{project: $project}})
+RETURN x.node AS uid, {_evidence_item_fields} AS item
+"""
+
+EVIDENCE_ITEMS_BY_KEYS = f"""
+UNWIND $keys AS key
+MATCH (x:EvidenceItem {{key: key}})
+WHERE x.project = $project
+RETURN {_evidence_item_fields} AS item
+ORDER BY x.order
+"""
+
+# One page of a node's items in order, from after the `order` the previous page ended at
+# ($after null: the first page).
+EVIDENCE_PAGE = f"""
+MATCH (x:EvidenceItem {{node: $uid}})
+WHERE x.project = $project AND ($after IS NULL OR x.order > $after)
+RETURN {_evidence_item_fields} AS item, x.order AS order
+ORDER BY x.order
+LIMIT $limit
+"""
+
+# What a node keeps of its evidence: the counts and the keys of its representative items, and
+# its list as written before evidence records (null on a node written since).
+NODE_EVIDENCE_SUMMARY = """
+MATCH (n:Entity {uid: $uid})
+WHERE n.project = $project
+RETURN n.evidence_count AS count, n.episodes AS episodes, n.evidence_sample AS sample,
+       n.evidence AS evidence, n.evidence_more AS evidence_more,
+       n.evidence_last AS evidence_last
 """
 
 
