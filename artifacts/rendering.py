@@ -138,6 +138,8 @@ class Document:
     decisions: list[ClaimView] = field(default_factory=list)  # what answers decided
     # The requirements' scores by node number (artifacts.priorities), frozen in the report.
     priorities: dict[int, Priority] = field(default_factory=dict)
+    # The quotes of each node the appendix leaves out, by node number (read on its page).
+    appendix_more: dict[int, int] = field(default_factory=dict)
 
     @property
     def reference_year(self) -> int:
@@ -210,6 +212,7 @@ def load_document(version: ArtifactVersion) -> Document:
         },
         more_questions=int(report.get("more", {}).get("open_questions", 0)),
         priorities={p.node: p for p in map(Priority.of, report.get("priorities", []))},
+        appendix_more={int(n): int(c) for n, c in report.get("appendix_more", {}).items()},
     )
 
 
@@ -267,6 +270,25 @@ def ranked_claims(doc: Document, claims: tuple[ClaimView, ...]) -> dict[int, Pri
 # --- what a section leaves out --------------------------------------------------------------
 
 RESEARCH_VIEW = "research:nodes"  # the URL name of the project's research view
+
+
+def appendix_left_out(doc: Document) -> list[tuple[CitationView, int]]:
+    """(a citation of the node, count) for each node whose quotes the appendix cuts, in the
+    order the nodes first appear in it."""
+    found: dict[int, CitationView] = {}
+    for entry in doc.appendix:
+        for c in entry.citations:
+            found.setdefault(c.node, c)
+    return [(c, doc.appendix_more[n]) for n, c in found.items() if doc.appendix_more.get(n, 0) > 0]
+
+
+def appendix_more_text(c: CitationView, count: int, language: str) -> str:
+    """'pain #12 Couriers lose orders: and 140 more quotes on its page'."""
+    w = words(language)
+    return (
+        f"{_node_ref(c, language)} {c.node_label}: {more_words(language)['lead']}"
+        f"{counted(count, 'quote', language)}{w['on_its_page']}"
+    )
 
 
 def research_view_url(slug: str, node_type: str = "") -> str:
@@ -430,6 +452,11 @@ def to_json(doc: Document) -> dict:
             for q in doc.open_questions
         ],
         "appendix": [_appendix_json(e) for e in doc.appendix if e.citations],
+        # Each node's quotes the appendix leaves out: its page has them all.
+        "appendix_more": [
+            {"node": c.node, "node_type": c.node_type, "more": count}
+            for c, count in appendix_left_out(doc)
+        ],
         "priorities": [
             p.as_report() | {"why": priority_text(p, doc.language, doc.reference_year)}
             for p in sorted(doc.priorities.values(), key=lambda p: p.rank)
@@ -614,6 +641,8 @@ def render_markdown(doc: Document) -> str:
                 for c in group
             )
             lines.append(f"  - {quote} — {supports}")
+    for c, count in appendix_left_out(doc):
+        lines.append(f"- _{md_escape(appendix_more_text(c, count, doc.language))}_")
     if doc.org_insights:
         lines += ["", f"## {w['org_insights']}", "", f"_{w['org_insights_hint']}_", ""]
         lines += [_md_org_insight(i, doc.language) for i in doc.org_insights]
@@ -848,10 +877,17 @@ def _html_appendix(doc: Document) -> str:
             f"{_e(format_date(first.date, doc.language, doc.reference_year))}"
             f"{_e(_by(first))}<ul>{''.join(quotes_html)}</ul></li>"
         )
+    more_html = "".join(
+        f'<li class="evidence-more"><a href="'
+        f'{_e(reverse("research:node", args=[doc.project_slug, c.node]))}" '
+        f'data-node="{_e(c.node)}" data-more="{_e(count)}">'
+        f"{_e(appendix_more_text(c, count, doc.language))}</a></li>"
+        for c, count in appendix_left_out(doc)
+    )
     return _html_section(
         Section.APPENDIX,
         title(Section.APPENDIX, doc.language),
-        f'<ul class="appendix">{"".join(entries_html)}</ul>',
+        f'<ul class="appendix">{"".join(entries_html)}{more_html}</ul>',
     )
 
 
