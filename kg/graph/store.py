@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import logging
 import uuid
 from collections.abc import Iterable
@@ -170,13 +171,12 @@ def _write_nodes(
         row["sample"] = evidence_records.sample_keys(n.uid, n.evidence)
         written = added[n.uid] if appending else n.evidence
         row["items"] = [evidence_records.item_row(n.uid, e) for e in written]
-        # The distinct episodes: raised by those the new items are the first from where they
-        # sort last (the usual case), else counted again (`recount`).
-        if not appending or (written and not _added_last(n.evidence, {id(e) for e in written})):
-            row |= {"recount": True, "episodes": len(n.episode_uids)}
+        # The distinct episodes: counted whole, or raised by those the new items are the first
+        # from.
+        if appending:
+            row |= {"recount": False, "episodes": _first_from(written, n.evidence)}
         else:
-            before = n.evidence[: len(n.evidence) - len(written)]
-            row |= {"recount": False, "episodes": _first_from(written, before) if written else 0}
+            row |= {"recount": True, "episodes": len(n.episode_uids)}
         rows.append(row)
     c.run(cypher.NODES_UPSERT_WITH_MENTIONS, rows=rows, **_scope_params(scope))
     if not appending:
@@ -243,17 +243,22 @@ def nearest_nodes(
     return [(row["uid"], float(row["similarity"])) for row in rows]
 
 
-def _first_from(tail: list[Evidence], before: list[Evidence]) -> int:
-    """How many episodes the appended items are the first evidence from. The list is in
-    valid_at order and an episode's items share its valid_at, so only the items at or after
-    the earliest appended one are looked at, not the whole list."""
-    since = min(e.valid_at for e in tail)
-    seen = set()
-    for e in reversed(before):
-        if e.valid_at < since:
-            break
-        seen.add(e.episode_uid)
-    return len({e.episode_uid for e in tail} - seen)
+def _first_from(added: list[Evidence], evidence: list[Evidence]) -> int:
+    """How many episodes the added items (among `evidence`, the record's whole list) are the
+    first evidence from. The list is in evidence order and an episode's items share its time
+    and number, so each episode's items are found by bisection, not by reading the list."""
+    new = {id(e) for e in added}
+    episodes = {e.episode_uid: (e.valid_at, e.episode_number) for e in added}
+    first = 0
+    for uid, place in episodes.items():
+        at = bisect.bisect_left(evidence, place, key=lambda e: (e.valid_at, e.episode_number))
+        while at < len(evidence) and (evidence[at].valid_at, evidence[at].episode_number) == place:
+            if evidence[at].episode_uid == uid and id(evidence[at]) not in new:
+                break
+            at += 1
+        else:
+            first += 1
+    return first
 
 
 def nodes_without_evidence(
