@@ -43,7 +43,7 @@ make the SQL table (or a bucketed `order`) the better layout.
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter
 
 from kg.graph import cypher
 from kg.graph.client import GraphClient
@@ -78,9 +78,8 @@ def item_key(node_uid: str, e: Evidence) -> str:
 
 
 def item_row(node_uid: str, e: Evidence) -> list:
-    """The item as written (cypher.EVIDENCE_ITEM_FIELDS, in that order)."""
-    fields = e.model_dump() | {"key": item_key(node_uid, e), "order": item_order(e)}
-    return [fields[name] for name in cypher.EVIDENCE_ITEM_FIELDS]
+    """The item as written: [key, order, its fields as JSON] (kg.graph.cypher)."""
+    return [item_key(node_uid, e), item_order(e), e.model_dump_json()]
 
 
 def _source_keys(e: Evidence) -> set[str]:
@@ -131,12 +130,16 @@ def items_by_node(
         return {}
     found: dict[str, list[Evidence]] = {}
     for row in rows:
-        found.setdefault(row["uid"], []).append(_item(row["item"]))
+        found.setdefault(row["uid"], []).extend(_items(row["items"]))
     return found
 
 
-def _item(data: dict) -> Evidence:
-    return Evidence.model_validate({k: v for k, v in data.items() if v is not None})
+def _items(texts: list[str]) -> list[Evidence]:
+    """Items from their JSON, parsed and checked in one pass."""
+    return _ITEMS.validate_json(f"[{','.join(texts)}]") if texts else []
+
+
+_ITEMS = TypeAdapter(list[Evidence])
 
 
 def evidence_page(
@@ -157,11 +160,11 @@ def evidence_page(
         return _legacy_page(c, scope, uid, legacy, after, limit)
     # One more than the page: whether another page follows.
     rows = c.run(cypher.EVIDENCE_PAGE, uid=uid, after=after, limit=limit + 1, project=scope.project)
-    items = [_item(r["item"]) for r in rows[:limit]]
+    items = _items([r["item"] for r in rows[:limit]])
     total = int(node["count"] or 0)
     keys = list(node["sample"] or [])
     found = c.run(cypher.EVIDENCE_ITEMS_BY_KEYS, keys=keys, project=scope.project) if keys else []
-    sample = [_item(r["item"]) for r in found]
+    sample = _items([r["item"] for r in found])
     return EvidencePage(
         items=items,
         total=total,
