@@ -6,8 +6,9 @@ Each item a node has (the episode, its number and time, the verbatim quote, its 
 author and the passage fingerprints) is one `EvidenceItem` in the graph, beside the node: `node`
 is the node's uid, `key` the item's identity (node, episode, place: a write of the same item
 again finds it), `order` its place in the node's list (time, episode number, offset) as one
-string, and `json` its fields. The node itself keeps what is shown without the items: `evidence_count`, `episodes`
-(distinct episodes) and `evidence_sample`, the keys of a few items from distinct sources.
+string, and `json` its fields. The node itself keeps what is shown without the items:
+`evidence_count`, `episodes` (distinct episodes) and `evidence_sample`, the keys of a few items
+from distinct sources.
 
 - An append writes the new items only (one MERGE each), wherever they sort: its cost does not
   depend on how much the node already has.

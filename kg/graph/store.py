@@ -179,6 +179,8 @@ def _write_nodes(
             row |= {"recount": True, "episodes": len(n.episode_uids)}
         rows.append(row)
     c.run(cypher.NODES_UPSERT_WITH_MENTIONS, rows=rows, **_scope_params(scope))
+    # A second statement: a write that fails before it leaves items the list no longer holds
+    # until it is repeated (every whole write is: a correction's task, a rebuild).
     if not appending:
         pruned = [{"uid": n.uid, "version": versions[n.uid]} for n in nodes]
         c.run(cypher.EVIDENCE_ITEMS_PRUNE, rows=pruned, project=scope.project)
@@ -247,13 +249,13 @@ def _first_from(added: list[Evidence], evidence: list[Evidence]) -> int:
     """How many episodes the added items (among `evidence`, the record's whole list) are the
     first evidence from. The list is in evidence order and an episode's items share its time
     and number, so each episode's items are found by bisection, not by reading the list."""
-    new = {id(e) for e in added}
+    new = {(e.episode_uid, e.start) for e in added}
     episodes = {e.episode_uid: (e.valid_at, e.episode_number) for e in added}
     first = 0
     for uid, place in episodes.items():
         at = bisect.bisect_left(evidence, place, key=lambda e: (e.valid_at, e.episode_number))
         while at < len(evidence) and (evidence[at].valid_at, evidence[at].episode_number) == place:
-            if evidence[at].episode_uid == uid and id(evidence[at]) not in new:
+            if evidence[at].episode_uid == uid and (uid, evidence[at].start) not in new:
                 break
             at += 1
         else:
