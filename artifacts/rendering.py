@@ -341,10 +341,22 @@ def _source(c: CitationView, language: str) -> str:
     return f" ({where})" if where else ""
 
 
+# The most other messages a citation names ("confirmed in messages #3, #8, #9 and 140 more"):
+# the node's page lists them all.
+CONFIRMED_SHOWN = 3
+
+
+def _confirmed_more(numbers: tuple[int, ...], language: str) -> str:
+    """' and 140 more' after the messages a citation names; '' when it names them all."""
+    left = len(numbers) - CONFIRMED_SHOWN
+    return words(language)["confirmed_more"].format(count=left) if left > 0 else ""
+
+
 def _confirmed_words(numbers: tuple[int, ...], language: str) -> str:
     w = words(language)
     lead = w["confirmed_one"] if len(numbers) == 1 else w["confirmed_many"]
-    return lead + " " + ", ".join(f"#{n}" for n in numbers)
+    shown = ", ".join(f"#{n}" for n in numbers[:CONFIRMED_SHOWN])
+    return f"{lead} {shown}{_confirmed_more(numbers, language)}"
 
 
 def citation_text(group: list[CitationView], language: str, reference_year: int) -> str:
@@ -705,8 +717,12 @@ class _Footnotes:
             links_html = ", ".join(
                 f'<a href="{_e(message_url(self.slug, n, c.node))}" data-episode="{_e(n)}">'
                 f"#{_e(n)}</a>"
-                for n in c.confirmed_in
+                for n in c.confirmed_in[:CONFIRMED_SHOWN]
             )
+            if more := _confirmed_more(c.confirmed_in, self.language):
+                page = reverse("research:node", args=[self.slug, c.node])
+                left = len(c.confirmed_in) - CONFIRMED_SHOWN
+                links_html += f'<a href="{_e(page)}" data-more="{_e(left)}">{_e(more)}</a>'
             confirmed_html = f"; {_e(lead)} {links_html}"
         label = f"{w['quote_open']}{c.node_label}{w['quote_close']}"
         return (

@@ -165,6 +165,7 @@ WORDS: dict[str, dict[str, str]] = {
         "supports": "supports {items}",
         "asked": "the research recommends it",
         "on_its_page": " on its page",
+        "confirmed_more": " and {count} more",
     },
     "ru": {
         "prd": "PRD",
@@ -211,6 +212,7 @@ WORDS: dict[str, dict[str, str]] = {
         "supports": "помогает в задачах: {items}",
         "asked": "исследование его рекомендует",
         "on_its_page": " — на странице узла",
+        "confirmed_more": " и ещё {count}",
     },
 }
 

@@ -86,3 +86,25 @@ def test_a_node_of_many_quotes_shows_three_from_distinct_sources_and_counts_the_
     # The segment said once is shown whole: nothing more of it.
     assert f'data-node="{r.couriers.number}" data-more' not in appendix_html
     assert version.report["appendix_more"] == {str(r.slow.number): more}
+
+
+def test_a_citation_names_three_other_messages_and_counts_the_rest(crowded):
+    """The body's citation of the node says which other messages confirm it: three named, the
+    rest counted and linked to the node's page; the API's JSON keeps every number."""
+    r = crowded
+    version = generate_prd(r.project)
+    doc = to_json(load_document(version))
+    [citation, *_] = [
+        c
+        for s in doc["sections"]
+        for claim in s["claims"]
+        for c in claim["citations"]
+        if c["node"] == r.slow.number
+    ]
+    others = citation["confirmed_in"]
+    assert len(others) == 15 - 1  # every other message of the node
+    named = ", ".join(f"#{n}" for n in others[:3])
+    assert f"confirmed in messages {named} and {len(others) - 3} more" in version.markdown
+    html = render_html(load_document(version))
+    page = reverse("research:node", args=[r.project.slug, r.slow.number])
+    assert f'<a href="{page}" data-more="{len(others) - 3}"> and {len(others) - 3} more</a>' in html
