@@ -138,6 +138,8 @@ class Document:
     decisions: list[ClaimView] = field(default_factory=list)  # what answers decided
     # The requirements' scores by node number (artifacts.priorities), frozen in the report.
     priorities: dict[int, Priority] = field(default_factory=dict)
+    # The quotes of each node the appendix leaves out, by node number (read on its page).
+    appendix_more: dict[int, int] = field(default_factory=dict)
 
     @property
     def reference_year(self) -> int:
@@ -210,6 +212,7 @@ def load_document(version: ArtifactVersion) -> Document:
         },
         more_questions=int(report.get("more", {}).get("open_questions", 0)),
         priorities={p.node: p for p in map(Priority.of, report.get("priorities", []))},
+        appendix_more={int(n): int(c) for n, c in report.get("appendix_more", {}).items()},
     )
 
 
@@ -269,6 +272,25 @@ def ranked_claims(doc: Document, claims: tuple[ClaimView, ...]) -> dict[int, Pri
 RESEARCH_VIEW = "research:nodes"  # the URL name of the project's research view
 
 
+def appendix_left_out(doc: Document) -> list[tuple[CitationView, int]]:
+    """(a citation of the node, count) for each node whose quotes the appendix cuts, in the
+    order the nodes first appear in it."""
+    found: dict[int, CitationView] = {}
+    for entry in doc.appendix:
+        for c in entry.citations:
+            found.setdefault(c.node, c)
+    return [(c, doc.appendix_more[n]) for n, c in found.items() if doc.appendix_more.get(n, 0) > 0]
+
+
+def appendix_more_text(c: CitationView, count: int, language: str) -> str:
+    """'pain #12 Couriers lose orders: and 140 more quotes on its page'."""
+    w = words(language)
+    return (
+        f"{_node_ref(c, language)} {c.node_label}: {more_words(language)['lead']}"
+        f"{counted(count, 'quote', language)}{w['on_its_page']}"
+    )
+
+
 def research_view_url(slug: str, node_type: str = "") -> str:
     url = reverse(RESEARCH_VIEW, args=[slug])
     return f"{url}?type={node_type}" if node_type else url
@@ -319,10 +341,22 @@ def _source(c: CitationView, language: str) -> str:
     return f" ({where})" if where else ""
 
 
+# The most other messages a citation names ("confirmed in messages #3, #8, #9 and 140 more"):
+# the node's page lists them all.
+CONFIRMED_SHOWN = 3
+
+
+def _confirmed_more(numbers: tuple[int, ...], language: str) -> str:
+    """' and 140 more' after the messages a citation names; '' when it names them all."""
+    left = len(numbers) - CONFIRMED_SHOWN
+    return words(language)["confirmed_more"].format(count=left) if left > 0 else ""
+
+
 def _confirmed_words(numbers: tuple[int, ...], language: str) -> str:
     w = words(language)
     lead = w["confirmed_one"] if len(numbers) == 1 else w["confirmed_many"]
-    return lead + " " + ", ".join(f"#{n}" for n in numbers)
+    shown = ", ".join(f"#{n}" for n in numbers[:CONFIRMED_SHOWN])
+    return f"{lead} {shown}{_confirmed_more(numbers, language)}"
 
 
 def citation_text(group: list[CitationView], language: str, reference_year: int) -> str:
@@ -430,6 +464,11 @@ def to_json(doc: Document) -> dict:
             for q in doc.open_questions
         ],
         "appendix": [_appendix_json(e) for e in doc.appendix if e.citations],
+        # Each node's quotes the appendix leaves out: its page has them all.
+        "appendix_more": [
+            {"node": c.node, "node_type": c.node_type, "more": count}
+            for c, count in appendix_left_out(doc)
+        ],
         "priorities": [
             p.as_report() | {"why": priority_text(p, doc.language, doc.reference_year)}
             for p in sorted(doc.priorities.values(), key=lambda p: p.rank)
@@ -614,6 +653,8 @@ def render_markdown(doc: Document) -> str:
                 for c in group
             )
             lines.append(f"  - {quote} — {supports}")
+    for c, count in appendix_left_out(doc):
+        lines.append(f"- _{md_escape(appendix_more_text(c, count, doc.language))}_")
     if doc.org_insights:
         lines += ["", f"## {w['org_insights']}", "", f"_{w['org_insights_hint']}_", ""]
         lines += [_md_org_insight(i, doc.language) for i in doc.org_insights]
@@ -676,8 +717,12 @@ class _Footnotes:
             links_html = ", ".join(
                 f'<a href="{_e(message_url(self.slug, n, c.node))}" data-episode="{_e(n)}">'
                 f"#{_e(n)}</a>"
-                for n in c.confirmed_in
+                for n in c.confirmed_in[:CONFIRMED_SHOWN]
             )
+            if more := _confirmed_more(c.confirmed_in, self.language):
+                page = reverse("research:node", args=[self.slug, c.node])
+                left = len(c.confirmed_in) - CONFIRMED_SHOWN
+                links_html += f'<a href="{_e(page)}" data-more="{_e(left)}">{_e(more)}</a>'
             confirmed_html = f"; {_e(lead)} {links_html}"
         label = f"{w['quote_open']}{c.node_label}{w['quote_close']}"
         return (
@@ -848,10 +893,17 @@ def _html_appendix(doc: Document) -> str:
             f"{_e(format_date(first.date, doc.language, doc.reference_year))}"
             f"{_e(_by(first))}<ul>{''.join(quotes_html)}</ul></li>"
         )
+    more_html = "".join(
+        f'<li class="evidence-more"><a href="'
+        f'{_e(reverse("research:node", args=[doc.project_slug, c.node]))}" '
+        f'data-node="{_e(c.node)}" data-more="{_e(count)}">'
+        f"{_e(appendix_more_text(c, count, doc.language))}</a></li>"
+        for c, count in appendix_left_out(doc)
+    )
     return _html_section(
         Section.APPENDIX,
         title(Section.APPENDIX, doc.language),
-        f'<ul class="appendix">{"".join(entries_html)}</ul>',
+        f'<ul class="appendix">{"".join(entries_html)}{more_html}</ul>',
     )
 
 

@@ -164,6 +164,8 @@ WORDS: dict[str, dict[str, str]] = {
         "solves": "solves {items}",
         "supports": "supports {items}",
         "asked": "the research recommends it",
+        "on_its_page": " on its page",
+        "confirmed_more": " and {count} more",
     },
     "ru": {
         "prd": "PRD",
@@ -209,6 +211,8 @@ WORDS: dict[str, dict[str, str]] = {
         "solves": "решает боли: {items}",
         "supports": "помогает в задачах: {items}",
         "asked": "исследование его рекомендует",
+        "on_its_page": " — на странице узла",
+        "confirmed_more": " и ещё {count}",
     },
 }
 
@@ -250,6 +254,7 @@ _RU_FORMS: dict[str, tuple[str, str, str]] = {
     "goal": ("цель", "цели", "целей"),
     "risk": ("риск", "риска", "рисков"),
     "insight": ("инсайт", "инсайта", "инсайтов"),
+    "quote": ("цитата", "цитаты", "цитат"),
     OPEN_QUESTION: ("открытый вопрос", "открытых вопроса", "открытых вопросов"),
 }
 _EN_NAMES: dict[str, tuple[str, str]] = {OPEN_QUESTION: ("open question", "open questions")}

@@ -221,6 +221,14 @@ class AppendixShapeSerializer(serializers.Serializer):
     quotes = AppendixQuoteSerializer(many=True)
 
 
+class AppendixMoreSerializer(serializers.Serializer):
+    """A node whose quotes the appendix cuts at three: how many more its page holds."""
+
+    node = serializers.IntegerField()
+    node_type = serializers.CharField()
+    more = serializers.IntegerField()
+
+
 class NamedNodeSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     label = serializers.CharField()
@@ -284,6 +292,9 @@ class VersionDetailSerializer(serializers.Serializer):
     )
     open_questions = ClaimShapeSerializer(many=True)
     appendix = AppendixShapeSerializer(many=True)
+    appendix_more = AppendixMoreSerializer(
+        many=True, help_text="Nodes with more quotes than the appendix shows, and how many more."
+    )
     priorities = PriorityShapeSerializer(many=True, help_text="Requirements, best score first.")
     dropped = DroppedShapeSerializer(many=True)
     reviewer = serializers.DictField()

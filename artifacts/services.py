@@ -451,6 +451,8 @@ def _generate(
         # Counts only: the pointer's words and its link are made when the PRD is shown.
         "more": left_out(selection, index, kept, questions).as_report(),
         "counts": _counts(plan),
+        # The quotes of each node the appendix leaves out (shown on the node's page).
+        "appendix_more": appendix_left_out(plan, index),
         # The requirements' scores and their parts, best first (artifacts.priorities): the
         # requirements section shows each one's rank and why.
         "priorities": [p.as_report() for p in selection.priorities],
@@ -861,16 +863,67 @@ def _plan_claims(
     plans.extend(_decisions(context, index, decisions))
     plans.extend(_open_questions(context, index)[:budget])
     cited = sorted({n for p in plans for n in p.nodes})
-    plans.extend(_appendix([index.nodes[n] for n in cited], context.language))
+    plans.extend(_appendix([index.nodes[n] for n in cited], context.language, plans))
     return plans
 
 
-def _appendix(nodes: Sequence[ContextNode], language: str) -> list[_ClaimPlan]:
-    """The evidence of the cited nodes by message, oldest first: each quoted span once, with
-    every node it supports (one citation row per node, rendered as one quote)."""
+# The most quotes of one node the appendix shows; the rest are counted ("and 140 more quotes",
+# report["appendix_more"]) and read on the node's page.
+APPENDIX_QUOTES_PER_NODE = 3
+
+
+def _source(e: EvidenceView) -> str:
+    """Where a quote comes from, for telling sources apart: its file, else its author, else its
+    message."""
+    return f"file:{e.file}" if e.file else f"author:{e.author}" if e.author else e.episode_uid
+
+
+def appendix_quotes(
+    node: ContextNode, cited: Sequence[EvidenceView] = (), limit: int = APPENDIX_QUOTES_PER_NODE
+) -> list[EvidenceView]:
+    """The node's quotes the appendix shows, at most `limit`, in order: those the document's
+    claims cite, then from sources (file, author) not shown yet, then from messages not shown
+    yet, each pass oldest first."""
+    evidence = _evidence_order(node)
+    chosen: list[EvidenceView] = []
+    for e in evidence:
+        if e in cited and e not in chosen and len(chosen) < limit:
+            chosen.append(e)
+    for distinct in (_source, lambda e: e.episode_uid):
+        seen = {_source(e) for e in chosen} | {e.episode_uid for e in chosen}
+        for e in evidence:
+            if len(chosen) == limit:
+                break
+            if e not in chosen and distinct(e) not in seen and e.episode_uid not in seen:
+                chosen.append(e)
+                seen |= {_source(e), e.episode_uid}
+    return evidence_order(chosen)
+
+
+def appendix_left_out(plans: Sequence[_ClaimPlan], index: ContextIndex) -> dict[str, int]:
+    """How many quotes of each node in the appendix it leaves out, by node number."""
+    shown: dict[int, int] = {}
+    for plan in plans:
+        if plan.section == Section.APPENDIX:
+            for c in plan.citations:
+                shown[c.node.number] = shown.get(c.node.number, 0) + 1
+    more = {n: len(index.nodes[n].evidence) - count for n, count in sorted(shown.items())}
+    return {str(n): count for n, count in more.items() if count > 0}
+
+
+def _appendix(
+    nodes: Sequence[ContextNode], language: str, plans: Sequence[_ClaimPlan] = ()
+) -> list[_ClaimPlan]:
+    """The cited nodes' quotes by message, oldest first, at most APPENDIX_QUOTES_PER_NODE of a
+    node (`appendix_quotes`, those its claims cite first): each quoted span once, with every
+    node it supports (one citation row per node, rendered as one quote)."""
+    cited: dict[int, list[EvidenceView]] = {}
+    for plan in plans:
+        for c in plan.citations:
+            cited.setdefault(c.node.number, []).append(c.evidence)
     by_message: dict[str, list[_CitationPlan]] = {}
     for node in nodes:
-        for e in _evidence_order(node):
+        for e in appendix_quotes(node, cited.get(node.number, ())):
             by_message.setdefault(e.episode_uid, []).append(
                 _CitationPlan(node=node, evidence=e, confirmed_in=[])
             )

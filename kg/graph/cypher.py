@@ -21,6 +21,9 @@ INDEXES: tuple[str, ...] = (
     "CREATE INDEX FOR (e:Episode) ON (e.uid)",
     "CREATE INDEX FOR (e:Episode) ON (e.project)",
     "CREATE INDEX FOR (v:NodeVector) ON (v.uid)",
+    "CREATE INDEX FOR (x:EvidenceItem) ON (x.key)",
+    "CREATE INDEX FOR (x:EvidenceItem) ON (x.node)",
+    "CREATE INDEX FOR (x:EvidenceItem) ON (x.project)",
 )
 
 # Uniqueness: (label, property) pairs no two nodes may share. Neo4j takes the statement below;
@@ -57,7 +60,8 @@ RETURN coalesce(max(n.number), 0) AS number
 """
 
 
-# A record's evidence is kept in three properties, read in this order: `evidence`, a JSON list
+# An edge's evidence (and a node's written before evidence records, below) is kept in three
+# properties, read in this order: `evidence`, a JSON list
 # written whole (`row.whole`); `evidence_more`, the items appended since, and `evidence_last`,
 # the latest of those. The two appended parts are lists of strings, each string the items of
 # one write as JSON items followed by ", " (kg.graph.records reads them back as one list). An
@@ -107,28 +111,97 @@ def _last_written(var: str) -> str:
     )
 
 
-# Nodes upserted, each with the mentions a change added, in one round trip (a node without new
-# mentions is still upserted: its row ends at the UNWIND, after the SET). `episodes` counts the
-# distinct episodes of the evidence: set from the list written whole, else raised by the
-# episodes the appended items are the first from (`row.episodes`, counted by the writer), so an
-# append costs the same however many episodes came before. Graphs written before the count kept
-# the episodes' uids in a list, `episode_uids`, whose size starts the count (the list is left
-# as it is). The node is set in this one SET only, not also from the mentions' MERGE below.
-NODES_UPSERT_WITH_MENTIONS = f"""
+# A node's evidence is kept as records, one EvidenceItem per item (episode, quote, offsets),
+# found by the node's uid (`node`) and sorted by `order` (the item's time, episode number and
+# place, as one string): an append MERGEs the new items only, a page is read by `order` from
+# where the last one ended. The node keeps the counts (`evidence_count`, and `episodes`, the
+# distinct episodes) and the keys of a few representative items (`evidence_sample`). Why
+# records in the graph and not an SQL table, with the figures: kg.graph.evidence.
+# An item keeps its fields as one JSON string (`json`), read back whole: a reader of thousands
+# of items then takes one string each (returning each field as a column of its own was ten times
+# slower at 50,000). It is sent as the list [key, order, json], not as a map: FalkorDB's Bolt
+# listener fails on requests over about 4 KB (kg.graph.client).
+
+# Nodes upserted, each with the evidence items and the mentions a change added, in one round
+# trip (a node without new mentions is still upserted: its row ends at the UNWIND, after the
+# SET). `episodes` is set where the writer counted it again (`row.recount`: a node written
+# whole, or items of an earlier episode arrived late), else raised by the episodes the appended
+# items are the first from (`row.episodes`, counted by the writer). Graphs written before the
+# count kept the episodes' uids in a list, `episode_uids`, whose size starts it.
+# A node written before evidence records keeps its list in properties (as edges do, above)
+# until it is written whole (`row.whole`), which writes every item as a record and clears them.
+# Every item a write touches is stamped with the write's version: a whole write then deletes
+# the node's items it did not stamp (EVIDENCE_ITEMS_PRUNE), in one pass over them.
+NODES_UPSERT_WITH_MENTIONS = """
 UNWIND $rows AS row
-MERGE (n:Entity {{uid: row.uid}})
-WITH n, row, {_evidence_before("n")}
-{_evidence_moved("n")}
+MERGE (n:Entity {uid: row.uid})
 SET n += row.props, n.project = $project, n.org = $org, n.version = row.version,
-    n.evidence_last = {_last_written("n")},
-    n.episodes = CASE WHEN row.whole IS NOT NULL THEN row.episodes
+    n.evidence_count = row.count, n.evidence_sample = row.sample,
+    n.episodes = CASE WHEN row.recount THEN row.episodes
       ELSE coalesce(n.episodes, size(coalesce(n.episode_uids, [])), 0) + row.episodes END
+FOREACH (_ IN CASE WHEN row.whole THEN [1] ELSE [] END |
+  SET n.evidence = null, n.evidence_more = null, n.evidence_last = null)
+FOREACH (item IN row.items |
+  MERGE (x:EvidenceItem {key: item[0]})
+  SET x.order = item[1], x.json = item[2], x.node = row.uid, x.project = $project,
+      x.org = $org, x.written = row.version)
 WITH n, row
 UNWIND row.mentions AS mention
-MATCH (e:Episode {{uid: mention.episode, project: $project}})
+MATCH (e:Episode {uid: mention.episode, project: $project})
 MERGE (n)-[m:MENTIONED_IN]->(e)
 SET m.quote = mention.quote, m.start = mention.start, m.end = mention.end
 RETURN count(m) AS linked
+"""
+
+EVIDENCE_ITEMS_PRUNE = """
+UNWIND $rows AS row
+MATCH (x:EvidenceItem {node: row.uid})
+WHERE x.project = $project AND x.written <> row.version
+DELETE x
+RETURN count(*) AS deleted
+"""
+
+# Every item of the given nodes (unordered: the reader sorts), and of a whole project.
+EVIDENCE_ITEMS_BY_NODES = """
+UNWIND $uids AS uid
+MATCH (x:EvidenceItem {node: uid})
+WHERE x.project = $project
+RETURN uid AS uid, collect(x.json) AS items
+"""
+
+EVIDENCE_ITEMS_BY_PROJECT = """
+MATCH (x:EvidenceItem {project: $project})
+RETURN x.node AS uid, collect(x.json) AS items
+"""
+
+EVIDENCE_ITEMS_BY_KEYS = """
+UNWIND $keys AS key
+MATCH (x:EvidenceItem {key: key})
+WHERE x.project = $project
+RETURN x.json AS item
+ORDER BY x.order
+"""
+
+# One page of a node's items in order, from after the `order` the previous page ended at
+# ($after null: the first page). Cut before anything is returned: a value returned is made for
+# every row the ORDER BY sees.
+EVIDENCE_PAGE = """
+MATCH (x:EvidenceItem {node: $uid})
+WHERE x.project = $project AND ($after IS NULL OR x.order > $after)
+WITH x
+ORDER BY x.order
+LIMIT $limit
+RETURN x.json AS item, x.order AS order
+"""
+
+# What a node keeps of its evidence: the counts and the keys of its representative items, and
+# its list as written before evidence records (null on a node written since).
+NODE_EVIDENCE_SUMMARY = """
+MATCH (n:Entity {uid: $uid})
+WHERE n.project = $project
+RETURN n.evidence_count AS count, n.episodes AS episodes, n.evidence_sample AS sample,
+       n.evidence AS evidence, n.evidence_more AS evidence_more,
+       n.evidence_last AS evidence_last
 """
 
 

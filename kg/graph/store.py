@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import bisect
 import logging
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from kg.graph import cypher
+from kg.graph import evidence as evidence_records
 from kg.graph.client import DEFAULT_GRAPH_NAME, GraphClient, GraphUnavailable, get_client
+from kg.graph.evidence import PAGE_SIZE, EvidencePage
 from kg.graph.records import (
     ContradictionRecord,
     EdgeRecord,
@@ -26,11 +29,12 @@ from kg.graph.records import (
 )
 from kg.ontology import RELATIONS, OntologyError
 
-# The most characters of evidence appended to a record before they are moved onto the rest of
-# its list (kg.graph.cypher's `_evidence_written`): the whole list is written once per this
-# many characters appended, not at every append.
 logger = logging.getLogger("groundwork.graph")
 
+# The most characters of evidence appended to an edge before they are moved onto the rest of
+# its list (kg.graph.cypher's `_evidence_moved`): the whole list is written once per this
+# many characters appended, not at every append. (A node's evidence is records:
+# kg.graph.evidence.)
 RECENT_EVIDENCE_CHARS = 16_000
 # The vector index is searched across projects and types, then narrowed to one: it is asked
 # for this many times the nodes wanted (and at least NEAREST_MIN_K) so that enough remain.
@@ -129,15 +133,15 @@ def write_node_changes(
     new_evidence: Iterable[tuple[str, Evidence]],
     client: GraphClient | None = None,
 ) -> int:
-    """Upsert nodes and link only the mentions this change added (not every past one).
+    """Upsert nodes, their evidence written whole (items the list no longer holds are deleted),
+    and link only the mentions this change added (not every past one).
 
-    A touched node's evidence property is written whole (the node's props carry it). That is
-    safe only because every writer of node evidence holds the project lease and checked it
+    Safe only because every writer of node evidence holds the project lease and checked it
     just before (kg.pipeline.integrate): the node it read cannot have gained evidence since.
     Writers without the lease write single fields (`set_confidence`), never the props.
     """
     nodes = list(nodes)
-    _write_nodes(scope, nodes, new_evidence, set(), client)
+    _write_nodes(scope, nodes, new_evidence, appending=False, client=client)
     return len(nodes)
 
 
@@ -147,18 +151,11 @@ def append_node_changes(
     new_evidence: Iterable[tuple[str, Evidence]],
     client: GraphClient | None = None,
 ) -> dict[str, str]:
-    """Upsert nodes whose evidence is the stored evidence plus `new_evidence`: where the new
-    items sort last (the usual case: a later episode) they are appended to the stored list,
-    else the list is written whole. The same precondition as `write_node_changes`: the nodes
-    were read under the project lease with their whole evidence. Returns each node's new
-    evidence version."""
-    nodes = list(nodes)
-    new_evidence = list(new_evidence)
-    added: dict[str, set[int]] = {}
-    for uid, e in new_evidence:
-        added.setdefault(uid, set()).add(id(e))
-    appending = {n.uid for n in nodes if _added_last(n.evidence, added.get(n.uid, set()))}
-    return _write_nodes(scope, nodes, new_evidence, appending, client)
+    """Upsert nodes whose evidence is the stored evidence plus `new_evidence`: only the new
+    items are written (kg.graph.evidence), wherever they sort. The same precondition as
+    `write_node_changes`: the nodes were read under the project lease with their whole
+    evidence (their counts are taken from it). Returns each node's new evidence version."""
+    return _write_nodes(scope, list(nodes), list(new_evidence), appending=True, client=client)
 
 
 def _added_last(evidence: list[Evidence], added: set[int]) -> bool:
@@ -178,40 +175,46 @@ def _write_nodes(
     scope: GraphScope,
     nodes: list[NodeRecord],
     new_evidence: Iterable[tuple[str, Evidence]],
-    appending: set[str],
+    *,
+    appending: bool,
     client: GraphClient | None,
 ) -> dict[str, str]:
+    """`appending`: each node's new items are written (its other items stand); else its whole
+    list, and its items not in it deleted."""
     if not nodes:
         return {}
     mentions: dict[str, list[dict]] = {n.uid: [] for n in nodes}
-    added: dict[str, int] = {}
+    added: dict[str, list[Evidence]] = {n.uid: [] for n in nodes}
     for uid, e in new_evidence:
         if uid not in mentions:
             raise ValueError(f"evidence for node {uid}, which this change does not write")
         mentions[uid].append(
             {"episode": e.episode_uid, "quote": e.quote, "start": e.start, "end": e.end}
         )
-        added[uid] = added.get(uid, 0) + 1
-    _write_vectors(scope, nodes, project_graph(scope, client))
+        added[uid].append(e)
+    c = project_graph(scope, client)
+    _write_vectors(scope, nodes, c)
     versions = {n.uid: uuid.uuid4().hex for n in nodes}
     rows = []
     for n in nodes:
         row = {"uid": n.uid, "props": n.to_props(evidence=False), "mentions": mentions[n.uid]}
-        row["version"] = versions[n.uid]
-        if n.uid in appending:
-            tail = n.evidence[len(n.evidence) - added[n.uid] :]
-            row |= _evidence_rows(None, tail)
-            row["episodes"] = _first_from(tail, n.evidence[: len(n.evidence) - len(tail)])
+        row |= {"version": versions[n.uid], "whole": not appending, "count": len(n.evidence)}
+        row["sample"] = evidence_records.sample_keys(n.uid, n.evidence)
+        written = added[n.uid] if appending else n.evidence
+        row["items"] = [evidence_records.item_row(n.uid, e) for e in written]
+        # The distinct episodes: counted whole, or raised by those the new items are the first
+        # from.
+        if appending:
+            row |= {"recount": False, "episodes": _first_from(written, n.evidence)}
         else:
-            row |= _evidence_rows(evidence_json(n.evidence), None)
-            row["episodes"] = len(n.episode_uids)
+            row |= {"recount": True, "episodes": len(n.episode_uids)}
         rows.append(row)
-    project_graph(scope, client).run(
-        cypher.NODES_UPSERT_WITH_MENTIONS,
-        rows=rows,
-        recent_chars=RECENT_EVIDENCE_CHARS,
-        **_scope_params(scope),
-    )
+    c.run(cypher.NODES_UPSERT_WITH_MENTIONS, rows=rows, **_scope_params(scope))
+    # A second statement: a write that fails before it leaves items the list no longer holds
+    # until it is repeated (every whole write is: a correction's task, a rebuild).
+    if not appending:
+        pruned = [{"uid": n.uid, "version": versions[n.uid]} for n in nodes]
+        c.run(cypher.EVIDENCE_ITEMS_PRUNE, rows=pruned, project=scope.project)
     return versions
 
 
@@ -273,17 +276,22 @@ def nearest_nodes(
     return [(row["uid"], float(row["similarity"])) for row in rows]
 
 
-def _first_from(tail: list[Evidence], before: list[Evidence]) -> int:
-    """How many episodes the appended items are the first evidence from. The list is in
-    valid_at order and an episode's items share its valid_at, so only the items at or after
-    the earliest appended one are looked at, not the whole list."""
-    since = min(e.valid_at for e in tail)
-    seen = set()
-    for e in reversed(before):
-        if e.valid_at < since:
-            break
-        seen.add(e.episode_uid)
-    return len({e.episode_uid for e in tail} - seen)
+def _first_from(added: list[Evidence], evidence: list[Evidence]) -> int:
+    """How many episodes the added items (among `evidence`, the record's whole list) are the
+    first evidence from. The list is in evidence order and an episode's items share its time
+    and number, so each episode's items are found by bisection, not by reading the list."""
+    new = {(e.episode_uid, e.start) for e in added}
+    episodes = {e.episode_uid: (e.valid_at, e.episode_number) for e in added}
+    first = 0
+    for uid, place in episodes.items():
+        at = bisect.bisect_left(evidence, place, key=lambda e: (e.valid_at, e.episode_number))
+        while at < len(evidence) and (evidence[at].valid_at, evidence[at].episode_number) == place:
+            if evidence[at].episode_uid == uid and (uid, evidence[at].start) not in new:
+                break
+            at += 1
+        else:
+            first += 1
+    return first
 
 
 def nodes_without_evidence(
@@ -306,14 +314,46 @@ def nodes_without_evidence(
 def node_evidence(
     scope: GraphScope, uids: Iterable[str], client: GraphClient | None = None
 ) -> dict[str, tuple[str | None, list[Evidence]]]:
-    """The evidence of nodes by uid, with its version."""
+    """The evidence of nodes by uid (every item, in order), with its version."""
     uids = list(uids)
     if not uids:
         return {}
-    rows = project_graph(scope, client).run(
-        cypher.NODES_EVIDENCE_BY_UIDS, uids=uids, project=scope.project
-    )
-    return {r["uid"]: (r["version"], _evidence_list(r)) for r in rows}
+    c = project_graph(scope, client)
+    rows = c.run(cypher.NODES_EVIDENCE_BY_UIDS, uids=uids, project=scope.project)
+    items = evidence_records.items_by_node(c, scope, [r["uid"] for r in rows])
+    return {
+        r["uid"]: (
+            r["version"],
+            evidence_records.combined(_evidence_list(r), items.get(r["uid"], [])),
+        )
+        for r in rows
+    }
+
+
+def node_evidence_page(
+    scope: GraphScope,
+    uid: str,
+    after: str | None = None,
+    limit: int = PAGE_SIZE,
+    client: GraphClient | None = None,
+) -> EvidencePage | None:
+    """A page of a node's evidence in order, after the `after` a previous page returned (None:
+    the first), with the node's counts and representative items; None when the project has
+    no such node. Its cost is the page's, not the node's whole list's."""
+    return evidence_records.evidence_page(project_graph(scope, client), scope, uid, after, limit)
+
+
+def _with_evidence(
+    scope: GraphScope, nodes: list[NodeRecord], c: GraphClient, *, whole_project: bool = False
+) -> list[NodeRecord]:
+    """The nodes given their evidence records (after any list kept in their properties)."""
+    if not nodes:
+        return nodes
+    uids = None if whole_project else [n.uid for n in nodes]
+    items = evidence_records.items_by_node(c, scope, uids)
+    for n in nodes:
+        n.evidence = evidence_records.combined(n.evidence, items.get(n.uid, []))
+    return nodes
 
 
 def _evidence_list(row: dict) -> list[Evidence]:
@@ -461,16 +501,16 @@ def list_nodes(
         rows = c.run(cypher.NODES_BY_TYPE, project=scope.project, type=node_type)
     else:
         rows = c.run(cypher.NODES_BY_PROJECT, project=scope.project)
-    return [NodeRecord.from_props(r["props"]) for r in rows]
+    nodes = [NodeRecord.from_props(r["props"]) for r in rows]
+    return _with_evidence(scope, nodes, c, whole_project=not node_type)
 
 
 def nodes_by_uids(
     scope: GraphScope, uids: Iterable[str], client: GraphClient | None = None
 ) -> list[NodeRecord]:
-    rows = project_graph(scope, client).run(
-        cypher.NODES_BY_UIDS, project=scope.project, uids=list(uids)
-    )
-    return [NodeRecord.from_props(r["props"]) for r in rows]
+    c = project_graph(scope, client)
+    rows = c.run(cypher.NODES_BY_UIDS, project=scope.project, uids=list(uids))
+    return _with_evidence(scope, [NodeRecord.from_props(r["props"]) for r in rows], c)
 
 
 def nodes_named_like(
@@ -497,19 +537,17 @@ def nodes_named_like(
 def node_by_number(
     scope: GraphScope, number: int, client: GraphClient | None = None
 ) -> NodeRecord | None:
-    rows = project_graph(scope, client).run(
-        cypher.NODE_BY_NUMBER, project=scope.project, number=number
-    )
-    return NodeRecord.from_props(rows[0]["props"]) if rows else None
+    c = project_graph(scope, client)
+    rows = c.run(cypher.NODE_BY_NUMBER, project=scope.project, number=number)
+    return _with_evidence(scope, [NodeRecord.from_props(rows[0]["props"])], c)[0] if rows else None
 
 
 def nodes_for_episode(
     scope: GraphScope, episode_uid: str, client: GraphClient | None = None
 ) -> list[NodeRecord]:
-    rows = project_graph(scope, client).run(
-        cypher.NODES_BY_EPISODE, project=scope.project, episode=episode_uid
-    )
-    return [NodeRecord.from_props(r["props"]) for r in rows]
+    c = project_graph(scope, client)
+    rows = c.run(cypher.NODES_BY_EPISODE, project=scope.project, episode=episode_uid)
+    return _with_evidence(scope, [NodeRecord.from_props(r["props"]) for r in rows], c)
 
 
 def unlink_mentions(
@@ -545,10 +583,11 @@ def top_nodes_of_type(
     client: GraphClient | None = None,
 ) -> list[NodeRecord]:
     """The `limit` highest-priority nodes of a type valid at `moment` (None = now)."""
-    rows = project_graph(scope, client).run(
+    c = project_graph(scope, client)
+    rows = c.run(
         cypher.NODES_TOP_BY_TYPE, project=scope.project, type=node_type, limit=limit, moment=moment
     )
-    return [NodeRecord.from_props(r["props"]) for r in rows]
+    return _with_evidence(scope, [NodeRecord.from_props(r["props"]) for r in rows], c)
 
 
 def node_totals_by_type(
@@ -769,7 +808,9 @@ def org_nodes_of_type(
     for project in sorted(set(projects)):
         graph = project_graph(GraphScope(org=org, project=project), client)
         rows = graph.run(cypher.ORG_NODES_BY_TYPE, org=org, projects=[project], type=node_type)
-        found += [(r["props"]["project"], NodeRecord.from_props(r["props"])) for r in rows]
+        nodes = [NodeRecord.from_props(r["props"]) for r in rows]
+        _with_evidence(GraphScope(org=org, project=project), nodes, graph)
+        found += [(project, node) for node in nodes]
     return found
 
 

@@ -129,13 +129,12 @@ def test_kg_check_finds_lost_evidence_and_a_rebuild_restores_it(tmp_path, graph)
     run("kg_ingest", "--project", "chk", "--create", "--sync", str(path))
     out, _ = run("kg_check", "--project", "chk")
     assert "every node holds the evidence of its mentions" in out
-    # A node that lost its evidence (as a write that FalkorDB's string + cut short left it)
-    # keeps its links to the episodes that mentioned it.
+    # A node that lost its evidence items keeps its links to the episodes that mentioned it.
     scope = find_project("chk").graph_scope
     [row] = project_graph(scope, None).run(
         "MATCH (n:Entity {project: $project})-[:MENTIONED_IN]->(:Episode) WITH n, count(*) AS c "
-        "WHERE c = 2 SET n.evidence = '[]', n.evidence_more = null, n.evidence_last = null "
-        "RETURN n.number AS number",
+        "WHERE c = 2 MATCH (x:EvidenceItem {node: n.uid}) DELETE x "
+        "RETURN DISTINCT n.number AS number",
         project=scope.project,
     )
     out = io.StringIO()
