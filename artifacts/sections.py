@@ -152,8 +152,9 @@ WORDS: dict[str, dict[str, str]] = {
         "other_projects": "other projects",
         "formula": (
             "Requirements are ranked by score = reach × impact × confidence: reach = people "
-            "who mention it + segments it serves; impact = 1 + pains it solves + jobs it "
-            "supports (+1 when the research recommends it); confidence = its confidence / 100."
+            "who mention it + segments it serves; impact = 1 + pains it answers + jobs it "
+            "supports (+1 when the research recommends it, +1 when its quotes say something "
+            "fails or cannot be done); confidence = its confidence / 100."
         ),
         "priority": "Priority {rank}: score {score} = reach {reach} × impact {impact} × "
         "confidence {confidence}.",
@@ -164,6 +165,7 @@ WORDS: dict[str, dict[str, str]] = {
         "solves": "solves {items}",
         "supports": "supports {items}",
         "asked": "the research recommends it",
+        "severe": "its quotes say something fails or cannot be done",
     },
     "ru": {
         "prd": "PRD",
@@ -197,7 +199,8 @@ WORDS: dict[str, dict[str, str]] = {
         "formula": (
             "Требования упорядочены по оценке = охват × влияние × уверенность: охват = люди, "
             "которые о нём говорят, + сегменты, которым оно служит; влияние = 1 + боли, которые "
-            "оно решает, + задачи, в которых помогает (+1, если исследование его рекомендует); "
+            "оно снимает, + задачи, в которых помогает (+1, если исследование его рекомендует, "
+            "+1, если цитаты говорят, что что-то не работает или невозможно); "
             "уверенность = его уверенность / 100."
         ),
         "priority": "Приоритет {rank}: оценка {score} = охват {reach} × влияние {impact} × "
@@ -209,6 +212,7 @@ WORDS: dict[str, dict[str, str]] = {
         "solves": "решает боли: {items}",
         "supports": "помогает в задачах: {items}",
         "asked": "исследование его рекомендует",
+        "severe": "цитаты говорят, что что-то не работает или невозможно",
     },
 }
 
