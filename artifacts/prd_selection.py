@@ -278,6 +278,8 @@ def select_context(
         records = [n for n in records if n.uid not in dropped]
         nodes = [n for n in nodes if n.uid not in dropped]
         by_uid = {n.uid: n for n in nodes}
+        # Only the kept nodes' edges: the far ends of the dropped ones are never read.
+        edges = [e for e in edges if e.source in by_uid or e.target in by_uid]
     # The far ends of edges leaving the selection: needed only to know whether a shown node
     # really lacks a link (a gap), so they must be valid nodes with evidence themselves.
     far = sorted({u for e in edges for u in (e.source, e.target)} - set(by_uid))
