@@ -133,6 +133,31 @@ def _section_pool(
         read *= 2
 
 
+def _keep_best_scored(
+    nodes: list[ContextNode],
+    edges: list[EdgeRecord],
+    pool: set[str],
+    budget: int,
+    disputes: dict[str, int],
+) -> set[str]:
+    """The uids of `pool` (the requirements section's candidates) that leave the context:
+    all but the `budget` best by their priority score (artifacts.priorities), computed on the
+    whole context read so far."""
+    if len(pool) <= budget:
+        return set()
+    numbers = {n.uid: n.number for n in nodes}
+    among = [edge_view(e, numbers) for e in edges if e.source in numbers and e.target in numbers]
+    ranked = prioritise(
+        nodes,
+        among,
+        recommended={n.number for n in nodes if recommended(n)},
+        left_out={n.number for n in nodes if n.uid in disputes},
+    )
+    by_number = {n.number: n.uid for n in nodes}
+    best = [by_number[p.node] for p in ranked if by_number[p.node] in pool][:budget]
+    return pool - set(best)
+
+
 @dataclass
 class Selection:
     """The bounded context a PRD is written from, and what it leaves out."""
@@ -198,10 +223,17 @@ def select_context(
             disputes[uid] = disputes.get(uid, 0) + 1
 
     chosen: dict[str, NodeRecord] = {}
+    # The requirements section's whole pool comes into the context to be scored; all but its
+    # best `budget` by score leave again once the scores are known (see _keep_best_scored).
+    scored_pool: set[str] = set()
     for section in WRITER_SECTIONS:
         found: list[NodeRecord] = []
         for node_type in SECTION_TYPES[section]:
             found += _section_pool(scope, section, node_type, budget, moment, disputes)
+        if section in RECOMMENDED_SECTIONS:
+            scored_pool |= {n.uid for n in found}
+            chosen.update((n.uid, n) for n in found)
+            continue
         for node in _section_priority(section, found)[:budget]:
             chosen[node.uid] = node
     by_type = read_models.node_totals_by_type(scope, NODE_SECTION, moment)
@@ -239,6 +271,15 @@ def select_context(
         for e in read_models.edges_of_nodes(scope, list(by_uid))
         if e.valid_as_of(moment)
     ]
+    needed = {u for c in contradictions[:budget] for u in (c.a, c.b)}
+    needed |= {c.kept for c in decided}
+    dropped = _keep_best_scored(nodes, edges, scored_pool - needed, budget, disputes)
+    if dropped:
+        records = [n for n in records if n.uid not in dropped]
+        nodes = [n for n in nodes if n.uid not in dropped]
+        by_uid = {n.uid: n for n in nodes}
+        # Only the kept nodes' edges: the far ends of the dropped ones are never read.
+        edges = [e for e in edges if e.source in by_uid or e.target in by_uid]
     # The far ends of edges leaving the selection: needed only to know whether a shown node
     # really lacks a link (a gap), so they must be valid nodes with evidence themselves.
     far = sorted({u for e in edges for u in (e.source, e.target)} - set(by_uid))

@@ -6,6 +6,8 @@ project, the pipeline and the PRD writer run, and each recommendation is scored 
 written in tests/kg/real/foia_recommendations.json before any PRD was scored: a claim covers a
 recommendation when it names all but one of its key-term groups (at least two) and cites a
 quote that names at least one. Recommendations are split into dev and test by `split_of`.
+The same method scores the top `TOP_REQUIREMENTS` ranked requirements alone: the requirements
+section's claims citing one of them (artifacts.priorities).
 Everything runs in a transaction that is rolled back; the graph is deleted afterwards.
 """
 
@@ -18,7 +20,7 @@ from pathlib import Path
 
 from django.db import transaction
 
-from artifacts.models import Claim
+from artifacts.models import Claim, Section
 from artifacts.services import generate_prd
 from kg.commands import discard_project_graph, episode_ingest, read_uploaded_notes, record_episode
 from kg.models import Organization, Project
@@ -51,8 +53,15 @@ def covers(recommendation: dict, claim_text: str, quotes: list[str]) -> bool:
     return any(_groups_named(groups, quote) >= 1 for quote in quotes)
 
 
-def _prd_claims(datasets: Path) -> list[tuple[str, list[str]]]:
-    claims: list[tuple[str, list[str]]] = []
+TOP_REQUIREMENTS = 10
+
+Quoted = list[tuple[str, list[str]]]
+
+
+def _prd_claims(datasets: Path) -> tuple[Quoted, Quoted]:
+    """The PRD's claims with their quotes, and those of its top ranked requirements."""
+    claims: Quoted = []
+    top_claims: Quoted = []
     with transaction.atomic():
         org = Organization.objects.create(slug=f"eval-{uuid.uuid4().hex[:10]}", name="evaluation")
         project = Project.objects.create(
@@ -64,20 +73,29 @@ def _prd_claims(datasets: Path) -> list[tuple[str, list[str]]]:
                 for item in parsed.items:
                     episode_ingest(record_episode(project, item, enqueue=False).pk)
             version = generate_prd(project)
+            ranked = version.report.get("priorities", [])[:TOP_REQUIREMENTS]
+            top = {p["node"] for p in ranked}
             for claim in Claim.objects.filter(version=version).prefetch_related("citations"):
-                claims.append((claim.text, [c.quote for c in claim.citations.all()]))
+                quoted = (claim.text, [c.quote for c in claim.citations.all()])
+                claims.append(quoted)
+                if claim.section == Section.REQUIREMENTS and top & set(claim.nodes):
+                    top_claims.append(quoted)
         finally:
             discard_project_graph(project.graph_scope)
         transaction.set_rollback(True)
-    return claims
+    return claims, top_claims
 
 
 def prd_coverage(datasets: Path, annotations: Path, split: Split) -> dict:
     spec = json.loads((annotations / "foia_recommendations.json").read_text(encoding="utf-8"))
     chosen = [r for r in spec["recommendations"] if split_of(FOIA, r["id"]) == split]
-    claims = _prd_claims(datasets)
+    claims, top_claims = _prd_claims(datasets)
     covered = [r["id"] for r in chosen if any(covers(r, text, q) for text, q in claims)]
+    top = [r["id"] for r in chosen if any(covers(r, text, q) for text, q in top_claims)]
     return {
+        "top_requirements": TOP_REQUIREMENTS,
+        "top_requirements_covered": len(top),
+        "top_requirements_covered_ids": top,
         "recommendations": len(chosen),
         "covered": len(covered),
         "covered_ids": covered,

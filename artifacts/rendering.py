@@ -250,6 +250,8 @@ def priority_text(priority: Priority, language: str, reference_year: int) -> str
             )
     if priority.recommended:
         reasons.append(w["asked"])
+    if priority.severe:
+        reasons.append(w["severe"])
     return f"{head} {w['why']}: {'; '.join(reasons)}."
 
 

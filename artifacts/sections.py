@@ -152,8 +152,9 @@ WORDS: dict[str, dict[str, str]] = {
         "other_projects": "other projects",
         "formula": (
             "Requirements are ranked by score = reach × impact × confidence: reach = people "
-            "who mention it + segments it serves; impact = 1 + pains it solves + jobs it "
-            "supports (+1 when the research recommends it); confidence = its confidence / 100."
+            "who mention it + segments it serves; impact = 1 + pains it answers + jobs it "
+            "supports (+1 when the research recommends it, +1 when its quotes say something "
+            "fails or cannot be done); confidence = its confidence / 100."
         ),
         "priority": "Priority {rank}: score {score} = reach {reach} × impact {impact} × "
         "confidence {confidence}.",
@@ -166,6 +167,7 @@ WORDS: dict[str, dict[str, str]] = {
         "asked": "the research recommends it",
         "on_its_page": " on its page",
         "confirmed_more": " and {count} more",
+        "severe": "its quotes say something fails or cannot be done",
     },
     "ru": {
         "prd": "PRD",
@@ -199,7 +201,8 @@ WORDS: dict[str, dict[str, str]] = {
         "formula": (
             "Требования упорядочены по оценке = охват × влияние × уверенность: охват = люди, "
             "которые о нём говорят, + сегменты, которым оно служит; влияние = 1 + боли, которые "
-            "оно решает, + задачи, в которых помогает (+1, если исследование его рекомендует); "
+            "оно снимает, + задачи, в которых помогает (+1, если исследование его рекомендует, "
+            "+1, если цитаты говорят, что что-то не работает или невозможно); "
             "уверенность = его уверенность / 100."
         ),
         "priority": "Приоритет {rank}: оценка {score} = охват {reach} × влияние {impact} × "
@@ -213,6 +216,7 @@ WORDS: dict[str, dict[str, str]] = {
         "asked": "исследование его рекомендует",
         "on_its_page": " — на странице узла",
         "confirmed_more": " и ещё {count}",
+        "severe": "цитаты говорят, что что-то не работает или невозможно",
     },
 }
 

@@ -9,10 +9,18 @@ graph read, no model call), the regeneration after a revision bump that changes 
 be traced: at least one citation, each citation's quote the exact slice of its episode, each
 cited node in the graph.
 
-Targets (issue: a PRD a person reads): 10k nodes ≤ 2 s and ≤ 150 claims, all traced;
-unchanged regeneration ≤ 50 ms with 0 model calls. The machine is shared (2 cores), so each
-timing is the median of REPEATS runs, with the min and max recorded beside it.
-Run: python -m benchmarks.prd_generation
+The graph gives every section of the PRD something to say: features solve pains and support
+jobs (user stories, acceptance criteria), goals are measured by metrics, a decided
+contradiction becomes a non-goal, open ones become open questions; the requirements are ranked
+(artifacts.priorities) from the section's whole candidate pool.
+
+Targets (issue: a PRD a person reads): 10k nodes cold ≤ 2 s and ≤ 150 claims, all traced;
+unchanged regeneration ≤ 50 ms with 0 model calls. The results file states the targets and,
+per size, `missed`: every target the figures miss (empty when all are met). The machine is
+shared (2 cores), so each timing is the median of REPEATS runs, with the min and max recorded
+beside it.
+Run: python -m benchmarks.prd_generation [SIZE ...]  (default: every size in SIZES; the sizes
+run replace theirs in the results file, the others are kept)
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ from __future__ import annotations
 import json
 import platform
 import random
+import sys
 import time
 
 from benchmarks.environment import RESULTS, bench_environment
@@ -174,13 +183,26 @@ def build_project(size: int, seed: int = 7):
     edges += [edge("addresses", a, pick(by_type["pain"])) for a in by_type["alternative"]]
     edges += [edge("offers", c, pick(by_type["feature"])) for c in by_type["competitor"]]
     edges += [edge("solves", f, pick(by_type["pain"])) for f in by_type["feature"][::2]]
+    edges += [edge("supports", f, pick(by_type["job"])) for f in by_type["feature"][::3]]
     edges += [edge("measured_by", g, pick(by_type["metric"])) for g in by_type["goal"]]
     edges += [edge("threatens", r, pick(by_type["feature"])) for r in by_type["risk"]]
     unique = list({e.uid: e for e in edges}.values())
+    _state_relations(project, unique, {n.uid: n for n in nodes}, len(episodes), start)
     for i in range(0, len(unique), 500):
         store.write_edges(scope, unique[i : i + 500])
 
     insights = by_type["insight"]
+    # One disagreement answered: the kept side is stated, the superseded feature a non-goal.
+    decided = ContradictionRecord(
+        uid=f"{size}-decided",
+        a=by_type["feature"][1].uid,
+        b=insights[-1].uid,
+        subject="scope",
+        quote_a=by_type["feature"][1].evidence[0].quote,
+        quote_b=insights[-1].evidence[0].quote,
+        opened_at=max(by_type["feature"][1].valid_at, insights[-1].valid_at),
+    )
+    store.write_contradiction(scope, decided)
     for i in range(0, len(insights) - 1, 20):
         a, b = insights[i], insights[i + 1]
         store.write_contradiction(
@@ -195,7 +217,66 @@ def build_project(size: int, seed: int = 7):
                 opened_at=max(a.valid_at, b.valid_at),
             ),
         )
-    return project, {"nodes": len(nodes), "edges": len(unique), "episodes": len(episodes)}
+    from kg.pipeline.contradictions import resolve_with_answer
+
+    answer_at = insights[-1].evidence[0].quote
+    resolve_with_answer(
+        project,
+        decided.uid,
+        f"Decided: {answer_at}.",
+        "bench",
+        keep=insights[-1].number,
+        enqueue=False,
+    )
+    episode_count = Episode.objects.filter(project=project).count()
+    return project, {"nodes": len(nodes), "edges": len(unique), "episodes": episode_count}
+
+
+# Relations a PRD sentence states with both ends named (user stories, acceptance criteria,
+# target users' pains): each gets a message of its own naming both, quoted as its evidence.
+STATED = frozenset({"experiences", "has_job", "supports", "solves"})
+
+
+def _state_relations(project, edges, by_uid, numbered: int, start) -> None:
+    import datetime as dt
+    import uuid
+
+    from kg.graph import Evidence
+    from kg.models import Episode, EpisodeKind
+    from kg.models.episodes import content_sha256
+
+    stated = [e for e in edges if e.relation in STATED]
+    episodes = []
+    for number, edge in enumerate(stated, start=numbered + 1):
+        content = f"Interview note: {by_uid[edge.source].label} — {by_uid[edge.target].label}."
+        episodes.append(
+            Episode(
+                uid=uuid.uuid4(),
+                project=project,
+                number=number,
+                kind=EpisodeKind.IMPORT,
+                content=content,
+                author="bench",
+                valid_at=start + dt.timedelta(hours=number),
+                content_sha256=content_sha256(content),
+            )
+        )
+    Episode.objects.bulk_create(episodes, batch_size=500)
+    for edge, episode in zip(stated, episodes, strict=True):
+        at = episode.valid_at.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        begin = len("Interview note: ")
+        edge.evidence = [
+            Evidence(
+                episode_uid=str(episode.uid),
+                episode_number=episode.number,
+                quote=episode.content[begin:-1],
+                start=begin,
+                end=len(episode.content) - 1,
+                valid_at=at,
+                author="bench",
+            )
+        ]
+        edge.valid_at = max(edge.valid_at, at)
 
 
 REPEATS = 5
@@ -294,6 +375,9 @@ def measure(size: int) -> dict:
 
     failures = untraced_claims(version)
     report = version.report
+    by_section: dict[str, int] = {}
+    for section in version.claims.values_list("section", flat=True):
+        by_section[section] = by_section.get(section, 0) + 1
     cold_spread = _spread(cold, 2)
     unchanged_spread = _spread(unchanged, 1)
     return {
@@ -307,6 +391,8 @@ def measure(size: int) -> dict:
         "regenerate_after_revision_bump_ms": _spread(bumped, 1),
         "load_and_render_html_seconds": round(render_s, 2),
         "claims": report["counts"],
+        "claims_by_section": dict(sorted(by_section.items())),
+        "ranked_requirements": len(report.get("priorities", [])),
         "all_traced": not failures,
         "untraced": failures[:10],
         "budget_per_section": report["budget"],
@@ -316,13 +402,16 @@ def measure(size: int) -> dict:
         "context": report["context"],
         "markdown_kb": round(len(version.markdown.encode()) / 1024, 1),
         "html_kb": round(len(str(html).encode()) / 1024, 1),
-        "targets_met": {
-            "cold_seconds": cold_spread["median"] <= TARGETS["cold_seconds"],
-            "claims": report["counts"]["claims"] <= TARGETS["claims"],
-            "all_traced": not failures,
-            "unchanged_ms": unchanged_spread["median"] <= TARGETS["unchanged_ms"],
-            "unchanged_model_calls": unchanged_calls == 0,
-        },
+        "targets_met": (
+            met := {
+                "cold_seconds": cold_spread["median"] <= TARGETS["cold_seconds"],
+                "claims": report["counts"]["claims"] <= TARGETS["claims"],
+                "all_traced": not failures,
+                "unchanged_ms": unchanged_spread["median"] <= TARGETS["unchanged_ms"],
+                "unchanged_model_calls": unchanged_calls == 0,
+            }
+        ),
+        "missed": [name for name, ok in met.items() if not ok],
     }
 
 
@@ -336,19 +425,25 @@ def _forget(version) -> None:
     ArtifactVersion.objects.filter(pk=version.pk)._raw_delete(ArtifactVersion.objects.db)
 
 
-def main() -> None:
+def main(sizes: tuple[int, ...] = SIZES) -> None:
     bench_environment()
+    path = RESULTS / "prd_generation.json"
+    kept = json.loads(path.read_text())["by_nodes"] if path.exists() else {}
+    measured = {str(size): measure(size) for size in sizes}
     figures = {
         "machine": f"{platform.machine()} {platform.python_version()}",
         "engine": "offline",
         "note": "shared 2-core machine: timings are noisy; median of repeated runs, min/max kept",
         "targets": TARGETS,
-        "by_nodes": {str(size): measure(size) for size in SIZES},
+        "target_sizes": "cold_seconds and claims at 10,000 nodes; every size is checked",
+        "by_nodes": {
+            key: measured.get(key, kept.get(key)) for key in sorted({*kept, *measured}, key=int)
+        },
     }
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "prd_generation.json").write_text(json.dumps(figures, indent=2) + "\n")
+    path.write_text(json.dumps(figures, indent=2) + "\n")
     print(json.dumps(figures, indent=2))
 
 
 if __name__ == "__main__":
-    main()
+    main(tuple(int(a) for a in sys.argv[1:]) or SIZES)

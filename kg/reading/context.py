@@ -18,10 +18,11 @@ import datetime as dt
 import logging
 import threading
 import uuid
-from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import combinations
+from math import comb
 
 from pydantic import BaseModel, Field, PrivateAttr
 
@@ -438,49 +439,113 @@ def _name_sets(node: ContextNode) -> list[frozenset[str]]:
     return [found for found in (_name_lemmas(n) for n in (node.label, *node.aliases)) if found]
 
 
+# A name of k lemmas is named by a quote holding ceil(k/2) of them: the index keeps each such
+# combination of a name's lemmas (a name with more than COMBINATIONS_PER_NAME of them is
+# counted instead), and a quote is looked up by its own combinations of that size, as long as
+# it has at most COMBINATIONS_PER_QUOTE of them (else its lemmas' hits are counted).
+COMBINATIONS_PER_NAME = 70  # a name of up to 8 content words
+COMBINATIONS_PER_QUOTE = 2_000
+
+
+def _needed(size: int) -> int:
+    """Lemmas of a name of `size` lemmas a quote must hold to name it (half, at least one)."""
+    return (size + 1) // 2
+
+
 class _Answers:
     """Nodes that may answer a question, indexed so that a project's whole graph is checked
     without comparing every node with every other: by message (overlapping words), by the
-    lemmas of each quote (a quote names the subject) and of each name (the subject's quote
-    names them). A name is named by a quote when half its lemmas, and at least one, are in it
-    (`_names`): counting the lemmas each indexed quote or name shares gives that exactly."""
+    lemmas of each quote (a quote names the subject) and by the combinations of half the
+    lemmas of each name (the subject's quote names them). A name is named by a quote when
+    half its lemmas, and at least one, are in it (`_names`); the index answers exactly that,
+    with set lookups instead of counting every hit of common words."""
 
     def __init__(self, nodes: Iterable[ContextNode]) -> None:
         self.spans: dict[str, list[tuple[int, int, int]]] = {}
-        self.quoted: dict[str, list[tuple[int, int]]] = {}  # lemma -> (node, quote index)
-        self.named: dict[str, list[tuple[int, int]]] = {}  # lemma -> (node, name index)
+        self.quoted: dict[str, set[tuple[int, int]]] = {}  # lemma -> (node, quote index)
+        # needed lemmas -> their sorted combination -> nodes whose name it names
+        self.named: dict[int, dict[tuple[str, ...], set[int]]] = {}
+        self.name_lemmas: set[str] = set()
+        self.name_keys: dict[str, list[tuple[int, int]]] = {}  # lemma -> (node, name index)
+        self.long_name_keys: dict[str, list[tuple[int, int]]] = {}  # the names not combined
         self.name_sizes: dict[tuple[int, int], int] = {}
         for node in nodes:
             for q, e in enumerate(node.evidence):
                 self.spans.setdefault(e.episode_uid, []).append((e.start, e.end, node.number))
                 for lemma in _quote_lemmas(e.quote):
-                    self.quoted.setdefault(lemma, []).append((node.number, q))
+                    self.quoted.setdefault(lemma, set()).add((node.number, q))
             for k, names in enumerate(_name_sets(node)):
                 self.name_sizes[(node.number, k)] = len(names)
                 for lemma in names:
-                    self.named.setdefault(lemma, []).append((node.number, k))
+                    self.name_keys.setdefault(lemma, []).append((node.number, k))
+                self.name_lemmas |= names
+                need = _needed(len(names))
+                if comb(len(names), need) > COMBINATIONS_PER_NAME:
+                    for lemma in names:
+                        self.long_name_keys.setdefault(lemma, []).append((node.number, k))
+                    continue
+                by_combination = self.named.setdefault(need, {})
+                for combination in combinations(sorted(names), need):
+                    by_combination.setdefault(combination, set()).add(node.number)
 
     def answers(self, subject: ContextNode) -> bool:
         """Whether an indexed node (other than `subject`) is said together with it; the
         cheapest test first."""
+        number = subject.number
         for e in subject.evidence:
-            for start, end, number in self.spans.get(e.episode_uid, ()):
-                if start < e.end and e.start < end and number != subject.number:
+            for start, end, other in self.spans.get(e.episode_uid, ()):
+                if start < e.end and e.start < end and other != number:
                     return True
-        # A quote of an answer names the subject (by its label or an alias).
+        # A quote of an answer names the subject (by its label or an alias): some quote holds
+        # every lemma of one of the name's half-size combinations.
         for names in _name_sets(subject):
-            shared = Counter(hit for w in names for hit in self.quoted.get(w, ()))
-            if any(2 * n >= len(names) and key[0] != subject.number for key, n in shared.items()):
-                return True
+            need = _needed(len(names))
+            if comb(len(names), need) > COMBINATIONS_PER_NAME:
+                hits = (key for w in names for key in self.quoted.get(w, ()))
+                if _reaches(hits, lambda key, need=need: need, number):
+                    return True
+                continue
+            for combination in combinations(sorted(names), need):
+                holders = [self.quoted.get(w) for w in combination]
+                if all(holders) and any(
+                    key[0] != number
+                    for key in set.intersection(*holders)  # type: ignore[arg-type]
+                ):
+                    return True
         # A quote of the subject names an answer.
-        for e in subject.evidence:
-            shared = Counter(hit for w in _quote_lemmas(e.quote) for hit in self.named.get(w, ()))
-            if any(
-                2 * n >= self.name_sizes[key] and key[0] != subject.number
-                for key, n in shared.items()
-            ):
-                return True
-        return False
+        return any(self._quote_names_answer(e.quote, number) for e in subject.evidence)
+
+    def _quote_names_answer(self, quote: str, subject: int) -> bool:
+        said = sorted(_quote_lemmas(quote) & self.name_lemmas)
+        for need, by_combination in self.named.items():
+            if comb(len(said), need) > COMBINATIONS_PER_QUOTE:
+                return self._counted(said, subject, self.name_keys)
+            for combination in combinations(said, need):
+                if by_combination.get(combination, set()) - {subject}:
+                    return True
+        return self._counted(said, subject, self.long_name_keys)
+
+    def _counted(
+        self, said: list[str], subject: int, keys: dict[str, list[tuple[int, int]]]
+    ) -> bool:
+        """The same test by counting the lemmas the quote shares with each name of `keys`."""
+        hits = (key for lemma in said for key in keys.get(lemma, ()))
+        return _reaches(hits, lambda key: _needed(self.name_sizes[key]), subject)
+
+
+def _reaches(
+    hits: Iterable[tuple[int, int]], need: Callable[[tuple[int, int]], int], subject: int
+) -> bool:
+    """Whether some (node, index) key other than the subject's is hit `need(key)` times,
+    stopped as soon as one key gets there."""
+    counts: dict[tuple[int, int], int] = {}
+    for key in hits:
+        if key[0] == subject:
+            continue
+        counts[key] = found = counts.get(key, 0) + 1
+        if found >= need(key):
+            return True
+    return False
 
 
 def research_gaps(nodes: list[ContextNode], edges: list[ContextEdge], language: str) -> list[Gap]:

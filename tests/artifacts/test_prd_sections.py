@@ -113,8 +113,9 @@ def test_non_goals_are_what_answers_decided_against_with_the_answer_cited(salon)
     # The superseded requirement is not stated as one.
     assert not any("Client mobile app" in t for t in _texts(version, Section.REQUIREMENTS))
     assert "## Non-goals" in version.markdown
-    # Ranked without it: one person wrote both messages about the waitlist.
-    assert "Priority 1: score 4.8 = reach 2 × impact 3 × confidence 0.8." in version.markdown
+    # Ranked without it: one person wrote both messages about the waitlist; impact counts its
+    # pain and job, and +1 as the pain's quote says money is lost.
+    assert "Priority 1: score 6.4 = reach 2 × impact 4 × confidence 0.8." in version.markdown
     assert "Why this rank: 1 person in 2 messages, newest 3 May" in version.markdown
 
 

@@ -194,8 +194,10 @@ def test_requirements_are_ranked_by_a_score_shown_with_its_reasons(bookings):
     assert (top["people"], top["sources"]) == (3, 4)
     assert {s["number"] for s in top["segments"]} == {r.owners.number, r.desk.number}
     assert {p["number"] for p in top["pains"]} == {r.lost.number, r.calls.number}
-    assert (top["reach"], top["impact"]) == (3 + 2, 1 + 2)
-    assert top["score"] == round(5 * 3 * r.reminders.confidence / 100, 2)
+    # Impact: its two pains, and +1 as their quotes say something is lost or forgotten.
+    assert top["severe"] is True
+    assert (top["reach"], top["impact"]) == (3 + 2, 1 + 2 + 1)
+    assert top["score"] == round(5 * 4 * r.reminders.confidence / 100, 2)
     assert top["latest"] == "2026-04-05"
     assert second["recommended"] is True and second["reach"] == 1 and second["impact"] == 2
     assert second["score"] == round(1 * 2 * r.widget.confidence / 100, 2)
@@ -211,7 +213,8 @@ def test_requirements_are_ranked_by_a_score_shown_with_its_reasons(bookings):
 
     section = version.markdown.split("## Requirements")[1].split("## ")[0]
     assert "score = reach × impact × confidence" in section
-    assert f"Priority 1: score {top['score']:g} = reach 5 × impact 3" in section
+    assert f"Priority 1: score {top['score']:g} = reach 5 × impact 4" in section
+    assert "its quotes say something fails or cannot be done" in section
     assert "Why this rank: 3 people in 4 messages, newest 5 April" in section
     assert f"serves Salon owners (#{r.owners.number}), Receptionists (#{r.desk.number})" in section
     assert "Priority 2:" in section and "the research recommends it" in section

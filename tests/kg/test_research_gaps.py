@@ -7,10 +7,22 @@ that does not answer the question, however close its words (gap)."""
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
 
-from kg.reading.context import GAP_RULES, ContextEdge, ContextNode, EvidenceView, research_gaps
+from kg.reading import context
+from kg.reading.context import (
+    COMBINATIONS_PER_NAME,
+    COMBINATIONS_PER_QUOTE,
+    GAP_RULES,
+    ContextEdge,
+    ContextNode,
+    EvidenceView,
+    _Answers,
+    _names,
+    research_gaps,
+)
 
 _numbers = itertools.count(1)
 
@@ -157,3 +169,82 @@ def test_the_question_is_asked_in_the_project_language():
     gaps = research_gaps([subject], [], "ru")
     assert {g.rule for g in gaps} == {"segment_without_pains", "segment_without_triggers"}
     assert all("Владельцы салонов" in g.question for g in gaps)
+
+
+def _said_together_pairwise(subject: ContextNode, others: list[ContextNode]) -> bool:
+    """The definition, node by node: a shared span of one message, or a quote of one naming
+    the other (half the lemmas of a name, at least one)."""
+    for other in others:
+        if other.number == subject.number:
+            continue
+        for e in subject.evidence:
+            for f in other.evidence:
+                if e.episode_uid == f.episode_uid and e.start < f.end and f.start < e.end:
+                    return True
+        if any(_names(subject, f.quote) for f in other.evidence):
+            return True
+        if any(_names(other, e.quote) for e in subject.evidence):
+            return True
+    return False
+
+
+@pytest.mark.parametrize(
+    "name_limit,quote_limit", [(COMBINATIONS_PER_NAME, COMBINATIONS_PER_QUOTE), (0, 0), (70, 0)]
+)
+def test_the_indexed_answer_check_agrees_with_the_pairwise_definition(
+    monkeypatch, name_limit, quote_limit
+):
+    """The index answers exactly what comparing every pair would, by its lookups of half-name
+    combinations and (limits 0) by counting shared lemmas: names of 1 to 7 words from a small
+    vocabulary, so common words are shared by many nodes, and quotes of 2 to 40 words."""
+    monkeypatch.setattr(context, "COMBINATIONS_PER_NAME", name_limit)
+    monkeypatch.setattr(context, "COMBINATIONS_PER_QUOTE", quote_limit)
+    rng = random.Random(43)
+    words = [
+        "courier",
+        "route",
+        "invoice",
+        "basement",
+        "signal",
+        "photo",
+        "upload",
+        "queue",
+        "tablet",
+        "battery",
+        "barcode",
+        "refund",
+        "receipt",
+        "warehouse",
+        "driver",
+        "delay",
+        "shift",
+        "bonus",
+        "fuel",
+        "camera",
+        "ticket",
+        "parcel",
+        "locker",
+        "window",
+        "scanner",
+        "printer",
+        "pallet",
+        "trailer",
+    ]
+
+    def random_node(node_type: str, episode: int, name_words: tuple[int, int]) -> ContextNode:
+        label = " ".join(rng.sample(words, rng.randint(*name_words)))
+        quote = " ".join(rng.choice(words) for _ in range(rng.choice((2, 4, 8, 40))))
+        return node(node_type, label, quote, f"e{episode}", start=rng.randint(0, 500))
+
+    checked = answered = 0
+    for _ in range(60):
+        name_words = rng.choice(((1, 3), (5, 7), (1, 7)))
+        answers = [
+            random_node("pain", rng.randint(1, 400), name_words) for _ in range(rng.randint(1, 25))
+        ]
+        subject = random_node("segment", rng.randint(1, 400), name_words)
+        expected = _said_together_pairwise(subject, answers)
+        assert _Answers(answers).answers(subject) == expected, subject
+        checked += 1
+        answered += expected
+    assert checked == 60 and 0 < answered < 60  # both outcomes were exercised
