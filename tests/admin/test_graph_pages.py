@@ -264,6 +264,10 @@ def test_graph_unavailable_is_shown_on_every_graph_page(admin_client, trail, mon
 
     class Down:
         uri = "falkordb://graph.invalid:6379"
+        schema_ready = True
+
+        def for_graph(self, name):
+            return self
 
         def run(self, statement, **params):
             raise GraphUnavailable(f"graph server at {self.uri} is unavailable: refused")
