@@ -343,6 +343,18 @@ RETURN properties(n) AS props
 ORDER BY n.number
 """
 
+# The valid nodes of the given types said in the same messages as the given nodes (a bounded
+# read of what may answer their questions), most shared messages first.
+NODES_SAID_WITH = """
+MATCH (n:Entity {project: $project})-[:MENTIONED_IN]->(e:Episode)<-[:MENTIONED_IN]-(m:Entity)
+WHERE n.uid IN $uids AND m.project = $project AND NOT m.uid IN $uids
+  AND m.type IN $types AND m.invalid_at IS NULL
+WITH m.uid AS uid, count(DISTINCT e) AS shared
+RETURN uid
+ORDER BY shared DESC, uid
+LIMIT $limit
+"""
+
 # A node's mentions of episodes whose evidence left it (a person split it off into a node of
 # its own, which links them anew).
 MENTIONS_DELETE = """

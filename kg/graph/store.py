@@ -513,6 +513,23 @@ def nodes_by_uids(
     return _with_evidence(scope, [NodeRecord.from_props(r["props"]) for r in rows], c)
 
 
+def nodes_said_with(
+    scope: GraphScope,
+    uids: Iterable[str],
+    types: Iterable[str],
+    limit: int,
+    client: GraphClient | None = None,
+) -> list[NodeRecord]:
+    """At most `limit` valid nodes of `types` said in the messages that name any of `uids`
+    (not those nodes themselves), with their evidence; most messages shared first."""
+    uids, types = sorted(set(uids)), sorted(set(types))
+    if not uids or not types or limit <= 0:
+        return []
+    c = project_graph(scope, client)
+    rows = c.run(cypher.NODES_SAID_WITH, project=scope.project, uids=uids, types=types, limit=limit)
+    return nodes_by_uids(scope, [r["uid"] for r in rows], c)
+
+
 def nodes_named_like(
     scope: GraphScope,
     node_type: str,

@@ -548,10 +548,16 @@ def _reaches(
     return False
 
 
-def research_gaps(nodes: list[ContextNode], edges: list[ContextEdge], language: str) -> list[Gap]:
+def research_gaps(
+    nodes: list[ContextNode],
+    edges: list[ContextEdge],
+    language: str,
+    answerers: Iterable[ContextNode] = (),
+) -> list[Gap]:
     """The questions the research truly leaves open about `nodes`: a gap is reported only when
-    no edge answers it (`edges` may reach nodes outside `nodes`) and no node of `nodes` of an
-    answering type is said together with the node."""
+    no edge answers it (`edges` may reach nodes outside `nodes`) and no node of `nodes` or of
+    `answerers` (nodes asked about in no gap of their own) of an answering type is said
+    together with the node."""
     links: dict[tuple[int, str], set[str]] = {}
     for edge in edges:
         links.setdefault((edge.source, "out"), set()).add(edge.relation)
@@ -559,6 +565,9 @@ def research_gaps(nodes: list[ContextNode], edges: list[ContextEdge], language: 
     by_type: dict[str, list[ContextNode]] = {}
     for node in nodes:
         by_type.setdefault(node.type, []).append(node)
+    answering = {t: list(group) for t, group in by_type.items()}
+    for node in answerers:
+        answering.setdefault(node.type, []).append(node)
     indexes: dict[tuple[str, ...], _Answers] = {}  # built once per answering types, if needed
     gaps = []
     for rule in GAP_RULES:
@@ -567,7 +576,7 @@ def research_gaps(nodes: list[ContextNode], edges: list[ContextEdge], language: 
                 continue
             if rule.answer_types not in indexes:
                 indexes[rule.answer_types] = _Answers(
-                    n for t in rule.answer_types for n in by_type.get(t, ())
+                    n for t in rule.answer_types for n in answering.get(t, ())
                 )
             if indexes[rule.answer_types].answers(node):
                 continue

@@ -3,8 +3,9 @@ the revision that says whether it changed since it was last read.
 
 The overview shows the highest-priority valid nodes of each type (the graph orders and cuts
 them), each type's count and the average confidence (the graph's aggregates), the first open
-contradictions, the gaps of the nodes shown (their own edges and what the nodes shown say
-together) and the org insights about them. Nothing here reads every node of a project.
+contradictions, the gaps of the nodes shown (a gap only when neither their own edges nor a
+node said in the same messages answers it) and the org insights about them. Nothing here
+reads every node of a project.
 
 `research_revision` is what a poll compares: the graph's revision counter (bumped by every
 write of the graph: pipeline, corrections, answers, rebuilds) with the ledger's latest
@@ -23,6 +24,7 @@ from kg.models import Episode, EpisodeProcessing, ProcessingStatus, Project
 from kg.ontology import NODE_TYPES
 from kg.pipeline.revision import project_revision
 from kg.reading.context import (
+    GAP_RULES,
     QUESTIONS,
     ContextContradiction,
     ContextEdge,
@@ -37,6 +39,8 @@ from kg.reading.context import (
 
 NODES_PER_TYPE = 12
 CONTRADICTIONS_SHOWN = 10
+# Nodes read beyond those shown to tell a real gap from one answered by a node not shown.
+ANSWERERS = 200
 
 
 @dataclass(frozen=True)
@@ -80,7 +84,9 @@ def research_overview(
     views = [node_view(n, episodes) for n in shown]
     for group in overview.groups:
         group.nodes.extend(v for v in views if v.type == group.type)
-    overview.gaps = research_gaps(views, _edges_of(scope, shown), project.language)
+    overview.gaps = research_gaps(
+        views, _edges_of(scope, shown), project.language, _answerers(project, shown, episodes)
+    )
     overview.contradictions = [
         _contradiction(record, a, b, project.language)
         for record, a, b in store.contradiction_page(scope, "open", 0, contradictions_shown)
@@ -88,6 +94,17 @@ def research_overview(
     overview.open_contradictions = store.count_contradictions(scope, "open")
     overview.org_insights = collect_org_insights(project, shown)
     return overview
+
+
+def _answerers(project: Project, shown, episodes) -> list[ContextNode]:
+    """The nodes not shown that may answer a shown node's question: those of an answering type
+    said in the same messages (a gap is named only when none is), at most ANSWERERS of them."""
+    types = {t for rule in GAP_RULES for t in rule.answer_types}
+    found = store.nodes_said_with(project.graph_scope, [n.uid for n in shown], types, ANSWERERS)
+    more = episodes_by_uid(
+        project, {e.episode_uid for n in found for e in n.evidence} - set(episodes)
+    )
+    return [node_view(n, episodes | more) for n in found]
 
 
 def _edges_of(scope, nodes) -> list[ContextEdge]:

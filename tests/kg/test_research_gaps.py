@@ -248,3 +248,65 @@ def test_the_indexed_answer_check_agrees_with_the_pairwise_definition(
         checked += 1
         answered += expected
     assert checked == 60 and 0 < answered < 60  # both outcomes were exercised
+
+
+def test_the_panel_names_no_gap_a_node_it_does_not_show_answers(graph, db):
+    """The panel reads the first nodes of each type only; a pain said with a shown segment but
+    not shown itself still answers "what problems do they have?"."""
+    from kg.graph import EpisodeStub, Evidence, store
+    from kg.models import Episode
+    from kg.reading.overview import research_overview
+    from tests.kg.pipeline_helpers import make_project, node_record, record_messages
+
+    project = make_project("salon-gaps")
+    texts = ["Owners lose bookings when the phone is busy.", "Stylists double-book chairs."]
+    record_messages(project, [{"text": t, "at": "2026-03-01T10:00:00Z"} for t in texts])
+    episodes = {e.number: e for e in Episode.objects.filter(project=project)}
+    for e in episodes.values():  # what the pipeline writes first: the messages nodes link to
+        store.upsert_episode_stub(
+            project.graph_scope,
+            EpisodeStub(uid=str(e.uid), number=e.number, valid_at="2026-03-01T10:00:00Z"),
+        )
+
+    def said(number: int, quote: str) -> list[Evidence]:
+        text = episodes[number].content
+        start = text.index(quote)
+        return [
+            Evidence(
+                episode_uid=str(episodes[number].uid),
+                episode_number=number,
+                quote=quote,
+                start=start,
+                end=start + len(quote),
+                valid_at="2026-03-01T10:00:00.000000Z",
+            )
+        ]
+
+    store.write_nodes(
+        project.graph_scope,
+        [
+            node_record(1, "owners", "segment", confidence=90, evidence=said(1, "Owners")),
+            node_record(2, "lose bookings", "pain", confidence=20, evidence=said(1, texts[0])),
+            node_record(3, "double-book chairs", "pain", confidence=95, evidence=said(2, texts[1])),
+        ],
+    )
+    shown_one = research_overview(project, nodes_per_type=1)
+    pains = next(g for g in shown_one.groups if g.type == "pain")
+    assert [n.number for n in pains.nodes] == [3]  # the answering pain is not shown
+    assert ("segment_without_pains", 1) not in {(g.rule, g.node) for g in shown_one.gaps}
+    # The pain said in another message answers nothing about the owners: without #2, a gap.
+    store.write_nodes(
+        project.graph_scope,
+        [
+            node_record(
+                2,
+                "lose bookings",
+                "pain",
+                confidence=20,
+                evidence=said(1, texts[0]),
+                invalid_at="2026-03-02T00:00:00.000000Z",
+            )
+        ],
+    )
+    gaps = {(g.rule, g.node) for g in research_overview(project, nodes_per_type=1).gaps}
+    assert ("segment_without_pains", 1) in gaps
