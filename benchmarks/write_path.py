@@ -37,6 +37,7 @@ from collections import Counter
 from pathlib import Path
 
 from benchmarks.environment import RESULTS, bench_environment
+from benchmarks.feedback import mixed_feedback
 
 
 def _percentile(values: list[float], share: float) -> float:
@@ -217,54 +218,10 @@ def encoding_speed(count: int = 1000) -> dict:
     return {"labels": count, "labels_per_second": round(count / seconds, 1)}
 
 
-ROLES = [
-    "couriers", "dispatchers", "florists", "bakers", "tutors", "nurses", "drivers", "cashiers",
-    "landlords", "plumbers", "pharmacists", "barbers", "waiters", "teachers", "accountants",
-    "gardeners", "mechanics", "librarians", "painters", "electricians",
-]  # fmt: skip
-PLACES = [
-    "Leeds", "York", "Bath", "Derby", "Hull", "Ripon", "Wells", "Truro", "Exeter", "Bristol",
-    "Oxford", "Durham", "Chester", "Lincoln", "Norwich", "Carlisle", "Preston", "Salford",
-    "Dundee", "Perth", "Stirling", "Inverness", "Cardiff", "Newport", "Swansea", "Bangor",
-    "Belfast", "Armagh", "Lisburn", "Derry",
-]  # fmt: skip
-THINGS = [
-    "booking app", "route planner", "invoice form", "rota sheet", "price list", "order screen",
-    "delivery map", "stock report", "payment page", "sign-up form", "search box", "calendar",
-    "chat widget", "export button", "photo upload", "login page", "receipt printer",
-    "loyalty card", "reminder text", "timesheet",
-]  # fmt: skip
-PROBLEMS = [
-    "lags on weak internet", "freezes every morning", "loses the last address",
-    "takes ten minutes to load", "crashes after the update", "shows the wrong prices",
-    "logs everyone out at noon", "drops half of the orders", "sends reminders twice",
-    "forgets the saved filters", "hides the cancel button", "rounds totals the wrong way",
-]  # fmt: skip
-TOOLS = ["Excel", "WhatsApp groups", "paper lists", "a shared calendar", "sticky notes"]
-JOBS = [
-    "hand out routes every morning", "track who paid", "plan the weekly rota",
-    "count the stock on Fridays", "match invoices to payments",
-]  # fmt: skip
-
-
 def varied_messages(count: int, seed: int = 11) -> list[str]:
-    """Messages that keep naming new groups, things and problems, as a long research project
-    does (no two alike, so no answer is reused from the record of an identical prompt)."""
-    rng = random.Random(seed)
-    out = []
-    for i in range(count):
-        role, place = rng.choice(ROLES), rng.choice(PLACES)
-        if i % 3 == 2:
-            out.append(
-                f"Most {role} in {place} use {rng.choice(TOOLS)} to {rng.choice(JOBS)}, "
-                f"interview {i}."
-            )
-        else:
-            out.append(
-                f"{role.capitalize()} in {place} say the {rng.choice(THINGS)} "
-                f"{rng.choice(PROBLEMS)} (note {i})."
-            )
-    return out
+    """Varied feedback in both languages (benchmarks.feedback: 120 roles and 120 product parts
+    per language, 24 brands, 30 problems, 10-12 frames), as a long research project brings."""
+    return mixed_feedback(count, seed=seed)
 
 
 def _worker_process(
@@ -383,11 +340,13 @@ def offline_ingest_through_worker(
             new = Project.objects.create(organization=other, slug=f"start-{n}", name="")
             starts.append(_record_and_wait(new, texts[:edge], 0))
         done, middle = edge, 0.0
+        grown = {done: store.count_nodes(project.graph_scope)}
         while done < total - ends:
             size = min(chunk, total - ends - done)
             middle += _record_and_wait(project, texts[done : done + size], done)
             done += size
-            print(f"  {done} episodes, {done / (starts[0] + middle):.1f}/s", flush=True)
+            grown[done] = store.count_nodes(project.graph_scope)
+            print(f"  {done} episodes, {grown[done]} nodes, {done / (starts[0] + middle):.1f}/s")
         last = []
         while done < total:
             size = min(edge, total - done)
@@ -411,7 +370,8 @@ def offline_ingest_through_worker(
         f"first_{edge}_windows_ms": [round(t / edge * 1000, 1) for t in starts],
         f"last_{edge}_windows_ms": [round(t * 1000, 1) for t in last],
         "batch_extraction_calls": calls.filter(operation="batch_extraction").count(),
-        "nodes": len(store.list_nodes(project.graph_scope)),
+        "nodes": store.count_nodes(project.graph_scope),
+        "nodes_grown_by_episodes": grown,
         "nodes_lacking_evidence_of_their_mentions": lost,
         f"kg_rebuild_of_the_{total}": rebuild,
     }
