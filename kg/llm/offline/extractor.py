@@ -32,6 +32,7 @@ from kg.llm.offline.findings import (
     _risks,
     _story,
 )
+from kg.llm.offline.label_discipline import disciplined
 from kg.llm.offline.labels import (
     asks_a_fix_of_nothing,
     names_nothing,
@@ -43,6 +44,7 @@ from kg.llm.offline.labels import (
     tells_only_an_error_page,
 )
 from kg.llm.offline.markup import entity_spans, mask_markup, read_entities
+from kg.llm.offline.named_organisations import names_an_organisation, organisation_findings
 from kg.llm.offline.organisations import (
     _competitors,
     _name_key,
@@ -123,6 +125,12 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     product = request.product.strip()
     findings = [
         _find_all(text, sentence, product, own, mentions=not report) for sentence in sentences
+    ]
+    # what no label may be, read in the text before its layout was blanked (a statute's
+    # "U.S.C." reads as a code name there)
+    findings = [
+        disciplined(text, raw, sentence, found)
+        for sentence, found in zip(sentences, findings, strict=True)
     ]
     if expected.strip():
         # "Expected: … Opera 102 shows the chart correctly": what should happen states no
@@ -322,6 +330,8 @@ def _find_all(
     planned_spans = goal_spans + [r.quote for r in risks]
     alternatives = _alternatives(text, sentence, own)
     competitors = _competitors(text, sentence, own, alternatives)
+    # companies a customer's text names by their role (a ticket's are its tools and parts)
+    organisations = organisation_findings(text, sentence, own, competitors) if mentions else []
     # what the sentence asks for: a feature for _features, and no job for _jobs
     requests = request_spans(text, (sentence.start, sentence.end), sentence.lex.LANG == "en")
     jobs = _jobs(text, sentence, [cue for cue, _ in requests])
@@ -351,6 +361,7 @@ def _find_all(
         and not _REPRODUCED_EN.search(f.label)
         and not report_ru.tells_reproduction(f.label)
         and not _points_onward(text, f)
+        and not names_an_organisation(f.label, organisations)
     ]
     found = [
         *_markets(text, sentence, product),
@@ -362,6 +373,7 @@ def _find_all(
         *_triggers(text, sentence),
         *alternatives,
         *competitors,
+        *organisations,
         *features,
         *metrics,
         *goals,
