@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from kg import language
 from kg.language import vectors
-from kg.llm.offline import ahead, lexicon_en, lexicon_ru, report_layout, report_ru
+from kg.llm.offline import ahead, lexicon_en, lexicon_ru, report_layout, report_ru, speakers
 from kg.llm.offline.alternatives import _alternatives, _jobs, _triggers
 from kg.llm.offline.clauses import user_story
 from kg.llm.offline.features import _features
@@ -237,6 +237,8 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     # "Please fix it.": a request to repair naming nothing, only worth a pain when alone
     empty_fixes = {id(f) for f in all_pains if asks_a_fix_of_nothing(f.label)}
     told_pain = any(id(f) not in empty_fixes for f in all_pains)
+    # who speaks in each sentence: an interview's header, a speaker's label, the interviewer
+    spoken = speakers.turns(text, sentences, findings)
     for index, (sentence, candidates) in enumerate(zip(sentences, findings, strict=True)):
         found: list[Finding] = []
         for item in candidates:
@@ -304,13 +306,26 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
                     continue
                 pains.append(item)
             found.append(item)
+        turn = spoken[index]
+        if turn is not None and turn.researcher:
+            found = [f for f in found if f.type not in _STUDY_QUESTION_DROPS]
+        reporter = speakers.reported(text, sentence, found)
+        if reporter is not None:
+            found = speakers.without_the_report(text, reporter[1], found)
         for item in found:
             answer.node(item)
         carried = _carried_segment(text, sentence, referent)
-        _link_sentence(answer, text, sentence, found, carried)
+        if turn is not None and turn.segment is not None and reporter is None:
+            carried = (turn.start, turn.segment)  # the speaker of the notes it stands under
+        actors = speakers.actors_of(turn, reporter[0] if reporter else None, found)
+        _link_sentence(answer, text, sentence, actors, carried)
         _link_risk_to_previous(answer, sentence, found, referent)
         referent = _Referent(sentence.start, found, carried)
     return ExtractionResponse(nodes=answer.nodes, relations=answer.relations)
+
+
+# An interviewer's line asks; it states nothing about the people studied.
+_STUDY_QUESTION_DROPS = frozenset(("pain", "feature", "job", "segment", "goal", "metric"))
 
 
 def _find_all(

@@ -174,8 +174,11 @@ def _researchers_work(text: str, sentence: Sentence) -> tuple[int, int, bool] | 
             return match.start(), end, True
         if objects & _RESEARCH_ARTEFACTS or not rest:
             return match.start(), end, False
-        if rest[0] in ("to", "with", "в", "на"):
-            return match.start(), end, False  # "we will submit to OFA": an errand, no object
+        named = re.match(r"\s*(?:to|with|в|на)\s+(?:the\s+)?(?P<whom>[\w-]+)", match["rest"])
+        if named is not None and (named["whom"][:1].isupper() or named.group().count(" the ")):
+            # "we will submit to OFA", "… to the review board": an errand, no object; "we
+            # plan to add" is no errand
+            return match.start(), end, False
     return None
 
 

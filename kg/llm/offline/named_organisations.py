@@ -89,6 +89,14 @@ _VERB_AFTER = re.compile(
 )
 
 
+# A common noun of an interface right after a capitalised word makes it that part's name.
+_INTERFACE_NOUN_AFTER = re.compile(
+    r"\s+(?:mode|menu|button|tab|view|screen|page|panel|option|options|settings|feature|window|"
+    r"bar|field|dialog|режим\w*|меню|кнопк\w*|вкладк\w*|окн\w+|панел\w+)(?![\w-])",
+    re.IGNORECASE,
+)
+
+
 def _grammemes(word: str) -> set[str]:
     """The grammemes of the word's likeliest reading («Тинькофф» may be a surname, but is
     read first as a noun)."""
@@ -191,6 +199,8 @@ def organisation_findings(
             after = text[end : min(sentence.end, end + 40)]
         if not _is_a_name(name, opens) or not _is_competitor_name(name, set(), sentence.lex):
             continue  # nor a platform, a device, a language or a workaround ("Excel")
+        if _INTERFACE_NOUN_AFTER.match(text, end):
+            continue  # "Edit mode", «меню Файл»: a part of a program named, no company
         shown = _nominative(name) if sentence.lex is lexicon_ru else name
         key = _name_key(shown)
         if key in taken or _name_key(name) in taken:
