@@ -103,3 +103,20 @@ def test_the_company_an_english_writer_complains_of_is_the_product(text, expecte
 def test_people_places_and_platforms_are_no_organisation(text):
     nodes = _nodes(text, "ru")
     assert not [n for n in nodes if n[0] in ("product", "competitor")], nodes
+
+
+@pytest.mark.parametrize(
+    ("text", "pain"),
+    [
+        (
+            "В Ростелекоме третий день не работает домашний интернет.",
+            "не работает домашний интернет",
+        ),
+        ("У МТС опять пропала связь в метро.", "опять пропала связь в метро"),
+    ],
+)
+def test_a_pain_is_labelled_without_the_company_it_happens_with(text, pain):
+    nodes = _nodes(text, "ru")
+    pains = [label for type_, label in nodes if type_ == "pain"]
+    assert any(pain in label for label in pains), nodes
+    assert not any("МТС" in label or "Ростелеком" in label for label in pains), pains

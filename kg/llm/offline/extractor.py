@@ -44,7 +44,11 @@ from kg.llm.offline.labels import (
     tells_only_an_error_page,
 )
 from kg.llm.offline.markup import entity_spans, mask_markup, read_entities
-from kg.llm.offline.named_organisations import names_an_organisation, organisation_findings
+from kg.llm.offline.named_organisations import (
+    names_an_organisation,
+    organisation_findings,
+    pains_without_the_company,
+)
 from kg.llm.offline.organisations import (
     _competitors,
     _name_key,
@@ -394,6 +398,7 @@ def _find_all(
         *goals,
         *risks,
     ]
+    found = pains_without_the_company(text, found) if organisations else found
     if product and found and any(f.type in ("risk", "competitor") for f in found):
         found.extend(_product_mention(text, sentence, product, found))
     # A label must be a whole phrase: never a fragment, a web address or a table row; a

@@ -31,6 +31,7 @@ Example: «Перешёл в Билайн, потому что в МТС пос�
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from kg.language import is_english_word
 from kg.language.lemmas import _morph
@@ -205,7 +206,8 @@ def organisation_findings(
         key = _name_key(shown)
         if key in taken or _name_key(name) in taken:
             continue
-        role = _role(before, after, opens, sentence.lex is lexicon_ru)
+        latin = bool(re.match(r"[A-Za-z]", name))
+        role = _role(before, after, opens, sentence.lex is lexicon_ru, latin)
         if role is None:
             continue
         if role == "product" and own and key not in own:
@@ -239,9 +241,12 @@ def _opens(text: str, sentence: Sentence, start: int) -> bool:
     return not text[sentence.start : start].strip(" \t\n\"'«(*>-—")
 
 
-def _role(before: str, after: str, opens: bool, russian: bool) -> str | None:
+def _role(before: str, after: str, opens: bool, russian: bool, latin: bool) -> str | None:
     if _RIVAL_BEFORE.search(before) or _RIVAL_AFTER.match(after):
         return "competitor"
+    if russian and latin:
+        return None  # «VPN не подключается», «с Docker»: a Russian text's Latin words are its
+        # tools and parts more often than the company it deals with
     if not russian:
         dealt = _DEALT_WITH_BEFORE.search(before) or _HARMED_AFTER.match(after)
         return "product" if dealt else None
@@ -262,3 +267,28 @@ def names_an_organisation(label: str, organisations: list[Finding]) -> bool:
     """A feature that is only an organisation's name ("Wells Fargo", «Сбер»)."""
     key = _name_key(label)
     return any(key == _name_key(o.label) for o in organisations)
+
+
+def pains_without_the_company(text: str, found: list[Finding]) -> list[Finding]:
+    """A pain that opens on the company it happens with («в Ростелекоме третий день не
+    работает интернет», "at Northwind Bank my card was declined") is labelled without it: the
+    company is the product node beside it, the pain is what goes wrong."""
+    companies = [f for f in found if f.type in ("product", "competitor")]
+    if not companies:
+        return found
+    kept: list[Finding] = []
+    for finding in found:
+        if finding.type == "pain":
+            for company in companies:
+                written = text[company.at : company.quote[1]]
+                lead = re.match(
+                    rf"\s*(?:(?:в|во|у|с|со|на|at|with|from)\s+)?{re.escape(written)}[\s,:—-]+",
+                    finding.label,
+                    re.IGNORECASE,
+                )
+                rest = finding.label[lead.end() :] if lead else ""
+                if lead and len(rest.split()) > 1:
+                    finding = replace(finding, label=rest)
+                    break
+        kept.append(finding)
+    return kept
