@@ -98,9 +98,13 @@ def test_the_company_an_english_writer_complains_of_is_the_product(text, expecte
     [
         "Иван из Москвы звонил в поддержку, но ему не ответили.",
         "В Windows 11 приложение не запускается.",
+        # a dictionary's noun with a capital: a section of a program, a title
+        "Поиск в Справке не находит ничего.",
+        "example.org - Меню не открывается после входа.",
+        "VPN не подключается после обновления.",
     ],
 )
-def test_people_places_and_platforms_are_no_organisation(text):
+def test_people_places_platforms_and_sections_are_no_organisation(text):
     nodes = _nodes(text, "ru")
     assert not [n for n in nodes if n[0] in ("product", "competitor")], nodes
 

@@ -17,13 +17,17 @@ moving («перешёл в», «ушла из»), of using or comparing («по
 «дешевле, чем в»), as the subject of a verb («Сбербанк заблокировал карту»), as the one
 addressed («МТС, верните …») or as where a service fails («в Билайне опять списали»).
 
-Why not slovnet's NER (natasha 1.6 wheel, navec embeddings): measured on this machine (2 cores
-shared) it tags 27–32 short messages a second, a quarter of the ≥ 100 messages a second the
-extraction must keep per language; on the Russian dev sets (VS Code reports, SeaMonkey reports
-put into Russian) the names that matter are Latin product names the role patterns already read,
-and NER also tags a sentence's first word as part of a name («Пользуюсь Тинькофф» as one ORG).
-pymorphy3 is already loaded for every Russian word, so reading names costs nothing more, and
-the role comes from the grammar around the name either way.
+Why not slovnet's NER (the natasha 1.6 wheel's NewsNERTagger over navec embeddings), measured
+on the 200 Russian dev reports (the VS Code issues and the SeaMonkey reports put into Russian) on
+2 shared cores: the tagger alone reads 9.5-11.7 reports a second, while the whole
+rule extraction reads 53-83 (and about 30 short customer messages a second against the ≥ 100
+the extraction must keep); its 121 ORG spans there are mostly the Latin product names the
+competitor patterns already read («Firefox», «SeaMonkey»), with Russian words a capital opens
+among them («Входящих», «Почта», «Капс лок», «Ъ»), and it tags a sentence's first word into a
+name («Пользуюсь Тинькофф» as one ORG). The rules here find no false company on those reports
+(a dictionary's common noun with a capital, «в Справке», takes no role without a rival's cue),
+and pymorphy3 is loaded for every Russian word already: reading names costs about 5% of the
+extraction's time, and the role comes from the grammar around the name either way.
 Example: «Перешёл в Билайн, потому что в МТС постоянно пропадает связь» gives the competitor
 «Билайн» and the product «МТС».
 """
@@ -36,7 +40,7 @@ from dataclasses import replace
 from kg.language import is_english_word
 from kg.language.lemmas import _morph
 from kg.llm.offline import lexicon_ru
-from kg.llm.offline.organisations import _is_competitor_name, _name_key
+from kg.llm.offline.organisations import _UI_ELEMENT_BEFORE, _is_competitor_name, _name_key
 from kg.llm.offline.sentences import Finding, Sentence
 
 # People and places are named with capitals too: never an organisation.
@@ -156,9 +160,12 @@ def _is_a_name(name: str, opens_sentence: bool) -> bool:
         return True  # «МТС», «ВТБ»
     if "Orgn" in grammemes or "Trad" in grammemes or _COMPANY_KIND_END.search(head):
         return True
-    # a capital in the middle of a sentence names something; one opening it, only a word
-    # the dictionary does not know («Тинькофф»)
+    # a capital in the middle of a sentence names something; one opening it (or a line, as a
+    # title does), only a word the dictionary does not know («Тинькофф»); a word the
+    # dictionary knows as no noun is never a name («Мёртвая ссылка», «Портировать …»)
     known = _morph().word_is_known(head.lower())
+    if _morph().parse(head)[0].tag.POS not in ("NOUN", None):
+        return False  # (pymorphy guesses an unknown «Портировать» a verb by its ending)
     return not opens_sentence or not known
 
 
@@ -200,6 +207,8 @@ def organisation_findings(
             after = text[end : min(sentence.end, end + 40)]
         if not _is_a_name(name, opens) or not _is_competitor_name(name, set(), sentence.lex):
             continue  # nor a platform, a device, a language or a workaround ("Excel")
+        if _UI_ELEMENT_BEFORE.search(text, sentence.start, start):
+            continue  # «в меню Справка», "the Run menu": a part of the program
         if _INTERFACE_NOUN_AFTER.match(text, end):
             continue  # "Edit mode", «меню Файл»: a part of a program named, no company
         shown = _nominative(name) if sentence.lex is lexicon_ru else name
@@ -208,6 +217,8 @@ def organisation_findings(
             continue
         latin = bool(re.match(r"[A-Za-z]", name))
         role = _role(before, after, opens, sentence.lex is lexicon_ru, latin)
+        if role == "product" and not latin and not _surely_a_company(name.split()[0], opens):
+            role = None  # «в Справке», «Предзагрузка»: a section or a title as likely as a firm
         if role is None:
             continue
         if role == "product" and own and key not in own:
@@ -237,8 +248,30 @@ _HARMED_AFTER = re.compile(
 )
 
 
+def _surely_a_company(head: str, opens: bool) -> bool:
+    """A Cyrillic name that names a company whatever its place: the dictionary tags it an
+    organisation or a trademark («Билайн», «МТС»), it is an acronym, it ends in a company's kind
+    («Сбербанк», «Ростелеком»), or the dictionary does not know it and it stands inside a
+    sentence («Тинькофф»). A dictionary's common noun with a capital («Справка», «Параметры»)
+    is as often a section of a program or a title: it takes a role only from a rival's cue."""
+    grammemes = _grammemes(head)
+    if head.isupper() or "Orgn" in grammemes or "Trad" in grammemes:
+        return True
+    if _COMPANY_KIND_END.search(head):
+        return True
+    return not opens and not _morph().word_is_known(head.lower())
+
+
 def _opens(text: str, sentence: Sentence, start: int) -> bool:
-    return not text[sentence.start : start].strip(" \t\n\"'«(*>-—")
+    """The word opens its sentence, its line (a title, a list's item) or what follows a title's
+    dash or colon ("www.example.com - Меню не работает")."""
+    line = max(sentence.start, text.rfind("\n", 0, start) + 1)
+    after_a_break = re.search(r"\s[-—–:]\s*$|:\s*$", text[line:start]) is not None
+    return after_a_break or _OPENING.fullmatch(text, line, start) is not None
+
+
+# what may stand before a line's first word: quotes, brackets, list marks, heading marks
+_OPENING = re.compile(r"[\s\"'«(*>\-—#\[\d.)]*")
 
 
 def _role(before: str, after: str, opens: bool, russian: bool, latin: bool) -> str | None:
