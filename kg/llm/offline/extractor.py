@@ -32,7 +32,7 @@ from kg.llm.offline.findings import (
     _risks,
     _story,
 )
-from kg.llm.offline.label_discipline import disciplined
+from kg.llm.offline.label_discipline import disciplined, unmasked
 from kg.llm.offline.labels import (
     asks_a_fix_of_nothing,
     names_nothing,
@@ -313,6 +313,9 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
         turn = spoken[index]
         if turn is not None and turn.researcher:
             found = [f for f in found if f.type not in _STUDY_QUESTION_DROPS]
+        # pains made after the sentence rules (a ticket's title, its actual results) obey
+        # the same: no mask, date or address in a label
+        found = [kept for f in found if (kept := unmasked(f)) is not None]
         reporter = speakers.reported(text, sentence, found)
         if reporter is not None:
             found = speakers.without_the_report(text, reporter[1], found)

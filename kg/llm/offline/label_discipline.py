@@ -5,7 +5,7 @@ each sentence's findings (`disciplined`) and hold for every genre and both langu
 general reason stated beside it rather than for a set's items:
 - a redaction mask ("XXXX", "***", «***»), a date or a web address names nothing: it is cut out
   of a label with the preposition that leads it ("a call from XXXX" → "a call"), and a label
-  left without a phrase is dropped (`_unmasked`); a metric whose only numbers are dates counts
+  left without a phrase is dropped (`unmasked`); a metric whose only numbers are dates counts
   nothing;
 - a feature is a noun phrase with its modifier or a verb phrase: a bare generic noun ("mode",
   "settings", «режим») takes back the modifier it had in the sentence ("dark mode") or is no
@@ -58,12 +58,15 @@ _DATE = (
 _LED_DATE = rf"\b(?:on|since|until|by)\s+{_MONTH}/{_DAY}(?![\d/.])"
 _URL = r"(?:https?://\S+|www\.\S+|\b[\w.+-]+@[\w-]+\.[\w.]+\b)"
 # what leads a date, a mask or an address in a label goes with it: "from XXXX", "on 03/12/2019"
-_LEAD = r"(?:\b(?:on|in|at|from|to|by|since|until|of|with|the|a|an|в|во|на|от|с|со|до|к|у|по)\s+)*"
+_LEAD = (
+    r"(?:\b(?:on|in|at|from|to|by|since|until|of|with|the|a|an|starting|beginning|after|before|"
+    r"в|во|на|от|с|со|до|к|у|по|начиная|после)\s+)*"
+)
 _UNNAMED = re.compile(rf"\s*{_LEAD}(?:{_MASK}|{_DATE}|{_LED_DATE}|{_URL})[\s,.;:]*", re.IGNORECASE)
 _ONLY_DATES = re.compile(rf"^(?:\s*(?:{_DATE}|\b\d{{4}}\b)\s*,?)+$", re.IGNORECASE)
 
 
-def _unmasked(finding: Finding) -> Finding | None:
+def unmasked(finding: Finding) -> Finding | None:
     """The finding with masks, dates and addresses cut out of its label; None when nothing
     that still reads as a phrase is left. A metric that measures only dates is none."""
     if finding.type == "metric" and finding.value and _ONLY_DATES.match(finding.value):
@@ -255,10 +258,10 @@ def disciplined(text: str, raw: str, sentence: Sentence, found: list[Finding]) -
     alternatives = [f for f in found if f.type == "alternative"]
     kept: list[Finding] = []
     for finding in found:
-        unmasked = _unmasked(finding)
-        if unmasked is None:
+        cleaned = unmasked(finding)
+        if cleaned is None:
             continue
-        modified = _modified(text, unmasked)
+        modified = _modified(text, cleaned)
         if modified is None:
             continue
         kept.append(_workaround_job(text, modified, alternatives))
