@@ -1,11 +1,16 @@
 """The offline engine's labels on every set's dev items, as recorded in
 tests/kg/real/offline_labels_golden.json: a digest of each item's labels, and the labels
-themselves for a fixed sample of each set (to read what changed)."""
+themselves for a fixed sample of each set (to read what changed).
+
+When a rule changes labels on purpose, record them again and say in the commit which changed
+and why: `DEBUG=true python manage.py shell -c "from tests.kg.offline_golden import record;
+print(record())"` rewrites the file and returns how many items' labels changed, by set."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -60,3 +65,21 @@ def digest(labels: list[list[str]]) -> str:
     """A short fingerprint of an item's labels: any change to a type, label or quote shows."""
     text = json.dumps(labels, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+def record(datasets: Path | None = None, annotations: Path | None = None) -> dict[str, int]:
+    """Record every dev item's labels as they are now; how many items changed, by set."""
+    from kg.realdata.suite import default_annotations, default_datasets
+
+    datasets = datasets or default_datasets()
+    annotations = annotations or default_annotations()
+    path = annotations / GOLDEN_NAME
+    before = json.loads(path.read_text(encoding="utf-8"))["digests"] if path.exists() else {}
+    items = dev_items(datasets, annotations)
+    labels = {key: labels_of(item) for key, item in items.items()}
+    digests = {key: digest(labels[key]) for key in sorted(items)}
+    sample = {key: labels[key] for key in sorted(sample_keys(items))}
+    text = json.dumps({"digests": digests, "sample": sample}, ensure_ascii=False, indent=1)
+    path.write_text(text + "\n", encoding="utf-8")
+    changed = Counter(k.split(":", 1)[0] for k in digests if before.get(k) != digests[k])
+    return dict(sorted(changed.items()))

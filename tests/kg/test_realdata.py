@@ -13,6 +13,7 @@ import re
 
 import pytest
 
+from kg.llm.offline.reading import listed
 from kg.ontology import NODE_TYPES
 from kg.realdata import datasets as sets
 from kg.realdata.agreement import evaluate_agreement
@@ -130,12 +131,25 @@ _PHRASAL_END = re.compile(
 )
 
 
+# A redaction mask or a date names nothing ("call from XXXX", «***», "on 03/12/2019").
+_MASK_OR_DATE = re.compile(
+    r"\b[Xx]{2,}\b|\*{3,}|\b(?:0?[1-9]|[12]\d|3[01])[/.](?:0?[1-9]|1[0-2])[/.](?:\d{4}|\d{2})\b"
+    r"|\b\d{4}-\d{2}-\d{2}\b"
+)
+# Nouns that name no capability without a modifier (kg/llm/offline/words/generic_heads.txt).
+_GENERIC_HEADS = _wordset(listed("generic_heads"))
+
+
 def _label_problem(label: str) -> str:
     words = re.findall(r"[\w'’-]+", label.lower())
     if _URLISH.search(label):
         return "markup, address or table"
+    if _MASK_OR_DATE.search(label):
+        return "a mask or a date"
     if not words:
         return "no words"
+    if len(words) == 1 and words[0] in _GENERIC_HEADS:
+        return "a bare generic noun"
     if words[-1] in _DANGLING and not _PHRASAL_END.search(label):
         return f"ends on '{words[-1]}'"
     return ""

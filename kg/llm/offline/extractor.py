@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from kg import language
 from kg.language import vectors
-from kg.llm.offline import ahead, lexicon_en, lexicon_ru, report_layout, report_ru
+from kg.llm.offline import ahead, lexicon_en, lexicon_ru, report_layout, report_ru, speakers
 from kg.llm.offline.alternatives import _alternatives, _jobs, _triggers
 from kg.llm.offline.clauses import user_story
 from kg.llm.offline.features import _features
@@ -32,6 +32,7 @@ from kg.llm.offline.findings import (
     _risks,
     _story,
 )
+from kg.llm.offline.label_discipline import disciplined, unmasked
 from kg.llm.offline.labels import (
     asks_a_fix_of_nothing,
     names_nothing,
@@ -43,6 +44,11 @@ from kg.llm.offline.labels import (
     tells_only_an_error_page,
 )
 from kg.llm.offline.markup import entity_spans, mask_markup, read_entities
+from kg.llm.offline.named_organisations import (
+    names_an_organisation,
+    organisation_findings,
+    pains_without_the_company,
+)
 from kg.llm.offline.organisations import (
     _competitors,
     _name_key,
@@ -123,6 +129,12 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     product = request.product.strip()
     findings = [
         _find_all(text, sentence, product, own, mentions=not report) for sentence in sentences
+    ]
+    # what no label may be, read in the text before its layout was blanked (a statute's
+    # "U.S.C." reads as a code name there)
+    findings = [
+        disciplined(text, raw, sentence, found)
+        for sentence, found in zip(sentences, findings, strict=True)
     ]
     if expected.strip():
         # "Expected: … Opera 102 shows the chart correctly": what should happen states no
@@ -229,6 +241,8 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
     # "Please fix it.": a request to repair naming nothing, only worth a pain when alone
     empty_fixes = {id(f) for f in all_pains if asks_a_fix_of_nothing(f.label)}
     told_pain = any(id(f) not in empty_fixes for f in all_pains)
+    # who speaks in each sentence: an interview's header, a speaker's label, the interviewer
+    spoken = speakers.turns(text, sentences, findings)
     for index, (sentence, candidates) in enumerate(zip(sentences, findings, strict=True)):
         found: list[Finding] = []
         for item in candidates:
@@ -296,13 +310,29 @@ def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
                     continue
                 pains.append(item)
             found.append(item)
+        turn = spoken[index]
+        if turn is not None and turn.researcher:
+            found = [f for f in found if f.type not in _STUDY_QUESTION_DROPS]
+        # pains made after the sentence rules (a ticket's title, its actual results) obey
+        # the same: no mask, date or address in a label
+        found = [kept for f in found if (kept := unmasked(f)) is not None]
+        reporter = speakers.reported(text, sentence, found)
+        if reporter is not None:
+            found = speakers.without_the_report(text, reporter[1], found)
         for item in found:
             answer.node(item)
         carried = _carried_segment(text, sentence, referent)
-        _link_sentence(answer, text, sentence, found, carried)
+        if turn is not None and turn.segment is not None and reporter is None:
+            carried = (turn.start, turn.segment)  # the speaker of the notes it stands under
+        actors = speakers.actors_of(turn, reporter[0] if reporter else None, found)
+        _link_sentence(answer, text, sentence, actors, carried)
         _link_risk_to_previous(answer, sentence, found, referent)
         referent = _Referent(sentence.start, found, carried)
     return ExtractionResponse(nodes=answer.nodes, relations=answer.relations)
+
+
+# An interviewer's line asks; it states nothing about the people studied.
+_STUDY_QUESTION_DROPS = frozenset(("pain", "feature", "job", "segment", "goal", "metric"))
 
 
 def _find_all(
@@ -322,6 +352,8 @@ def _find_all(
     planned_spans = goal_spans + [r.quote for r in risks]
     alternatives = _alternatives(text, sentence, own)
     competitors = _competitors(text, sentence, own, alternatives)
+    # companies a customer's text names by their role (a ticket's are its tools and parts)
+    organisations = organisation_findings(text, sentence, own, competitors) if mentions else []
     # what the sentence asks for: a feature for _features, and no job for _jobs
     requests = request_spans(text, (sentence.start, sentence.end), sentence.lex.LANG == "en")
     jobs = _jobs(text, sentence, [cue for cue, _ in requests])
@@ -351,6 +383,7 @@ def _find_all(
         and not _REPRODUCED_EN.search(f.label)
         and not report_ru.tells_reproduction(f.label)
         and not _points_onward(text, f)
+        and not names_an_organisation(f.label, organisations)
     ]
     found = [
         *_markets(text, sentence, product),
@@ -362,11 +395,13 @@ def _find_all(
         *_triggers(text, sentence),
         *alternatives,
         *competitors,
+        *organisations,
         *features,
         *metrics,
         *goals,
         *risks,
     ]
+    found = pains_without_the_company(text, found) if organisations else found
     if product and found and any(f.type in ("risk", "competitor") for f in found):
         found.extend(_product_mention(text, sentence, product, found))
     # A label must be a whole phrase: never a fragment, a web address or a table row; a
