@@ -62,7 +62,8 @@ def is_cyrillic(text: str) -> bool:
 
 
 @lru_cache(maxsize=1)
-def _morph() -> pymorphy3.MorphAnalyzer:
+def russian_morphology() -> pymorphy3.MorphAnalyzer:
+    """The one Russian morphological analyser of the process (its dictionaries load once)."""
     return pymorphy3.MorphAnalyzer()
 
 
@@ -73,7 +74,7 @@ def lemma(word: str) -> str:
     if not lowered:
         return ""
     if is_cyrillic(lowered):
-        return _morph().parse(lowered)[0].normal_form.replace("ё", "е")
+        return russian_morphology().parse(lowered)[0].normal_form.replace("ё", "е")
     if not lowered.isalpha():
         return lowered
     return simplemma.lemmatize(lowered, lang="en").lower()

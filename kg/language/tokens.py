@@ -9,7 +9,7 @@ from functools import cached_property, lru_cache
 from textblob.en import lexicon
 from textblob.en.taggers import PatternTagger
 
-from kg.language.lemmas import _morph, is_cyrillic, lemma
+from kg.language.lemmas import is_cyrillic, lemma, russian_morphology
 
 # A key combination ("Ctrl+Shift+K"), a version or a decimal ("1.86", "2,5") and a file
 # extension (".tsx") are one token: their plus or dot ends no word, sentence or phrase.
@@ -142,7 +142,7 @@ def _subject_first(tagged: list[tuple[str, str]], index: int, tag: str) -> bool:
 def _russian_pos(word: str) -> str:
     if not any(ch.isalnum() for ch in word):
         return "PUNCT"
-    tag = _morph().parse(word.lower())[0].tag
+    tag = russian_morphology().parse(word.lower())[0].tag
     if "Name" in tag or "Surn" in tag or "Geox" in tag:
         return "PROPN"
     return _OPENCORPORA.get(str(tag.POS), "X")
@@ -155,7 +155,7 @@ def grammemes(word: str) -> frozenset[str]:
     открывайте")."""
     if not is_cyrillic(word):
         return frozenset()
-    return frozenset(_morph().parse(word.lower())[0].tag.grammemes)
+    return frozenset(russian_morphology().parse(word.lower())[0].tag.grammemes)
 
 
 _CASES = frozenset({"nomn", "gent", "datv", "accs", "ablt", "loct", "voct", "gen2", "acc2", "loc2"})
@@ -167,7 +167,7 @@ def may_name_a_person(word: str) -> bool:
     borrowed words with a person's suffix are not («линтер», «дебагер», «браузер»)."""
     if not is_cyrillic(word):
         return False
-    return any(parse.tag.animacy == "anim" for parse in _morph().parse(word.lower()))
+    return any(parse.tag.animacy == "anim" for parse in russian_morphology().parse(word.lower()))
 
 
 _LIKELY_PARSE = 0.15  # pymorphy's score: a reading the word takes often enough to count
@@ -183,7 +183,7 @@ def may_be_a_subject(word: str) -> bool:
         parse.score >= _LIKELY_PARSE
         and parse.tag.POS in ("NOUN", "NPRO")
         and parse.tag.case == "nomn"
-        for parse in _morph().parse(word.lower())
+        for parse in russian_morphology().parse(word.lower())
     )
 
 
@@ -193,7 +193,10 @@ def cases(word: str) -> frozenset[str]:
     if not is_cyrillic(word):
         return frozenset()
     return frozenset(
-        g for parse in _morph().parse(word.lower()) for g in parse.tag.grammemes if g in _CASES
+        g
+        for parse in russian_morphology().parse(word.lower())
+        for g in parse.tag.grammemes
+        if g in _CASES
     )
 
 
@@ -207,7 +210,7 @@ def in_the_nominative(phrase: str) -> str:
     after the head keep their case. A head that may already be nominative («интерфейс»,
     «темы») is left as it is, and so is any phrase pymorphy cannot inflect."""
     words = phrase.split(" ")
-    morph = _morph()
+    morph = russian_morphology()
     head = _opening_noun(words)
     if head is None:
         return phrase
@@ -241,7 +244,7 @@ def _opening_noun(words: list[str]) -> int | None:
     for index, word in enumerate(words):
         if not is_cyrillic(word) or not word.isalpha():
             return None
-        pos = _morph().parse(word.lower())[0].tag.POS
+        pos = russian_morphology().parse(word.lower())[0].tag.POS
         if pos == "NOUN":
             return index
         if pos not in _ATTRIBUTES:

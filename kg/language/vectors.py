@@ -25,7 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kg.language.lemmas import _morph, is_cyrillic
+from kg.language.lemmas import is_cyrillic, russian_morphology
 
 if TYPE_CHECKING:
     import numpy as np
@@ -103,7 +103,7 @@ def word_class(lemma_: str) -> str | None:
     """Noun, adjective, verb or adverb for a Cyrillic content word; None for a function word
     (pronouns and pronominal adjectives such as "другой", numerals, prepositions, particles,
     predicatives)."""
-    tag = _morph().parse(lemma_)[0].tag
+    tag = russian_morphology().parse(lemma_)[0].tag
     if "Apro" in tag:
         return None
     return _CLASSES.get(str(tag.POS))

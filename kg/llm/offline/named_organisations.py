@@ -38,7 +38,7 @@ import re
 from dataclasses import replace
 
 from kg.language import is_english_word
-from kg.language.lemmas import _morph
+from kg.language.lemmas import russian_morphology
 from kg.llm.offline import lexicon_ru
 from kg.llm.offline.organisations import _UI_ELEMENT_BEFORE, _is_competitor_name, _name_key
 from kg.llm.offline.sentences import Finding, Sentence
@@ -105,7 +105,7 @@ _INTERFACE_NOUN_AFTER = re.compile(
 def _grammemes(word: str) -> set[str]:
     """The grammemes of the word's likeliest reading («Тинькофф» may be a surname, but is
     read first as a noun)."""
-    return set(_morph().parse(word)[0].tag.grammemes)
+    return set(russian_morphology().parse(word)[0].tag.grammemes)
 
 
 def _nominative(name: str) -> str:
@@ -116,7 +116,7 @@ def _nominative(name: str) -> str:
     head = words[0]
     if not re.match(r"[А-ЯЁ]", head) or head.isupper():
         return name
-    parses = _morph().parse(head)
+    parses = russian_morphology().parse(head)
     parse = next((p for p in parses if "Orgn" in p.tag), None) or next(
         (p for p in parses if p.tag.POS == "NOUN"), None
     )
@@ -128,7 +128,7 @@ def _nominative(name: str) -> str:
         return name
     rest = []
     for word in words[1:]:
-        agreeing = next((p for p in _morph().parse(word) if p.tag.case == case), None)
+        agreeing = next((p for p in russian_morphology().parse(word) if p.tag.case == case), None)
         inflected = agreeing.inflect({"nomn"}) if agreeing is not None and case != "gent" else None
         rest.append(_spelt_as(inflected.word, word) if inflected is not None else word)
     return " ".join([_spelt_as(nominative.word, head), *rest])
@@ -163,8 +163,8 @@ def _is_a_name(name: str, opens_sentence: bool) -> bool:
     # a capital in the middle of a sentence names something; one opening it (or a line, as a
     # title does), only a word the dictionary does not know («Тинькофф»); a word the
     # dictionary knows as no noun is never a name («Мёртвая ссылка», «Портировать …»)
-    known = _morph().word_is_known(head.lower())
-    if _morph().parse(head)[0].tag.POS not in ("NOUN", None):
+    known = russian_morphology().word_is_known(head.lower())
+    if russian_morphology().parse(head)[0].tag.POS not in ("NOUN", None):
         return False  # (pymorphy guesses an unknown «Портировать» a verb by its ending)
     return not opens_sentence or not known
 
@@ -259,7 +259,7 @@ def _surely_a_company(head: str, opens: bool) -> bool:
         return True
     if _COMPANY_KIND_END.search(head):
         return True
-    return not opens and not _morph().word_is_known(head.lower())
+    return not opens and not russian_morphology().word_is_known(head.lower())
 
 
 def _opens(text: str, sentence: Sentence, start: int) -> bool:
@@ -291,7 +291,7 @@ def _role(before: str, after: str, opens: bool, russian: bool, latin: bool) -> s
     if verb is None:
         return None
     if russian:
-        tag = _morph().parse(verb["verb"].lower())[0].tag
+        tag = russian_morphology().parse(verb["verb"].lower())[0].tag
         return "product" if tag.POS in ("VERB",) else None
     return None
 

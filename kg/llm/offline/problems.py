@@ -15,7 +15,7 @@ import re
 from functools import lru_cache
 
 from kg.language import Token, analyse, cases, grammemes, is_cyrillic, lemma
-from kg.language.lemmas import _morph
+from kg.language.lemmas import russian_morphology
 from kg.llm.offline import lexicon_en
 from kg.llm.offline.complaints import (
     _HAPPEN,
@@ -602,7 +602,7 @@ def _may_be_a_thing(word: str) -> bool:
     «пользователи» are only people). Words in other scripts are things."""
     if not is_cyrillic(word):
         return True
-    parses = [p for p in _morph().parse(word.lower()) if p.tag.POS == "NOUN"]
+    parses = [p for p in russian_morphology().parse(word.lower()) if p.tag.POS == "NOUN"]
     return not parses or any("inan" in p.tag for p in parses)
 
 
