@@ -43,7 +43,7 @@ from kg.language.encoder import DIMENSIONS, encode_one
 from kg.language.meaning import ASK_FROM
 from kg.language.names import names_vectors
 from kg.models import IndexedNode, IndexPosting, Project
-from kg.pipeline.resolve import meaning_key, node_key
+from kg.pipeline.resolve import Mention, matched_exactly, meaning_key, node_key
 
 POSTINGS_PER_BLOCK = 64  # past this many postings a block is common: its newest are read
 OPINIONS_PER_SUBJECT = 200  # contradiction partners: the newest opinions on one subject
@@ -336,32 +336,78 @@ def candidates_for(
 
 
 def neighbours_by_meaning(
-    project: Project, mentions: Sequence[tuple[str, str]], decided: Collection[int] = ()
+    project: Project,
+    mentions: Sequence[tuple[str, str]],
+    decided: Collection[int] = (),
+    known: Sequence[Iterable[NodeRecord]] = (),
+    vectors: Sequence[list[float]] | None = None,
 ) -> list[tuple[list[NodeRecord], dict[str, float] | None]]:
     """For each (node type, label) mention, the active nodes of its type nearest in meaning
     (the graph's vector index, across languages), and each one's cosine with the mention.
     Mentions at the positions in `decided` (matched exactly already) are not looked up. The
-    cosines are None where the graph keeps no vectors: resolution computes them itself."""
+    cosines are None where the graph keeps no vectors: resolution computes them itself.
+
+    All mentions are asked of the vector index in one statement. `known`: nodes already read
+    from the index (the mentions' candidates), whose rows are not read again; `vectors`: the
+    mentions' label vectors where the caller has them (else they are encoded here)."""
     if not mentions:
         return []
     if not store.keeps_vectors():
         return [([], None) for _ in mentions]
-    scope = project.graph_scope
     asked = [i for i in range(len(mentions)) if i not in decided]
-    vectors = names_vectors([[mentions[i][1]] for i in asked])
+    if vectors is None:
+        asked_vectors = names_vectors([[mentions[i][1]] for i in asked])
+    else:
+        asked_vectors = [vectors[i] for i in asked]
+    answers = store.nearest_nodes_many(
+        project.graph_scope,
+        [(mentions[i][0], vector) for i, vector in zip(asked, asked_vectors, strict=True)],
+        NEAREST_BY_MEANING,
+    )
     # Only nodes near enough to be a question (kg.language.meaning): the rest of the nearest
     # are merely the least far, and must not enter the fuzzy band by their spelling.
     hits: list[list[tuple[str, float]] | None] = [[] for _ in mentions]
-    for i, vector in zip(asked, vectors, strict=True):
-        found = store.nearest_nodes(scope, mentions[i][0], vector, NEAREST_BY_MEANING)
-        hits[i] = None if found is None else [(u, c) for u, c in found if c >= ASK_FROM]
-    records = indexed_nodes(project, {uid for found in hits for uid, _ in found or ()})
+    for place, i in enumerate(asked):
+        hits[i] = None if answers is None else [(u, c) for u, c in answers[place] if c >= ASK_FROM]
+    records = {node.uid: node for nodes in known for node in nodes if node.invalid_at is None}
+    records |= indexed_nodes(
+        project, {uid for found in hits for uid, _ in found or () if uid not in records}
+    )
     return [
         ([], None)
         if found is None
         else ([records[uid] for uid, _ in found if uid in records], dict(found))
         for found in hits
     ]
+
+
+def resolution_pools(
+    project: Project,
+    mentions: Sequence[Mention],
+    found: Sequence[list[NodeRecord]] | None = None,
+    vectors: Sequence[list[float]] | None = None,
+) -> list[tuple[list[NodeRecord], dict[str, float] | None]]:
+    """What each mention is resolved against (`resolve_candidate`'s nodes and cosines): its
+    candidates from the blocks (`found`, when the caller looked them up), then the nodes
+    nearest in meaning not among them, with the vector index's cosines; a mention its
+    candidates match exactly is not looked up by meaning (the ladder's first rung decides)."""
+    asked = [(m.node_type, m.label) for m in mentions]
+    if found is None:
+        found = candidates_for_many(project, asked)
+    decided = {
+        i
+        for i, (m, pool) in enumerate(zip(mentions, found, strict=True))
+        if matched_exactly(m, pool)
+    }
+    nearest = neighbours_by_meaning(project, asked, decided, found, vectors)
+    return [
+        (_joined(pool, near), cosines) for pool, (near, cosines) in zip(found, nearest, strict=True)
+    ]
+
+
+def _joined(pool: list[NodeRecord], more: list[NodeRecord]) -> list[NodeRecord]:
+    seen = {n.uid for n in pool}
+    return pool + [n for n in more if n.uid not in seen]
 
 
 def indexed_nodes(project: Project, uids: Iterable[str]) -> dict[str, NodeRecord]:
