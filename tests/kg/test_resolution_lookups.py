@@ -134,3 +134,27 @@ def test_a_vector_parameter_is_spelled_as_the_client_spells_it(graph):
 def test_codes_conflict_both_ways_alike(a, b, conflict):
     assert codes_conflict(a, b) is conflict
     assert codes_conflict(b, a) is conflict
+
+
+def test_the_best_candidates_are_found_past_closed_nodes_that_rank_first():
+    """Rows are read for the best ranked postings only; where closed nodes rank first, the
+    next are read until MAX_CANDIDATES open ones are found, in the order score, number."""
+    project = make_project("closed-first")
+    limit = candidates.MAX_CANDIDATES
+    closed = [
+        node_record(i, f"couriers wait widget{i}", invalid_at="2026-02-01T00:00:00.000000Z")
+        for i in range(1, limit + 6)
+    ]
+    open_ = [node_record(i, f"couriers wait widget{i}") for i in range(limit + 6, 3 * limit)]
+    best = node_record(500, "couriers wait at the counter")  # more blocks shared: ranks first
+    candidates.index_nodes(project, [*closed, *open_, best])
+
+    found = candidates.candidates_for(project, "pain", "couriers wait at the counter")
+
+    assert [n.number for n in found] == [500] + [n.number for n in open_][: limit - 1]
+    assert candidates.candidates_for_many(project, [("pain", "couriers wait")]) == [
+        candidates.candidates_for(project, "pain", "couriers wait")
+    ]
+    assert [n.number for n in candidates.candidates_for(project, "pain", "couriers wait")] == [
+        n.number for n in [*open_, best][:limit]
+    ]
