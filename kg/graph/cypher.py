@@ -688,23 +688,26 @@ RETURN count(v) AS written
 FALKOR_NODE_VECTORS_SET = _vectors_set("vecf32(row.vector)")
 NEO4J_NODE_VECTORS_SET = _vectors_set("row.vector")
 
-# The nearest active nodes of one type: FalkorDB scores by cosine distance, Neo4j by
-# (1 + cosine) / 2; both are returned as the cosine.
+# The nearest active nodes of a type, for several asked vectors in one statement ($asked: a
+# list of {type, vector}): each one's best $limit, as `found` in the row of its place `i`.
+# FalkorDB scores by cosine distance, Neo4j by (1 + cosine) / 2; both are returned as the cosine.
 _nearest_tail = """
-WITH node AS v, score
-WHERE v.project = $project AND v.type = $type
+WITH i, node AS v, score
+WHERE v.project = $project AND v.type = $asked[i].type
 MATCH (n:Entity {uid: v.uid})
 WHERE n.project = $project AND n.invalid_at IS NULL AND coalesce(n.status, '') = ''
-RETURN n.uid AS uid, SIMILARITY AS similarity
-ORDER BY similarity DESC, n.number
-LIMIT $limit
+WITH i, n.uid AS uid, SIMILARITY AS similarity, n.number AS number
+ORDER BY i, similarity DESC, number
+RETURN i, collect({uid: uid, similarity: similarity})[..$limit] AS found
 """
 FALKOR_NEAREST_NODES = (
-    "CALL db.idx.vector.queryNodes('NodeVector', 'embedding', $k, vecf32($vector)) "
+    "UNWIND range(0, size($asked) - 1) AS i "
+    "CALL db.idx.vector.queryNodes('NodeVector', 'embedding', $k, vecf32($asked[i].vector)) "
     "YIELD node, score" + _nearest_tail.replace("SIMILARITY", "1 - score")
 )
 NEO4J_NEAREST_NODES = (
-    "CALL db.index.vector.queryNodes('node_vectors', $k, $vector) YIELD node, score"
+    "UNWIND range(0, size($asked) - 1) AS i "
+    "CALL db.index.vector.queryNodes('node_vectors', $k, $asked[i].vector) YIELD node, score"
     + _nearest_tail.replace("SIMILARITY", "2 * score - 1")
 )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import bisect
 import logging
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from kg.graph import cypher
@@ -256,16 +256,29 @@ def nearest_nodes(
     """The active nodes of the type nearest in meaning to `vector`: (uid, cosine), best first.
     None where the connection keeps no vectors (FalkorDB over Bolt) or the index does not
     answer (a graph just created or emptied, whose vector index is still being built)."""
+    found = nearest_nodes_many(scope, [(node_type, vector)], limit, client)
+    return None if found is None else found[0]
+
+
+def nearest_nodes_many(
+    scope: GraphScope,
+    asked: Sequence[tuple[str, list[float]]],
+    limit: int,
+    client: GraphClient | None = None,
+) -> list[list[tuple[str, float]]] | None:
+    """`nearest_nodes` of several (node type, vector) at once, in one statement: each one's
+    list, in the order asked. None where the graph keeps or answers no vectors."""
     c = project_graph(scope, client)
     if not c.vectors:
         return None
+    if not asked:
+        return []
     try:
         rows = c.run(
             cypher.dialect_statement("NEAREST_NODES", c.dialect),
-            vector=vector,
+            asked=[{"type": node_type, "vector": vector} for node_type, vector in asked],
             k=max(limit * NEAREST_OVERFETCH, NEAREST_MIN_K),
             limit=limit,
-            type=node_type,
             **_scope_params(scope),
         )
     except GraphUnavailable:
@@ -273,7 +286,10 @@ def nearest_nodes(
     except Exception as error:  # the server refused the search itself, not the connection
         logger.warning("vector index not answering (%s): cosines computed in process", error)
         return None
-    return [(row["uid"], float(row["similarity"])) for row in rows]
+    found: list[list[tuple[str, float]]] = [[] for _ in asked]
+    for row in rows:
+        found[int(row["i"])] = [(hit["uid"], float(hit["similarity"])) for hit in row["found"]]
+    return found
 
 
 def _first_from(added: list[Evidence], evidence: list[Evidence]) -> int:

@@ -8,11 +8,12 @@ the type, so its cost does not grow with the project. Each node is filed under b
     t:<lemma>            each content lemma of each name         (fuzzy neighbours)
     s:<subject>          an opinion's subject                    (contradiction partners)
 
-A lookup is one SQL statement: for each block a range scan of the posting index that stops
-after POSTINGS_PER_BLOCK postings (the newest), so a lemma shared by thousands of nodes costs
-no more than a rare one and the work is bounded by blocks x POSTINGS_PER_BLOCK whatever the
-project's size; the database sums each node's block weights (a shared key or meaning key
-outweighs shared lemmas), joins the active nodes and returns the best MAX_CANDIDATES. A rare
+A lookup is one SQL statement on PostgreSQL, two on SQLite: for each block a range scan of the
+posting index that stops after POSTINGS_PER_BLOCK postings (the newest), so a lemma shared by
+thousands of nodes costs no more than a rare one and the work is bounded by blocks x
+POSTINGS_PER_BLOCK whatever the project's size; the database sums each node's block weights (a
+shared key or meaning key outweighs shared lemmas), and the best MAX_CANDIDATES active nodes
+are returned. SQLite ranks the postings alone, then reads the rows of the best only. A rare
 block is read whole, so a node that shares a rare key or lemma with the mention is found
 however old it is; only among nodes sharing nothing but common lemmas are the newest preferred.
 
@@ -43,7 +44,7 @@ from kg.language.encoder import DIMENSIONS, encode_one
 from kg.language.meaning import ASK_FROM
 from kg.language.names import names_vectors
 from kg.models import IndexedNode, IndexPosting, Project
-from kg.pipeline.resolve import meaning_key, node_key
+from kg.pipeline.resolve import Mention, matched_exactly, meaning_key, node_key
 
 POSTINGS_PER_BLOCK = 64  # past this many postings a block is common: its newest are read
 OPINIONS_PER_SUBJECT = 200  # contradiction partners: the newest opinions on one subject
@@ -160,37 +161,6 @@ class _MeaningIndex:
         return [int(p) for p in order if scores[p] >= at_least]
 
 
-def _ranking_sql(
-    project_id: int, blocks: list[str], node_type: str | None, limit: int, per_block: int
-) -> tuple[str, list]:
-    """One statement: each block's newest postings (a bounded range scan of the block's
-    index), summed per node with the block's weight, joined to the active nodes, best first.
-
-    Only table names from the models and integer constants are formatted into the text; every
-    value that comes from a mention is a parameter.
-    """
-    posting, node = IndexPosting._meta.db_table, IndexedNode._meta.db_table
-    typed = "AND node_type = %s " if node_type else ""
-    parts, params = [], []
-    for i, block in enumerate(blocks):
-        weight = EXACT_WEIGHT if block[:2] in EXACT_KINDS else 1
-        parts.append(
-            f"SELECT * FROM (SELECT node_uid, {weight:d} AS weight FROM {posting} "  # noqa: S608
-            f"WHERE project_id = %s {typed}AND block = %s "
-            f"ORDER BY number DESC LIMIT {int(per_block):d}) b{i}"
-        )
-        params += [project_id, *([node_type] if node_type else []), block]
-    sql = (
-        "SELECT n.uid, n.number, n.node_type, n.label, n.key, n.aliases, n.alias_keys, "  # noqa: S608
-        "n.subject, n.stance, n.value, n.valid_at, n.active FROM "
-        f"(SELECT node_uid, SUM(weight) AS score FROM ({' UNION ALL '.join(parts)}) hits "
-        f"GROUP BY node_uid) ranked JOIN {node} n "
-        "ON n.project_id = %s AND n.uid = ranked.node_uid "
-        f"WHERE n.active ORDER BY ranked.score DESC, n.number ASC LIMIT {int(limit):d}"
-    )
-    return sql, [*params, project_id]
-
-
 # The best `limit` indexed nodes of each lookup by their summed posting weights (the ranked
 # postings follow this, as a subquery named `ranked`).
 _BEST_PER_LOOKUP = (
@@ -202,31 +172,75 @@ _BEST_PER_LOOKUP = (
 )
 
 
-def _ranking_many_sql(
-    project_id: int, lookups: list[tuple[str | None, list[str]]], limit: int, per_block: int
+def _postings_ranked_sql(
+    project_id: int, lookups: list[tuple[str | None, list[str]]], per_block: int
 ) -> tuple[str, list]:
-    """`_ranking_sql` for several lookups (a node type, or None for any, and its blocks each)
-    in one statement: each lookup's nodes ranked apart (a window over the lookup), its best
-    `limit` kept."""
-    posting, node = IndexPosting._meta.db_table, IndexedNode._meta.db_table
+    """The first step of a lookup on SQLite: each lookup's nodes with their summed block
+    weights and their number, from the postings alone (each block's newest `per_block`). The
+    node rows are read after, only for the best (`_best_rows`): joining every posting's row
+    first costs most of a lookup once blocks are common (a few hundred rows for two dozen)."""
+    posting = IndexPosting._meta.db_table
     parts, params = [], []
     for i, (node_type, blocks) in enumerate(lookups):
         typed = "AND node_type = %s " if node_type else ""
         for j, block in enumerate(blocks):
             weight = EXACT_WEIGHT if block[:2] in EXACT_KINDS else 1
             parts.append(
-                f"SELECT * FROM (SELECT {i:d} AS lookup, node_uid, {weight:d} AS weight "  # noqa: S608
+                f"SELECT * FROM (SELECT {i:d} AS lookup, node_uid, {weight:d} AS weight, number "  # noqa: S608
                 f"FROM {posting} WHERE project_id = %s {typed}AND block = %s "
                 f"ORDER BY number DESC LIMIT {int(per_block):d}) b{i}_{j}"
             )
             params += [project_id, *([node_type] if node_type else []), block]
-    ranked = (
-        f"(SELECT lookup, node_uid, SUM(weight) AS score FROM ({' UNION ALL '.join(parts)}) hits "  # noqa: S608
-        f"GROUP BY lookup, node_uid) ranked JOIN {node} n "
-        "ON n.project_id = %s AND n.uid = ranked.node_uid WHERE n.active) best "
-        f"WHERE place <= {int(limit):d} ORDER BY lookup, place"
+    sql = (
+        "SELECT lookup, node_uid, SUM(weight), MAX(number) "  # noqa: S608
+        f"FROM ({' UNION ALL '.join(parts)}) hits GROUP BY lookup, node_uid"
     )
-    return _BEST_PER_LOOKUP + ranked, [*params, project_id]
+    return sql, params
+
+
+_NODE_COLUMNS = (
+    "uid, number, node_type, label, key, aliases, alias_keys, subject, stance, value, valid_at, "
+    "active"
+)
+
+
+def _best_rows(
+    project: Project, ranked: list[list[tuple[int, int, str]]], limit: int
+) -> list[list[NodeRecord]]:
+    """Each lookup's best `limit` active nodes by (score, number), from its postings ranked
+    best first ((-score, number, uid) each). A posting carries its node's number, so the best
+    are among the first ranked: their rows are read `limit` at a time, for all lookups in one
+    statement, until each has `limit` active ones or none is left (inactive ones are few)."""
+    rows: dict[str, tuple] = {}
+    read: set[str] = set()
+    taken = [0] * len(ranked)
+    while True:
+        wanted = set()
+        for i, order in enumerate(ranked):
+            active = sum(1 for _, _, uid in order[: taken[i]] if uid in rows)
+            if active >= limit or taken[i] >= len(order):
+                continue
+            taken[i] += limit
+            wanted |= {uid for _, _, uid in order[taken[i] - limit : taken[i]]}
+        wanted -= read
+        if not wanted:
+            break
+        read |= wanted
+        chosen = sorted(wanted)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT {_NODE_COLUMNS} FROM {IndexedNode._meta.db_table} "  # noqa: S608
+                f"WHERE project_id = %s AND active AND uid IN ({', '.join(['%s'] * len(chosen))})",
+                [project.pk, *chosen],
+            )
+            rows |= {row[0]: row for row in cursor.fetchall()}
+    found = []
+    for i, order in enumerate(ranked):
+        best = sorted(
+            (score, rows[uid][1], uid) for score, _, uid in order[: taken[i]] if uid in rows
+        )
+        found.append(_records([rows[uid] for _, _, uid in best[:limit]]))
+    return found
 
 
 def _ranking_lateral_sql(
@@ -235,10 +249,11 @@ def _ranking_lateral_sql(
     limit: int,
     per_block: int,
 ) -> tuple[str, list]:
-    """`_ranking_many_sql` on PostgreSQL: the lookups' blocks passed as arrays, each block's
-    newest postings read by a lateral range scan (of the typed index for a typed lookup, of the
-    other one for any type). The statement stays small however many blocks are looked up:
-    planning one of a hundred unions costs the server more than running it."""
+    """Each lookup's best `limit` nodes on PostgreSQL, in one statement: the lookups' blocks
+    passed as arrays, each block's newest postings read by a lateral range scan (of the typed
+    index for a typed lookup, of the other one for any type). The statement stays small
+    however many blocks are looked up: planning one of a hundred unions costs the server more
+    than running it."""
     posting, node = IndexPosting._meta.db_table, IndexedNode._meta.db_table
     typed: tuple[list, list, list, list] = ([], [], [], [])
     untyped: tuple[list, list, list] = ([], [], [])
@@ -286,13 +301,7 @@ def _lookup(
     chosen = sorted(set(blocks))
     if not chosen:
         return []
-    if connection.vendor == "postgresql":
-        return _lookup_many(project, [(node_type, chosen)], limit, per_block)[0]
-    sql, params = _ranking_sql(project.pk, chosen, node_type, limit, per_block)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        rows = cursor.fetchall()
-    return _records(rows)
+    return _lookup_many(project, [(node_type, chosen)], limit, per_block)[0]
 
 
 def _records(rows) -> list[NodeRecord]:
@@ -336,32 +345,78 @@ def candidates_for(
 
 
 def neighbours_by_meaning(
-    project: Project, mentions: Sequence[tuple[str, str]], decided: Collection[int] = ()
+    project: Project,
+    mentions: Sequence[tuple[str, str]],
+    decided: Collection[int] = (),
+    known: Sequence[Iterable[NodeRecord]] = (),
+    vectors: Sequence[list[float]] | None = None,
 ) -> list[tuple[list[NodeRecord], dict[str, float] | None]]:
     """For each (node type, label) mention, the active nodes of its type nearest in meaning
     (the graph's vector index, across languages), and each one's cosine with the mention.
     Mentions at the positions in `decided` (matched exactly already) are not looked up. The
-    cosines are None where the graph keeps no vectors: resolution computes them itself."""
+    cosines are None where the graph keeps no vectors: resolution computes them itself.
+
+    All mentions are asked of the vector index in one statement. `known`: nodes already read
+    from the index (the mentions' candidates), whose rows are not read again; `vectors`: the
+    mentions' label vectors where the caller has them (else they are encoded here)."""
     if not mentions:
         return []
     if not store.keeps_vectors():
         return [([], None) for _ in mentions]
-    scope = project.graph_scope
     asked = [i for i in range(len(mentions)) if i not in decided]
-    vectors = names_vectors([[mentions[i][1]] for i in asked])
+    if vectors is None:
+        asked_vectors = names_vectors([[mentions[i][1]] for i in asked])
+    else:
+        asked_vectors = [vectors[i] for i in asked]
+    answers = store.nearest_nodes_many(
+        project.graph_scope,
+        [(mentions[i][0], vector) for i, vector in zip(asked, asked_vectors, strict=True)],
+        NEAREST_BY_MEANING,
+    )
     # Only nodes near enough to be a question (kg.language.meaning): the rest of the nearest
     # are merely the least far, and must not enter the fuzzy band by their spelling.
     hits: list[list[tuple[str, float]] | None] = [[] for _ in mentions]
-    for i, vector in zip(asked, vectors, strict=True):
-        found = store.nearest_nodes(scope, mentions[i][0], vector, NEAREST_BY_MEANING)
-        hits[i] = None if found is None else [(u, c) for u, c in found if c >= ASK_FROM]
-    records = indexed_nodes(project, {uid for found in hits for uid, _ in found or ()})
+    for place, i in enumerate(asked):
+        hits[i] = None if answers is None else [(u, c) for u, c in answers[place] if c >= ASK_FROM]
+    records = {node.uid: node for nodes in known for node in nodes if node.invalid_at is None}
+    records |= indexed_nodes(
+        project, {uid for found in hits for uid, _ in found or () if uid not in records}
+    )
     return [
         ([], None)
         if found is None
         else ([records[uid] for uid, _ in found if uid in records], dict(found))
         for found in hits
     ]
+
+
+def resolution_pools(
+    project: Project,
+    mentions: Sequence[Mention],
+    found: Sequence[list[NodeRecord]] | None = None,
+    vectors: Sequence[list[float]] | None = None,
+) -> list[tuple[list[NodeRecord], dict[str, float] | None]]:
+    """What each mention is resolved against (`resolve_candidate`'s nodes and cosines): its
+    candidates from the blocks (`found`, when the caller looked them up), then the nodes
+    nearest in meaning not among them, with the vector index's cosines; a mention its
+    candidates match exactly is not looked up by meaning (the ladder's first rung decides)."""
+    asked = [(m.node_type, m.label) for m in mentions]
+    if found is None:
+        found = candidates_for_many(project, asked)
+    decided = {
+        i
+        for i, (m, pool) in enumerate(zip(mentions, found, strict=True))
+        if matched_exactly(m, pool)
+    }
+    nearest = neighbours_by_meaning(project, asked, decided, found, vectors)
+    return [
+        (_joined(pool, near), cosines) for pool, (near, cosines) in zip(found, nearest, strict=True)
+    ]
+
+
+def _joined(pool: list[NodeRecord], more: list[NodeRecord]) -> list[NodeRecord]:
+    seen = {n.uid for n in pool}
+    return pool + [n for n in more if n.uid not in seen]
 
 
 def indexed_nodes(project: Project, uids: Iterable[str]) -> dict[str, NodeRecord]:
@@ -419,14 +474,19 @@ def _lookup_many(
             end += 1
         chunk = [(i, lookup) for i, lookup in enumerate(lookups[start:end], start) if lookup[1]]
         if chunk:
-            sql, params = _ranking_many_sql(
-                project.pk, [lookup for _, lookup in chunk], limit, per_block
+            sql, params = _postings_ranked_sql(
+                project.pk, [lookup for _, lookup in chunk], per_block
             )
             with connection.cursor() as cursor:
                 cursor.execute(sql, params)
-                rows = cursor.fetchall()
-            for row in rows:
-                found[chunk[row[0]][0]].extend(_records([row[1:]]))
+                postings = cursor.fetchall()
+            ranked: list[list[tuple[int, int, str]]] = [[] for _ in chunk]
+            for lookup, uid, score, number in postings:
+                ranked[lookup].append((-score, number, uid))
+            for order in ranked:
+                order.sort()
+            for (i, _), best in zip(chunk, _best_rows(project, ranked, limit), strict=True):
+                found[i] = best
         start = end
     return found
 

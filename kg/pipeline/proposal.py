@@ -29,7 +29,7 @@ from kg.pipeline import candidates
 from kg.pipeline.evidence import locate_quote
 from kg.pipeline.extract import KNOWN, ExtractionOutcome, extract_episode
 from kg.pipeline.grounding import Grounded, edge_grounding_problem
-from kg.pipeline.resolve import Mention, Resolution, matched_exactly, resolve_candidate
+from kg.pipeline.resolve import Mention, Resolution, resolve_candidate
 
 logger = logging.getLogger(__name__)
 
@@ -174,25 +174,15 @@ def proposal_from(
     def said_of(accepted) -> NodeRecord | None:
         return _said_of(accepted, by_number)
 
-    # The candidates of every mention the answer did not name, in one lookup.
+    # The candidates of every mention the answer did not name (as `unnamed_mentions`), in one
+    # lookup, joined with the nearest by meaning from the vector index, in one more: other
+    # words, other languages (not for a mention its candidates already match exactly).
     unnamed = [a for a in outcome.nodes if said_of(a) is None]
-    asked_about = [(a.candidate.type, a.candidate.label) for a in unnamed]  # as unnamed_mentions
-    if found is None:
-        found = candidates.candidates_for_many(project, asked_about)
     mentions = {id(a): Mention(*_mention_fields(a)) for a in outcome.nodes}
-    # ... and the nearest by meaning, from the vector index: other words, other languages
-    # (not for a mention its candidates already match exactly).
-    decided = {
-        i
-        for i, (a, pool) in enumerate(zip(unnamed, found, strict=True))
-        if matched_exactly(mentions[id(a)], pool)
-    }
-    nearest = candidates.neighbours_by_meaning(project, asked_about, decided)
-    pools = {
-        id(a): _joined(pool, near[0]) for a, pool, near in zip(unnamed, found, nearest, strict=True)
-    }
+    resolvable = candidates.resolution_pools(project, [mentions[id(a)] for a in unnamed], found)
+    pools = {id(a): pool for a, (pool, _) in zip(unnamed, resolvable, strict=True)}
     # the vector index's cosines per mention; None (computed in resolution) where it keeps none
-    meaning = {id(a): near[1] for a, near in zip(unnamed, nearest, strict=True)}
+    meaning = {id(a): cosines for a, (_, cosines) in zip(unnamed, resolvable, strict=True)}
     if offline:
 
         def confirm(m: Mention, n: NodeRecord) -> bool:
@@ -263,11 +253,6 @@ def proposal_from(
     if offline:
         proposal.edges += _discover_offline(episode, outcome, proposal, known)
     return proposal
-
-
-def _joined(pool: list[NodeRecord], more: list[NodeRecord]) -> list[NodeRecord]:
-    seen = {n.uid for n in pool}
-    return pool + [n for n in more if n.uid not in seen]
 
 
 def _endpoint(end: tuple[str, str], by_number: dict[int, NodeRecord]) -> Endpoint | None:

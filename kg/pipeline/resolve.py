@@ -115,10 +115,15 @@ def unmatched_codes(a: frozenset[str], b: frozenset[str]) -> tuple[frozenset[str
     )
 
 
+@functools.lru_cache(maxsize=65_536)  # a mention meets the same candidates at each rung
 def codes_conflict(a: str, b: str) -> bool:
     """Both labels name a code the other lacks: two versions, two models, two amounts."""
-    left, right = unmatched_codes(codes_of(a), codes_of(b))
-    return bool(left and right)
+    mine, theirs = codes_of(a), codes_of(b)
+    if not mine or not theirs:  # most labels: no code on one side at least
+        return False
+    return any(not _code_matches(c, theirs) for c in mine) and any(
+        not _code_matches(c, mine) for c in theirs
+    )
 
 
 @functools.lru_cache(maxsize=50_000)  # asked again of the same names for every mention

@@ -185,11 +185,9 @@ def document_frequency(project: Project, term: str) -> int:
 def meaning_matches(project: Project, question_vector: list[float]) -> list[tuple[str, float]]:
     """The findings nearest the question in meaning, of every type: (uid, cosine), best first.
     Empty where the graph keeps no vectors."""
-    scope = project.graph_scope
-    found: list[tuple[str, float]] = []
-    for node_type in NODE_TYPES:
-        near = store.nearest_nodes(scope, node_type, question_vector, MEANING_HITS_PER_TYPE)
-        found.extend(near or [])
+    asked = [(node_type, question_vector) for node_type in NODE_TYPES]  # one statement
+    near = store.nearest_nodes_many(project.graph_scope, asked, MEANING_HITS_PER_TYPE) or []
+    found = [pair for per_type in near for pair in per_type]
     return sorted(found, key=lambda pair: -pair[1])
 
 
