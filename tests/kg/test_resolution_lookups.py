@@ -42,9 +42,9 @@ MENTIONS = [
 ]
 
 
-def _statements_run(monkeypatch) -> list[str]:
-    """The statements the graph client runs from now on (each still runs on the server)."""
-    client = get_client()
+def _statements_run(monkeypatch, scope) -> list[str]:
+    """The statements the project's graph runs from now on (each still runs on the server)."""
+    client = store.project_graph(scope, get_client())
     run = client.run
     seen: list[str] = []
 
@@ -60,7 +60,7 @@ def test_an_episodes_mentions_are_asked_of_the_vector_index_in_one_statement(gra
     project, nodes = _filed("batched")
     asked = [(m.node_type, m.label) for m in MENTIONS]
     found = candidates.candidates_for_many(project, asked)
-    seen = _statements_run(monkeypatch)
+    seen = _statements_run(monkeypatch, project.graph_scope)
 
     pools = candidates.resolution_pools(project, MENTIONS, found)
 
