@@ -228,6 +228,9 @@ def training_data(datasets: Path, annotations: Path, limit: int | None = None) -
     """The labelled candidates of every dev set (the first `limit` items of each, for a quick
     check) and their feature rows."""
     load_models()
+    # a text's last rounded digit may differ with its batch-mates: encoded afresh, the rows are
+    # the same whatever this process encoded before
+    encoder.forget_all()
     devs = dev_sets(datasets, annotations)
     examples = [e for dev in devs for e in examples_of(dev, limit)]
     patterns = pattern_examples(annotations / PATTERNS_FILE)
