@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import platform
+from collections import Counter
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
@@ -44,6 +45,7 @@ REGULARISATIONS = (0.1, 0.3, 1.0)  # C of the logistic regression, chosen on dev
 FOLDS = 5
 THRESHOLDS = tuple(round(0.01 * i, 2) for i in range(1, 80))  # 0.01 … 0.79
 SUBSET_ITEMS = 12  # items per set of the fast reproduction check
+MIN_PER_CLASS = 20  # real and false candidates a type needs before the gate judges it
 PATTERNS = "hand_written_patterns"
 PATTERNS_FILE = "gate_patterns.json"
 
@@ -278,9 +280,13 @@ def fitted(data: TrainingData) -> dict:
     spread = data.rows.std(axis=0)
     spread[spread == 0] = 1.0
     rows = (data.rows - centre) / spread
+    judged = judged_types(examples)
+    # the types judged: the others pass the gate, so they count as kept
+    passing = np.array([e.node.type not in judged for e in examples])
     best: tuple[float, float, float] | None = None  # macro F1, C, threshold
     for regularisation in REGULARISATIONS:
         scores = _cross_validated(examples, rows, real, regularisation)
+        scores[passing] = 1.0
         for threshold in THRESHOLDS:
             score = _macro_f1(set_figures(examples, scores, threshold, gold))
             if best is None or score > best[0] + 1e-9:
@@ -289,6 +295,7 @@ def fitted(data: TrainingData) -> dict:
     _, regularisation, threshold = best
     model = _fit(rows, real, _sample_weights(examples), regularisation)
     scores = _cross_validated(examples, rows, real, regularisation)
+    scores[passing] = 1.0
     ungated = set_figures(examples, np.ones(len(examples)), 0.0, gold)
     gated = set_figures(examples, scores, threshold, gold)
     return {
@@ -312,7 +319,7 @@ def fitted(data: TrainingData) -> dict:
             }
             for name in gold
         },
-        "types": sorted({e.node.type for e in examples} & set(TYPES)),
+        "types": judged,
         "features": [
             *(f"label_vector_{i}" for i in range(encoder.DIMENSIONS)),
             *(f"quote_vector_{i}" for i in range(encoder.DIMENSIONS)),
@@ -324,6 +331,14 @@ def fitted(data: TrainingData) -> dict:
         ),
         "coefficients": [round(float(c), DECIMALS) for c in model.coef_[0] / spread],
     }
+
+
+def judged_types(examples: list[Example]) -> list[str]:
+    """The types the gate judges: those with at least MIN_PER_CLASS real and as many false
+    candidates to learn from (dev holds no false segment, one false trigger)."""
+    real = Counter(e.node.type for e in examples if e.real)
+    false = Counter(e.node.type for e in examples if not e.real)
+    return [t for t in TYPES if min(real[t], false[t]) >= MIN_PER_CLASS]
 
 
 def _rounded(figures: dict[str, float]) -> dict[str, float]:

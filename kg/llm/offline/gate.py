@@ -10,8 +10,9 @@ scored under the threshold is dropped with the relations that touch it.
 
 The weights, the threshold and how they were made (data hash, library versions) are in
 gate_weights.json, written by kg.realdata.gate_training (`make gate`) from the dev splits'
-annotations only. Types the training data held no example of pass untouched, as does the
-product itself. `EXTRACTION_GATE=false` turns the gate off (the rules' candidates as they are).
+annotations only. It judges only the types the training data held at least 20 real and 20
+false candidates of (features and pains today): the others pass untouched, as does the product
+itself. `EXTRACTION_GATE=false` turns the gate off (the rules' candidates as they are).
 Example: in "Drivers want a dark mode for night shifts" the rules' feature "mode" (one
 generic word) scores low and is dropped; "dark mode" scores high and is kept.
 """
@@ -109,7 +110,7 @@ class Gate:
     coefficients: np.ndarray
     intercept: float
     threshold: float
-    types: frozenset[str]  # the types the training data held: the others pass untouched
+    types: frozenset[str]  # the types it judges: the others pass untouched
 
     def scores(self, rows: np.ndarray) -> np.ndarray:
         """The probability that each row is a real finding of its type."""
