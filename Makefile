@@ -9,7 +9,7 @@ LINT_DIR := tests/kg/cypher_lint
 # development SECRET_KEY); every make target runs with DEBUG on unless told otherwise.
 export DEBUG ?= true
 
-.PHONY: run test install install-test lint format migrate demo services worker faults bench check-local-model clean
+.PHONY: run test install install-test lint format migrate demo services worker faults bench gate check-local-model clean
 
 # Running needs the product only; the test tools (Playwright, schemathesis, …) come with `make test`.
 $(RUN_STAMP): pyproject.toml
@@ -58,6 +58,9 @@ faults: install-test  ## fault injection: kill workers, broker and graph during 
 
 bench: $(STAMP)  ## run the benchmarks and record their figures under benchmarks/results/
 	$(BIN)/python -m benchmarks
+
+gate: $(STAMP)  ## retrain the extraction gate on the dev splits into kg/llm/offline/gate_weights.json (the same data and versions write the same bytes)
+	$(BIN)/python manage.py kg_train_gate
 
 check-local-model: $(STAMP)  ## plumbing smoke test: the openai engine against a local llama.cpp server with SmolLM2-135M-Instruct (not in `make test`: the build takes minutes)
 	$(BIN)/python -m benchmarks.local_model $(LOCAL_MODEL_ARGS)

@@ -90,6 +90,14 @@ def encode(texts: Sequence[str]) -> np.ndarray:
     return out
 
 
+def forget_all() -> None:
+    """Empty the cache: what is encoded next is batched afresh, so a run that must give the
+    same numbers every time (training the extraction gate) does not depend on what this
+    process encoded before, in other batches."""
+    with _lock:
+        _cache.clear()
+
+
 def encode_one(text: str) -> np.ndarray:
     return encode([text])[0]
 

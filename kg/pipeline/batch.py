@@ -39,7 +39,12 @@ from kg.llm.prompts.batch_extraction import (
 from kg.llm.prompts.extraction_models import ExtractionResponse, KnownNode
 from kg.models import Episode, ExtractionRejection, LLMCall
 from kg.pipeline import candidates
-from kg.pipeline.extract import ExtractionOutcome, check_answer, known_subjects
+from kg.pipeline.extract import (
+    ExtractionOutcome,
+    check_answer,
+    gate_model_answer,
+    known_subjects,
+)
 from kg.pipeline.proposal import (
     Proposal,
     proposal_from,
@@ -177,7 +182,11 @@ def propose_batch(episodes: Sequence[Episode]) -> dict[int, Proposal]:
         item = items.get(number)
         if item is None:
             continue  # left out of the answer: extracted on its own
-        response = ExtractionResponse(nodes=item.nodes, relations=item.relations)
+        response = gate_model_answer(
+            ExtractionResponse(nodes=item.nodes, relations=item.relations),
+            request.language,
+            episode.record_kind,
+        )
         checked = check_answer(episode.content, response, offered, product=request.product)
         outcome = ExtractionOutcome(checked.nodes, checked.relations, checked.rejections, calls)
         answered.append((episode, outcome, checked.rejections))

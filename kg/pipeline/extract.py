@@ -13,6 +13,8 @@ from django.conf import settings
 from kg.graph import NodeRecord
 from kg.graph.records import graph_time
 from kg.llm import LLMOutputError, call_llm_repairing_json
+from kg.llm.engines import rules_answer
+from kg.llm.offline.gate import gate_answer
 from kg.llm.prompts import extraction
 from kg.llm.prompts.extraction import MAX_KNOWN_NODES, MAX_KNOWN_SUBJECTS
 from kg.llm.prompts.extraction_models import (
@@ -230,7 +232,15 @@ def _ask(
         )
     except LLMOutputError as error:
         raise ExtractionFailed(f"the model's answer was not valid JSON twice: {error}") from None
-    return result.value
+    return gate_model_answer(result.value, request.language, request.records)
+
+
+def gate_model_answer(
+    answer: ExtractionResponse, language: str, records: str
+) -> ExtractionResponse:
+    """A model's candidates through the learned gate, as the rules' go through it inside the
+    offline engine (kg.llm.offline.gate); the rules' answer is not gated twice."""
+    return answer if rules_answer() else gate_answer(answer, language, records)
 
 
 # Longer "subjects" are sentences, not names a second opinion could reuse.

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from kg.language import content_lemmas
 from kg.llm.offline.extractor import extract_offline, load_models
-from kg.llm.prompts.extraction_models import ExtractionRequest
+from kg.llm.prompts.extraction_models import CandidateNode, ExtractionRequest
 from kg.operations.evaluation import Score
 from kg.pipeline.extract import AcceptedNode, check_answer
 from kg.realdata import datasets as sets
@@ -79,6 +79,19 @@ def match_item(
     through_quote: bool = True,
 ) -> tuple[list[bool], int]:
     """Whether each gold node was found (in gold order), and how many nodes were scored."""
+    found, scored = match_nodes(item, nodes, types, through_quote=through_quote)
+    return found, len(scored)
+
+
+def match_nodes(
+    item: Item,
+    nodes: Iterable[AcceptedNode],
+    types: tuple[str, ...] | None,
+    *,
+    through_quote: bool = True,
+) -> tuple[list[bool], list[tuple[CandidateNode, bool]]]:
+    """Whether each gold node was found (in gold order), and each scored node with whether it
+    matched a gold node: the true and false positives, one by one."""
     scored = [n.candidate for n in nodes]
     scored = [n for n in scored if (n.type in types if types else n.type != "product")]
     used: set[int] = set()
@@ -97,7 +110,7 @@ def match_item(
         found.append(hit is not None)
         if hit is not None:
             used.add(hit)
-    return found, len(scored)
+    return found, [(node, i in used) for i, node in enumerate(scored)]
 
 
 def score_item(

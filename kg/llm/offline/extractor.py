@@ -32,6 +32,7 @@ from kg.llm.offline.findings import (
     _risks,
     _story,
 )
+from kg.llm.offline.gate import gate_answer
 from kg.llm.offline.label_discipline import disciplined, unmasked
 from kg.llm.offline.labels import (
     asks_a_fix_of_nothing,
@@ -94,10 +95,16 @@ def load_models() -> None:
 
 
 def extract_offline(request: ExtractionRequest) -> ExtractionResponse:
-    """Candidate nodes and relations for one message, by rules only."""
+    """Nodes and relations for one message: the rules' candidates less those the learned gate
+    (kg.llm.offline.gate) scores as no real finding of their type."""
     made_ahead = ahead.given_answer(request)  # by another process, for the same inputs
     if made_ahead is not None:
         return made_ahead
+    return gate_answer(propose_offline(request), request.language, request.records)
+
+
+def propose_offline(request: ExtractionRequest) -> ExtractionResponse:
+    """Candidate nodes and relations for one message, by rules only."""
     text = request.text
     if not text.strip():
         return ExtractionResponse()
