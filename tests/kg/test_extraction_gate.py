@@ -99,7 +99,7 @@ MESSAGE = (
 )
 
 
-def test_extraction_with_the_gate_off_is_the_rules_answer_and_with_it_on_less(settings):
+def test_extraction_with_the_gate_off_is_the_rules_answer_and_with_it_on_the_gated_one(settings):
     request = ExtractionRequest(text=MESSAGE, language="en", product="")
     rules = propose_offline(request)
     settings.EXTRACTION_GATE = False
@@ -108,14 +108,18 @@ def test_extraction_with_the_gate_off_is_the_rules_answer_and_with_it_on_less(se
     gated = extract_offline(request)
     labels = {(n.type, n.label) for n in rules.nodes}
     kept = {(n.type, n.label) for n in gated.nodes}
-    # the greeting's "coming" is no feature; the nurses and their calendar are findings
-    assert ("feature", "coming") in labels - kept
+    # the nurses and their calendar are findings, and what the gate keeps is what it scores
+    assert kept <= labels
     assert {("segment", "nurses"), ("feature", "calendar")} <= kept
+    assert gated == gate_answer(rules, "en", request.records)
     refs = {n.ref for n in gated.nodes}
     assert all(r.source in refs and r.target in refs for r in gated.relations)
 
 
-def test_the_models_candidates_go_through_the_gate_in_openai_mode(openai_mode, org_project):
+def test_the_models_candidates_go_through_the_gate_in_openai_mode(
+    openai_mode, org_project, settings
+):
+    settings.EXTRACTION_GATE = True
     episode = record_episode(org_project, EpisodeInput(content=SENTENCE), enqueue=False)
     openai_mode.script(
         {

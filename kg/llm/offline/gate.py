@@ -12,7 +12,7 @@ The weights, the threshold and how they were made (data hash, library versions) 
 gate_weights.json, written by kg.realdata.gate_training (`make gate`) from the dev splits'
 annotations only. It judges only the types the training data held at least 20 real and 20
 false candidates of (features and pains today): the others pass untouched, as does the product
-itself. `EXTRACTION_GATE=false` turns the gate off (the rules' candidates as they are).
+itself. `EXTRACTION_GATE=true` turns the gate on (off by default: see the README's section).
 Example: in "Drivers want a dark mode for night shifts" the rules' feature "mode" (one
 generic word) scores low and is dropped; "dark mode" scores high and is kept.
 """
@@ -135,7 +135,7 @@ def committed_gate() -> Gate | None:
 
 
 def enabled() -> bool:
-    return bool(getattr(settings, "EXTRACTION_GATE", True))
+    return bool(getattr(settings, "EXTRACTION_GATE", False))
 
 
 def gate_answer(
