@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import secrets
 import tempfile
 from pathlib import Path
 
@@ -30,14 +31,21 @@ def bench_environment() -> None:
     from kg.operations.embedded import EmbeddedServer, free_ports
 
     redis_port, graph_port = free_ports(2)
+    # With a password, as deployed: a worker the benchmarks start runs with DEBUG off, which
+    # refuses a graph or a Redis without one.
     server = EmbeddedServer(
-        redis_port=redis_port, graph_port=graph_port, data_dir=workdir / "embedded", persist=False
+        redis_port=redis_port,
+        graph_port=graph_port,
+        data_dir=workdir / "embedded",
+        persist=False,
+        password=secrets.token_hex(16),
     )
     server.start()
     atexit.register(server.stop)
     os.environ["GRAPH_URI"] = server.graph_uri
     os.environ["CELERY_BROKER_URL"] = server.redis_url(1)
     os.environ["LOCK_REDIS_URL"] = server.redis_url(2)
+    os.environ["CACHE_REDIS_URL"] = server.redis_url(3)
 
     import django
     from django.core.management import call_command
