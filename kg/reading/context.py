@@ -367,8 +367,13 @@ def contradiction_view(
     contradiction: ContradictionRecord, by_uid: dict[str, ContextNode], language: str
 ) -> ContextContradiction:
     """A contradiction between two shown nodes (`by_uid` holds both), with its question."""
-    c = contradiction
-    a, b = by_uid[c.a], by_uid[c.b]
+    return contradiction_between(
+        contradiction, by_uid[contradiction.a], by_uid[contradiction.b], language
+    )
+
+
+def contradiction_between(c: ContradictionRecord, a, b, language: str) -> ContextContradiction:
+    """The contradiction `c` of the statements `a` and `b` (each with a number and a label)."""
     return ContextContradiction(
         uid=c.uid,
         a=a.number,

@@ -25,13 +25,13 @@ from kg.ontology import NODE_TYPES
 from kg.pipeline.revision import project_revision
 from kg.reading.context import (
     GAP_RULES,
-    QUESTIONS,
     ContextContradiction,
     ContextEdge,
     ContextNode,
     Gap,
     OrgInsightNote,
     collect_org_insights,
+    contradiction_between,
     episodes_by_uid,
     node_view,
     research_gaps,
@@ -88,7 +88,7 @@ def research_overview(
         views, _edges_of(scope, shown), project.language, _answerers(project, shown, episodes)
     )
     overview.contradictions = [
-        _contradiction(record, a, b, project.language)
+        contradiction_between(record, a, b, project.language)
         for record, a, b in store.contradiction_page(scope, "open", 0, contradictions_shown)
     ]
     overview.open_contradictions = store.count_contradictions(scope, "open")
@@ -124,20 +124,6 @@ def _edges_of(scope, nodes) -> list[ContextEdge]:
         for e in store.edges_of_nodes(scope, numbers)
         if e.invalid_at is None
     ]
-
-
-def _contradiction(record, a, b, language: str) -> ContextContradiction:
-    texts = QUESTIONS.get(language, QUESTIONS["en"])
-    return ContextContradiction(
-        uid=record.uid,
-        a=a.number,
-        b=b.number,
-        subject=record.subject,
-        quote_a=record.quote_a,
-        quote_b=record.quote_b,
-        status=record.status,
-        question=texts["contradiction"].format(a=a.label, b=b.label),
-    )
 
 
 def research_revision(project: Project) -> str:
