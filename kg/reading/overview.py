@@ -84,9 +84,7 @@ def research_overview(
     views = [node_view(n, episodes) for n in shown]
     for group in overview.groups:
         group.nodes.extend(v for v in views if v.type == group.type)
-    overview.gaps = research_gaps(
-        views, _edges_of(scope, shown), project.language, _answerers(project, shown, episodes)
-    )
+    overview.gaps = _gaps(project, views, _edges_of(scope, shown), episodes)
     overview.contradictions = [
         contradiction_between(record, a, b, project.language)
         for record, a, b in store.contradiction_page(scope, "open", 0, contradictions_shown)
@@ -96,15 +94,26 @@ def research_overview(
     return overview
 
 
-def _answerers(project: Project, shown, episodes) -> list[ContextNode]:
-    """The nodes not shown that may answer a shown node's question: those of an answering type
-    said in the same messages (a gap is named only when none is), at most ANSWERERS of them."""
-    types = {t for rule in GAP_RULES for t in rule.answer_types}
-    found = store.nodes_said_with(project.graph_scope, [n.uid for n in shown], types, ANSWERERS)
+def _gaps(project: Project, views: list[ContextNode], edges, episodes) -> list[Gap]:
+    """The gaps of the nodes shown. A question the shown nodes and the edges leave open is
+    asked again of the nodes not shown that are said in the same messages as its subject (of
+    the types that answer it, at most ANSWERERS): a gap is named only when none answers."""
+    gaps = research_gaps(views, edges, project.language)
+    if not gaps:
+        return gaps
+    rules = {rule.rule: rule for rule in GAP_RULES}
+    asked = {g.node for g in gaps}
+    types = {t for g in gaps for t in rules[g.rule].answer_types}
+    found = store.nodes_said_with(
+        project.graph_scope, [v.uid for v in views if v.number in asked], types, ANSWERERS
+    )
+    if not found:
+        return gaps
     more = episodes_by_uid(
         project, {e.episode_uid for n in found for e in n.evidence} - set(episodes)
     )
-    return [node_view(n, episodes | more) for n in found]
+    answerers = [node_view(n, episodes | more) for n in found]
+    return research_gaps(views, edges, project.language, answerers)
 
 
 def _edges_of(scope, nodes) -> list[ContextEdge]:
