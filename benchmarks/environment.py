@@ -58,11 +58,17 @@ def bench_environment() -> None:
 
 
 def _throwaway_postgres(server_url: str, name: str) -> str:
+    """A database and a role of its own with a random password (a worker with DEBUG off
+    refuses a well-known one), both dropped at exit."""
+    from urllib.parse import urlsplit, urlunsplit
+
     import psycopg
 
     database = name.replace("-", "_").lower()
+    password = secrets.token_hex(16)
     with psycopg.connect(server_url, autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{database}"')
+        admin.execute(f"CREATE ROLE \"{database}\" LOGIN PASSWORD '{password}'")
+        admin.execute(f'CREATE DATABASE "{database}" OWNER "{database}"')
 
     def drop() -> None:
         from django.db import connections
@@ -70,6 +76,9 @@ def _throwaway_postgres(server_url: str, name: str) -> str:
         connections.close_all()
         with psycopg.connect(server_url, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+            admin.execute(f'DROP ROLE IF EXISTS "{database}"')
 
     atexit.register(drop)
-    return server_url.rsplit("/", 1)[0] + f"/{database}"
+    parts = urlsplit(server_url)
+    netloc = f"{database}:{password}@{parts.hostname}:{parts.port or 5432}"
+    return urlunsplit((parts.scheme, netloc, f"/{database}", "", ""))

@@ -20,6 +20,11 @@ from benchmarks.environment import RESULTS, bench_environment
 from benchmarks.feedback import mixed_feedback
 
 TARGET_RATIO = 0.6
+NOTE = (
+    "Both databases miss the 0.6 target: two worker processes share the machine's two cores "
+    "with the graph server (one process for every project's graph) and the database, so two "
+    "replays at once do not halve the time; SQLite also takes one writer at a time."
+)
 
 
 def main(projects: int = 10, messages: int = 120) -> dict:
@@ -73,7 +78,11 @@ def main(projects: int = 10, messages: int = 120) -> dict:
         "exports_equal_after_parallel": same_parallel,
     }
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "rebuild_parallel.json").write_text(json.dumps(figures, indent=1) + "\n")
+    path = RESULTS / "rebuild_parallel.json"  # one entry per database, each run replacing its own
+    recorded = json.loads(path.read_text()) if path.exists() else {}
+    recorded[figures["database"]] = figures
+    recorded["note"] = NOTE
+    path.write_text(json.dumps(recorded, indent=1, sort_keys=True) + "\n")
     print(figures)
     return figures
 
