@@ -7,11 +7,8 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 import redis
@@ -22,9 +19,8 @@ from rest_framework.test import APIClient
 
 from chat import services
 from chat.models import Message, Role
-from tests.fixtures.services import worker_environment
+from tests.fixtures.services import celery_worker, worker_environment
 
-ROOT = Path(__file__).resolve().parents[2]
 HTMX = {"HTTP_HX_REQUEST": "true"}
 ARTICLE = re.compile(r'<article class="message (user|assistant)[^"]*" id="([^"]+)" data-id="(\d+)"')
 REPLY_TO = re.compile(r'class="reply-to" href="#(message-\d+)"[^>]*>↩ to message (\d+)</a>')
@@ -86,18 +82,6 @@ def test_replies_written_out_of_order_are_shown_after_their_own_message(alice, b
     _assert_threaded(browser_client, api, project, conversation, sent)
 
 
-def _worker(env: dict[str, str], name: str, log: Path) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo"]
-        + ["-l", "warning", "-n", f"{name}-{os.getpid()}@%h"],
-        env=env,
-        cwd=ROOT,
-        start_new_session=True,
-        stdout=log.open("ab"),
-        stderr=subprocess.STDOUT,
-    )
-
-
 def _env() -> dict[str, str]:
     return worker_environment(LLM_ENGINE="offline")
 
@@ -121,7 +105,7 @@ def test_messages_sent_at_once_are_each_answered_and_shown_in_thread(
     redis.Redis.from_url(settings.CELERY_BROKER_URL).flushdb()  # no other test's tasks
     env = _env()
     logs = [tmp_path / "worker-1.log", tmp_path / "worker-2.log"]
-    workers = [_worker(env, f"thread-{i}", log) for i, log in enumerate(logs, 1)]
+    workers = [celery_worker(env, log, f"thread-{i}") for i, log in enumerate(logs, 1)]
     token = Token.objects.create(user=user).key
     url = f"/api/projects/{project.slug}/conversations/{conversation.pk}/messages/"
     start = threading.Barrier(len(TEXTS))

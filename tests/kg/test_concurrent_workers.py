@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 import time
 from collections import Counter
-from pathlib import Path
 
 import pytest
 import redis
@@ -21,10 +18,9 @@ from kg.ledger.episodes import EpisodeInput, record_episode
 from kg.models import EpisodeKind, EpisodeProcessing, LLMCall
 from kg.operations.rebuild import rebuild_project_graph
 from kg.reading.export import export_project
-from tests.fixtures.services import worker_environment
+from tests.fixtures.services import celery_worker, worker_environment
 from tests.kg.pipeline_helpers import at, make_project
 
-ROOT = Path(__file__).resolve().parents[2]
 LATENCY_SECONDS = 1.0
 SEGMENTS = ["Couriers", "Dispatchers", "Florists", "Bakers"]
 PAINS = [
@@ -92,32 +88,6 @@ def respond(body: dict) -> dict:
     return _answer_for(prompt.split("Message:\n", 1)[1], known)
 
 
-def _worker(env: dict[str, str], log: Path) -> subprocess.Popen:
-    return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--pool",
-            "prefork",
-            "--concurrency",
-            "4",
-            "-l",
-            "warning",
-            "-n",
-            f"concurrent-{os.getpid()}@%h",
-        ],
-        env=env,
-        cwd=ROOT,
-        start_new_session=True,
-        stdout=log.open("ab"),
-        stderr=subprocess.STDOUT,
-    )
-
-
 def _env(llm_base_url: str) -> dict[str, str]:
     return worker_environment(
         LLM_ENGINE="openai",
@@ -140,7 +110,9 @@ def test_four_workers_one_project_slow_model(
     redis.Redis.from_url(settings.CELERY_BROKER_URL).flushdb()  # no other test's tasks
     project = make_project("four-workers", name="Shop")
     messages = _messages()
-    worker = _worker(_env(openai_mode.base_url), tmp_path / "worker.log")
+    worker = celery_worker(
+        _env(openai_mode.base_url), tmp_path / "worker.log", "concurrent", "prefork", 4
+    )
     try:
         with transaction.atomic():  # queued on commit, like a chat and an upload
             episodes = [

@@ -6,12 +6,9 @@ from __future__ import annotations
 
 import os
 import secrets
-import subprocess
-import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 import redis
@@ -26,10 +23,9 @@ from kg.operations.embedded import EmbeddedServer, free_ports
 from kg.operations.graph_cluster import form_cluster, slot_ranges
 from kg.operations.rebuild import rebuild_project_graph
 from kg.reading.export import export_project
-from tests.fixtures.services import worker_environment
+from tests.fixtures.services import celery_worker, worker_environment
 from tests.kg.pipeline_helpers import at, make_project
 
-ROOT = Path(__file__).resolve().parents[2]
 PROJECTS = 30
 ROLES = ["Couriers", "Florists", "Bakers", "Dispatchers", "Pharmacists", "Tutors"]
 PAINS = [
@@ -74,18 +70,6 @@ def graph_cluster(tmp_path) -> Iterator[list[EmbeddedServer]]:
             shard.stop()
 
 
-def _worker(env: dict[str, str], log: Path, name: str) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo"]
-        + ["-l", "warning", "-n", f"{name}-{os.getpid()}@%h"],
-        env=env,
-        cwd=ROOT,
-        start_new_session=True,
-        stdout=log.open("ab"),
-        stderr=subprocess.STDOUT,
-    )
-
-
 def _statuses(projects) -> Counter:
     return Counter(
         EpisodeProcessing.objects.filter(episode__project__in=projects).values_list(
@@ -116,7 +100,7 @@ def test_thirty_projects_on_three_shards_survive_a_shard_restart(
     single_uri = settings.GRAPH_URI
     projects = [make_project(f"shop-{i:02d}", name=f"Shop {i}") for i in range(PROJECTS)]
     env = worker_environment(GRAPH_URI=cluster_uri, LLM_ENGINE="offline")
-    workers = [_worker(env, tmp_path / f"worker-{n}.log", f"shard{n}") for n in range(2)]
+    workers = [celery_worker(env, tmp_path / f"worker-{n}.log", f"shard{n}") for n in range(2)]
     try:
         with transaction.atomic():  # queued on commit, as a chat message is
             episodes = [
