@@ -4,7 +4,7 @@ Every other rule proposes findings from the words of its own concern; these chec
 each sentence's findings (`disciplined`) and hold for every genre and both languages, each for a
 general reason stated beside it rather than for a set's items:
 - a redaction mask ("XXXX", "***", «***»), a date or a web address names nothing: it is cut out
-  of a label with the preposition that leads it ("a call from XXXX" → "a call"), and a label
+  of a label with the preposition that leads it ("a letter from XXXX" → "a letter"), and a label
   left without a phrase is dropped (`unmasked`); a metric whose only numbers are dates counts
   nothing;
 - a feature is a noun phrase with its modifier or a verb phrase: a bare generic noun ("mode",
@@ -12,9 +12,9 @@ general reason stated beside it rather than for a set's items:
   feature (`_modified`);
 - a verb phrase done with another tool ("tracks arrivals in a paper notebook") is the person's
   job, told with its workaround, not a capability asked of the product (`_workaround_job`);
-- what "we" or "the team" of a study did ("we updated our stakeholder map", «мы подготовили
+- what "we" or "the team" of a study did ("we revised our journey map", «мы подготовили
   отчёт») is the study's own work, no finding about the people it studied (`_researchers_work`);
-- thanks or a welcome for joining ("thanks for joining us today") and a citation of law
+- thanks or a welcome for joining ("thank you all for coming in") and a citation of law
   ("under 15 U.S.C. 1681", «по ст. 16 Закона о защите прав потребителей») state nothing about
   the product: no finding comes from such a sentence (`_courtesy`, `_cites_law`).
 Example: "Drivers want a dark mode for night shifts; today they squint at a paper map" keeps
@@ -162,9 +162,9 @@ _ONLY_RESEARCH = _wordset(
 
 
 def _researchers_work(text: str, sentence: Sentence) -> tuple[int, int, bool] | None:
-    """Where a clause tells the study's own work ("we updated our stakeholder map", "the team
+    """Where a clause tells the study's own work ("we revised our journey map", "the team
     is preparing the readout", «мы подготовили отчёт»), and whether that work is studying
-    people ("we interviewed six restaurant owners": the people named are the study's segment)."""
+    people ("we recruited six bakers": the people named are the study's segment)."""
     for match in _RESEARCHERS.finditer(text, sentence.start, sentence.end):
         verb = lemma(match["verb"].lower())
         if verb not in _RESEARCH_WORK:
@@ -205,7 +205,7 @@ _COURTESY = re.compile(
 
 
 def _courtesy(text: str, sentence: Sentence) -> bool:
-    """Thanks or a welcome for being there: "Thanks for joining us today", «Спасибо, что
+    """Thanks or a welcome for being there: "Thank you all for coming in", «Спасибо, что
     пришли»."""
     return any(
         m["act"].lower() in _LISTENER_ACTS or lemma(m["act"].lower()) in _LISTENER_ACTS
