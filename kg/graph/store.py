@@ -8,6 +8,8 @@ import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from django.conf import settings
+
 from kg.graph import cypher
 from kg.graph import evidence as evidence_records
 from kg.graph.client import DEFAULT_GRAPH_NAME, GraphClient, GraphUnavailable, get_client
@@ -27,6 +29,7 @@ from kg.graph.records import (
     evidence_json,
     stored_evidence,
 )
+from kg.installation import installation_namespace
 from kg.ontology import RELATIONS, OntologyError
 
 logger = logging.getLogger("groundwork.graph")
@@ -50,10 +53,6 @@ def project_graph_name(scope: GraphScope) -> str:
     """The graph that holds one project, named from the installation and the project's key:
     projects never share a writer or a server's memory, and on a Redis Cluster their graphs
     spread over the shards by key. (A Bolt connection keeps every project in its database.)"""
-    from django.conf import settings
-
-    from kg.installation import installation_namespace
-
     base = settings.GRAPH_DATABASE or DEFAULT_GRAPH_NAME
     return f"{base}:{installation_namespace()}:{scope.project}"
 
